@@ -1,0 +1,38 @@
+package dev.caravan.policies;
+
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Everything a policy may look at to choose a worker. New inputs are added here, never to policy signatures.
+ *
+ * @param model       the request's model id (normalised; {@link Worker#UNKNOWN_MODEL_ID} when absent); selects the
+ *                    per-model tree of tree-based policies
+ * @param requestText the routing text (the whole conversation for chat, see docs/architecture.md), or "" when none
+ * @param tokens      token ids when the gateway has them (the precise KV policy, prefix_hash), else null
+ * @param headers     request headers with lower-cased names; empty values count as absent
+ */
+public record SelectionContext(String model, String requestText, int[] tokens, Map<String, String> headers) {
+
+    /** Header naming an explicit routing key (manual, consistent_hashing). */
+    public static final String ROUTING_KEY_HEADER = "x-smg-routing-key";
+    /** Header naming a worker index into the candidate list (consistent_hashing). */
+    public static final String TARGET_WORKER_HEADER = "x-smg-target-worker";
+
+    public SelectionContext {
+        model = Worker.normalizeModel(model);
+        requestText = requestText == null ? "" : requestText;
+        headers = headers == null ? Map.of() : headers;
+    }
+
+    /** A context with only routing text, for tests and the what-if replay. */
+    public static SelectionContext ofText(String text) {
+        return new SelectionContext(null, text, null, Map.of());
+    }
+
+    /** The header's value, or null when absent or empty. */
+    public String header(String name) {
+        String v = headers.get(name.toLowerCase(Locale.ROOT));
+        return v == null || v.isEmpty() ? null : v;
+    }
+}

@@ -1,0 +1,212 @@
+package dev.caravan.policies;
+
+import java.net.URI;
+import java.util.Map;
+import java.util.Objects;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
+
+/**
+ * One inference engine replica the gateway can route to.
+ *
+ * <p>Identity and placement ({@link #id()}, {@link #url()}, {@link #role()}, {@link #modelId()}, bootstrap port, KV-event
+ * endpoints) are fixed at construction. Administrative attributes that {@code PUT /workers/{id}} may change (priority,
+ * cost, labels, API key) are volatile. Runtime state is lock-free and safe to read from any request thread:
+ * <ul>
+ *   <li>{@link #isHealthy()}: flipped by the health checker (with hysteresis) or the admin API;</li>
+ *   <li>{@link #load()}: in-flight requests the gateway dispatched and has not yet seen finish, changed only through
+ *       {@link #acquire()} / {@link WorkerLease#release()} so every policy sees the same numbers;</li>
+ *   <li>{@link #processed()}: monotonically increasing count of selections (SGLang's tie-breaker);</li>
+ *   <li>{@link #engineLoad()}: the engine's own last reported load, or null before the first poll;</li>
+ *   <li>an availability gate (the per-worker circuit breaker) that {@link #isAvailable()} consults.</li>
+ * </ul>
+ */
+public final class Worker {
+
+    /** SGLang's default priority for a worker registered without one. */
+    public static final int DEFAULT_PRIORITY = 50;
+    /** SGLang's default cost. */
+    public static final double DEFAULT_COST = 1.0;
+    /** The model key used when a worker or request names no model (SGLang's {@code UNKNOWN_MODEL_ID}). */
+    public static final String UNKNOWN_MODEL_ID = "unknown";
+
+    private final String id;
+    private final String url;
+    private final WorkerRole role;
+    private final String modelId;
+    private final Integer bootstrapPort;
+    private final String kvEventsEndpoint;
+    private final String kvReplayEndpoint;
+
+    private volatile int priority;
+    private volatile double cost;
+    private volatile Map<String, String> labels;
+    private volatile String apiKey;
+
+    private final AtomicBoolean healthy = new AtomicBoolean(true);
+    private final AtomicInteger load = new AtomicInteger();
+    private final AtomicLong processed = new AtomicLong();
+    private volatile EngineLoad engineLoad;
+    private volatile BooleanSupplier availabilityGate = () -> true;
+
+    private Worker(Builder b) {
+        this.url = normalizeUrl(b.url);
+        this.id = b.id != null ? b.id : UUID.randomUUID().toString();
+        this.role = Objects.requireNonNull(b.role, "role");
+        this.modelId = normalizeModel(b.modelId);
+        if (b.bootstrapPort != null && (b.bootstrapPort < 1 || b.bootstrapPort > 65535)) {
+            throw new IllegalArgumentException("bootstrap_port must be in [1,65535], was " + b.bootstrapPort);
+        }
+        this.bootstrapPort = b.bootstrapPort;
+        this.kvEventsEndpoint = emptyToNull(b.kvEventsEndpoint);
+        this.kvReplayEndpoint = emptyToNull(b.kvReplayEndpoint);
+        this.priority = b.priority;
+        this.cost = b.cost;
+        this.labels = Map.copyOf(b.labels);
+        this.apiKey = emptyToNull(b.apiKey);
+    }
+
+    public static Builder builder(String url) {
+        return new Builder(url);
+    }
+
+    /** Strips trailing slashes and validates that the URL is absolute http(s) with a host. */
+    public static String normalizeUrl(String url) {
+        if (url == null || url.isBlank()) {
+            throw new IllegalArgumentException("worker url must not be empty");
+        }
+        String u = url.trim();
+        while (u.endsWith("/")) {
+            u = u.substring(0, u.length() - 1);
+        }
+        URI uri;
+        try {
+            uri = URI.create(u);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("worker url is not a valid URI: '" + url + "'");
+        }
+        if (uri.getScheme() == null || !(uri.getScheme().equals("http") || uri.getScheme().equals("https"))
+                || uri.getHost() == null) {
+            throw new IllegalArgumentException("worker url must look like http://host:port, was '" + url + "'");
+        }
+        return u;
+    }
+
+    /** Maps a null or blank model id to {@link #UNKNOWN_MODEL_ID}, as SGLang does. */
+    public static String normalizeModel(String model) {
+        return model == null || model.isBlank() ? UNKNOWN_MODEL_ID : model.trim();
+    }
+
+    private static String emptyToNull(String s) {
+        return s == null || s.isBlank() ? null : s;
+    }
+
+    public String id() { return id; }
+    public String url() { return url; }
+    public WorkerRole role() { return role; }
+    public String modelId() { return modelId; }
+    /** Prefill workers' KV bootstrap port, or null (sent to engines as JSON null). */
+    public Integer bootstrapPort() { return bootstrapPort; }
+    /** ZeroMQ endpoint of the engine's KV-event PUB socket, or null when it publishes none. */
+    public String kvEventsEndpoint() { return kvEventsEndpoint; }
+    /** ZeroMQ endpoint of the engine's KV-event replay ROUTER socket, or null. */
+    public String kvReplayEndpoint() { return kvReplayEndpoint; }
+
+    /** Host part of the URL, the value of {@code bootstrap_host} in P/D mode. */
+    public String host() {
+        return URI.create(url).getHost();
+    }
+
+    /** Port of the URL (the scheme default when absent). */
+    public int port() {
+        URI u = URI.create(url);
+        return u.getPort() != -1 ? u.getPort() : ("https".equals(u.getScheme()) ? 443 : 80);
+    }
+
+    public int priority() { return priority; }
+    public void setPriority(int priority) { this.priority = priority; }
+    public double cost() { return cost; }
+    public void setCost(double cost) { this.cost = cost; }
+    public Map<String, String> labels() { return labels; }
+    public void setLabels(Map<String, String> labels) { this.labels = Map.copyOf(labels); }
+    /** The key sent upstream instead of the client's, or null. Never log it. */
+    public String apiKey() { return apiKey; }
+    public void setApiKey(String apiKey) { this.apiKey = emptyToNull(apiKey); }
+
+    public boolean isHealthy() { return healthy.get(); }
+
+    /** Sets health; returns true when the value changed. */
+    public boolean setHealthy(boolean value) {
+        return healthy.getAndSet(value) != value;
+    }
+
+    /** Healthy and allowed by the availability gate (the circuit breaker): the router's pre-filter. */
+    public boolean isAvailable() {
+        return healthy.get() && availabilityGate.getAsBoolean();
+    }
+
+    /** Installs the gate {@link #isAvailable()} consults, normally {@code breaker::tryAcquirePermission}-like checks. */
+    public void setAvailabilityGate(BooleanSupplier gate) {
+        this.availabilityGate = Objects.requireNonNull(gate, "gate");
+    }
+
+    /** Requests in flight on this worker through this gateway. */
+    public int load() { return load.get(); }
+
+    /** Takes one unit of in-flight load; release it through the returned lease. */
+    public WorkerLease acquire() {
+        load.incrementAndGet();
+        return new WorkerLease(this);
+    }
+
+    void decrementLoad() {
+        // Saturate at zero: a double release is prevented by the lease, this guards against anything else.
+        load.getAndUpdate(v -> v > 0 ? v - 1 : 0);
+    }
+
+    public long processed() { return processed.get(); }
+    public void incrementProcessed() { processed.incrementAndGet(); }
+
+    /** The engine's last reported load, or null before the first successful poll. */
+    public EngineLoad engineLoad() { return engineLoad; }
+    public void setEngineLoad(EngineLoad engineLoad) { this.engineLoad = engineLoad; }
+
+    @Override
+    public String toString() {
+        // The API key is deliberately absent.
+        return "Worker{" + url + ", role=" + role.wireName() + ", model=" + modelId + ", id=" + id + "}";
+    }
+
+    /** Builder; only {@code url} is required. */
+    public static final class Builder {
+        private final String url;
+        private String id;
+        private WorkerRole role = WorkerRole.REGULAR;
+        private String modelId;
+        private Integer bootstrapPort;
+        private String kvEventsEndpoint;
+        private String kvReplayEndpoint;
+        private int priority = DEFAULT_PRIORITY;
+        private double cost = DEFAULT_COST;
+        private Map<String, String> labels = Map.of();
+        private String apiKey;
+
+        private Builder(String url) { this.url = url; }
+
+        public Builder id(String id) { this.id = id; return this; }
+        public Builder role(WorkerRole role) { this.role = role; return this; }
+        public Builder modelId(String modelId) { this.modelId = modelId; return this; }
+        public Builder bootstrapPort(Integer port) { this.bootstrapPort = port; return this; }
+        public Builder kvEventsEndpoint(String endpoint) { this.kvEventsEndpoint = endpoint; return this; }
+        public Builder kvReplayEndpoint(String endpoint) { this.kvReplayEndpoint = endpoint; return this; }
+        public Builder priority(int priority) { this.priority = priority; return this; }
+        public Builder cost(double cost) { this.cost = cost; return this; }
+        public Builder labels(Map<String, String> labels) { this.labels = labels; return this; }
+        public Builder apiKey(String apiKey) { this.apiKey = apiKey; return this; }
+
+        public Worker build() { return new Worker(this); }
+    }
+}
