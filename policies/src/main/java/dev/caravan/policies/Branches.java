@@ -1,0 +1,72 @@
+package dev.caravan.policies;
+
+/**
+ * Every branch name a policy reports in {@link Decision#branch()}, the {@code branch} label of
+ * {@code caravan_policy_decisions_total} and the second half of {@code X-Caravan-Decision}. Names follow SGLang's
+ * per-policy metrics where SGLang has them; docs/architecture.md lists which policy reports which.
+ */
+public final class Branches {
+
+    private Branches() {
+    }
+
+    /** No candidate is healthy (every policy). */
+    public static final String NO_HEALTHY_WORKERS = "no_healthy_workers";
+
+    /** random: uniform choice. */
+    public static final String UNIFORM = "uniform";
+    /** round_robin: the next worker in the cycle. */
+    public static final String NEXT_IN_CYCLE = "next_in_cycle";
+
+    /** power_of_two: only one healthy worker. */
+    public static final String SINGLE_WORKER = "single_worker";
+    /** power_of_two: both samples had engine-reported token loads, compared. */
+    public static final String ENGINE_TOKEN_LOAD = "engine_token_load";
+    /** power_of_two: a sample lacked token data, so both were compared by in-flight request count. */
+    public static final String REQUEST_COUNT_FALLBACK = "request_count_fallback";
+
+    /** cache_aware: match rate above the threshold and the tenant is healthy. */
+    public static final String CACHE_HIT = "cache_hit";
+    /** cache_aware improvement (a): rate at or below the threshold but the matched prefix is long enough. */
+    public static final String CACHE_HIT_MIN_PREFIX = "cache_hit_min_prefix";
+    /** cache_aware: low match rate, least-loaded healthy worker (latest SGLang's miss branch). */
+    public static final String CACHE_MISS_MIN_LOAD = "cache_miss_min_load";
+    /** cache_aware: the imbalance guard fired, least-loaded healthy worker. */
+    public static final String IMBALANCED_MIN_LOAD = "imbalanced_min_load";
+    /** cache_aware improvement (b): the guard fired, most-cached worker within {@code min + abs}. */
+    public static final String IMBALANCED_CACHED = "imbalanced_cached";
+    /** cache_aware: the matched tenant is gone or unhealthy; purged, first healthy worker. */
+    public static final String STALE_TENANT = "stale_tenant";
+    /** cache_aware improvement (c): stale tenant purged, least-loaded healthy worker. */
+    public static final String STALE_TENANT_MIN_LOAD = "stale_tenant_min_load";
+
+    /** bucket: the worker whose length range holds the prompt. */
+    public static final String BUCKET_BOUNDARY = "bucket_boundary";
+    /** bucket: windowed characters imbalanced, worker with the fewest. */
+    public static final String BUCKET_IMBALANCED = "bucket_imbalanced";
+
+    /** manual: no routing key, new choice by assignment mode. */
+    public static final String NO_ROUTING_ID = "no_routing_id";
+    /** manual: unknown routing key, assigned and remembered. */
+    public static final String VACANT = "vacant";
+    /** manual: known key, one of its remembered workers is healthy. */
+    public static final String OCCUPIED_HIT = "occupied_hit";
+    /** manual: known key, none of its workers is usable; re-assigned. */
+    public static final String OCCUPIED_MISS = "occupied_miss";
+
+    /** consistent_hashing: {@code X-SMG-Target-Worker} names a healthy candidate index. */
+    public static final String TARGET_WORKER_HIT = "target_worker_hit";
+    /** consistent_hashing: {@code X-SMG-Target-Worker} is out of range, unparsable or unhealthy (no worker). */
+    public static final String TARGET_WORKER_MISS = "target_worker_miss";
+    /** consistent_hashing: ring lookup by explicit or implicit routing key. */
+    public static final String ROUTING_KEY_HIT = "routing_key_hit";
+    /** consistent_hashing / bucket: no key or no usable boundary, random healthy worker. */
+    public static final String RANDOM_FALLBACK = "random_fallback";
+
+    /** prefix_hash: the request carries no token ids. */
+    public static final String NO_TOKENS = "no_tokens";
+    /** prefix_hash: the ring's worker is not overloaded. */
+    public static final String RING_HIT = "ring_hit";
+    /** prefix_hash: the ring's worker is overloaded; least-loaded acceptable worker (or the ring's if none). */
+    public static final String LOAD_BALANCE_WALK = "load_balance_walk";
+}

@@ -1,0 +1,107 @@
+package dev.caravan.policies;
+
+import java.time.Duration;
+
+/**
+ * Configuration of {@code cache_aware}. Defaults are SGLang's Python launcher values ({@code router_args.py}), which the
+ * gateway's CLI also uses; the three Caravan improvements default off so that default behaviour is SGLang's.
+ *
+ * @param cacheThreshold          a prefix match rate (matched / input code points) strictly above this is a cache hit;
+ *                                in [0,1]; default {@value #DEFAULT_CACHE_THRESHOLD}
+ * @param balanceAbsThreshold     the imbalance guard fires only when {@code max - min} in-flight load is strictly above
+ *                                this (requests); &gt;= 0; default {@value #DEFAULT_BALANCE_ABS_THRESHOLD}
+ * @param balanceRelThreshold     ... and {@code max > min * balanceRelThreshold}; finite, &gt;= 0; default
+ *                                {@value #DEFAULT_BALANCE_REL_THRESHOLD}
+ * @param evictionInterval        how often the gateway runs tree eviction ({@link Maintainable}); {@link Duration#ZERO}
+ *                                disables it; default 60 s
+ * @param maxTreeSize             characters each tenant (worker) may keep per model tree after eviction; &gt;= 1;
+ *                                default {@value #DEFAULT_MAX_TREE_SIZE} (2^26)
+ * @param minPrefixMatchChars     improvement (a): a match of at least this many code points is a hit even when the
+ *                                rate is at or below the threshold (long RAG suffixes); 0 = off (default)
+ * @param imbalancePreferCached   improvement (b): when the guard fires, choose the worker with the longest cached prefix
+ *                                among those with {@code load <= min + balanceAbsThreshold} instead of the least loaded;
+ *                                default false
+ * @param staleFallbackMinLoad    improvement (c): when the matched tenant is gone or unhealthy, fall back to the least
+ *                                loaded worker (and record the prompt there) instead of the first healthy one; default
+ *                                false
+ */
+public record CacheAwareConfig(double cacheThreshold, int balanceAbsThreshold, double balanceRelThreshold,
+                               Duration evictionInterval, long maxTreeSize, int minPrefixMatchChars,
+                               boolean imbalancePreferCached, boolean staleFallbackMinLoad) implements PolicyConfig {
+
+    public static final double DEFAULT_CACHE_THRESHOLD = 0.3;
+    public static final int DEFAULT_BALANCE_ABS_THRESHOLD = 64;
+    public static final double DEFAULT_BALANCE_REL_THRESHOLD = 1.5;
+    public static final Duration DEFAULT_EVICTION_INTERVAL = Duration.ofSeconds(60);
+    public static final long DEFAULT_MAX_TREE_SIZE = 1L << 26;
+    public static final int DEFAULT_MIN_PREFIX_MATCH_CHARS = 0;
+    public static final boolean DEFAULT_IMBALANCE_PREFER_CACHED = false;
+    public static final boolean DEFAULT_STALE_FALLBACK_MIN_LOAD = false;
+
+    public CacheAwareConfig {
+        Checks.inUnitInterval(cacheThreshold, "cacheThreshold", CACHE_THRESHOLD);
+        Checks.atLeast(balanceAbsThreshold, 0, "balanceAbsThreshold", BALANCE_ABS_THRESHOLD);
+        Checks.nonNegativeFinite(balanceRelThreshold, "balanceRelThreshold", BALANCE_REL_THRESHOLD);
+        Checks.nonNegative(evictionInterval, "evictionInterval", EVICTION_INTERVAL);
+        Checks.atLeast(maxTreeSize, 1, "maxTreeSize", MAX_TREE_SIZE);
+        Checks.atLeast(minPrefixMatchChars, 0, "minPrefixMatchChars", MIN_PREFIX_MATCH_CHARS);
+    }
+
+    public static CacheAwareConfig defaults() {
+        return new CacheAwareConfig(DEFAULT_CACHE_THRESHOLD, DEFAULT_BALANCE_ABS_THRESHOLD,
+                DEFAULT_BALANCE_REL_THRESHOLD, DEFAULT_EVICTION_INTERVAL, DEFAULT_MAX_TREE_SIZE,
+                DEFAULT_MIN_PREFIX_MATCH_CHARS, DEFAULT_IMBALANCE_PREFER_CACHED, DEFAULT_STALE_FALLBACK_MIN_LOAD);
+    }
+
+    static CacheAwareConfig from(PolicyOptions o) {
+        return new CacheAwareConfig(
+                o.getDouble(CACHE_THRESHOLD, DEFAULT_CACHE_THRESHOLD),
+                o.getInt(BALANCE_ABS_THRESHOLD, DEFAULT_BALANCE_ABS_THRESHOLD),
+                o.getDouble(BALANCE_REL_THRESHOLD, DEFAULT_BALANCE_REL_THRESHOLD),
+                o.getSeconds(EVICTION_INTERVAL, DEFAULT_EVICTION_INTERVAL),
+                o.getLong(MAX_TREE_SIZE, DEFAULT_MAX_TREE_SIZE),
+                o.getInt(MIN_PREFIX_MATCH_CHARS, DEFAULT_MIN_PREFIX_MATCH_CHARS),
+                o.getBoolean(IMBALANCE_PREFER_CACHED, DEFAULT_IMBALANCE_PREFER_CACHED),
+                o.getBoolean(STALE_FALLBACK_MIN_LOAD, DEFAULT_STALE_FALLBACK_MIN_LOAD));
+    }
+
+    public CacheAwareConfig withCacheThreshold(double v) {
+        return new CacheAwareConfig(v, balanceAbsThreshold, balanceRelThreshold, evictionInterval, maxTreeSize,
+                minPrefixMatchChars, imbalancePreferCached, staleFallbackMinLoad);
+    }
+
+    public CacheAwareConfig withBalance(int abs, double rel) {
+        return new CacheAwareConfig(cacheThreshold, abs, rel, evictionInterval, maxTreeSize, minPrefixMatchChars,
+                imbalancePreferCached, staleFallbackMinLoad);
+    }
+
+    public CacheAwareConfig withMaxTreeSize(long v) {
+        return new CacheAwareConfig(cacheThreshold, balanceAbsThreshold, balanceRelThreshold, evictionInterval, v,
+                minPrefixMatchChars, imbalancePreferCached, staleFallbackMinLoad);
+    }
+
+    public CacheAwareConfig withMinPrefixMatchChars(int v) {
+        return new CacheAwareConfig(cacheThreshold, balanceAbsThreshold, balanceRelThreshold, evictionInterval,
+                maxTreeSize, v, imbalancePreferCached, staleFallbackMinLoad);
+    }
+
+    public CacheAwareConfig withImbalancePreferCached(boolean v) {
+        return new CacheAwareConfig(cacheThreshold, balanceAbsThreshold, balanceRelThreshold, evictionInterval,
+                maxTreeSize, minPrefixMatchChars, v, staleFallbackMinLoad);
+    }
+
+    public CacheAwareConfig withStaleFallbackMinLoad(boolean v) {
+        return new CacheAwareConfig(cacheThreshold, balanceAbsThreshold, balanceRelThreshold, evictionInterval,
+                maxTreeSize, minPrefixMatchChars, imbalancePreferCached, v);
+    }
+
+    @Override
+    public <R> R accept(Visitor<R> visitor) {
+        return visitor.visit(this);
+    }
+
+    @Override
+    public String policyName() {
+        return PolicyName.CACHE_AWARE.wireName();
+    }
+}

@@ -1,0 +1,93 @@
+package dev.caravan.policies;
+
+import java.util.Map;
+
+/**
+ * The configuration of one routing policy: one record per SGLang policy, each with its defaults as {@code DEFAULT_*}
+ * constants and validation in its compact constructor. {@link PolicyFactory#create(PolicyConfig, PolicyEnvironment)}
+ * dispatches over this sealed type through {@link Visitor} (Java 17 has no pattern {@code switch}): every record's
+ * {@link #accept} calls the visitor method for its own type, so adding a record means adding a {@code Visitor} method,
+ * and the factory, which implements {@code Visitor}, does not compile until it handles the new policy.
+ *
+ * <pre>{@code
+ * PolicyConfig cfg = PolicyConfig.fromOptions("cache_aware", Map.of("cache-threshold", "0.5"));
+ * LoadBalancingPolicy policy = PolicyFactory.create(cfg, PolicyEnvironment.system());
+ * }</pre>
+ */
+public sealed interface PolicyConfig permits RandomConfig, RoundRobinConfig, PowerOfTwoConfig, CacheAwareConfig,
+        BucketConfig, ManualConfig, ConsistentHashingConfig, PrefixHashConfig {
+
+    /** Option key {@code cache-threshold}: minimum prefix match rate for a cache hit (cache_aware). */
+    String CACHE_THRESHOLD = "cache-threshold";
+    /** Option key {@code balance-abs-threshold}: absolute load gap of the imbalance guard (cache_aware, bucket). */
+    String BALANCE_ABS_THRESHOLD = "balance-abs-threshold";
+    /** Option key {@code balance-rel-threshold}: load ratio of the imbalance guard (cache_aware, bucket). */
+    String BALANCE_REL_THRESHOLD = "balance-rel-threshold";
+    /** Option key {@code eviction-interval}, in seconds (cache_aware tree eviction, manual TTL sweep). */
+    String EVICTION_INTERVAL = "eviction-interval";
+    /** Option key {@code max-tree-size}: characters per tenant (worker) kept in a cache_aware tree. */
+    String MAX_TREE_SIZE = "max-tree-size";
+    /** Option key {@code bucket-adjust-interval}, in seconds (bucket boundary re-balancing). */
+    String BUCKET_ADJUST_INTERVAL = "bucket-adjust-interval";
+    /** Option key {@code assignment-mode}: {@code random|min_load|min_group} (manual). */
+    String ASSIGNMENT_MODE = "assignment-mode";
+    /** Option key {@code max-idle-secs}: idle time after which a manual routing key is forgotten. */
+    String MAX_IDLE_SECS = "max-idle-secs";
+    /** Option key {@code prefix-token-count}: tokens hashed by prefix_hash. */
+    String PREFIX_TOKEN_COUNT = "prefix-token-count";
+    /** Option key {@code load-factor}: prefix_hash's overload factor over the mean load. */
+    String LOAD_FACTOR = "load-factor";
+    /** Option key {@code min-prefix-match-chars} (Caravan improvement a): absolute matched prefix that counts as a hit. */
+    String MIN_PREFIX_MATCH_CHARS = "min-prefix-match-chars";
+    /** Option key {@code imbalance-prefer-cached} (Caravan improvement b). */
+    String IMBALANCE_PREFER_CACHED = "imbalance-prefer-cached";
+    /** Option key {@code stale-fallback-min-load} (Caravan improvement c). */
+    String STALE_FALLBACK_MIN_LOAD = "stale-fallback-min-load";
+
+    /** The canonical SGLang name of the policy this configures, e.g. {@code cache_aware}. */
+    String policyName();
+
+    /** Double dispatch to the visitor method for this record's type. */
+    <R> R accept(Visitor<R> visitor);
+
+    /** One method per policy config; implementing it is how a switch over the sealed type stays exhaustive. */
+    interface Visitor<R> {
+        R visit(RandomConfig config);
+
+        R visit(RoundRobinConfig config);
+
+        R visit(PowerOfTwoConfig config);
+
+        R visit(CacheAwareConfig config);
+
+        R visit(BucketConfig config);
+
+        R visit(ManualConfig config);
+
+        R visit(ConsistentHashingConfig config);
+
+        R visit(PrefixHashConfig config);
+    }
+
+    /**
+     * Builds a config from a policy name and string options keyed by SGLang's CLI flag names without dashes (see the
+     * constants above). The name is resolved case-insensitively with SGLang's aliases. A missing option takes its
+     * default; keys the chosen policy does not use are ignored.
+     *
+     * @throws IllegalArgumentException for an unknown name (the message lists the valid ones) or an option that does not
+     *                                  parse or is out of range (the message names the key and the value)
+     */
+    static PolicyConfig fromOptions(String name, Map<String, String> options) {
+        PolicyOptions o = new PolicyOptions(options);
+        return switch (PolicyName.resolve(name)) {
+            case RANDOM -> new RandomConfig();
+            case ROUND_ROBIN -> new RoundRobinConfig();
+            case POWER_OF_TWO -> new PowerOfTwoConfig();
+            case CACHE_AWARE -> CacheAwareConfig.from(o);
+            case BUCKET -> BucketConfig.from(o);
+            case MANUAL -> ManualConfig.from(o);
+            case CONSISTENT_HASHING -> new ConsistentHashingConfig();
+            case PREFIX_HASH -> PrefixHashConfig.from(o);
+        };
+    }
+}

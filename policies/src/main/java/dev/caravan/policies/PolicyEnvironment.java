@@ -1,0 +1,71 @@
+package dev.caravan.policies;
+
+import java.util.Objects;
+import java.util.Random;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.LongSupplier;
+import java.util.random.RandomGenerator;
+
+/**
+ * The time and randomness a policy may use; nothing in a policy reads the system clock or creates its own generator.
+ *
+ * @param nanoTime monotonic nanoseconds ({@link System#nanoTime()} scale): manual's idle TTL and bucket's sliding window
+ *                 are measured with it. Tests pass a {@link ManualTicker}.
+ * @param random   shared by every request thread, so it must be thread-safe: {@link #system()} uses a per-thread
+ *                 {@link ThreadLocalRandom}; {@link #seeded(long)} a {@link Random} (synchronised internally, and
+ *                 reproducible when one thread drives it, as in tests and the what-if replay)
+ */
+public record PolicyEnvironment(LongSupplier nanoTime, RandomGenerator random) {
+
+    public PolicyEnvironment {
+        Objects.requireNonNull(nanoTime, "nanoTime");
+        Objects.requireNonNull(random, "random");
+    }
+
+    /** Production: {@link System#nanoTime()} and thread-local randomness. */
+    public static PolicyEnvironment system() {
+        return new PolicyEnvironment(System::nanoTime, ThreadLocalRandomGenerator.INSTANCE);
+    }
+
+    /** System time with reproducible randomness. */
+    public static PolicyEnvironment seeded(long seed) {
+        return new PolicyEnvironment(System::nanoTime, new Random(seed));
+    }
+
+    /** Injected time and reproducible randomness, for tests. */
+    public static PolicyEnvironment of(LongSupplier nanoTime, long seed) {
+        return new PolicyEnvironment(nanoTime, new Random(seed));
+    }
+
+    public long nanos() {
+        return nanoTime.getAsLong();
+    }
+
+    /**
+     * Delegates every call to {@link ThreadLocalRandom#current()}: holding one {@code ThreadLocalRandom} instance and
+     * using it from other threads is what its javadoc forbids, so this indirection is what makes a shared field safe.
+     */
+    private enum ThreadLocalRandomGenerator implements RandomGenerator {
+        INSTANCE;
+
+        @Override
+        public long nextLong() {
+            return ThreadLocalRandom.current().nextLong();
+        }
+
+        @Override
+        public int nextInt() {
+            return ThreadLocalRandom.current().nextInt();
+        }
+
+        @Override
+        public int nextInt(int bound) {
+            return ThreadLocalRandom.current().nextInt(bound);
+        }
+
+        @Override
+        public double nextDouble() {
+            return ThreadLocalRandom.current().nextDouble();
+        }
+    }
+}

@@ -1,0 +1,89 @@
+package dev.caravan.policies;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+import dev.caravan.policies.internal.RandomPolicy;
+import dev.caravan.policies.internal.RoundRobinPolicy;
+
+/**
+ * Builds policies. Dispatch goes through {@link PolicyConfig.Visitor}, which has one method per config record, so a
+ * new record without a case here is a compile error (the Java 17 stand-in for an exhaustive pattern switch).
+ *
+ * <pre>{@code
+ * LoadBalancingPolicy p = PolicyFactory.create("cache_aware", Map.of("cache-threshold", "0.5"),
+ *         PolicyEnvironment.system());
+ * }</pre>
+ */
+public final class PolicyFactory {
+
+    private PolicyFactory() {
+    }
+
+    public static LoadBalancingPolicy create(PolicyConfig config, PolicyEnvironment env) {
+        Objects.requireNonNull(env, "env");
+        return config.accept(new Builder(env));
+    }
+
+    /**
+     * Resolves the name (case-insensitive, SGLang aliases) and options, then builds the policy.
+     *
+     * @throws IllegalArgumentException for an unknown name or a bad option, see {@link PolicyConfig#fromOptions}
+     */
+    public static LoadBalancingPolicy create(String name, Map<String, String> options, PolicyEnvironment env) {
+        return create(PolicyConfig.fromOptions(name, options), env);
+    }
+
+    /** The canonical policy names, in SGLang's registration order. */
+    public static List<String> names() {
+        return PolicyName.canonicalNames();
+    }
+
+    private record Builder(PolicyEnvironment env) implements PolicyConfig.Visitor<LoadBalancingPolicy> {
+
+        @Override
+        public LoadBalancingPolicy visit(RandomConfig config) {
+            return new RandomPolicy(env);
+        }
+
+        @Override
+        public LoadBalancingPolicy visit(RoundRobinConfig config) {
+            return new RoundRobinPolicy();
+        }
+
+        @Override
+        public LoadBalancingPolicy visit(PowerOfTwoConfig config) {
+            return notYet(config);
+        }
+
+        @Override
+        public LoadBalancingPolicy visit(CacheAwareConfig config) {
+            return notYet(config);
+        }
+
+        @Override
+        public LoadBalancingPolicy visit(BucketConfig config) {
+            return notYet(config);
+        }
+
+        @Override
+        public LoadBalancingPolicy visit(ManualConfig config) {
+            return notYet(config);
+        }
+
+        @Override
+        public LoadBalancingPolicy visit(ConsistentHashingConfig config) {
+            return notYet(config);
+        }
+
+        @Override
+        public LoadBalancingPolicy visit(PrefixHashConfig config) {
+            return notYet(config);
+        }
+
+        private static LoadBalancingPolicy notYet(PolicyConfig c) {
+            throw new UnsupportedOperationException(c.policyName() + " lands in the next commit on wip-policies");
+        }
+    }
+}

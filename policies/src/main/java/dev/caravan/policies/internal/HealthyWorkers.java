@@ -1,0 +1,52 @@
+package dev.caravan.policies.internal;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import dev.caravan.policies.Worker;
+
+/**
+ * The one healthy filter every policy applies, as SGLang's {@code get_healthy_worker_indices} does: the router has
+ * already dropped unavailable workers, but health may flip between the router's filter and the policy's read.
+ */
+final class HealthyWorkers {
+
+    private HealthyWorkers() {
+    }
+
+    /**
+     * The healthy candidates in their original order. Returns {@code candidates} itself (no copy) when all are healthy,
+     * the common case on the request path.
+     */
+    static List<Worker> of(List<Worker> candidates) {
+        int n = candidates.size();
+        for (int i = 0; i < n; i++) {
+            if (!candidates.get(i).isHealthy()) {
+                List<Worker> out = new ArrayList<>(n - 1);
+                for (int j = 0; j < n; j++) {
+                    Worker w = candidates.get(j);
+                    if (j != i && (j < i || w.isHealthy())) {
+                        out.add(w);
+                    }
+                }
+                return out;
+            }
+        }
+        return candidates;
+    }
+
+    /** The first healthy worker with the minimum {@link Worker#load()} (Rust {@code min_by_key} keeps the first). */
+    static Worker minLoad(List<Worker> healthy) {
+        Worker best = null;
+        int bestLoad = Integer.MAX_VALUE;
+        for (int i = 0, n = healthy.size(); i < n; i++) {
+            Worker w = healthy.get(i);
+            int load = w.load();
+            if (load < bestLoad) {
+                best = w;
+                bestLoad = load;
+            }
+        }
+        return best;
+    }
+}
