@@ -1,0 +1,545 @@
+package dev.caravan.policies.tree;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.PriorityQueue;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.ToLongFunction;
+
+/**
+ * A character-level, multi-tenant radix tree of the prompts the gateway routed, tenant = worker URL. It answers "how
+ * much of this prompt has already been sent to some worker, and to which one", the question cache_aware asks on every
+ * request, and forgets least-recently-used text per tenant so each worker's share stays within a character budget.
+ *
+ * <h2>Semantics (SGLang's {@code tree.rs}, v0.3.2 + latest)</h2>
+ * <ul>
+ *   <li>Characters are Unicode code points: edges are keyed by their first code point and never split inside a
+ *       surrogate pair, and every count ({@link PrefixMatch}, per-tenant sizes, budgets) is in code points.</li>
+ *   <li>{@link #insert} walks the text, splitting an edge where the text diverges (the new intermediate node inherits
+ *       the old edge's tenants), adds the tenant to every node on the path (adding that node's characters to the
+ *       tenant's count the first time) and stamps only the final node with a fresh epoch: interior nodes keep stamp 0
+ *       unless a text ends there. The root holds every tenant and is never evicted.</li>
+ *   <li>{@link #prefixMatch} follows whole edges, counts a partially matching last edge's shared characters and stops
+ *       there; the tenant reported is one on the deepest node reached. Every eighth match refreshes that tenant's stamp
+ *       on that node (SGLang's probabilistic refresh, made deterministic by a counter).</li>
+ *   <li>Eviction ({@link #evictTenantBySize} and friends) is LRU per tenant by a monotonic epoch counter, never wall
+ *       time: leaves of over-budget tenants are popped oldest first; removing a tenant from a leaf subtracts that edge's
+ *       characters, unlinks nodes left with neither tenants nor children, and turns the parent into a candidate leaf for
+ *       that tenant. A tenant within budget is never touched.</li>
+ *   <li>Invariant: a tenant on a node is on all of the node's ancestors, so each tenant's count is the sum of the label
+ *       lengths of the nodes carrying it.</li>
+ * </ul>
+ *
+ * <h2>Thread safety</h2>
+ * One {@link ReentrantReadWriteLock} per tree (one tree per model). Matches and statistics take the read lock, inserts and
+ * removals the write lock; both hold it for one walk of one prompt (microseconds). A finer scheme (per-node locks, as
+ * SGLang's DashMaps) was rejected: cache_aware inserts on every request, so every decision writes anyway, and per-node
+ * locking would cost memory in every node, which is what the tree is measured on. Eviction scans under the read lock
+ * (matches continue) and then removes in batches of {@value #EVICTION_BATCH} leaves per write-lock hold, re-checking each
+ * leaf, so a large eviction never stalls requests for the whole pass. The one write done under the read lock, the
+ * stamp refresh in {@link #prefixMatch}, stores a long into an existing array slot: a racing reader sees the old or the
+ * new stamp, both valid LRU hints.
+ *
+ * <pre>{@code
+ * ApproximateRadixTree tree = new ApproximateRadixTree();
+ * tree.insert("You are a helpful assistant. Hi", "http://w1:8000");
+ * PrefixMatch m = tree.prefixMatch("You are a helpful assistant. Bye");   // matched 29 of 32, tenant w1
+ * tree.evictTenantBySize(1 << 26);
+ * }</pre>
+ */
+public final class ApproximateRadixTree {
+
+    /** Leaves removed per write-lock hold during eviction. */
+    static final int EVICTION_BATCH = 512;
+
+    private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
+    private final Node root = new Node("", null);
+    /** SGLang's global epoch: stamps order accesses, never measure time. */
+    private final AtomicLong epoch = new AtomicLong();
+    private final AtomicLong matches = new AtomicLong();
+
+    // Tenant table, guarded by the lock (ids are stable for the tree's lifetime; names are worker URLs).
+    private final Map<String, Integer> tenantIds = new HashMap<>();
+    private String[] tenantNames = new String[8];
+    private long[] tenantChars = new long[8];
+    private boolean[] tenantPresent = new boolean[8];
+
+    // Structure statistics, guarded by the lock.
+    private long storedChars;
+    private long nodeCount = 1;
+
+    // ------------------------------------------------------------------------------------------------ insert / match
+
+    /**
+     * Records that {@code text} was routed to {@code tenant}. Registers the tenant on first use; inserting "" only does
+     * that, which is how workers are seeded.
+     */
+    public void insert(String text, String tenant) {
+        lock.writeLock().lock();
+        try {
+            int t = register(tenant);
+            long now = epoch.incrementAndGet();
+            root.addTenant(t, 0);
+            root.lastTenant = t;
+            Node node = root;
+            int pos = 0;
+            int len = text.length();
+            while (pos < len) {
+                int cp = text.codePointAt(pos);
+                Node child = node.child(cp);
+                if (child == null) {
+                    Node leaf = new Node(text.substring(pos), node);
+                    leaf.addTenant(t, now);
+                    leaf.lastTenant = t;
+                    node.putChild(cp, leaf);
+                    tenantChars[t] += leaf.labelChars;
+                    storedChars += leaf.labelChars;
+                    nodeCount++;
+                    return;
+                }
+                int k = commonPrefix(child.label, text, pos);
+                if (k < child.label.length()) {
+                    child = split(node, cp, child, k);
+                }
+                if (child.addTenant(t, 0)) {
+                    tenantChars[t] += child.labelChars;
+                }
+                child.lastTenant = t;
+                node = child;
+                pos += k;
+            }
+            if (node != root) {
+                node.touch(t, now);
+            }
+        } finally {
+            lock.writeLock().unlock();
+        }
+    }
+
+    /** Splits {@code child} after its first {@code k} chars; the new upper node inherits the tenants and stamps. */
+    private Node split(Node parent, int cp, Node child, int k) {
+        Node mid = new Node(child.label.substring(0, k), parent);
+        mid.tenants = child.tenants.clone();
+        mid.stamps = child.stamps.clone();
+        mid.lastTenant = child.lastTenant;
+        child.label = child.label.substring(k);
+        child.labelChars -= mid.labelChars;
+        child.parent = mid;
+        mid.putChild(child.firstCodePoint(), child);
+        parent.putChild(cp, mid);
+        nodeCount++;
+        return mid;
+    }
+
+    /**
+     * Chars of {@code label} equal to {@code text} from {@code pos}, backed off so the split point never falls between
+     * the two halves of a surrogate pair.
+     */
+    private static int commonPrefix(String label, String text, int pos) {
+        int max = Math.min(label.length(), text.length() - pos);
+        int k = 0;
+        while (k < max && label.charAt(k) == text.charAt(pos + k)) {
+            k++;
+        }
+        if (k < label.length() && k > 0 && Character.isHighSurrogate(label.charAt(k - 1))) {
+            k--;
+        }
+        return k;
+    }
+
+    /** How much of {@code text} the tree holds and one tenant holding it; see the class comment. */
+    public PrefixMatch prefixMatch(String text) {
+        int len = text.length();
+        long input = text.codePointCount(0, len);
+        lock.readLock().lock();
+        try {
+            Node node = root;
+            Node deepest = root;
+            long matched = 0;
+            int pos = 0;
+            while (pos < len) {
+                Node child = node.child(text.codePointAt(pos));
+                if (child == null) {
+                    break;
+                }
+                deepest = child;
+                int k = commonPrefix(child.label, text, pos);
+                if (k < child.label.length()) {
+                    matched += child.label.codePointCount(0, k);
+                    break;
+                }
+                matched += child.labelChars;
+                pos += k;
+                node = child;
+            }
+            int t = deepest.pickTenant();
+            if (t < 0) {
+                return new PrefixMatch(null, matched, input);
+            }
+            if (deepest != root && (matches.incrementAndGet() & 7) == 0) {
+                deepest.touch(t, epoch.incrementAndGet());
+            }
+            return new PrefixMatch(tenantNames[t], matched, input);
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
+    /**
+     * For each tenant holding some prefix of {@code text}, how many code points of it that tenant holds (tenants that
+     * hold nothing beyond the root are absent). One walk; used when a decision must weigh several workers' caches.
+     */
+    public Map<String, Long> matchedCharsByTenant(String text) {
+        int len = text.length();
+        Map<String, Long> out = new HashMap<>();
+        lock.readLock().lock();
+        try {
+            Node node = root;
+            long matched = 0;
+            int pos = 0;
+            while (pos < len) {
+                Node child = node.child(text.codePointAt(pos));
+                if (child == null) {
+                    break;
+                }
+                int k = commonPrefix(child.label, text, pos);
+                boolean partial = k < child.label.length();
+                matched += partial ? child.label.codePointCount(0, k) : child.labelChars;
+                for (int t : child.tenants) {
+                    out.put(tenantNames[t], matched);
+                }
+                if (partial) {
+                    break;
+                }
+                pos += k;
+                node = child;
+            }
+            return out;
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------------ tenants
+
+    private int register(String tenant) {
+        Integer id = tenantIds.get(tenant);
+        int t;
+        if (id == null) {
+            t = tenantIds.size();
+            tenantIds.put(tenant, t);
+            if (t == tenantNames.length) {
+                tenantNames = Arrays.copyOf(tenantNames, t * 2);
+                tenantChars = Arrays.copyOf(tenantChars, t * 2);
+                tenantPresent = Arrays.copyOf(tenantPresent, t * 2);
+            }
+            tenantNames[t] = tenant;
+        } else {
+            t = id;
+        }
+        tenantPresent[t] = true;
+        return t;
+    }
+
+    /**
+     * Removes every trace of a tenant (SGLang's {@code remove_tenant}): drops it from each node carrying it, unlinks nodes
+     * left empty and forgets its count. Other tenants' text and matches are untouched. Returns the characters it held.
+     */
+    public long removeTenant(String tenant) {
+        lock.writeLock().lock();
+        try {
+            Integer id = tenantIds.get(tenant);
+            if (id == null || !tenantPresent[id]) {
+                return 0;
+            }
+            int t = id;
+            // Pre-order collection of the nodes carrying t (they form a subtree containing the root), then removal in
+            // reverse so children are emptied before their parents are checked.
+            List<Node> carrying = new ArrayList<>();
+            ArrayDeque<Node> stack = new ArrayDeque<>();
+            stack.push(root);
+            while (!stack.isEmpty()) {
+                Node n = stack.pop();
+                carrying.add(n);
+                for (int i = 0, c = n.childCount(); i < c; i++) {
+                    Node child = n.childAt(i);
+                    if (child.hasTenant(t)) {
+                        stack.push(child);
+                    }
+                }
+            }
+            for (int i = carrying.size() - 1; i >= 0; i--) {
+                Node n = carrying.get(i);
+                n.removeTenant(t);
+                if (n != root && n.isEmpty()) {
+                    unlink(n);
+                }
+            }
+            long held = tenantChars[t];
+            tenantChars[t] = 0;
+            tenantPresent[t] = false;
+            return held;
+        } finally {
+            lock.writeLock().unlock();
+        }
+    }
+
+    private void unlink(Node n) {
+        n.parent.removeChild(n.firstCodePoint());
+        n.parent = null;
+        n.removed = true;
+        storedChars -= n.labelChars;
+        nodeCount--;
+    }
+
+    /** Characters (code points) held by each present tenant; a snapshot in no particular order. */
+    public Map<String, Long> tenantCharCounts() {
+        lock.readLock().lock();
+        try {
+            Map<String, Long> out = new LinkedHashMap<>();
+            for (int t = 0; t < tenantIds.size(); t++) {
+                if (tenantPresent[t]) {
+                    out.put(tenantNames[t], tenantChars[t]);
+                }
+            }
+            return Collections.unmodifiableMap(out);
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
+    /** Characters held by one tenant; 0 when unknown. */
+    public long tenantChars(String tenant) {
+        lock.readLock().lock();
+        try {
+            Integer id = tenantIds.get(tenant);
+            return id == null || !tenantPresent[id] ? 0 : tenantChars[id];
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
+    public boolean hasTenant(String tenant) {
+        lock.readLock().lock();
+        try {
+            Integer id = tenantIds.get(tenant);
+            return id != null && tenantPresent[id];
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
+    /** Distinct characters stored in edge labels (shared text counted once): the denominator of bytes per char. */
+    public long storedChars() {
+        lock.readLock().lock();
+        try {
+            return storedChars;
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
+    /** Nodes including the root. */
+    public long nodeCount() {
+        lock.readLock().lock();
+        try {
+            return nodeCount;
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------------ eviction
+
+    /**
+     * Evicts least-recently-used text until every tenant holds at most {@code maxChars} characters (SGLang's
+     * {@code evict_tenant_by_size}: a per-tenant budget). Returns the characters removed from tenant counts.
+     */
+    public long evictTenantBySize(long maxChars) {
+        return evictTenantsBySize(tenant -> maxChars);
+    }
+
+    /** As {@link #evictTenantBySize(long)} with a budget per tenant (per-worker overrides from engine capacity). */
+    public long evictTenantsBySize(ToLongFunction<String> maxCharsPerTenant) {
+        return evict(tenant -> Math.max(0, maxCharsPerTenant.applyAsLong(tenant)), null);
+    }
+
+    /** Evicts one tenant's least-recently-used text until it holds at most {@code maxChars}; others are untouched. */
+    public long evictTenantTo(String tenant, long maxChars) {
+        return evict(t -> Math.max(0, maxChars), tenant);
+    }
+
+    /**
+     * Evicts about {@code chars} characters of one tenant, least recently used first (whole edges, so it may remove a
+     * little more). Used when an engine reports it evicted that much cache.
+     */
+    public long evictTenantChars(String tenant, long chars) {
+        long held = tenantChars(tenant);
+        return evict(t -> Math.max(0, held - chars), tenant);
+    }
+
+    private record Leaf(long stamp, Node node, int tenant) {
+    }
+
+    /**
+     * Two phases: scan under the read lock for the leaves of over-budget tenants, then pop them oldest first in batches
+     * under the write lock, re-validating each popped leaf against concurrent inserts, matches and removals.
+     */
+    private long evict(ToLongFunction<String> budget, String only) {
+        long[] target;
+        PriorityQueue<Leaf> heap = new PriorityQueue<>((a, b) -> Long.compare(a.stamp, b.stamp));
+        lock.readLock().lock();
+        try {
+            int n = tenantIds.size();
+            target = new long[n];
+            boolean[] over = new boolean[n];
+            boolean any = false;
+            for (int t = 0; t < n; t++) {
+                target[t] = Long.MAX_VALUE;
+                if (tenantPresent[t] && (only == null || only.equals(tenantNames[t]))) {
+                    target[t] = budget.applyAsLong(tenantNames[t]);
+                    over[t] = tenantChars[t] > target[t];
+                    any |= over[t];
+                }
+            }
+            if (!any) {
+                return 0;
+            }
+            collectLeaves(over, heap);
+        } finally {
+            lock.readLock().unlock();
+        }
+        long evicted = 0;
+        while (!heap.isEmpty()) {
+            lock.writeLock().lock();
+            try {
+                for (int i = 0; i < EVICTION_BATCH && !heap.isEmpty(); i++) {
+                    evicted += evictOne(heap.poll(), target, heap);
+                }
+            } finally {
+                lock.writeLock().unlock();
+            }
+        }
+        return evicted;
+    }
+
+    private void collectLeaves(boolean[] over, PriorityQueue<Leaf> heap) {
+        ArrayDeque<Node> stack = new ArrayDeque<>();
+        stack.push(root);
+        while (!stack.isEmpty()) {
+            Node n = stack.pop();
+            boolean relevant = false;
+            for (int t : n.tenants) {
+                if (t < over.length && over[t]) {
+                    relevant = true;
+                    if (n != root && !n.childHasTenant(t)) {
+                        heap.add(new Leaf(n.stamp(t), n, t));
+                    }
+                }
+            }
+            if (relevant) {
+                for (int i = 0, c = n.childCount(); i < c; i++) {
+                    stack.push(n.childAt(i));
+                }
+            }
+        }
+    }
+
+    private long evictOne(Leaf leaf, long[] target, PriorityQueue<Leaf> heap) {
+        int t = leaf.tenant;
+        Node n = leaf.node;
+        if (!tenantPresent[t] || tenantChars[t] <= target[t]) {
+            return 0;
+        }
+        if (n.removed || !n.hasTenant(t) || n.childHasTenant(t)) {
+            return 0;
+        }
+        long stamp = n.stamp(t);
+        if (stamp > leaf.stamp) {
+            heap.add(new Leaf(stamp, n, t)); // used since the scan: reconsider in its new place
+            return 0;
+        }
+        n.removeTenant(t);
+        tenantChars[t] -= n.labelChars;
+        Node parent = n.parent;
+        if (n.isEmpty()) {
+            unlink(n);
+        }
+        if (parent != root && parent.hasTenant(t) && !parent.childHasTenant(t)) {
+            heap.add(new Leaf(parent.stamp(t), parent, t));
+        }
+        return n.labelChars;
+    }
+
+    // ------------------------------------------------------------------------------------------------ verification
+
+    /**
+     * Recounts every tenant's characters from the structure and checks the tree's invariants; for tests. Returns the
+     * recount (tenant → chars, present tenants only).
+     *
+     * @throws IllegalStateException describing the first violated invariant
+     */
+    Map<String, Long> verify() {
+        lock.readLock().lock();
+        try {
+            long[] counts = new long[tenantIds.size()];
+            long stored = 0;
+            long nodes = 0;
+            ArrayDeque<Node> stack = new ArrayDeque<>();
+            stack.push(root);
+            while (!stack.isEmpty()) {
+                Node n = stack.pop();
+                nodes++;
+                stored += n.labelChars;
+                if (n != root && n.label.isEmpty()) {
+                    throw new IllegalStateException("empty label below the root");
+                }
+                if (n.labelChars != n.label.codePointCount(0, n.label.length())) {
+                    throw new IllegalStateException("cached label length wrong for '" + n.label + "'");
+                }
+                for (int t : n.tenants) {
+                    counts[t] += n.labelChars;
+                    if (n.parent != null && !n.parent.hasTenant(t)) {
+                        throw new IllegalStateException("tenant " + tenantNames[t] + " on a node but not its parent");
+                    }
+                }
+                for (int i = 0, c = n.childCount(); i < c; i++) {
+                    Node child = n.childAt(i);
+                    if (child.parent != n || child.removed) {
+                        throw new IllegalStateException("broken parent link under '" + n.label + "'");
+                    }
+                    if (n.child(child.firstCodePoint()) != child) {
+                        throw new IllegalStateException("child keyed by the wrong code point: '" + child.label + "'");
+                    }
+                    stack.push(child);
+                }
+            }
+            if (stored != storedChars || nodes != nodeCount) {
+                throw new IllegalStateException("stats drifted: stored " + storedChars + " vs " + stored + ", nodes "
+                        + nodeCount + " vs " + nodes);
+            }
+            Map<String, Long> out = new HashMap<>();
+            for (int t = 0; t < counts.length; t++) {
+                if (tenantPresent[t]) {
+                    out.put(tenantNames[t], counts[t]);
+                    if (counts[t] != tenantChars[t]) {
+                        throw new IllegalStateException("tenant " + tenantNames[t] + " count " + tenantChars[t]
+                                + " but recount " + counts[t]);
+                    }
+                } else if (counts[t] != 0) {
+                    throw new IllegalStateException("removed tenant " + tenantNames[t] + " still on nodes");
+                }
+            }
+            return out;
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+}

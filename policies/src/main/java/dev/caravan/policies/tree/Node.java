@@ -1,0 +1,196 @@
+package dev.caravan.policies.tree;
+
+import java.util.Arrays;
+
+/**
+ * One edge-labelled node. Memory is the design constraint (the tree is measured in bytes per stored character), so a
+ * node holds its edge label as one {@link String} (Latin-1 text is stored one byte per character by the JVM's compact
+ * strings) and its children and tenants in exact-size parallel arrays instead of maps: leaves share the empty arrays,
+ * interior nodes rarely have more than a handful of children, and tenant lists are as long as the fleet at most.
+ *
+ * <p>Not thread-safe: {@link ApproximateRadixTree} guards every access.
+ */
+final class Node {
+
+    private static final int[] NO_INTS = {};
+    private static final long[] NO_LONGS = {};
+    private static final Node[] NO_NODES = {};
+
+    /** Edge label from the parent; "" only for the root. Never split inside a surrogate pair. */
+    String label;
+    /** Code points in {@link #label}. */
+    int labelChars;
+    /** Null for the root and for nodes unlinked from the tree. */
+    Node parent;
+    /** Set once the node is unlinked, so an eviction holding a stale reference can tell. */
+    boolean removed;
+
+    /** First code point of each child's label, ascending; parallel to {@link #children}. */
+    private int[] childKeys = NO_INTS;
+    private Node[] children = NO_NODES;
+
+    /** Tenant ids on this node, parallel to {@link #stamps} (last access epoch; 0 = only passed through). */
+    int[] tenants = NO_INTS;
+    long[] stamps = NO_LONGS;
+    /** The tenant that most recently inserted through this node, or -1. */
+    int lastTenant = -1;
+
+    Node(String label, Node parent) {
+        this.label = label;
+        this.labelChars = label.codePointCount(0, label.length());
+        this.parent = parent;
+    }
+
+    Node child(int firstCodePoint) {
+        int[] keys = childKeys;
+        int i = Arrays.binarySearch(keys, firstCodePoint);
+        return i >= 0 ? children[i] : null;
+    }
+
+    int childCount() {
+        return children.length;
+    }
+
+    Node childAt(int i) {
+        return children[i];
+    }
+
+    void putChild(int firstCodePoint, Node child) {
+        int i = Arrays.binarySearch(childKeys, firstCodePoint);
+        if (i >= 0) {
+            children[i] = child;
+            return;
+        }
+        int at = -i - 1;
+        int n = childKeys.length;
+        int[] keys = new int[n + 1];
+        Node[] nodes = new Node[n + 1];
+        System.arraycopy(childKeys, 0, keys, 0, at);
+        System.arraycopy(children, 0, nodes, 0, at);
+        keys[at] = firstCodePoint;
+        nodes[at] = child;
+        System.arraycopy(childKeys, at, keys, at + 1, n - at);
+        System.arraycopy(children, at, nodes, at + 1, n - at);
+        childKeys = keys;
+        children = nodes;
+    }
+
+    void removeChild(int firstCodePoint) {
+        int i = Arrays.binarySearch(childKeys, firstCodePoint);
+        if (i < 0) {
+            return;
+        }
+        int n = childKeys.length;
+        if (n == 1) {
+            childKeys = NO_INTS;
+            children = NO_NODES;
+            return;
+        }
+        int[] keys = new int[n - 1];
+        Node[] nodes = new Node[n - 1];
+        System.arraycopy(childKeys, 0, keys, 0, i);
+        System.arraycopy(children, 0, nodes, 0, i);
+        System.arraycopy(childKeys, i + 1, keys, i, n - i - 1);
+        System.arraycopy(children, i + 1, nodes, i, n - i - 1);
+        childKeys = keys;
+        children = nodes;
+    }
+
+    int firstCodePoint() {
+        return label.codePointAt(0);
+    }
+
+    private int indexOf(int tenant) {
+        int[] ts = tenants;
+        for (int i = 0; i < ts.length; i++) {
+            if (ts[i] == tenant) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    boolean hasTenant(int tenant) {
+        return indexOf(tenant) >= 0;
+    }
+
+    long stamp(int tenant) {
+        int i = indexOf(tenant);
+        return i >= 0 ? stamps[i] : -1;
+    }
+
+    /** Adds the tenant with this stamp if absent; returns true when added. */
+    boolean addTenant(int tenant, long stamp) {
+        if (indexOf(tenant) >= 0) {
+            return false;
+        }
+        int n = tenants.length;
+        int[] ts = Arrays.copyOf(tenants, n + 1);
+        long[] ss = Arrays.copyOf(stamps, n + 1);
+        ts[n] = tenant;
+        ss[n] = stamp;
+        tenants = ts;
+        stamps = ss;
+        return true;
+    }
+
+    /**
+     * Sets the tenant's stamp when present. May be called under the tree's read lock (prefix-match refresh): a racing
+     * reader sees the old or the new value, both valid LRU hints, and array identity only changes under the write lock.
+     */
+    void touch(int tenant, long stamp) {
+        int i = indexOf(tenant);
+        if (i >= 0) {
+            stamps[i] = stamp;
+        }
+    }
+
+    boolean removeTenant(int tenant) {
+        int i = indexOf(tenant);
+        if (i < 0) {
+            return false;
+        }
+        int n = tenants.length;
+        if (n == 1) {
+            tenants = NO_INTS;
+            stamps = NO_LONGS;
+        } else {
+            int[] ts = new int[n - 1];
+            long[] ss = new long[n - 1];
+            System.arraycopy(tenants, 0, ts, 0, i);
+            System.arraycopy(stamps, 0, ss, 0, i);
+            System.arraycopy(tenants, i + 1, ts, i, n - i - 1);
+            System.arraycopy(stamps, i + 1, ss, i, n - i - 1);
+            tenants = ts;
+            stamps = ss;
+        }
+        if (lastTenant == tenant) {
+            lastTenant = -1;
+        }
+        return true;
+    }
+
+    /** True when some child carries the tenant, i.e. this node is not one of the tenant's leaves. */
+    boolean childHasTenant(int tenant) {
+        for (Node c : children) {
+            if (c.hasTenant(tenant)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The tenant a prefix match reports: the last inserter if still here, else the first listed, else -1. */
+    int pickTenant() {
+        int lt = lastTenant;
+        if (lt >= 0 && indexOf(lt) >= 0) {
+            return lt;
+        }
+        int[] ts = tenants;
+        return ts.length > 0 ? ts[0] : -1;
+    }
+
+    boolean isEmpty() {
+        return tenants.length == 0 && children.length == 0;
+    }
+}
