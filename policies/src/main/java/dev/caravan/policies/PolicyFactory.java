@@ -4,6 +4,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
+import dev.caravan.policies.internal.CacheAwarePolicy;
+import dev.caravan.policies.internal.ConsistentHashingPolicy;
+import dev.caravan.policies.internal.PowerOfTwoPolicy;
+import dev.caravan.policies.internal.PrefixHashPolicy;
 import dev.caravan.policies.internal.RandomPolicy;
 import dev.caravan.policies.internal.RoundRobinPolicy;
 
@@ -54,12 +58,12 @@ public final class PolicyFactory {
 
         @Override
         public LoadBalancingPolicy visit(PowerOfTwoConfig config) {
-            return notYet(config);
+            return new PowerOfTwoPolicy(env);
         }
 
         @Override
         public LoadBalancingPolicy visit(CacheAwareConfig config) {
-            return notYet(config);
+            return new CacheAwarePolicy(config);
         }
 
         @Override
@@ -74,12 +78,12 @@ public final class PolicyFactory {
 
         @Override
         public LoadBalancingPolicy visit(ConsistentHashingConfig config) {
-            return notYet(config);
+            return new ConsistentHashingPolicy(env);
         }
 
         @Override
         public LoadBalancingPolicy visit(PrefixHashConfig config) {
-            return notYet(config);
+            return new PrefixHashPolicy(config);
         }
 
         private static LoadBalancingPolicy notYet(PolicyConfig c) {
