@@ -4,8 +4,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
+import dev.caravan.policies.internal.BucketPolicy;
 import dev.caravan.policies.internal.CacheAwarePolicy;
 import dev.caravan.policies.internal.ConsistentHashingPolicy;
+import dev.caravan.policies.internal.ManualPolicy;
 import dev.caravan.policies.internal.PowerOfTwoPolicy;
 import dev.caravan.policies.internal.PrefixHashPolicy;
 import dev.caravan.policies.internal.RandomPolicy;
@@ -68,12 +70,12 @@ public final class PolicyFactory {
 
         @Override
         public LoadBalancingPolicy visit(BucketConfig config) {
-            return notYet(config);
+            return new BucketPolicy(config, env);
         }
 
         @Override
         public LoadBalancingPolicy visit(ManualConfig config) {
-            return notYet(config);
+            return new ManualPolicy(config, env);
         }
 
         @Override
@@ -84,10 +86,6 @@ public final class PolicyFactory {
         @Override
         public LoadBalancingPolicy visit(PrefixHashConfig config) {
             return new PrefixHashPolicy(config);
-        }
-
-        private static LoadBalancingPolicy notYet(PolicyConfig c) {
-            throw new UnsupportedOperationException(c.policyName() + " lands in the next commit on wip-policies");
         }
     }
 }
