@@ -106,7 +106,7 @@ public final class ManualPolicy implements LoadBalancingPolicy, Maintainable {
             entry.lastAccessNanos = now;
             return entry;
         });
-        LOG.debug("manual: key {} -> {} ({})", key, out.worker.url(), out.branch);
+        LOG.debug("manual: routing key -> {} ({})", out.worker.url(), out.branch); // the key may identify a user
         return Decision.of(out.worker, NAME, out.branch);
     }
 
