@@ -24,7 +24,8 @@ import org.slf4j.LoggerFactory;
  * worker's <em>oldest-stored</em> hashes first (counted in {@link #droppedBlocks()}). Engines themselves evict LRU,
  * and a full engine reports a {@code BlockRemoved} for every eviction, so the bound only bites when events were lost or
  * the bound is below the engine's real capacity; set it above the largest engine's block count (KV pool tokens ÷ block
- * size). Total memory is about {@code workers × maxBlocksPerWorker × ~130 bytes}.
+ * size). Memory is about 90–150 bytes per (worker, block) entry (measured, docs/kv-events.md), so the default bound
+ * costs at most ~19 MB per worker.
  *
  * <p>Thread-safety: lookups are lock-free (they read concurrent maps and immutable bit sets) and may run on any number
  * of request threads. Mutations of one worker are serialised by that worker's lock (its event pipeline is the single

@@ -74,6 +74,29 @@ class KvAwarePolicyTest {
     }
 
     @Test
+    void reproducesTheWorkedExampleOfTheDocs() {
+        // docs/kv-events.md §5: block 16, 160 tokens, mean request blocks 5; A holds 2 (2 in flight), B 5 (1), C 8 (2).
+        BlockHasher h16 = new BlockHasher(16, "0");
+        int[] prompt = IntStream.range(0, 160).toArray();
+        long[] blocks = h16.hashes(prompt);
+        index.store(MODEL, "w1", Arrays.copyOf(blocks, 2));
+        index.store(MODEL, "w2", Arrays.copyOf(blocks, 5));
+        index.store(MODEL, "w3", Arrays.copyOf(blocks, 8));
+        w1.acquire();
+        w1.acquire();
+        w2.acquire();
+        w3.acquire();
+        w3.acquire();
+        KvAwarePolicy policy = new KvAwarePolicy(new KvAwareConfig(1.0, 64, 1.5, DecodeLoadSource.ROUTER, 5.0), index,
+                new PseudoTokenizer(), h16, null, new Random(1));
+
+        Decision d = policy.select(List.of(w1, w2, w3), new SelectionContext(MODEL, "", prompt, Map.of()));
+
+        assertThat(d.worker()).isSameAs(w2); // costs 18, 10, 12
+        assertThat(d.branch()).isEqualTo(KvAwarePolicy.BRANCH_HIT);
+    }
+
+    @Test
     void sendsTheRequestToTheWorkerHoldingItsPrefixWhenLoadsAreEqual() {
         holds(w2, 10);
 

@@ -79,7 +79,8 @@ class ZeroMqComponentTest {
     void rejectsAPathWithoutSocketTypeWithTheSyntax() {
         assertThatThrownBy(() -> camel.getEndpoint("zeromq:tcp"))
                 .isInstanceOf(ResolveEndpointFailedException.class)
-                .hasStackTraceContaining("expected zeromq:socketType:address");
+                .hasStackTraceContaining("Invalid zeromq URI 'zeromq://tcp': expected zeromq:socketType:address, e.g."
+                        + " zeromq:sub:tcp://engine-a:5557?topics=kv@ (socketType sub, dealer or pub)");
     }
 
     @Test
