@@ -1,0 +1,113 @@
+package dev.caravan.processors.kv;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.StringJoiner;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import dev.caravan.policies.kv.BlockHasher;
+
+/**
+ * Loads a tokenizer.json generated here (a WordLevel model: [UNK]=0, &lt;s&gt;=1, "w1".."w40" = 1001..1040 except that
+ * "w&lt;i&gt;" for i in 1..32 maps to id i, so prompts of those words hit vLLM's hash test vectors) through DJL, offline.
+ */
+class HfTokenizerTest {
+
+    @TempDir
+    static Path dir;
+    static Path tokenizerJson;
+
+    @BeforeAll
+    static void writeTokenizer() throws IOException {
+        // Keep DJL's native-library extraction inside the build directory, not the user's home.
+        System.setProperty("ENGINE_CACHE_DIR", dir.resolve("djl-cache").toString());
+        StringJoiner vocab = new StringJoiner(",", "{", "}");
+        vocab.add("\"[UNK]\":0").add("\"<s>\":1000").add("\"hello\":40").add("\"world\":41");
+        for (int i = 1; i <= 32; i++) {
+            vocab.add("\"w" + i + "\":" + i);
+        }
+        String json = """
+                {
+                  "version": "1.0",
+                  "truncation": null,
+                  "padding": null,
+                  "added_tokens": [
+                    {"id": 0, "content": "[UNK]", "single_word": false, "lstrip": false, "rstrip": false,
+                     "normalized": false, "special": true},
+                    {"id": 1000, "content": "<s>", "single_word": false, "lstrip": false, "rstrip": false,
+                     "normalized": false, "special": true}
+                  ],
+                  "normalizer": null,
+                  "pre_tokenizer": {"type": "Whitespace"},
+                  "post_processor": {
+                    "type": "TemplateProcessing",
+                    "single": [{"SpecialToken": {"id": "<s>", "type_id": 0}}, {"Sequence": {"id": "A", "type_id": 0}}],
+                    "pair": [{"SpecialToken": {"id": "<s>", "type_id": 0}}, {"Sequence": {"id": "A", "type_id": 0}},
+                             {"Sequence": {"id": "B", "type_id": 1}}],
+                    "special_tokens": {"<s>": {"id": "<s>", "ids": [1000], "tokens": ["<s>"]}}
+                  },
+                  "decoder": null,
+                  "model": {"type": "WordLevel", "vocab": VOCAB, "unk_token": "[UNK]"}
+                }
+                """.replace("VOCAB", vocab.toString());
+        tokenizerJson = Files.writeString(dir.resolve("tokenizer.json"), json);
+    }
+
+    @Test
+    void encodesWithTheModelsVocabularyAndNoSpecialTokensByDefault() throws IOException {
+        try (HfTokenizer t = new HfTokenizer(tokenizerJson)) {
+            assertThat(t.encode("hello world w7 unknown")).containsExactly(40, 41, 7, 0);
+            assertThat(t.encode("")).isEmpty();
+            assertThat(t.name()).isEqualTo("hf:tokenizer.json");
+        }
+        assertThat(System.getProperty("ai.djl.offline")).isEqualTo("true");
+    }
+
+    @Test
+    void addsSpecialTokensWhenAsked() throws IOException {
+        try (HfTokenizer t = new HfTokenizer(tokenizerJson, true)) {
+            assertThat(t.encode("hello world")).containsExactly(1000, 40, 41);
+        }
+    }
+
+    @Test
+    void neverTruncatesLongPrompts() throws IOException {
+        String longText = IntStream.range(0, 3_000).mapToObj(i -> "hello").collect(Collectors.joining(" "));
+        try (HfTokenizer t = new HfTokenizer(tokenizerJson)) {
+            assertThat(t.encode(longText)).hasSize(3_000).containsOnly(40);
+        }
+    }
+
+    @Test
+    void tokensHashToVllmsSha256CborVectors() throws IOException {
+        String prompt = IntStream.rangeClosed(1, 36).mapToObj(i -> i <= 32 ? "w" + i : "hello")
+                .collect(Collectors.joining(" "));
+        try (HfTokenizer t = new HfTokenizer(tokenizerJson)) {
+            int[] tokens = t.encode(prompt);
+
+            // 36 tokens = 2 full blocks of 16 (the 4 trailing tokens have no hash), seed "0" as the vectors.
+            long[] hashes = new BlockHasher(16, "0").hashes(tokens);
+
+            assertThat(hashes).containsExactly(3236607068019569386L, 2758186210834249151L);
+            // Block size and seed are configurable: other values give other chains.
+            assertThat(new BlockHasher(16, "42").hashes(tokens)[0]).isNotEqualTo(3236607068019569386L);
+            assertThat(new BlockHasher(8, "0").hashes(tokens)).hasSize(4);
+        }
+    }
+
+    @Test
+    void aMissingFileFailsWithItsPath() {
+        Path missing = dir.resolve("nope.json");
+        assertThatThrownBy(() -> new HfTokenizer(missing)).isInstanceOf(IOException.class)
+                .hasMessage("tokenizer file not found: " + missing);
+    }
+}
