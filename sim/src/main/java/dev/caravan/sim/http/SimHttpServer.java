@@ -84,7 +84,11 @@ public final class SimHttpServer implements Handler<HttpServerRequest> {
 
     private void inference(HttpServerRequest req, BiConsumer<HttpServerRequest, Map<String, Object>> handler) {
         ctx.stats.recordRequest();
-        req.response().endHandler(v -> ctx.stats.recordStatus(req.response().getStatusCode()));
+        req.response().endHandler(v -> {
+            if (req.response().ended()) {
+                ctx.stats.recordStatus(req.response().getStatusCode());
+            }
+        });
         withBody(req, body -> {
             Map<String, Object> json = Json.parseObject(body);
             Faults f = ctx.faults();
