@@ -59,7 +59,14 @@ public final class EngineCore {
 
     /** Creates a request for {@code prompt} (hashing its full blocks) without submitting it. */
     public SimRequest newRequest(int[] prompt, int maxTokens, boolean warm, int index, RequestListener listener) {
-        return new SimRequest(prompt, hasher.hashes(prompt), maxTokens, warm, output.streamFor(prompt, index), listener);
+        byte[][] digests = hasher.digests(prompt);
+        long[] hashes = new long[digests.length];
+        for (int i = 0; i < digests.length; i++) {
+            hashes[i] = BlockHasher.external(digests[i]);
+        }
+        SimRequest r = new SimRequest(prompt, hashes, maxTokens, warm, output.streamFor(prompt, index), listener);
+        r.lastDigest = digests.length == 0 ? null : digests[digests.length - 1];
+        return r;
     }
 
     /** Blocks a request would reserve: its prompt and every output token. */
@@ -257,10 +264,17 @@ public final class EngineCore {
         int bs = cache.blockSize();
         int promptFull = r.prompt.length / bs;
         int allLen = r.prompt.length + r.generated;
-        if (allLen / bs > promptFull) {
+        int allFull = allLen / bs;
+        if (allFull > promptFull) {
             int[] all = Arrays.copyOf(r.prompt, allLen);
             System.arraycopy(r.output, 0, all, r.prompt.length, r.generated);
-            cache.release(r.allocation, hasher.hashes(all), all, promptFull);
+            long[] allHashes = Arrays.copyOf(r.hashes, allFull);
+            byte[] parent = r.lastDigest;
+            for (int b = promptFull; b < allFull; b++) {
+                parent = hasher.hashBlock(parent, all, b * bs);
+                allHashes[b] = BlockHasher.external(parent);
+            }
+            cache.release(r.allocation, allHashes, all, promptFull);
         } else {
             cache.release(r.allocation, r.hashes, r.prompt, promptFull);
         }

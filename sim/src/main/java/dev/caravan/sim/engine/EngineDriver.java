@@ -24,7 +24,6 @@ public final class EngineDriver {
     private volatile int running;
     private volatile int waiting;
     private volatile double kvUsage;
-    private volatile long liveTokens;
 
     public EngineDriver(Vertx vertx, EngineCore core, double timeScale, LongSupplier realNanos) {
         this.vertx = vertx;
@@ -76,7 +75,6 @@ public final class EngineDriver {
         running = core.running();
         waiting = core.waiting();
         kvUsage = core.cache().usage();
-        liveTokens = core.liveTokens();
         if (next == Long.MAX_VALUE) {
             if (timerId >= 0) {
                 vertx.cancelTimer(timerId);
@@ -106,9 +104,5 @@ public final class EngineDriver {
 
     public double kvUsage() {
         return kvUsage;
-    }
-
-    public long liveTokens() {
-        return liveTokens;
     }
 }

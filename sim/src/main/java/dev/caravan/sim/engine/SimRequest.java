@@ -21,6 +21,8 @@ public final class SimRequest {
     int generated;
     State state = State.NEW;
     PrefixCache.Allocation allocation;
+    /** Digest of the last full prompt block (null if none): the parent of the first output block. */
+    byte[] lastDigest;
     long prefillNanos;
     long admittedAt = -1;
     long firstTokenAt = -1;

@@ -8,6 +8,7 @@ import java.util.Map;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerResponse;
@@ -33,11 +34,9 @@ public final class Json {
             throw new BadRequest("request body must be a JSON object, was empty");
         }
         try {
-            Object v = MAPPER.readValue(body.getBytes(), Object.class);
-            if (!(v instanceof Map<?, ?>)) {
-                throw new BadRequest("request body must be a JSON object");
-            }
-            return MAPPER.convertValue(v, OBJECT);
+            return MAPPER.readValue(body.getBytes(), OBJECT);
+        } catch (MismatchedInputException e) {
+            throw new BadRequest("request body must be a JSON object");
         } catch (JsonProcessingException e) {
             throw new BadRequest("request body is not valid JSON: " + e.getOriginalMessage());
         } catch (IOException e) {

@@ -166,4 +166,20 @@ class EngineCoreTest {
         core.advance(1_000 * MS);
         assertThat(batches).hasSize(1);
     }
+
+    @Test
+    void outputBlocksAreCachedWithTheChainedHashOfPromptAndOutput() {
+        core(1000, 8);
+        SimRequest r = core.newRequest(prompt(20, 0), 20, false, 0, new Recorder());
+        core.submit(r, 0);
+        core.advance(1_000 * MS);
+        int[] all = new int[40];
+        System.arraycopy(prompt(20, 0), 0, all, 0, 20);
+        System.arraycopy(r.outputTokens(), 0, all, 20, 20);
+        long[] expected = new BlockHasher().hashes(all);
+        KvEvent.BlockStored last = (KvEvent.BlockStored) batches.get(batches.size() - 1).get(0);
+        assertThat(last.blockHashes()).containsExactly(expected[1]);
+        assertThat(last.parentHash()).isEqualTo(expected[0]);
+        assertThat(core.cache().isResident(expected[1])).isTrue();
+    }
 }
