@@ -119,7 +119,7 @@ class KvEventStreamTest {
         assertThat(live.seq()).isEqualTo(lastSeq + 2);
         long gapStart = lastSeq + 1;
         try (ZMQ.Socket dealer = zmq.createSocket(SocketType.DEALER)) {
-            dealer.setReceiveTimeOut(5_000);
+            dealer.setReceiveTimeOut(15_000);
             dealer.connect(engine.kvReplayEndpoint());
             dealer.sendMore(new byte[0]);
             dealer.send(ByteBuffer.allocate(8).putLong(gapStart).array());
@@ -141,7 +141,7 @@ class KvEventStreamTest {
     }
 
     private static byte[][] frames(ZMsg m) {
-        assertThat(m).as("a replay message within 5 s").isNotNull();
+        assertThat(m).as("a replay message within 15 s").isNotNull();
         return m.stream().map(org.zeromq.ZFrame::getData).toArray(byte[][]::new);
     }
 
