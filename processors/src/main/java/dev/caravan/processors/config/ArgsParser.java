@@ -26,6 +26,11 @@ public final class ArgsParser {
      * @throws IllegalArgumentException for an unknown flag, a missing value or a stray value
      */
     public static Parsed parse(String... args) {
+        return parse(CaravanFlags.all(), args);
+    }
+
+    /** Parses against a given table (tests use small tables to cover every {@link FlagType}). */
+    static Parsed parse(List<CaravanFlag> table, String... args) {
         Map<String, String> props = new LinkedHashMap<>();
         boolean help = false;
         int i = 0;
@@ -46,8 +51,9 @@ public final class ArgsParser {
                 inline = token.substring(eq + 1);
             }
             String flagName = name;
-            CaravanFlag flag = CaravanFlags.byFlag(flagName).orElseThrow(() -> new IllegalArgumentException(
-                    "unknown flag " + flagName + " (./caravan run --help lists them)"));
+            CaravanFlag flag = table.stream().filter(f -> f.flag().equals(flagName)).findFirst()
+                    .orElseThrow(() -> new IllegalArgumentException(
+                            "unknown flag " + flagName + " (./caravan run --help lists them)"));
             List<String> values = new ArrayList<>();
             if (inline != null) {
                 values.add(inline);
