@@ -67,6 +67,8 @@ public final class Branches {
     public static final String NO_TOKENS = "no_tokens";
     /** prefix_hash: the ring's worker is not overloaded. */
     public static final String RING_HIT = "ring_hit";
+    /** prefix_hash: no ring worker could be found; least-loaded healthy worker (SGLang's no-ring fallback). */
+    public static final String FALLBACK_LEAST_LOAD = "fallback_least_load";
     /** prefix_hash: the ring's worker is overloaded; least-loaded acceptable worker (or the ring's if none). */
     public static final String LOAD_BALANCE_WALK = "load_balance_walk";
 }

@@ -11,8 +11,7 @@ import java.time.Duration;
  * @param balanceRelThreshold   ... and {@code max > min * balanceRelThreshold}; finite, &gt;= 0; default
  *                              {@value #DEFAULT_BALANCE_REL_THRESHOLD}
  * @param bucketAdjustInterval  the sliding window over which characters are counted, and how often the gateway
- *                              re-balances the length boundaries ({@link Maintainable}); {@link Duration#ZERO} disables
- *                              re-balancing; default 5 s
+ *                              re-balances the length boundaries ({@link Maintainable}); &gt; 0; default 5 s
  */
 public record BucketConfig(int balanceAbsThreshold, double balanceRelThreshold, Duration bucketAdjustInterval)
         implements PolicyConfig {
@@ -24,7 +23,7 @@ public record BucketConfig(int balanceAbsThreshold, double balanceRelThreshold, 
     public BucketConfig {
         Checks.atLeast(balanceAbsThreshold, 0, "balanceAbsThreshold", BALANCE_ABS_THRESHOLD);
         Checks.nonNegativeFinite(balanceRelThreshold, "balanceRelThreshold", BALANCE_REL_THRESHOLD);
-        Checks.nonNegative(bucketAdjustInterval, "bucketAdjustInterval", BUCKET_ADJUST_INTERVAL);
+        Checks.positive(bucketAdjustInterval, "bucketAdjustInterval", BUCKET_ADJUST_INTERVAL);
     }
 
     public static BucketConfig defaults() {

@@ -50,6 +50,15 @@ final class Checks {
         return d;
     }
 
+    static Duration positive(Duration d, String component, String key) {
+        Objects.requireNonNull(d, component);
+        if (d.isNegative() || d.isZero()) {
+            throw new IllegalArgumentException(label(component, key) + " must be > 0 seconds, was " + d.toSeconds()
+                    + "s");
+        }
+        return d;
+    }
+
     private static String label(String component, String key) {
         return component + " (" + key + ")";
     }

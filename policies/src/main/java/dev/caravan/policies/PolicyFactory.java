@@ -4,6 +4,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
+import dev.caravan.policies.internal.BucketPolicy;
+import dev.caravan.policies.internal.CacheAwarePolicy;
+import dev.caravan.policies.internal.ConsistentHashingPolicy;
+import dev.caravan.policies.internal.ManualPolicy;
+import dev.caravan.policies.internal.PowerOfTwoPolicy;
+import dev.caravan.policies.internal.PrefixHashPolicy;
 import dev.caravan.policies.internal.RandomPolicy;
 import dev.caravan.policies.internal.RoundRobinPolicy;
 
@@ -54,36 +60,32 @@ public final class PolicyFactory {
 
         @Override
         public LoadBalancingPolicy visit(PowerOfTwoConfig config) {
-            return notYet(config);
+            return new PowerOfTwoPolicy(env);
         }
 
         @Override
         public LoadBalancingPolicy visit(CacheAwareConfig config) {
-            return notYet(config);
+            return new CacheAwarePolicy(config);
         }
 
         @Override
         public LoadBalancingPolicy visit(BucketConfig config) {
-            return notYet(config);
+            return new BucketPolicy(config, env);
         }
 
         @Override
         public LoadBalancingPolicy visit(ManualConfig config) {
-            return notYet(config);
+            return new ManualPolicy(config, env);
         }
 
         @Override
         public LoadBalancingPolicy visit(ConsistentHashingConfig config) {
-            return notYet(config);
+            return new ConsistentHashingPolicy(env);
         }
 
         @Override
         public LoadBalancingPolicy visit(PrefixHashConfig config) {
-            return notYet(config);
-        }
-
-        private static LoadBalancingPolicy notYet(PolicyConfig c) {
-            throw new UnsupportedOperationException(c.policyName() + " lands in the next commit on wip-policies");
+            return new PrefixHashPolicy(config);
         }
     }
 }

@@ -200,9 +200,9 @@ class PolicyConfigTest {
     }
 
     @Test
-    void rejectsNegativeBucketAdjustInterval() {
-        assertThatThrownBy(() -> new BucketConfig(64, 1.5, Duration.ofSeconds(-5)))
-                .hasMessage("bucketAdjustInterval (bucket-adjust-interval) must be >= 0 seconds, was -5s");
+    void rejectsZeroBucketAdjustInterval() {
+        assertThatThrownBy(() -> PolicyConfig.fromOptions("bucket", Map.of("bucket-adjust-interval", "0")))
+                .hasMessage("bucketAdjustInterval (bucket-adjust-interval) must be > 0 seconds, was 0s");
     }
 
     @Test

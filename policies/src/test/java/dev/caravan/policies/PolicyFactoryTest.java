@@ -24,6 +24,36 @@ class PolicyFactoryTest {
     }
 
     @Test
+    void everyNameBuildsAPolicyOfThatName() {
+        for (String name : PolicyFactory.names()) {
+            LoadBalancingPolicy p = PolicyFactory.create(name, Map.of(), PolicyEnvironment.seeded(1));
+            assertThat(p.name()).isEqualTo(name);
+        }
+    }
+
+    @Test
+    void capabilitiesAreDeclaredByInterfaceNotByName() {
+        Map<String, LoadBalancingPolicy> all = new java.util.LinkedHashMap<>();
+        PolicyFactory.names().forEach(n -> all.put(n, PolicyFactory.create(n, Map.of(), PolicyEnvironment.system())));
+        assertThat(all.entrySet().stream().filter(e -> e.getValue() instanceof Maintainable).map(Map.Entry::getKey))
+                .containsExactly("cache_aware", "bucket", "manual");
+        assertThat(all.entrySet().stream().filter(e -> e.getValue() instanceof TreeBacked).map(Map.Entry::getKey))
+                .containsExactly("cache_aware");
+        assertThat(all.entrySet().stream().filter(e -> e.getValue().needsRequestText()).map(Map.Entry::getKey))
+                .containsExactly("cache_aware", "bucket");
+    }
+
+    @Test
+    void optionsReachThePolicy() {
+        Maintainable m = (Maintainable) PolicyFactory.create("cache_aware", Map.of("eviction-interval", "0"),
+                PolicyEnvironment.system());
+        assertThat(m.maintenanceInterval()).isZero();
+        Maintainable b = (Maintainable) PolicyFactory.create("bucket", Map.of("bucket-adjust-interval", "9"),
+                PolicyEnvironment.system());
+        assertThat(b.maintenanceInterval()).hasSeconds(9);
+    }
+
+    @Test
     void unknownNameIsAConfigurationError() {
         assertThatThrownBy(() -> PolicyFactory.create("nearest", Map.of(), PolicyEnvironment.system()))
                 .isInstanceOf(IllegalArgumentException.class)

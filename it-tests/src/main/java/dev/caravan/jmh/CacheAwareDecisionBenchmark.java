@@ -1,0 +1,91 @@
+package dev.caravan.jmh;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
+
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Threads;
+import org.openjdk.jmh.annotations.Warmup;
+
+import dev.caravan.policies.CacheAwareConfig;
+import dev.caravan.policies.Decision;
+import dev.caravan.policies.LoadBalancingPolicy;
+import dev.caravan.policies.PolicyEnvironment;
+import dev.caravan.policies.PolicyFactory;
+import dev.caravan.policies.SelectionContext;
+import dev.caravan.policies.TreeBacked;
+import dev.caravan.policies.Worker;
+import dev.caravan.policies.tree.ApproximateRadixTree;
+
+/**
+ * One cache_aware decision (healthy filter, imbalance guard, prefix match, insert) on one thread, with 1,000 tenants'
+ * prompts resident over 8 workers: each tenant's system prompt of {@code promptChars} characters plus three earlier
+ * turns is already in the tree under worker {@code tenant % 8}. Each measured request is a tenant's system prompt plus
+ * a new user turn (a pool of 4,096, cycled), so the decision is the hot path: a long match, a hit, a short insert.
+ * Sampled, so the median (p0.50) is reported.
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.SampleTime)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+@Warmup(iterations = 3, time = 2)
+@Measurement(iterations = 5, time = 2)
+@Fork(value = 1, jvmArgsAppend = {"-Xmx2g"})
+@Threads(1)
+public class CacheAwareDecisionBenchmark {
+
+    private static final int WORKERS = 8;
+    private static final int POOL = 4096;
+
+    @Param({"2000", "10000"})
+    public int promptChars;
+
+    @Param({"1000"})
+    public int tenants;
+
+    private LoadBalancingPolicy policy;
+    private List<Worker> workers;
+    private SelectionContext[] requests;
+    private int next;
+
+    @Setup
+    public void setUp() {
+        workers = new ArrayList<>();
+        for (int i = 0; i < WORKERS; i++) {
+            workers.add(Worker.builder("http://10.0.0." + (i + 1) + ":8000").build());
+        }
+        workers = List.copyOf(workers);
+        policy = PolicyFactory.create(CacheAwareConfig.defaults(), PolicyEnvironment.seeded(1));
+        workers.forEach(policy::onWorkerAdded);
+        ApproximateRadixTree tree = ((TreeBacked) policy).tree(Worker.UNKNOWN_MODEL_ID).orElseThrow();
+        String[] system = new String[tenants];
+        for (int t = 0; t < tenants; t++) {
+            system[t] = Prompts.systemPrompt(t, promptChars);
+            for (int turn = 0; turn < 3; turn++) {
+                tree.insert(system[t] + Prompts.userTurn(t, turn), workers.get(t % WORKERS).url());
+            }
+        }
+        SplittableRandom r = new SplittableRandom(99);
+        requests = new SelectionContext[POOL];
+        for (int i = 0; i < POOL; i++) {
+            int t = r.nextInt(tenants);
+            requests[i] = SelectionContext.ofText(system[t] + Prompts.userTurn(t, 3 + i));
+        }
+    }
+
+    @Benchmark
+    public Decision decide() {
+        SelectionContext ctx = requests[next++ & (POOL - 1)];
+        return policy.select(workers, ctx);
+    }
+}

@@ -1,0 +1,262 @@
+package dev.caravan.policies.internal;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import dev.caravan.policies.Branches;
+import dev.caravan.policies.CacheAwareConfig;
+import dev.caravan.policies.Decision;
+import dev.caravan.policies.LoadBalancingPolicy;
+import dev.caravan.policies.Maintainable;
+import dev.caravan.policies.PolicyName;
+import dev.caravan.policies.SelectionContext;
+import dev.caravan.policies.TreeBacked;
+import dev.caravan.policies.Worker;
+import dev.caravan.policies.tree.ApproximateRadixTree;
+import dev.caravan.policies.tree.PrefixMatch;
+
+/**
+ * SGLang's {@code cache_aware}, latest behaviour: route a prompt to the worker that was last sent its longest known
+ * prefix, unless the fleet is imbalanced or the match is weak, then to the least-loaded worker.
+ *
+ * <ol>
+ *   <li>No healthy candidate: no worker ({@code no_healthy_workers}).</li>
+ *   <li>Imbalance guard over <em>all</em> candidates' in-flight loads, strict on both sides:
+ *       {@code max - min > balanceAbsThreshold && max > min * balanceRelThreshold}. When it fires: least-loaded healthy
+ *       worker, first in candidate order on ties ({@code imbalanced_min_load}), and the prompt is still inserted
+ *       under it.</li>
+ *   <li>Otherwise match the prompt in the model's tree; {@code rate = matched / input} code points (0 for empty input).
+ *       {@code rate > cacheThreshold} (strict) is a hit: the matched tenant, if it is a candidate and healthy
+ *       ({@code cache_hit}). Else a miss: least-loaded healthy worker ({@code cache_miss_min_load}; the latest SGLang,
+ *       not v0.3.2's smallest-tree choice that caused hot spots).</li>
+ *   <li>Hit whose tenant is gone or unhealthy: the tenant is purged from the tree ({@code remove_tenant}) and the first
+ *       healthy candidate is used without inserting ({@code stale_tenant}).</li>
+ *   <li>Every other branch inserts the prompt under the chosen worker and bumps its processed counter.</li>
+ * </ol>
+ *
+ * <p>Improvements, each off by default (see {@link CacheAwareConfig}): (a) {@code minPrefixMatchChars} makes a long
+ * absolute match a hit at any rate ({@code cache_hit_min_prefix}), so a shared 2,000-token preamble before an 8,000-token
+ * document still routes by cache; (b) {@code imbalancePreferCached} keeps affinity under imbalance: among healthy workers
+ * with {@code load <= minHealthyLoad + balanceAbsThreshold}, the one holding the longest prefix of the prompt, if that
+ * prefix would itself count as a hit, ties to the lighter then the earlier worker ({@code imbalanced_cached});
+ * (c) {@code staleFallbackMinLoad} sends a stale hit to the least-loaded worker and records the prompt there
+ * ({@code stale_tenant_min_load}) instead of piling every stale hit onto the first worker.
+ *
+ * <p>Trees: one per model ({@link ModelKey}), created on first use, so SGLang's "no tree for this model, route randomly"
+ * branch (a seeding race) cannot happen here. Workers are seeded into their model's tree when added and purged from
+ * every tree when removed. Eviction to the per-tenant budget runs from {@link #runMaintenance()}; the gateway schedules
+ * it every {@code evictionInterval}. Thread-safe: the trees are, and the policy holds no other mutable state apart from
+ * concurrent maps.
+ */
+public final class CacheAwarePolicy implements LoadBalancingPolicy, Maintainable, TreeBacked {
+
+    private static final Logger LOG = LoggerFactory.getLogger(CacheAwarePolicy.class);
+    private static final String NAME = PolicyName.CACHE_AWARE.wireName();
+
+    private final CacheAwareConfig config;
+    private final ConcurrentHashMap<String, ApproximateRadixTree> trees = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, Long> budgetOverrides = new ConcurrentHashMap<>();
+
+    public CacheAwarePolicy(CacheAwareConfig config) {
+        this.config = config;
+    }
+
+    public CacheAwareConfig config() {
+        return config;
+    }
+
+    @Override
+    public Decision select(List<Worker> candidates, SelectionContext context) {
+        List<Worker> healthy = HealthyWorkers.of(candidates);
+        if (healthy.isEmpty()) {
+            return Decision.none(NAME, Branches.NO_HEALTHY_WORKERS);
+        }
+        String text = context.requestText();
+        ApproximateRadixTree tree = treeFor(ModelKey.of(context, healthy));
+
+        int min = Integer.MAX_VALUE;
+        int max = 0;
+        for (int i = 0, n = candidates.size(); i < n; i++) {
+            int load = candidates.get(i).load();
+            min = Math.min(min, load);
+            max = Math.max(max, load);
+        }
+        // f32 arithmetic, as SGLang's config fields are f32, so boundary cases decide identically.
+        float rel = (float) config.balanceRelThreshold();
+        if (max - min > config.balanceAbsThreshold() && (float) max > (float) min * rel) {
+            return imbalanced(healthy, text, tree, min, max);
+        }
+
+        PrefixMatch match = tree.prefixMatch(text);
+        boolean byRate = aboveThreshold(match.matchedChars(), match.inputChars());
+        boolean byLength = !byRate && isLongEnough(match.matchedChars());
+        if ((byRate || byLength) && match.hasTenant()) {
+            Worker tenant = ConsistentHashingPolicy.find(candidates, match.tenant());
+            if (tenant != null && tenant.isHealthy()) {
+                return route(tree, text, tenant, byRate ? Branches.CACHE_HIT : Branches.CACHE_HIT_MIN_PREFIX, match);
+            }
+            tree.removeTenant(match.tenant());
+            if (config.staleFallbackMinLoad()) {
+                return route(tree, text, HealthyWorkers.minLoad(healthy), Branches.STALE_TENANT_MIN_LOAD, match);
+            }
+            LOG.debug("cache_aware: tenant {} is stale; purged, falling back to the first healthy worker",
+                    match.tenant());
+            return Decision.of(healthy.get(0), NAME, Branches.STALE_TENANT);
+        }
+        return route(tree, text, HealthyWorkers.minLoad(healthy), Branches.CACHE_MISS_MIN_LOAD, match);
+    }
+
+    /** {@code matched / input > cacheThreshold}, strictly, in f32 like SGLang; an empty input never qualifies. */
+    private boolean aboveThreshold(long matched, long input) {
+        float rate = input == 0 ? 0f : (float) matched / (float) input;
+        return rate > (float) config.cacheThreshold();
+    }
+
+    private boolean isLongEnough(long matchedChars) {
+        return config.minPrefixMatchChars() > 0 && matchedChars >= config.minPrefixMatchChars();
+    }
+
+    private Decision imbalanced(List<Worker> healthy, String text, ApproximateRadixTree tree, int min, int max) {
+        Worker least = HealthyWorkers.minLoad(healthy);
+        if (config.imbalancePreferCached()) {
+            Worker cached = mostCachedNearMin(healthy, text, tree, least.load());
+            if (cached != null) {
+                LOG.debug("cache_aware: imbalanced (min {}, max {}), kept affinity on {}", min, max, cached.url());
+                return route(tree, text, cached, Branches.IMBALANCED_CACHED, null);
+            }
+        }
+        LOG.debug("cache_aware: imbalanced (min {}, max {}), least loaded {}", min, max, least.url());
+        return route(tree, text, least, Branches.IMBALANCED_MIN_LOAD, null);
+    }
+
+    /** Improvement (b): the window's worker with the longest qualifying prefix, or null. */
+    private Worker mostCachedNearMin(List<Worker> healthy, String text, ApproximateRadixTree tree, int minLoad) {
+        Map<String, Long> byTenant = tree.matchedCharsByTenant(text);
+        long input = text.codePointCount(0, text.length());
+        long window = (long) minLoad + config.balanceAbsThreshold();
+        Worker best = null;
+        long bestChars = 0;
+        for (Worker w : healthy) {
+            int load = w.load();
+            long chars = byTenant.getOrDefault(w.url(), 0L);
+            if (load > window || chars == 0) {
+                continue;
+            }
+            if (chars > bestChars || (chars == bestChars && load < best.load())) {
+                best = w;
+                bestChars = chars;
+            }
+        }
+        if (best == null) {
+            return null;
+        }
+        return aboveThreshold(bestChars, input) || isLongEnough(bestChars) ? best : null;
+    }
+
+    private Decision route(ApproximateRadixTree tree, String text, Worker w, String branch, PrefixMatch match) {
+        tree.insert(text, w.url());
+        w.incrementProcessed();
+        if (LOG.isDebugEnabled()) {
+            LOG.debug("cache_aware: {} -> {} (load {}){}", branch, w.url(), w.load(),
+                    match == null ? "" : " matched " + match.matchedChars() + "/" + match.inputChars() + " of "
+                            + match.tenant());
+        }
+        return Decision.of(w, NAME, branch);
+    }
+
+    private ApproximateRadixTree treeFor(String model) {
+        ApproximateRadixTree t = trees.get(model);
+        return t != null ? t : trees.computeIfAbsent(model, m -> new ApproximateRadixTree());
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public boolean needsRequestText() {
+        return true;
+    }
+
+    /** Seeds the worker as a tenant of its model's tree (SGLang inserts "" for it). */
+    @Override
+    public void onWorkerAdded(Worker worker) {
+        treeFor(worker.modelId()).insert("", worker.url());
+    }
+
+    /** Purges the worker from every tree (SGLang's {@code remove_worker_by_url}). */
+    @Override
+    public void onWorkerRemoved(Worker worker) {
+        for (ApproximateRadixTree t : trees.values()) {
+            t.removeTenant(worker.url());
+        }
+    }
+
+    @Override
+    public void reset() {
+        trees.clear();
+    }
+
+    @Override
+    public Duration maintenanceInterval() {
+        return config.evictionInterval();
+    }
+
+    /** Evicts every tree's tenants to their budgets: the override when set, else {@code maxTreeSize}. */
+    @Override
+    public void runMaintenance() {
+        for (Map.Entry<String, ApproximateRadixTree> e : trees.entrySet()) {
+            long evicted = e.getValue().evictTenantsBySize(this::tenantCharBudget);
+            if (evicted > 0) {
+                LOG.debug("cache_aware: evicted {} chars from the '{}' tree", evicted, e.getKey());
+            }
+        }
+    }
+
+    @Override
+    public Map<String, Map<String, Long>> treeChars() {
+        Map<String, Map<String, Long>> out = new LinkedHashMap<>();
+        trees.forEach((model, tree) -> out.put(model, tree.tenantCharCounts()));
+        return out;
+    }
+
+    @Override
+    public Optional<ApproximateRadixTree> tree(String model) {
+        return Optional.ofNullable(trees.get(Worker.normalizeModel(model)));
+    }
+
+    @Override
+    public void setTenantCharBudget(String workerUrl, long maxChars) {
+        if (maxChars < 0) {
+            throw new IllegalArgumentException("tenant char budget must be >= 0, was " + maxChars);
+        }
+        budgetOverrides.put(workerUrl, maxChars);
+    }
+
+    @Override
+    public void clearTenantCharBudget(String workerUrl) {
+        budgetOverrides.remove(workerUrl);
+    }
+
+    @Override
+    public long tenantCharBudget(String workerUrl) {
+        return budgetOverrides.getOrDefault(workerUrl, config.maxTreeSize());
+    }
+
+    @Override
+    public long evictTenantChars(String workerUrl, long chars) {
+        long evicted = 0;
+        for (ApproximateRadixTree t : trees.values()) {
+            evicted += t.evictTenantChars(workerUrl, chars);
+        }
+        return evicted;
+    }
+}
