@@ -136,6 +136,7 @@ final class StreamRelay {
         upstream.exceptionHandler(e -> failWhileStreaming("upstream_failed", e));
         upstream.endHandler(v -> {
             if (!finished) {
+                finished = true;
                 client.end();
                 finish("completed");
             }
@@ -158,6 +159,7 @@ final class StreamRelay {
         if (finished) {
             return;
         }
+        finished = true;
         clientGone = true;
         LOG.debug("Client left request {} on {}; cancelling upstream", requestId(), worker.url());
         if (upstreamRequest != null) {
@@ -172,6 +174,7 @@ final class StreamRelay {
         if (finished) {
             return;
         }
+        finished = true; // before the reset below, which fails the pending send() re-entrantly
         if (upstreamRequest != null) {
             upstreamRequest.reset();
         }
@@ -187,6 +190,7 @@ final class StreamRelay {
         if (finished) {
             return;
         }
+        finished = true;
         LOG.warn("Request {} to {} broke while streaming ({}): {}", requestId(), worker.url(), outcome,
                 cause == null ? "request timeout" : describe(cause));
         if (upstreamRequest != null) {
@@ -198,8 +202,8 @@ final class StreamRelay {
         finish(outcome);
     }
 
+    /** Completes the exchange; every caller has set {@code finished} first, so this runs once. */
     private void finish(String outcome) {
-        finished = true;
         if (timerId >= 0) {
             owner.upstream().vertx().cancelTimer(timerId);
             timerId = -1;

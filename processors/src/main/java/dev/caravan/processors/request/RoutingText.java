@@ -61,6 +61,9 @@ public final class RoutingText {
             if (!(ids instanceof List<?>)) {
                 throw invalid("input_ids must be an array of integers or of integer arrays");
             }
+            if (!((List<?>) ids).isEmpty() && ((List<?>) ids).get(0) instanceof String) {
+                throw invalid("input_ids[0] must be an integer token id or an array of them");
+            }
             return textOrIds(ids, "input_ids", true);
         }
         return "";

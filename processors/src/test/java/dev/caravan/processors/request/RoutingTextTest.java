@@ -124,6 +124,8 @@ class RoutingTextTest {
     void rejectsNonIntegerInputIds() {
         assertInvalid(RequestKind.GENERATE, body("input_ids", List.of(List.of(1, "x"))),
                 "input_ids[0][1] must be an integer token id");
+        assertInvalid(RequestKind.GENERATE, body("input_ids", List.of("1")),
+                "input_ids[0] must be an integer token id or an array of them");
         assertInvalid(RequestKind.GENERATE, body("input_ids", "1 2"),
                 "input_ids must be an array of integers or of integer arrays");
     }
