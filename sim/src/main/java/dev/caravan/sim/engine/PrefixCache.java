@@ -1,0 +1,286 @@
+package dev.caravan.sim.engine;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+
+import dev.caravan.sim.kv.KvEvent;
+
+/**
+ * A vLLM-like paged KV pool with prefix caching, in blocks of {@code blockSize} tokens.
+ *
+ * <p>The pool has {@code capacityBlocks}. Every block is in one of three states:
+ * <ul>
+ *   <li><b>cached and pinned</b>: full block with a hash, referenced by at least one running request;</li>
+ *   <li><b>cached and evictable</b>: full block with a hash that no request references; it still serves prefix hits,
+ *       and sits in an LRU queue from which it is evicted (one {@code BlockRemoved} each) when room is needed;</li>
+ *   <li><b>anonymous</b>: reserved by a running request for its partial last prompt block and its output tokens.</li>
+ * </ul>
+ * So live requests' KV takes room from the cache exactly as in a real engine: usage is (pinned + anonymous) / capacity,
+ * and cached prefixes live in whatever is left. A request's blocks are released in reverse order, so a prefix's tail is
+ * evicted before its head (vLLM's free-queue order). Identical content is never stored twice: a resident block with the
+ * same hash is reused (pinned) instead.
+ *
+ * <p>Events are appended to the list passed at construction; the owner drains them once per scheduler step.
+ * Not thread-safe: one engine's scheduler thread owns it.
+ */
+public final class PrefixCache {
+
+    private final int blockSize;
+    private final int capacityBlocks;
+    private final List<KvEvent> events;
+    private final Map<Long, Block> resident = new HashMap<>();
+    private final LinkedHashSet<Block> evictable = new LinkedHashSet<>();
+    private int anonymous;
+    private int pinned;
+    private long queriedTokens;
+    private long hitTokens;
+
+    public PrefixCache(int blockSize, int capacityBlocks, List<KvEvent> events) {
+        if (blockSize < 1) {
+            throw new IllegalArgumentException("blockSize must be >= 1, was " + blockSize);
+        }
+        if (capacityBlocks < 1) {
+            throw new IllegalArgumentException("capacityBlocks must be >= 1, was " + capacityBlocks);
+        }
+        this.blockSize = blockSize;
+        this.capacityBlocks = capacityBlocks;
+        this.events = events;
+    }
+
+    /** Number of leading blocks of {@code hashes} (at most {@code maxBlocks}) resident now. No side effects. */
+    public int matchPrefix(long[] hashes, int maxBlocks) {
+        int n = Math.min(maxBlocks, hashes.length);
+        int hit = 0;
+        while (hit < n && resident.containsKey(hashes[hit])) {
+            hit++;
+        }
+        return hit;
+    }
+
+    /**
+     * Reserves {@code totalBlocks} blocks for a request whose full prompt blocks have {@code hashes}, reusing the
+     * longest resident prefix (at most {@code maxHitBlocks} of them count as a hit) and evicting LRU blocks for the rest.
+     *
+     * @param tokens the prompt's token ids (the source of {@code BlockStored.token_ids})
+     * @return the allocation, or null when the pool cannot make room now (the request keeps waiting)
+     */
+    public Allocation allocate(long[] hashes, int[] tokens, int maxHitBlocks, int totalBlocks) {
+        int full = hashes.length;
+        if (totalBlocks < full) {
+            throw new IllegalArgumentException("totalBlocks " + totalBlocks + " < full prompt blocks " + full);
+        }
+        int hit = matchPrefix(hashes, maxHitBlocks);
+        int reusedEvictable = 0;
+        int reused = 0;
+        for (int i = 0; i < full; i++) {
+            Block b = resident.get(hashes[i]);
+            if (b != null) {
+                reused++;
+                if (b.refs == 0) {
+                    reusedEvictable++;
+                }
+            }
+        }
+        int needNew = totalBlocks - reused;
+        if (needNew > free() + evictable.size() - reusedEvictable) {
+            return null;
+        }
+        Allocation a = new Allocation(hit * blockSize);
+        Block[] held = new Block[full];
+        for (int i = 0; i < full; i++) {
+            Block b = resident.get(hashes[i]);
+            if (b != null) {
+                pin(b);
+                held[i] = b;
+            }
+        }
+        while (free() < needNew) {
+            evictOne();
+        }
+        int runStart = -1;
+        for (int i = 0; i <= full; i++) {
+            boolean fresh = i < full && held[i] == null;
+            if (fresh) {
+                Block b = new Block(hashes[i]);
+                b.refs = 1;
+                pinned++;
+                resident.put(b.hash, b);
+                held[i] = b;
+                if (runStart < 0) {
+                    runStart = i;
+                }
+            } else if (runStart >= 0) {
+                emitStored(hashes, runStart, i, tokens);
+                runStart = -1;
+            }
+        }
+        a.blocks.addAll(Arrays.asList(held));
+        a.anonymous = totalBlocks - full;
+        anonymous += a.anonymous;
+        queriedTokens += tokens.length;
+        hitTokens += a.cachedTokens;
+        return a;
+    }
+
+    /**
+     * Releases a finished (or aborted) request. {@code allHashes} are the hashes of every full block of
+     * {@code allTokens} (prompt followed by the generated tokens); those from {@code firstOutBlock} on (the blocks
+     * the output completed) become cached blocks in place of the anonymous blocks reserved for them. Then every block
+     * is unpinned, last block first.
+     */
+    public void release(Allocation a, long[] allHashes, int[] allTokens, int firstOutBlock) {
+        if (a.released) {
+            return;
+        }
+        a.released = true;
+        int runStart = -1;
+        int k = firstOutBlock;
+        for (; k < allHashes.length && a.anonymous > 0; k++) {
+            a.anonymous--;
+            anonymous--;
+            if (resident.containsKey(allHashes[k])) {
+                if (runStart >= 0) {
+                    emitStored(allHashes, runStart, k, allTokens);
+                    runStart = -1;
+                }
+                continue;
+            }
+            Block b = new Block(allHashes[k]);
+            b.refs = 1;
+            pinned++;
+            resident.put(b.hash, b);
+            a.blocks.add(b);
+            if (runStart < 0) {
+                runStart = k;
+            }
+        }
+        if (runStart >= 0) {
+            emitStored(allHashes, runStart, k, allTokens);
+        }
+        anonymous -= a.anonymous;
+        a.anonymous = 0;
+        for (int i = a.blocks.size() - 1; i >= 0; i--) {
+            Block b = a.blocks.get(i);
+            b.refs--;
+            if (b.refs == 0) {
+                pinned--;
+                evictable.add(b);
+            }
+        }
+    }
+
+    /** Drops every cached block; refused (false) while any request holds blocks, as SGLang's flush_cache is. */
+    public boolean clear() {
+        if (pinned > 0 || anonymous > 0) {
+            return false;
+        }
+        resident.clear();
+        evictable.clear();
+        events.add(new KvEvent.AllBlocksCleared());
+        return true;
+    }
+
+    private void pin(Block b) {
+        if (b.refs == 0) {
+            evictable.remove(b);
+            pinned++;
+        }
+        b.refs++;
+    }
+
+    private void evictOne() {
+        Iterator<Block> it = evictable.iterator();
+        Block victim = it.next();
+        it.remove();
+        resident.remove(victim.hash);
+        events.add(new KvEvent.BlockRemoved(new long[] {victim.hash}));
+    }
+
+    private void emitStored(long[] hashes, int from, int to, int[] tokens) {
+        long[] run = Arrays.copyOfRange(hashes, from, to);
+        Long parent = from == 0 ? null : hashes[from - 1];
+        int[] toks = Arrays.copyOfRange(tokens, from * blockSize, to * blockSize);
+        events.add(new KvEvent.BlockStored(run, parent, toks, blockSize));
+    }
+
+    private int free() {
+        return capacityBlocks - resident.size() - anonymous;
+    }
+
+    public int capacityBlocks() {
+        return capacityBlocks;
+    }
+
+    public int blockSize() {
+        return blockSize;
+    }
+
+    /** Blocks held by live requests (pinned cached + anonymous). */
+    public int usedBlocks() {
+        return pinned + anonymous;
+    }
+
+    /** Fraction of the pool held by live requests, vLLM's {@code kv_cache_usage_perc}. */
+    public double usage() {
+        return (double) usedBlocks() / capacityBlocks;
+    }
+
+    /** Blocks holding a cached hash, pinned or not. */
+    public int residentBlocks() {
+        return resident.size();
+    }
+
+    public int evictableBlocks() {
+        return evictable.size();
+    }
+
+    public boolean isResident(long hash) {
+        return resident.containsKey(hash);
+    }
+
+    /** Prompt tokens looked up so far ({@code vllm:prefix_cache_queries_total}). */
+    public long queriedTokens() {
+        return queriedTokens;
+    }
+
+    /** Prompt tokens found cached so far ({@code vllm:prefix_cache_hits_total}). */
+    public long hitTokens() {
+        return hitTokens;
+    }
+
+    /** The blocks one running request holds. */
+    public static final class Allocation {
+        final List<Block> blocks = new ArrayList<>();
+        final int cachedTokens;
+        int anonymous;
+        boolean released;
+
+        Allocation(int cachedTokens) {
+            this.cachedTokens = cachedTokens;
+        }
+
+        /** Prompt tokens served from the cache when the request was admitted. */
+        public int cachedTokens() {
+            return cachedTokens;
+        }
+
+        /** Blocks this request holds. */
+        public int blocks() {
+            return blocks.size() + anonymous;
+        }
+    }
+
+    static final class Block {
+        final long hash;
+        int refs;
+
+        Block(long hash) {
+            this.hash = hash;
+        }
+    }
+}

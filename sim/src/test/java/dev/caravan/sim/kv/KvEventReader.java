@@ -1,0 +1,94 @@
+package dev.caravan.sim.kv;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.msgpack.core.MessageFormat;
+import org.msgpack.core.MessagePack;
+import org.msgpack.core.MessageUnpacker;
+import org.msgpack.value.ValueType;
+
+/**
+ * Test-side decoder written from kv-events.md §2.6, independent of the encoder: accepts array or map events,
+ * reads hashes as unsigned 64-bit (uint64 via BigInteger).
+ */
+final class KvEventReader {
+
+    record Event(String type, long[] hashes, Long parent, int tokenCount) {
+    }
+
+    record Batch(double ts, List<Event> events, long dpRank) {
+    }
+
+    private KvEventReader() {
+    }
+
+    static Batch read(byte[] payload) throws IOException {
+        try (MessageUnpacker u = MessagePack.newDefaultUnpacker(payload)) {
+            int n = u.unpackArrayHeader();
+            double ts = u.unpackDouble();
+            int events = u.unpackArrayHeader();
+            List<Event> out = new ArrayList<>();
+            for (int i = 0; i < events; i++) {
+                out.add(u.getNextFormat().getValueType() == ValueType.MAP ? mapEvent(u) : arrayEvent(u));
+            }
+            long dp = n > 2 ? u.unpackLong() : -1;
+            return new Batch(ts, out, dp);
+        }
+    }
+
+    private static Event mapEvent(MessageUnpacker u) throws IOException {
+        int fields = u.unpackMapHeader();
+        String type = null;
+        long[] hashes = null;
+        Long parent = null;
+        int tokens = 0;
+        for (int f = 0; f < fields; f++) {
+            switch (u.unpackString()) {
+                case "type" -> type = u.unpackString();
+                case "block_hashes" -> hashes = hashes(u);
+                case "parent_block_hash" -> parent = hashOrNil(u);
+                case "token_ids" -> {
+                    tokens = u.unpackArrayHeader();
+                    u.skipValue(tokens);
+                }
+                default -> u.skipValue();
+            }
+        }
+        return new Event(type, hashes, parent, tokens);
+    }
+
+    private static Event arrayEvent(MessageUnpacker u) throws IOException {
+        int n = u.unpackArrayHeader();
+        String type = u.unpackString();
+        if (type.equals("BlockStored")) {
+            long[] hashes = hashes(u);
+            Long parent = hashOrNil(u);
+            int tokens = u.unpackArrayHeader();
+            u.skipValue(tokens);
+            u.skipValue(n - 4);
+            return new Event(type, hashes, parent, tokens);
+        }
+        long[] hashes = n > 1 ? hashes(u) : null;
+        u.skipValue(Math.max(0, n - 2));
+        return new Event(type, hashes, null, 0);
+    }
+
+    private static long[] hashes(MessageUnpacker u) throws IOException {
+        long[] h = new long[u.unpackArrayHeader()];
+        for (int i = 0; i < h.length; i++) {
+            h[i] = hashOrNil(u);
+        }
+        return h;
+    }
+
+    private static Long hashOrNil(MessageUnpacker u) throws IOException {
+        MessageFormat f = u.getNextFormat();
+        if (f == MessageFormat.NIL) {
+            u.unpackNil();
+            return null;
+        }
+        return f == MessageFormat.UINT64 ? u.unpackBigInteger().longValue() : u.unpackLong();
+    }
+}
