@@ -14,6 +14,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import dev.caravan.gateway.CaravanGateway;
+import dev.caravan.gateway.DiscoveryBeans;
 import dev.caravan.gateway.GatewayBeans;
 import dev.caravan.processors.config.ArgsParser;
 import dev.caravan.processors.config.CaravanFlags;
@@ -93,6 +94,10 @@ public final class GatewayMain {
         p.put("camel.server.host", config.host());
         p.put("camel.server.port", Integer.toString(config.port()));
         p.put("camel.server.maxBodySize", Long.toString(config.maxPayloadSize()));
+        String excluded = DiscoveryBeans.excludedRoutes(config);
+        if (!excluded.isEmpty()) {
+            p.put("camel.main.routesExcludePattern", excluded);
+        }
         String routesDir = config.get(CaravanFlags.ROUTES);
         if (routesDir.isEmpty()) {
             p.put("camel.main.routesIncludePattern", CaravanGateway.BUILT_IN_ROUTES);

@@ -1,5 +1,6 @@
 package dev.caravan.gateway;
 
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Map;
 
@@ -14,6 +15,7 @@ import org.apache.camel.spi.Resource;
 import org.apache.camel.support.CamelContextHelper;
 import org.apache.camel.support.PluginHelper;
 import org.apache.camel.support.service.ServiceSupport;
+import org.apache.camel.util.AntPathMatcher;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -82,11 +84,11 @@ public final class CaravanGateway {
             context.addService(new VertxPlatformHttpServer(server), true, true);
         }
         if (context.isStarted()) {
-            loadRoutes(context, routes);
+            loadRoutes(context, routes, config);
             installErrorHandlers(context, beans);
         } else {
             context.addStartupListener((ctx, alreadyStarted) -> installErrorHandlers(ctx, beans));
-            loadRoutes(context, routes);
+            loadRoutes(context, routes, config);
         }
         beans.registerStaticWorkers();
         return new CaravanGateway(context, beans);
@@ -104,8 +106,13 @@ public final class CaravanGateway {
         }
     }
 
-    private static void loadRoutes(CamelContext context, String pattern) throws Exception {
-        Collection<Resource> resources = PluginHelper.getPackageScanResourceResolver(context).findResources(pattern);
+    private static void loadRoutes(CamelContext context, String pattern, GatewayConfig config) throws Exception {
+        Collection<Resource> resources =
+                new ArrayList<>(PluginHelper.getPackageScanResourceResolver(context).findResources(pattern));
+        String excluded = DiscoveryBeans.excludedRoutes(config);
+        if (!excluded.isEmpty()) {
+            resources.removeIf(r -> AntPathMatcher.INSTANCE.match(excluded, r.getLocation()));
+        }
         if (resources.isEmpty()) {
             throw new IllegalArgumentException("no routes found at " + pattern);
         }

@@ -161,6 +161,8 @@ public final class GatewayBeans implements AutoCloseable {
         beans.put("summarizeLoads", new SummarizeLoadsProcessor(workers));
         beans.put("applyEngineLoads", new ApplyEngineLoadsProcessor(System::nanoTime));
         beans.put("runMaintenance", new RunMaintenanceProcessor(policies, System::nanoTime));
+        // Kubernetes service discovery (discovery.camel.yaml), only with --service-discovery
+        DiscoveryBeans.define(config, workers, meterRegistry, beans);
     }
 
     /** Registers the {@code --worker-urls} workers. */

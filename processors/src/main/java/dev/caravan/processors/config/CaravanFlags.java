@@ -12,6 +12,7 @@ import dev.caravan.policies.CacheAwareConfig;
 import dev.caravan.policies.ManualConfig;
 import dev.caravan.policies.PolicyConfig;
 import dev.caravan.policies.PrefixHashConfig;
+import dev.caravan.processors.discovery.DiscoveryConfig;
 
 /**
  * The configuration table: every command-line flag of {@code ./caravan run}, the {@code caravan.*} property it sets and
@@ -34,6 +35,7 @@ public final class CaravanFlags {
     static final String POLICY = "Routing policy";
     static final String UPSTREAM = "Upstream (data plane)";
     static final String CONTROL = "Control plane";
+    static final String DISCOVERY = "Kubernetes service discovery";
 
     // ---- Server -------------------------------------------------------------------------------------------------
     public static final CaravanFlag HOST = row("--host", "caravan.host", GatewayConfig.DEFAULT_HOST,
@@ -130,6 +132,39 @@ public final class CaravanFlags {
     public static final CaravanFlag CONTROL_TIMEOUT_SECS = row("--control-timeout-secs", "caravan.control-timeout-secs",
             GatewayConfig.DEFAULT_CONTROL_TIMEOUT_SECS, FlagType.LONG, CONTROL,
             "Limit for one control-plane call (load poll, /flush_cache, /v1/models, /get_loads), in seconds.");
+
+    // ---- Kubernetes service discovery (docs/kubernetes.md) --------------------------------------------------------
+    public static final CaravanFlag SERVICE_DISCOVERY = row("--service-discovery", "caravan.discovery.enabled", false,
+            FlagType.SWITCH, DISCOVERY, "Discover workers from Kubernetes pods: a pod is added when Running and Ready "
+                    + "and drained when it stops being ready, stops matching, terminates or disappears.");
+    public static final CaravanFlag SELECTOR = row("--selector", "caravan.discovery.selector", "", FlagType.LIST,
+            DISCOVERY, "Labels (k=v ...) a pod must all carry to be a regular worker.");
+    public static final CaravanFlag PREFILL_SELECTOR = row("--prefill-selector", "caravan.discovery.prefill-selector",
+            "", FlagType.LIST, DISCOVERY, "P/D: labels (k=v ...) of prefill pods; checked before --decode-selector.");
+    public static final CaravanFlag DECODE_SELECTOR = row("--decode-selector", "caravan.discovery.decode-selector",
+            "", FlagType.LIST, DISCOVERY, "P/D: labels (k=v ...) of decode pods.");
+    public static final CaravanFlag SERVICE_DISCOVERY_PORT = row("--service-discovery-port", "caravan.discovery.port",
+            DiscoveryConfig.DEFAULT_PORT, FlagType.INT, DISCOVERY,
+            "Engine port on each pod; the worker URL is http://podIP:port.");
+    public static final CaravanFlag SERVICE_DISCOVERY_NAMESPACE = row("--service-discovery-namespace",
+            "caravan.discovery.namespace", "", FlagType.STRING, DISCOVERY,
+            "Namespace whose pods are watched; unset watches all namespaces (needs a ClusterRole).");
+    public static final CaravanFlag BOOTSTRAP_PORT_ANNOTATION = row("--bootstrap-port-annotation",
+            "caravan.discovery.bootstrap-port-annotation", DiscoveryConfig.DEFAULT_BOOTSTRAP_PORT_ANNOTATION,
+            FlagType.STRING, DISCOVERY, "Pod annotation holding a prefill pod's KV bootstrap port.");
+    public static final CaravanFlag MODEL_ANNOTATION = row("--model-annotation", "caravan.discovery.model-annotation",
+            DiscoveryConfig.DEFAULT_MODEL_ANNOTATION, FlagType.STRING, DISCOVERY,
+            "Pod annotation holding the model id the pod serves (absent: it serves any model).");
+    public static final CaravanFlag KV_EVENTS_ANNOTATION = row("--kv-events-annotation",
+            "caravan.discovery.kv-events-annotation", DiscoveryConfig.DEFAULT_KV_EVENTS_ANNOTATION, FlagType.STRING,
+            DISCOVERY, "Pod annotation holding the engine's KV-event PUB endpoint (tcp://*:5557 or 5557; * becomes "
+                    + "the pod IP).");
+    public static final CaravanFlag KV_REPLAY_ANNOTATION = row("--kv-replay-annotation",
+            "caravan.discovery.kv-replay-annotation", DiscoveryConfig.DEFAULT_KV_REPLAY_ANNOTATION, FlagType.STRING,
+            DISCOVERY, "Pod annotation holding the engine's KV-event replay endpoint (tcp://*:5558 or 5558).");
+    public static final CaravanFlag DISCOVERY_RESYNC_INTERVAL = row("--discovery-resync-interval",
+            "caravan.discovery.resync-interval", DiscoveryConfig.DEFAULT_RESYNC_INTERVAL.toSeconds(), FlagType.LONG,
+            DISCOVERY, "Seconds between full pod re-lists that reconcile the workers besides the watch; 0 disables.");
 
     private CaravanFlags() {
     }

@@ -93,8 +93,9 @@ public class PodWatchConfiguration implements Cloneable {
     }
 
     /**
-     * The fabric8 client to use (e.g. {@code #kubernetesClient}). When unset the consumer builds one from the
-     * environment (in-cluster service account, else kubeconfig) and closes it on stop.
+     * The fabric8 client to use (e.g. {@code #kubernetesClient}). When unset, the only {@code KubernetesClient} in the
+     * Camel registry is used, else the consumer builds one from the environment (in-cluster service account, else
+     * kubeconfig) and closes it on stop.
      */
     public void setKubernetesClient(KubernetesClient kubernetesClient) {
         this.kubernetesClient = kubernetesClient;

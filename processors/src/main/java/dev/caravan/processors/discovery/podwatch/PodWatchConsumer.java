@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import org.apache.camel.Exchange;
 import org.apache.camel.Message;
 import org.apache.camel.Processor;
+import org.apache.camel.support.CamelContextHelper;
 import org.apache.camel.support.DefaultConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -22,6 +23,9 @@ import org.slf4j.LoggerFactory;
  * the consumer's exception handler and never stop the loop. {@link #doStart} returns at once (an unreachable API server
  * does not fail the route start; the loop keeps retrying with back-off); {@link #doStop} closes the watch, stops the
  * thread and closes the client if the consumer built it.
+ *
+ * <p>The client is the {@code kubernetesClient} option, else the only {@code KubernetesClient} in the Camel registry,
+ * else one built from the environment (in-cluster service account, else kubeconfig) that the consumer closes on stop.
  */
 public class PodWatchConsumer extends DefaultConsumer implements PodListWatch.Sink {
 
@@ -52,6 +56,9 @@ public class PodWatchConsumer extends DefaultConsumer implements PodListWatch.Si
     protected void doStart() throws Exception {
         super.doStart();
         KubernetesClient client = config.getKubernetesClient();
+        if (client == null) {
+            client = CamelContextHelper.findSingleByType(getEndpoint().getCamelContext(), KubernetesClient.class);
+        }
         if (client == null) {
             ownClient = new KubernetesClientBuilder().build();
             client = ownClient;
