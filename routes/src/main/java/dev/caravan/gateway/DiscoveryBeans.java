@@ -33,6 +33,12 @@ public final class DiscoveryBeans {
         return config.getBoolean(CaravanFlags.SERVICE_DISCOVERY);
     }
 
+    /** True when discovery runs a prefill/decode fleet (a P/D selector is set): readiness then needs both roles. */
+    public static boolean prefillDecodeMode(GatewayConfig config) {
+        return enabled(config) && (!config.getList(CaravanFlags.PREFILL_SELECTOR).isEmpty()
+                || !config.getList(CaravanFlags.DECODE_SELECTOR).isEmpty());
+    }
+
     /**
      * The discovery settings from the flag table.
      *

@@ -144,7 +144,8 @@ public final class GatewayBeans implements AutoCloseable {
         beans.put("addWorkerByUrl", new AddWorkerByUrlProcessor(workers));
         beans.put("removeWorkerByUrl", new RemoveWorkerByUrlProcessor(workers));
         beans.put("listWorkerUrls", new ListWorkerUrlsProcessor(workers));
-        beans.put("checkReadiness", new ReadinessProcessor(workers, () -> false));
+        boolean prefillDecode = DiscoveryBeans.prefillDecodeMode(config);
+        beans.put("checkReadiness", new ReadinessProcessor(workers, () -> prefillDecode));
         beans.put("scrapeMetrics", new ScrapeMetricsProcessor(meterRegistry, metrics));
         // control plane (control.camel.yaml, admin fan-outs)
         beans.put("planFlushCache", new PlanControlCallsProcessor(workers, Scope.ALL, "POST", List.of("/flush_cache")));

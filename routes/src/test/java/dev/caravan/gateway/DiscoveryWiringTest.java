@@ -4,6 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse.BodyHandlers;
 import java.time.Duration;
 import java.util.Map;
 
@@ -18,6 +22,7 @@ import org.junit.jupiter.api.Test;
 
 import dev.caravan.app.GatewayMain;
 import dev.caravan.policies.Worker;
+import dev.caravan.policies.WorkerRole;
 import dev.caravan.processors.config.ArgsParser;
 import dev.caravan.processors.config.CaravanFlags;
 import dev.caravan.processors.config.GatewayConfig;
@@ -92,6 +97,40 @@ class DiscoveryWiringTest {
                     .until(() -> gateway.workers().findByUrl("http://10.1.0.2:8000").isEmpty());
             assertThat(gateway.beans().meterRegistry().scrape())
                     .contains("caravan_discovery_deregistrations_total{reason=\"selector_mismatch\"} 1.0");
+        } finally {
+            camel.stop();
+        }
+    }
+
+    @Test
+    void prefillDecodeDiscoveryIsReadyOnlyWithBothRoles() throws Exception {
+        GatewayConfig pd = GatewayConfig.defaults()
+                .with(CaravanFlags.PORT, "0")
+                .with(CaravanFlags.LOAD_CHECK_INTERVAL, "0")
+                .with(CaravanFlags.SERVICE_DISCOVERY, "true")
+                .with(CaravanFlags.SERVICE_DISCOVERY_NAMESPACE, "llm")
+                .with(CaravanFlags.PREFILL_SELECTOR, "app=sglang,role=prefill")
+                .with(CaravanFlags.DECODE_SELECTOR, "app=sglang,role=decode");
+        create(new PodBuilder(readyPod("pd-prefill", "10.2.0.1", Map.of("app", "sglang", "role", "prefill")))
+                .editMetadata().addToAnnotations("sglang.ai/bootstrap-port", "8998").endMetadata().build());
+        CamelContext camel = new DefaultCamelContext();
+        camel.getRegistry().bind("kubernetesClient", client);
+        CaravanGateway gateway = CaravanGateway.install(camel, pd);
+        camel.start();
+        try {
+            HttpClient http = HttpClient.newHttpClient();
+            URI readiness = URI.create("http://127.0.0.1:" + gateway.port() + "/readiness");
+            await().atMost(Duration.ofSeconds(20))
+                    .until(() -> gateway.workers().findByUrl("http://10.2.0.1:80").isPresent());
+            assertThat(gateway.workers().findByUrl("http://10.2.0.1:80").orElseThrow().bootstrapPort()).isEqualTo(8998);
+            assertThat(http.send(HttpRequest.newBuilder(readiness).build(), BodyHandlers.ofString()).statusCode())
+                    .isEqualTo(503);
+
+            create(readyPod("pd-decode", "10.2.0.2", Map.of("app", "sglang", "role", "decode")));
+            await().atMost(Duration.ofSeconds(20)).until(() -> http.send(HttpRequest.newBuilder(readiness).build(),
+                    BodyHandlers.ofString()).statusCode() == 200);
+            assertThat(gateway.workers().findByUrl("http://10.2.0.2:80").orElseThrow().role())
+                    .isEqualTo(WorkerRole.DECODE);
         } finally {
             camel.stop();
         }
