@@ -56,6 +56,11 @@ class KubernetesDiscoveryTest {
     }
 
     private void startDiscovery(DiscoveryConfig config) throws Exception {
+        startDiscovery(config, "0");
+        awaitWatching();
+    }
+
+    private void startDiscovery(DiscoveryConfig config, String resyncInterval) throws Exception {
         WorkerReconciler reconciler = new WorkerReconciler(registry, new PodClassifier(config), metrics);
         camel = new DefaultCamelContext();
         camel.getRegistry().bind("kc", api.client());
@@ -64,13 +69,12 @@ class KubernetesDiscoveryTest {
             @Override
             public void configure() {
                 from("pod-watch:workers?kubernetesClient=#kc&watchListener=#discoveryMetrics&namespace="
-                        + config.namespace() + "&resyncInterval=0&backoffInitial=20&backoffMax=200")
+                        + config.namespace() + "&resyncInterval=" + resyncInterval + "&backoffInitial=20&backoffMax=200")
                         .routeId("discovery")
                         .process(new ReconcileWorkersProcessor(reconciler));
             }
         });
         camel.start();
-        awaitWatching();
     }
 
     private void awaitWatching() {
@@ -243,6 +247,38 @@ class KubernetesDiscoveryTest {
         awaitWatching();
         create(TestPods.pod("llm", "later").labels(ENGINE).ip("10.0.0.3").build());
         awaitUrls("http://10.0.0.2:80", "http://10.0.0.3:80");
+    }
+
+    @Test
+    void keepsReceivingEventsAfterTheConnectionDrops() throws Exception {
+        startDiscovery(DiscoveryConfig.regular(ENGINE).withNamespace("llm"));
+        assertThat(api.dropOpenWatches()).isEqualTo(1);
+        create(TestPods.pod("llm", "after-drop").labels(ENGINE).ip("10.0.0.4").build());
+        awaitUrls("http://10.0.0.4:80");
+    }
+
+    @Test
+    void retriesListsTheApiServerForbidsUntilAllowed() throws Exception {
+        create(TestPods.pod("llm", "engine-0").labels(ENGINE).ip("10.0.0.1").build());
+        api.forbidLists(true);
+        startDiscovery(DiscoveryConfig.regular(ENGINE).withNamespace("llm"), "0");
+        await().atMost(WAIT).until(() -> metrics.watchRestarts(PodWatchListener.CAUSE_LIST_FAILED) >= 2);
+        assertThat(registry.all()).isEmpty();
+
+        api.forbidLists(false);
+        awaitUrls("http://10.0.0.1:80");
+        awaitWatching();
+    }
+
+    @Test
+    void periodicResyncRestoresAWorkerRemovedBehindItsBack() throws Exception {
+        create(TestPods.pod("llm", "engine-0").labels(ENGINE).ip("10.0.0.1").build());
+        startDiscovery(DiscoveryConfig.regular(ENGINE).withNamespace("llm"), "100");
+        awaitUrls("http://10.0.0.1:80");
+
+        registry.remove(registry.all().get(0).id());
+        awaitUrls("http://10.0.0.1:80");
+        assertThat(metrics.registrations(RegistrationReason.RESTORED)).isGreaterThanOrEqualTo(1.0);
     }
 
     @Test

@@ -27,12 +27,16 @@ import io.fabric8.mockwebserver.http.WebSocketListener;
  * fabric8's CRUD mock API server on 127.0.0.1 (ephemeral port), with control over watches that the stock mock lacks:
  * {@link #expireOpenWatches()} sends every open watch the ERROR event a real API server sends when a watch's
  * resourceVersion is too old (Status 410 Expired) and closes it, and {@link #refuseWatches} answers new watch requests
- * with HTTP 410 Gone — the two ways a client meets watch expiry.
+ * with HTTP 410 Gone — the two ways a client meets watch expiry. {@link #dropOpenWatches()} cuts connections without a
+ * reason and {@link #forbidLists} answers pod lists 403, as a missing RBAC grant would.
  */
 final class MockApiServer implements AutoCloseable {
 
     private static final String GONE_STATUS = "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},"
             + "\"status\":\"Failure\",\"message\":\"too old resource version\",\"reason\":\"Expired\",\"code\":410}";
+
+    private static final String FORBIDDEN_STATUS = "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},"
+            + "\"status\":\"Failure\",\"message\":\"pods is forbidden\",\"reason\":\"Forbidden\",\"code\":403}";
 
     private final WatchControl control;
     private final KubernetesMockServer server;
@@ -70,6 +74,21 @@ final class MockApiServer implements AutoCloseable {
         return n;
     }
 
+    /** Closes every open watch connection without an ERROR event, as a restarting API server or a proxy would. */
+    int dropOpenWatches() {
+        int n = 0;
+        for (WebSocket ws : Set.copyOf(control.open)) {
+            ws.close(1001, "going away");
+            n++;
+        }
+        return n;
+    }
+
+    /** While true, every pod list is answered 403 Forbidden, as without RBAC permission. */
+    void forbidLists(boolean forbid) {
+        control.forbidLists = forbid;
+    }
+
     /** Watch requests received so far (accepted or refused). */
     int watchRequests() {
         return control.watchRequests.get();
@@ -86,6 +105,7 @@ final class MockApiServer implements AutoCloseable {
         private final Set<WebSocket> open = ConcurrentHashMap.newKeySet();
         private final AtomicInteger watchRequests = new AtomicInteger();
         private volatile boolean refuse;
+        private volatile boolean forbidLists;
 
         WatchControl(Dispatcher delegate) {
             this.delegate = delegate;
@@ -94,6 +114,11 @@ final class MockApiServer implements AutoCloseable {
         @Override
         public MockResponse dispatch(RecordedRequest request) {
             if (request.getPath() == null || !request.getPath().contains("watch=true")) {
+                boolean podList = "GET".equals(request.getMethod()) && request.getPath().matches(".*/pods/?(\\?.*)?$");
+                if (forbidLists && podList) {
+                    return new MockResponse().setResponseCode(403).setHeader("Content-Type", "application/json")
+                            .setBody(FORBIDDEN_STATUS);
+                }
                 return delegate.dispatch(request);
             }
             watchRequests.incrementAndGet();
