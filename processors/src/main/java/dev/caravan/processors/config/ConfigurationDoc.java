@@ -45,6 +45,27 @@ public final class ConfigurationDoc {
         };
     }
 
+    /**
+     * The repository's {@code config/application.properties}: every row at its default, commented out, grouped by
+     * section, so the file documents every key and changes nothing until a line is uncommented.
+     */
+    public static String propertiesFile() {
+        StringBuilder sb = new StringBuilder();
+        sb.append("# Caravan gateway settings. ./caravan run reads this file from ./config/application.properties when\n")
+                .append("# it exists. Every setting is listed at its default and commented out: uncomment a line to change\n")
+                .append("# it. Command-line flags, CARAVAN_* environment variables and --config FILE take precedence\n")
+                .append("# (docs/configuration.md). camel.* keys (camel-main settings) may be added too.\n")
+                .append("# Generated from CaravanFlags; ConfigurationDocTest keeps it in step.\n");
+        for (Map.Entry<String, List<CaravanFlag>> section : CaravanFlags.bySection().entrySet()) {
+            sb.append("\n# ---- ").append(section.getKey()).append(" ----\n");
+            for (CaravanFlag f : section.getValue()) {
+                sb.append("\n# ").append(f.description()).append(" (").append(f.flag()).append(")\n");
+                sb.append("#").append(f.key()).append(" = ").append(f.defaultValue()).append('\n');
+            }
+        }
+        return sb.toString();
+    }
+
     /** Replaces the generated section of a document (which must contain both markers). */
     public static String replaceSection(String document) {
         int b = document.indexOf(BEGIN);

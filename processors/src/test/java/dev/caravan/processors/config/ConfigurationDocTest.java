@@ -10,12 +10,13 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
 /**
- * docs/configuration.md must list every flag with its real default: its generated section must equal
- * {@link ConfigurationDoc#render()}. Run with {@code -Dcaravan.docs.write=true} to rewrite the section after adding a row.
+ * docs/configuration.md must list every flag with its real default (its generated section must equal
+ * {@link ConfigurationDoc#render()}), and config/application.properties every key, commented out. Run with {@code -Dcaravan.docs.write=true} to rewrite the section after adding a row.
  */
 class ConfigurationDocTest {
 
     private static final Path DOC = Path.of("..", "docs", "configuration.md");
+    private static final Path PROPERTIES = Path.of("..", "config", "application.properties");
 
     @Test
     void configurationDocListsEveryFlagWithItsDefault() throws IOException {
@@ -30,5 +31,18 @@ class ConfigurationDocTest {
         for (CaravanFlag f : CaravanFlags.all()) {
             assertThat(doc).contains("`" + f.key() + "`");
         }
+    }
+
+    @Test
+    void defaultPropertiesFileListsEveryKeyCommentedOut() throws IOException {
+        String expected = ConfigurationDoc.propertiesFile();
+        if (Boolean.getBoolean("caravan.docs.write")) {
+            Files.createDirectories(PROPERTIES.getParent());
+            Files.writeString(PROPERTIES, expected, StandardCharsets.UTF_8);
+        }
+        assertThat(Files.readString(PROPERTIES, StandardCharsets.UTF_8)).as("config/application.properties is out of "
+                + "date: run mvn -pl processors test -Dtest=ConfigurationDocTest -Dcaravan.docs.write=true")
+                .isEqualTo(expected);
+        assertThat(ConfigResolver.load(PROPERTIES)).as("nothing active by default").isEmpty();
     }
 }
