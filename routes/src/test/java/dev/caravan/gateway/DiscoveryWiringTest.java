@@ -8,8 +8,11 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse.BodyHandlers;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import java.util.stream.Stream;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
@@ -19,6 +22,7 @@ import org.apache.camel.CamelContext;
 import org.apache.camel.impl.DefaultCamelContext;
 import org.apache.camel.main.Main;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import dev.caravan.app.GatewayMain;
 import dev.caravan.policies.Worker;
@@ -157,6 +161,25 @@ class DiscoveryWiringTest {
             assertThat(camel.getRoute("readiness")).isNotNull();
         } finally {
             camel.stop();
+        }
+    }
+
+    @Test
+    void routesDirectoryWithTheDiscoveryFileStillStartsWithoutDiscovery(@TempDir Path dir) throws Exception {
+        try (Stream<Path> files = Files.list(Path.of("src", "main", "resources", "routes"))) {
+            for (Path f : files.toList()) {
+                Files.copy(f, dir.resolve(f.getFileName()));
+            }
+        }
+        assertThat(dir.resolve(DiscoveryBeans.ROUTES_FILE)).exists();
+        Main main = GatewayMain.create(GatewayConfig.defaults().with(CaravanFlags.PORT, "0")
+                .with(CaravanFlags.LOAD_CHECK_INTERVAL, "0").with(CaravanFlags.ROUTES, dir.toString()), Map.of());
+        main.start();
+        try {
+            assertThat(main.getCamelContext().getRoute("discovery")).isNull();
+            assertThat(main.getCamelContext().getRoute("liveness")).isNotNull();
+        } finally {
+            main.stop();
         }
     }
 
