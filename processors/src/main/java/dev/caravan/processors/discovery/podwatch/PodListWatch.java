@@ -129,6 +129,7 @@ public final class PodListWatch {
         }
         int gen = ++generation;
         cancel(retry);
+        watching = false;
         closeWatch();
         PodList list;
         try {
@@ -170,7 +171,8 @@ public final class PodListWatch {
         if (PodWatchListener.CAUSE_EXPIRED.equals(cause)) {
             LOG.info("Pod watch in {} expired (410 Gone); re-listing in {} ms", scope(), delay);
         } else {
-            LOG.warn("Pod watch in {} ended ({}: {}); re-listing in {} ms", scope(), cause, error, delay);
+            LOG.warn("Pod watch in {} ended ({}: {}); re-listing in {} ms", scope(), cause,
+                    error == null ? "closed without an error" : error.toString(), delay);
         }
         cancel(retry);
         retry = executor.schedule(this::relist, delay, TimeUnit.MILLISECONDS);
