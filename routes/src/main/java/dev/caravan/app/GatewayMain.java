@@ -35,21 +35,23 @@ public final class GatewayMain {
     }
 
     public static void main(String[] args) throws Exception {
-        ConfigResolver.Resolved resolved;
+        Main main;
         try {
-            resolved = ConfigResolver.resolve(args, System.getenv(), Path.of("").toAbsolutePath());
-        } catch (IllegalArgumentException e) {
+            ConfigResolver.Resolved resolved = ConfigResolver.resolve(args, System.getenv(),
+                    Path.of("").toAbsolutePath());
+            if (resolved.help()) {
+                System.out.println(ArgsParser.help());
+                return;
+            }
+            applyLogLevel(resolved.config().get(CaravanFlags.LOG_LEVEL));
+            LOG.info("Configuration from {}", String.join(" < ", resolved.sources()));
+            main = create(resolved.config(), resolved.others());
+        } catch (IllegalArgumentException | IllegalStateException e) {
+            // bad flags, values, worker URLs or policy options: say which, without a stack trace
             System.err.println("caravan run: " + e.getMessage());
             System.exit(2);
             return;
         }
-        if (resolved.help()) {
-            System.out.println(ArgsParser.help());
-            return;
-        }
-        applyLogLevel(resolved.config().get(CaravanFlags.LOG_LEVEL));
-        LOG.info("Configuration from {}", String.join(" < ", resolved.sources()));
-        Main main = create(resolved.config(), resolved.others());
         main.run();
     }
 
@@ -62,6 +64,12 @@ public final class GatewayMain {
      */
     public static Main create(GatewayConfig config, Map<String, String> others) {
         GatewayBeans beans = new GatewayBeans(config, null, null);
+        try {
+            beans.registerStaticWorkers();
+        } catch (RuntimeException e) {
+            beans.close();
+            throw e;
+        }
         Main main = new Main();
         beans.beans().forEach(main::bind);
         Map<String, String> props = new LinkedHashMap<>(others);
@@ -82,7 +90,6 @@ public final class GatewayMain {
                 beans.close();
             }
         });
-        beans.registerStaticWorkers();
         return main;
     }
 

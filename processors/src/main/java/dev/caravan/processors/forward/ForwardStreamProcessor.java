@@ -1,6 +1,8 @@
 package dev.caravan.processors.forward;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Set;
+import java.util.TreeSet;
 
 import io.vertx.core.Context;
 import io.vertx.core.MultiMap;
@@ -27,7 +29,8 @@ import dev.caravan.processors.CaravanExchangeProperties;
  * an upstream failure before the response head instead leaves a {@code GatewayException} (502/504) on the exchange for the
  * route's error handler. The lease taken by {@code selectWorker} is released when the relay finishes.
  *
- * <p>Reads: {@code CLIENT_REQUEST} (else the platform-http message), {@code WORKER}, {@code LEASE}, {@code DECISION},
+ * <p>Upstream headers are the message's headers ({@link UpstreamHeaders}), so a YAML {@code setHeader} before this step
+ * reaches the engine. Reads: {@code CLIENT_REQUEST} (else the platform-http message), {@code WORKER}, {@code LEASE}, {@code DECISION},
  * {@code REQUEST_ID}, {@code UPSTREAM_PATH} (else the client's path), {@code UPSTREAM_BODY} (else {@code REQUEST_BODY}).
  * Writes: {@code RESPONSE_COMMITTED}, {@code RESPONSE_STATUS}, {@code TTFB_NANOS}, {@code USAGE}, {@code OUTCOME}.
  */
@@ -71,7 +74,8 @@ public final class ForwardStreamProcessor extends AsyncProcessorSupport {
         }
         String requestId = exchange.getProperty(CaravanExchangeProperties.REQUEST_ID, String.class);
         String apiKey = worker.apiKey() != null ? worker.apiKey() : gatewayApiKey;
-        MultiMap headers = UpstreamHeaders.forRequest(request.headers(), apiKey, requestId);
+        MultiMap headers = UpstreamHeaders.forRequest(exchange.getIn().getHeaders(), parameterNames(request), apiKey,
+                requestId);
         Buffer body = bodyOf(exchange);
         Long start = exchange.getProperty(CaravanExchangeProperties.START_NANOS, Long.class);
         StreamRelay relay = new StreamRelay(this, exchange, callback, request.response(), worker, lease,
@@ -80,6 +84,21 @@ public final class ForwardStreamProcessor extends AsyncProcessorSupport {
         // Start on the client connection's event loop so the upstream request and every callback share its thread.
         contextOf(request).runOnContext(v -> relay.start(upstreamPath, headers, body));
         return false;
+    }
+
+    /** Query (and form) parameter names the client did not also send as headers: platform-http copied them in. */
+    private static Set<String> parameterNames(HttpServerRequest request) {
+        MultiMap params = request.params();
+        if (params.isEmpty()) {
+            return Set.of();
+        }
+        Set<String> names = new TreeSet<>(String.CASE_INSENSITIVE_ORDER);
+        for (String name : params.names()) {
+            if (!request.headers().contains(name)) {
+                names.add(name);
+            }
+        }
+        return names;
     }
 
     private Context contextOf(HttpServerRequest request) {

@@ -10,10 +10,13 @@ import io.vertx.core.MultiMap;
 /**
  * Which headers cross the gateway, in each direction (SGLang's {@code header_utils} rules, RFC 9110 §7.6.1).
  *
- * <p>Request: everything except hop-by-hop headers, {@code host}, {@code content-length} (recomputed),
- * {@code accept-encoding} (so engines answer uncompressed and the gateway can read {@code usage}), {@code expect}, and any
- * header named in the client's {@code Connection} header. {@code authorization} is kept unless a worker or gateway key
- * replaces it. {@code X-Request-Id} is set to the request id.
+ * <p>Request: the exchange's message headers — the client's request headers as platform-http put them there, plus or
+ * minus whatever a YAML step set or removed ({@code setHeader}, {@code removeHeader}) — except Camel's own
+ * ({@code Camel*}), query and path parameters (platform-http copies those into headers too), hop-by-hop headers,
+ * {@code host}, {@code content-length} (recomputed), {@code accept-encoding} (so engines answer uncompressed and the
+ * gateway can read {@code usage}), {@code expect}, and any header named in the client's {@code Connection} header.
+ * {@code authorization} is kept unless a worker or gateway key replaces it. {@code X-Request-Id} is set to the request
+ * id.
  *
  * <p>Response: everything except hop-by-hop headers; {@code content-length} is kept (the bytes pass unchanged).
  */
@@ -29,6 +32,37 @@ public final class UpstreamHeaders {
     public static final String REQUEST_ID = "X-Request-Id";
 
     private UpstreamHeaders() {
+    }
+
+    /**
+     * Upstream headers from the Camel message's headers.
+     *
+     * @param message   the message headers (case-insensitive map)
+     * @param notHeaders names that are parameters, not headers (the request's query and path parameter names that the
+     *                   client did not also send as headers)
+     * @param apiKey    the key to send as {@code Authorization: Bearer ...}, or null to keep the client's
+     * @param requestId the request id to send as {@code X-Request-Id}
+     */
+    public static MultiMap forRequest(Map<String, Object> message, Set<String> notHeaders, String apiKey,
+                                      String requestId) {
+        MultiMap client = MultiMap.caseInsensitiveMultiMap();
+        for (Map.Entry<String, Object> e : message.entrySet()) {
+            String name = e.getKey();
+            Object value = e.getValue();
+            if (value == null || name.regionMatches(true, 0, "Camel", 0, 5) || notHeaders.contains(name)) {
+                continue;
+            }
+            if (value instanceof Iterable<?> values) {
+                for (Object v : values) {
+                    if (v instanceof CharSequence || v instanceof Number || v instanceof Boolean) {
+                        client.add(name, v.toString());
+                    }
+                }
+            } else if (value instanceof CharSequence || value instanceof Number || value instanceof Boolean) {
+                client.add(name, value.toString());
+            }
+        }
+        return forRequest(client, apiKey, requestId);
     }
 
     /**

@@ -40,6 +40,20 @@ class UpstreamHeadersTest {
     }
 
     @Test
+    void messageHeadersSetByRouteStepsAreForwardedWithoutCamelHeadersOrParameters() {
+        java.util.Map<String, Object> message = new org.apache.camel.util.CaseInsensitiveMap();
+        message.put("Content-Type", "application/json");
+        message.put("X-Tenant", "acme");                    // a YAML setHeader step
+        message.put("CamelHttpUri", "/v1/chat/completions");
+        message.put("CamelVertxPlatformHttpLocalAddress", new Object());
+        message.put("debug", "1");                          // a query parameter platform-http copied in
+        message.put("X-Multi", java.util.List.of("a", "b"));
+        MultiMap out = UpstreamHeaders.forRequest(message, java.util.Set.of("debug"), null, "rid");
+        assertThat(out.names()).containsExactlyInAnyOrder("Content-Type", "X-Tenant", "X-Multi", "X-Request-Id");
+        assertThat(out.getAll("x-multi")).containsExactly("a", "b");
+    }
+
+    @Test
     void responseKeepsEndToEndHeadersAndContentLength() {
         MultiMap upstream = MultiMap.caseInsensitiveMultiMap().add("Content-Type", "text/event-stream")
                 .add("Content-Length", "10").add("Connection", "close").add("Transfer-Encoding", "chunked")
