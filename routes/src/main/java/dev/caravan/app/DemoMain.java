@@ -1,13 +1,94 @@
 package dev.caravan.app;
 
-/** {@code ./caravan demo}: the gateway in front of simulated engines. Not built yet (issue "Gateway data plane"). */
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import org.apache.camel.main.BaseMainSupport;
+import org.apache.camel.main.Main;
+import org.apache.camel.main.MainListenerSupport;
+
+import dev.caravan.gateway.CaravanGateway;
+import dev.caravan.processors.config.ArgsParser;
+import dev.caravan.processors.config.CaravanFlags;
+import dev.caravan.processors.config.ConfigResolver;
+import dev.caravan.processors.config.GatewayConfig;
+import dev.caravan.sim.SimConfig;
+import dev.caravan.sim.SimFleet;
+
+/**
+ * {@code ./caravan demo}: starts simulated engines in this process (127.0.0.1, ephemeral ports) and the gateway on
+ * 127.0.0.1:30000 in front of them with the cache_aware policy, prints curl commands to try, and runs until Ctrl-C, which
+ * stops the gateway (in-flight requests finish) and then the engines.
+ *
+ * <p>Flags: {@code --engines N} (default {@value #DEFAULT_ENGINES}) plus any {@code ./caravan run} flag
+ * ({@code --port 8080}, {@code --policy round_robin}, ...).
+ */
 public final class DemoMain {
+
+    static final int DEFAULT_ENGINES = 4;
+    static final String DEMO_HOST = "127.0.0.1";
 
     private DemoMain() {
     }
 
-    public static void main(String[] args) {
-        System.err.println("caravan demo: the gateway and the engine simulator are not built yet.");
-        System.exit(2);
+    public static void main(String[] args) throws Exception {
+        int engines = DEFAULT_ENGINES;
+        List<String> gatewayArgs = new ArrayList<>(List.of("--host", DEMO_HOST));
+        for (int i = 0; i < args.length; i++) {
+            if (args[i].equals("--engines") && i + 1 < args.length) {
+                engines = Integer.parseInt(args[++i]);
+            } else if (args[i].equals("--help") || args[i].equals("-h")) {
+                System.out.println("Usage: ./caravan demo [--engines N] [./caravan run flags]\n\n" + ArgsParser.help());
+                return;
+            } else {
+                gatewayArgs.add(args[i]);
+            }
+        }
+        ConfigResolver.Resolved resolved = ConfigResolver.resolve(gatewayArgs.toArray(String[]::new),
+                Map.of(), Path.of("").toAbsolutePath());
+        GatewayMain.applyLogLevel(resolved.config().get(CaravanFlags.LOG_LEVEL));
+        try (SimFleet fleet = SimFleet.start(engines, SimConfig.builder().build())) {
+            GatewayConfig config = resolved.config().with(CaravanFlags.WORKER_URLS, String.join(",", fleet.urls()));
+            Main main = GatewayMain.create(config, resolved.others());
+            String model = fleet.engine(0).config().model();
+            main.addMainListener(new MainListenerSupport() {
+                @Override
+                public void afterStart(BaseMainSupport m) {
+                    int port = CaravanGateway.actualPort(m.getCamelContext(), config.port());
+                    System.out.println(banner("http://" + DEMO_HOST + ":" + port, fleet.urls(), model,
+                            config.policyName()));
+                }
+            });
+            main.run();
+        }
+    }
+
+    static String banner(String gw, List<String> engines, String model, String policy) {
+        String chat = "{\"model\":\"" + model + "\",\"messages\":[{\"role\":\"user\",\"content\":\"Tell me about caravans\"}]}";
+        String stream = "{\"model\":\"" + model + "\",\"stream\":true,\"max_tokens\":32,"
+                + "\"messages\":[{\"role\":\"user\",\"content\":\"Tell me about caravans\"}]}";
+        return String.join("\n",
+                "",
+                "Caravan demo: gateway " + gw + " (policy " + policy + ") in front of " + engines.size()
+                        + " simulated engines:",
+                "  " + String.join("  ", engines),
+                "",
+                "Try:",
+                "  # chat (run it twice: the second lands on the same engine, X-Caravan-Decision says why)",
+                "  curl -si " + gw + "/v1/chat/completions -H 'Content-Type: application/json' -d '" + chat + "'",
+                "  # streaming chat: tokens arrive as the engine produces them",
+                "  curl -sN " + gw + "/v1/chat/completions -H 'Content-Type: application/json' -d '" + stream + "'",
+                "  # SGLang's native API",
+                "  curl -s " + gw + "/generate -H 'Content-Type: application/json' "
+                        + "-d '{\"text\":\"Once upon a time\",\"sampling_params\":{\"max_new_tokens\":16}}'",
+                "  # the workers, their in-flight load and engine load",
+                "  curl -s " + gw + "/workers",
+                "  # metrics: requests, decisions by branch, cached vs prompt tokens per engine",
+                "  curl -s " + gw + "/metrics | grep ^caravan_",
+                "",
+                "Ctrl-C stops the gateway and the engines.",
+                "");
     }
 }

@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# Gateway overhead benchmark (docs/benchmarks.md, "Gateway overhead"): requests/second and latency of the same small
+# request sent directly to a simulated engine, through Caravan, and through nginx as a reverse proxy, on this machine,
+# in one run. Rounds are interleaved so a noisy neighbour hits all three alike; the table reports medians.
+#
+# Needs: the built jars (./caravan builds them), wrk and nginx on the PATH (apt-get install -y nginx wrk).
+# Usage: it-tests/bench/gateway-overhead.sh [ROUNDS] [SECONDS] [CONNECTIONS...]
+#        defaults: 3 rounds, 10 s per measurement, connections 1 and 16.
+set -euo pipefail
+here="$(cd "$(dirname "$0")/../.." && pwd)"
+rounds=${1:-3}
+secs=${2:-10}
+shift $(( $# > 2 ? 2 : $# )) || true
+conns=("$@")
+[ ${#conns[@]} -eq 0 ] && conns=(1 16)
+for tool in wrk nginx java; do command -v "$tool" >/dev/null || { echo "missing: $tool" >&2; exit 2; }; done
+jar="$here/routes/target/caravan.jar"
+[ -f "$jar" ] || (cd "$here" && mvn -B -q -DskipTests package)
+
+work="$(mktemp -d)"
+sim_port=18101; gw_port=18102; nginx_port=18103; gw_el_port=18104
+pids=()
+cleanup() {
+  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+  [ -f "$work/nginx.pid" ] && kill "$(cat "$work/nginx.pid")" 2>/dev/null || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+# An engine that answers at once: 1 output token, virtual time 1000x faster than wall time.
+java -jar "$jar" sim --port $sim_port --time-scale 1000 --default-max-tokens 1 >"$work/sim.log" 2>&1 & pids+=($!)
+java ${CARAVAN_JAVA_OPTS:-} -jar "$jar" run --host 127.0.0.1 --port $gw_port --log-level warn \
+  --worker-urls http://127.0.0.1:$sim_port >"$work/gw.log" 2>&1 & pids+=($!)
+java ${CARAVAN_JAVA_OPTS:-} -jar "$jar" run --host 127.0.0.1 --port $gw_el_port --log-level warn --dispatch event-loop \
+  --worker-urls http://127.0.0.1:$sim_port >"$work/gw-el.log" 2>&1 & pids+=($!)
+cat >"$work/nginx.conf" <<NGINX
+worker_processes 1;
+pid $work/nginx.pid;
+error_log $work/nginx-error.log warn;
+events { worker_connections 4096; }
+http {
+  access_log off;
+  upstream sim { server 127.0.0.1:$sim_port; keepalive 64; }
+  server {
+    listen 127.0.0.1:$nginx_port;
+    location / { proxy_pass http://sim; proxy_http_version 1.1; proxy_set_header Connection ""; proxy_buffering off; }
+  }
+}
+NGINX
+nginx -c "$work/nginx.conf"
+
+cat >"$work/post.lua" <<'LUA'
+wrk.method = "POST"
+wrk.headers["Content-Type"] = "application/json"
+wrk.body = '{"model":"meta-llama/Meta-Llama-3-8B-Instruct","prompt":"hello","max_tokens":1}'
+LUA
+body='{"model":"meta-llama/Meta-Llama-3-8B-Instruct","prompt":"hello","max_tokens":1}'
+for port in $sim_port $gw_port $gw_el_port $nginx_port; do
+  for _ in $(seq 1 60); do
+    curl -sf -o /dev/null -H 'Content-Type: application/json' -d "$body" "http://127.0.0.1:$port/v1/completions" && break
+    sleep 1
+  done
+done
+
+targets=("direct:$sim_port" "caravan:$gw_port" "caravan-event-loop:$gw_el_port" "nginx:$nginx_port")
+echo "warming up (JIT) ..." >&2
+for t in "${targets[@]}"; do wrk -t1 -c16 -d10s -s "$work/post.lua" "http://127.0.0.1:${t#*:}/v1/completions" >/dev/null; done
+
+results="$work/results.txt"
+for c in "${conns[@]}"; do
+  for r in $(seq 1 "$rounds"); do
+    for t in "${targets[@]}"; do
+      out=$(wrk -t1 -c"$c" -d"${secs}s" --latency -s "$work/post.lua" "http://127.0.0.1:${t#*:}/v1/completions")
+      rps=$(echo "$out" | awk '/Requests\/sec/ {print $2}')
+      p50=$(echo "$out" | awk '$1=="50%" {print $2}')
+      p99=$(echo "$out" | awk '$1=="99%" {print $2}')
+      echo "${t%%:*} $c $rps $p50 $p99" >>"$results"
+      echo "round $r c=$c ${t%%:*}: $rps req/s p50 $p50 p99 $p99" >&2
+    done
+  done
+done
+
+python3 - "$results" <<'PY'
+import sys, statistics, collections
+def ms(v):
+    return float(v[:-2]) if v.endswith("ms") else float(v[:-2]) / 1000 if v.endswith("us") else float(v[:-1]) * 1000
+rows = collections.defaultdict(list)
+for line in open(sys.argv[1]):
+    t, c, rps, p50, p99 = line.split()
+    rows[(int(c), t)].append((float(rps), ms(p50), ms(p99)))
+print("| connections | target | req/s (median) | p50 ms | p99 ms | added p50 vs direct ms | req/s vs nginx |")
+print("|---|---|---|---|---|---|---|")
+for c in sorted({k[0] for k in rows}):
+    med = {t: tuple(statistics.median(x[i] for x in v) for i in range(3)) for (cc, t), v in rows.items() if cc == c}
+    for t in ("direct", "nginx", "caravan", "caravan-event-loop"):
+        if t not in med:
+            continue
+        rps, p50, p99 = med[t]
+        added = p50 - med["direct"][1]
+        ratio = rps / med["nginx"][0]
+        print(f"| {c} | {t} | {rps:,.0f} | {p50:.3f} | {p99:.3f} | {added:+.3f} | {ratio:.2f} |")
+PY
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg); cores: $(nproc)"

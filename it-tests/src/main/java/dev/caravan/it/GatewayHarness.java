@@ -1,0 +1,83 @@
+package dev.caravan.it;
+
+import java.util.List;
+
+import org.apache.camel.CamelContext;
+import org.apache.camel.impl.DefaultCamelContext;
+
+import dev.caravan.gateway.CaravanGateway;
+import dev.caravan.policies.WorkerRegistry;
+import dev.caravan.processors.config.CaravanFlags;
+import dev.caravan.processors.config.GatewayConfig;
+
+/**
+ * A gateway running in this JVM on 127.0.0.1 and an ephemeral port, built exactly as an embedding application builds
+ * it ({@link CaravanGateway#install} on a fresh {@link DefaultCamelContext}). {@link #close()} stops it.
+ *
+ * <pre>{@code
+ * try (GatewayHarness gw = GatewayHarness.start(GatewayHarness.config(fleet.urls()))) {
+ *     HttpResponse<String> r = new GatewayClient(gw.url()).postJson("/v1/completions", "{\"prompt\":\"hi\"}");
+ * }
+ * }</pre>
+ */
+public final class GatewayHarness implements AutoCloseable {
+
+    private final CamelContext context;
+    private final CaravanGateway gateway;
+
+    private GatewayHarness(CamelContext context, CaravanGateway gateway) {
+        this.context = context;
+        this.gateway = gateway;
+    }
+
+    /** A configuration bound to 127.0.0.1:0 with the given workers. */
+    public static GatewayConfig config(List<String> workerUrls) {
+        return GatewayConfig.defaults()
+                .with(CaravanFlags.HOST, "127.0.0.1")
+                .with(CaravanFlags.PORT, "0")
+                .with(CaravanFlags.WORKER_URLS, String.join(",", workerUrls));
+    }
+
+    /** Starts a gateway and waits until it listens. */
+    public static GatewayHarness start(GatewayConfig config) {
+        CamelContext context = new DefaultCamelContext();
+        try {
+            CaravanGateway gateway = CaravanGateway.install(context, config);
+            context.start();
+            return new GatewayHarness(context, gateway);
+        } catch (Exception e) {
+            context.stop();
+            throw new IllegalStateException("gateway did not start: " + e.getMessage(), e);
+        }
+    }
+
+    /** Base URL, e.g. {@code http://127.0.0.1:41234}. */
+    public String url() {
+        return "http://127.0.0.1:" + gateway.port();
+    }
+
+    public int port() {
+        return gateway.port();
+    }
+
+    public WorkerRegistry workers() {
+        return gateway.workers();
+    }
+
+    public CaravanGateway gateway() {
+        return gateway;
+    }
+
+    public CamelContext context() {
+        return context;
+    }
+
+    public GatewayClient client() {
+        return new GatewayClient(url());
+    }
+
+    @Override
+    public void close() {
+        context.stop();
+    }
+}

@@ -1,0 +1,99 @@
+package dev.caravan.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** GET /metrics on the gateway port moves with the traffic, including the engines' real prefix-cache hits. */
+class MetricsIT {
+
+    @RegisterExtension
+    static final SimFleetExtension SIMS = new SimFleetExtension(2, b -> b.defaultMaxTokens(2));
+
+    private static GatewayHarness gateway;
+
+    @BeforeAll
+    static void start() {
+        gateway = GatewayHarness.start(GatewayHarness.config(SIMS.urls()));
+    }
+
+    @AfterAll
+    static void stop() {
+        gateway.close();
+    }
+
+    /** Sums every sample of a metric whose labels contain all the given {@code key="value"} pairs. */
+    private static double sample(String metrics, String name, String... labels) {
+        double sum = 0;
+        boolean found = false;
+        Matcher m = Pattern.compile("^" + Pattern.quote(name) + "(\\{[^}]*})? ([0-9.eE+-]+)$", Pattern.MULTILINE)
+                .matcher(metrics);
+        while (m.find()) {
+            String l = m.group(1) == null ? "" : m.group(1);
+            boolean all = true;
+            for (String label : labels) {
+                all &= l.contains(label);
+            }
+            if (all) {
+                sum += Double.parseDouble(m.group(2));
+                found = true;
+            }
+        }
+        return found ? sum : Double.NaN;
+    }
+
+    private static void chat(String userText, boolean stream) {
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("model", SIMS.model());
+        body.put("stream", stream);
+        body.put("messages", List.of(Map.of("role", "system", "content", "You answer questions about the atlas. "
+                .repeat(12)), Map.of("role", "user", "content", userText)));
+        if (stream) {
+            assertThat(gateway.client().stream("/v1/chat/completions", GatewayClient.json(body)).status()).isEqualTo(200);
+        } else {
+            assertThat(gateway.client().postJson("/v1/chat/completions", GatewayClient.json(body)).statusCode())
+                    .isEqualTo(200);
+        }
+    }
+
+    @Test
+    void countersMoveWithTrafficAndShowTheFleetsCacheHits() {
+        String before = gateway.client().get("/metrics").body();
+        double requestsBefore = sample(before, "caravan_requests_total", "endpoint=\"/v1/chat/completions\"",
+                "status=\"200\"");
+
+        chat("Where is Samarkand?", false);
+        chat("Where is Bukhara?", false);
+        chat("Where is Merv?", true);
+        gateway.client().get("/no/such/path");
+
+        String after = gateway.client().get("/metrics").body();
+        assertThat(sample(after, "caravan_requests_total", "endpoint=\"/v1/chat/completions\"", "status=\"200\""))
+                .isEqualTo((Double.isNaN(requestsBefore) ? 0 : requestsBefore) + 3);
+        assertThat(sample(after, "caravan_requests_total", "endpoint=\"unmatched\"", "status=\"404\""))
+                .isGreaterThanOrEqualTo(1);
+        assertThat(sample(after, "caravan_policy_decisions_total", "policy=\"cache_aware\"", "branch=\"cache_hit\""))
+                .isGreaterThanOrEqualTo(2);
+        // the shared system prompt is served from the engine's prefix cache on the second and third request
+        assertThat(sample(after, "caravan_prompt_tokens_total")).isGreaterThan(0);
+        assertThat(sample(after, "caravan_cached_tokens_total")).isGreaterThan(0);
+        assertThat(sample(after, "caravan_tree_chars")).isGreaterThan(0);
+        assertThat(sample(after, "caravan_time_to_first_byte_seconds_count", "endpoint=\"/v1/chat/completions\""))
+                .isGreaterThanOrEqualTo(3);
+        assertThat(sample(after, "caravan_request_duration_seconds_count", "endpoint=\"/v1/chat/completions\""))
+                .isGreaterThanOrEqualTo(3);
+        assertThat(sample(after, "caravan_forward_outcomes_total", "outcome=\"completed\"")).isGreaterThanOrEqualTo(3);
+        assertThat(sample(after, "caravan_worker_requests_active")).isZero();
+        assertThat(sample(after, "caravan_worker_healthy")).isEqualTo(2);
+        assertThat(sample(after, "jvm_threads_live_threads")).isGreaterThan(0);
+    }
+}

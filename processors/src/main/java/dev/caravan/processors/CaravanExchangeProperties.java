@@ -1,0 +1,74 @@
+package dev.caravan.processors;
+
+/**
+ * Names of the exchange properties the gateway's processors read and write: the contract between route steps. A step
+ * reads what earlier steps wrote and writes its own result here; steps never call each other, and the order lives in the
+ * YAML routes. YAML may set the ones marked "route-settable" ({@code setProperty: {name: caravanRequestKind, ...}}).
+ *
+ * <p>Request path, in route order (see docs/architecture.md, "Request path and route graph"):
+ * <pre>
+ * HTTP consumer      START_NANOS
+ * ingress route      REQUEST_KIND (route-settable)
+ * parseRequest       CLIENT_REQUEST, REQUEST_BODY, REQUEST_JSON, MODEL, STREAM, REQUEST_ID, UPSTREAM_PATH
+ * extractRoutingText ROUTING_TEXT
+ * selectWorker       DECISION, WORKER, LEASE
+ * forwardStream      RESPONSE_STATUS, RESPONSE_COMMITTED, TTFB_NANOS, USAGE, OUTCOME
+ * error mapping      ERROR_CODE, RESPONSE_STATUS
+ * </pre>
+ */
+public final class CaravanExchangeProperties {
+
+    /** Route-settable. The inference API of the request: {@code chat}, {@code completions}, {@code generate},
+     *  {@code embeddings} ({@code RequestKind}). Set by the ingress route before {@code parseRequest}. */
+    public static final String REQUEST_KIND = "caravanRequestKind";
+    /** {@link System#nanoTime()} when the request arrived (Long), set by the HTTP consumer. */
+    public static final String START_NANOS = "caravanStartNanos";
+    /** The client's Vert.x {@code HttpServerRequest}; its {@code response()} is where the answer is streamed. */
+    public static final String CLIENT_REQUEST = "caravanClientRequest";
+    /** The request body as received (a Vert.x {@code Buffer}); forwarded byte for byte unless {@link #UPSTREAM_BODY}. */
+    public static final String REQUEST_BODY = "caravanRequestBody";
+    /** The parsed JSON body, a {@code Map<String, Object>} of plain Java values. */
+    public static final String REQUEST_JSON = "caravanRequestJson";
+    /** The request's {@code model} field, or null when absent. */
+    public static final String MODEL = "caravanModel";
+    /** Boolean: the request asked for a streamed (SSE) response. */
+    public static final String STREAM = "caravanStream";
+    /** The request id: taken from the first configured request-id header, else generated; sent upstream as X-Request-Id. */
+    public static final String REQUEST_ID = "caravanRequestId";
+    /** Route-settable. Path (and query) the request is sent to on the worker; defaults to the kind's API path. */
+    public static final String UPSTREAM_PATH = "caravanUpstreamPath";
+    /** Route-settable. Replacement body to send upstream (a {@code Buffer}, {@code byte[]} or {@code String}). */
+    public static final String UPSTREAM_BODY = "caravanUpstreamBody";
+    /** The routing text the policy sees (see docs/architecture.md for its exact format per kind). */
+    public static final String ROUTING_TEXT = "caravanRoutingText";
+    /** The policy's {@code Decision}. */
+    public static final String DECISION = "caravanDecision";
+    /** The chosen {@code Worker}. */
+    public static final String WORKER = "caravanWorker";
+    /** The {@code WorkerLease} held while the request is in flight; released exactly once. */
+    public static final String LEASE = "caravanLease";
+    /** The HTTP status sent to the client (Integer), once known. */
+    public static final String RESPONSE_STATUS = "caravanResponseStatus";
+    /** Boolean: the response head has been written by a streaming step; nothing else may write it. */
+    public static final String RESPONSE_COMMITTED = "caravanResponseCommitted";
+    /** Nanoseconds from the exchange's creation to the first response byte (Long). */
+    public static final String TTFB_NANOS = "caravanTtfbNanos";
+    /** Token counts read from the upstream response ({@code Usage}), when it reported them. */
+    public static final String USAGE = "caravanUsage";
+    /** How the forward ended: {@code completed}, {@code upstream_failed}, {@code client_closed}, {@code timeout}. */
+    public static final String OUTCOME = "caravanOutcome";
+    /** The error code of a mapped error ({@code no_available_workers}, ...), also sent as X-Caravan-Error-Code. */
+    public static final String ERROR_CODE = "caravanErrorCode";
+
+    // ---- control plane (fan-out calls to workers over camel-netty-http) -------------------------------------------
+
+    /** The {@code ControlCall} a split sub-exchange carries out. */
+    public static final String CONTROL_CALL = "caravanControlCall";
+    /** Absolute URL of the control call, used by the {@code toD} to netty-http. */
+    public static final String CONTROL_URL = "caravanControlUrl";
+    /** Why a control call failed (connection refused, timeout, ...), set by {@code recordControlFailure}. */
+    public static final String CONTROL_ERROR = "caravanControlError";
+
+    private CaravanExchangeProperties() {
+    }
+}

@@ -1,0 +1,247 @@
+package dev.caravan.processors.config;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+
+/**
+ * The gateway's resolved, validated configuration: one string value per {@code caravan.*} key of {@link CaravanFlags}
+ * (the row's default when nothing set it), plus any other {@code caravan.*} keys given (passed through to route
+ * placeholders). Immutable and thread-safe.
+ *
+ * <p>Typed reads go through the table's rows ({@code config.getInt(CaravanFlags.PORT)}), so a new setting needs no new
+ * method here; the accessors below are shortcuts for the settings the gateway core reads. Values are validated against
+ * their row's {@link FlagType} at construction, with messages that name the key and the value.
+ *
+ * <pre>{@code
+ * GatewayConfig config = GatewayConfig.defaults()
+ *         .with(CaravanFlags.PORT, "0")
+ *         .with(CaravanFlags.WORKER_URLS, "http://127.0.0.1:8001,http://127.0.0.1:8002");
+ * }</pre>
+ */
+public final class GatewayConfig {
+
+    /** SGLang's default bind address. */
+    public static final String DEFAULT_HOST = "0.0.0.0";
+    /** SGLang's default port. */
+    public static final int DEFAULT_PORT = 30000;
+    /** SGLang's default body limit, 512 MiB. */
+    public static final long DEFAULT_MAX_PAYLOAD_SIZE = 512L * 1024 * 1024;
+    public static final String DEFAULT_LOG_LEVEL = "info";
+    /** SGLang's default request-id headers. */
+    public static final String DEFAULT_REQUEST_ID_HEADERS = "x-request-id,x-correlation-id,x-trace-id,request-id";
+    public static final boolean DEFAULT_DECISION_HEADERS = true;
+    public static final String DEFAULT_DISPATCH = "worker";
+    public static final String DEFAULT_POLICY = "cache_aware";
+    /** SGLang's reqwest total timeout, 30 minutes: long generations must not be cut. */
+    public static final long DEFAULT_REQUEST_TIMEOUT_SECS = 1800;
+    /** SGLang's connect timeout. */
+    public static final long DEFAULT_CONNECT_TIMEOUT_SECS = 10;
+    /** Enough for 1,000 concurrent streams over a handful of workers; SGLang keeps 500 idle per host. */
+    public static final int DEFAULT_MAX_CONNECTIONS_PER_WORKER = 1024;
+    public static final long DEFAULT_LOAD_CHECK_INTERVAL_SECS = 5;
+    public static final long DEFAULT_CONTROL_TIMEOUT_SECS = 5;
+
+    /** Prefix of the policy option keys; the rest of the key is the SGLang flag name without dashes. */
+    public static final String POLICY_PREFIX = "caravan.policy.";
+
+    private final Map<String, String> values;
+
+    private GatewayConfig(Map<String, String> values) {
+        Map<String, String> all = new LinkedHashMap<>();
+        for (CaravanFlag f : CaravanFlags.all()) {
+            all.put(f.key(), f.defaultValue());
+        }
+        values.forEach((k, v) -> {
+            Objects.requireNonNull(k, "key");
+            all.put(k, v == null ? "" : v.trim());
+        });
+        List<String> errors = new ArrayList<>();
+        for (CaravanFlag f : CaravanFlags.all()) {
+            String error = f.type().validate(f.key(), all.get(f.key()));
+            if (error != null) {
+                errors.add(error);
+            }
+        }
+        String dispatch = all.get(CaravanFlags.DISPATCH.key());
+        if (!dispatch.equals("worker") && !dispatch.equals("event-loop")) {
+            errors.add(CaravanFlags.DISPATCH.key() + " must be worker or event-loop, was '" + dispatch + "'");
+        }
+        checkRange(all, CaravanFlags.PORT, 0, 65535, errors);
+        checkRange(all, CaravanFlags.MAX_PAYLOAD_SIZE, 1, Long.MAX_VALUE, errors);
+        checkRange(all, CaravanFlags.REQUEST_TIMEOUT_SECS, 1, Long.MAX_VALUE, errors);
+        checkRange(all, CaravanFlags.CONNECT_TIMEOUT_SECS, 1, Long.MAX_VALUE, errors);
+        checkRange(all, CaravanFlags.MAX_CONNECTIONS_PER_WORKER, 1, Integer.MAX_VALUE, errors);
+        checkRange(all, CaravanFlags.LOAD_CHECK_INTERVAL, 0, Long.MAX_VALUE, errors);
+        checkRange(all, CaravanFlags.CONTROL_TIMEOUT_SECS, 1, Long.MAX_VALUE, errors);
+        if (!errors.isEmpty()) {
+            throw new IllegalArgumentException(String.join("; ", errors));
+        }
+        this.values = Collections.unmodifiableMap(all);
+    }
+
+    private static void checkRange(Map<String, String> all, CaravanFlag f, long min, long max, List<String> errors) {
+        String v = all.get(f.key());
+        if (v.isEmpty()) {
+            errors.add(f.key() + " must be set");
+            return;
+        }
+        try {
+            long n = Long.parseLong(v);
+            if (n < min || n > max) {
+                errors.add(f.key() + " must be in [" + min + "," + max + "], was " + v);
+            }
+        } catch (NumberFormatException e) {
+            // already reported by the type check
+        }
+    }
+
+    /** Every row at its default. */
+    public static GatewayConfig defaults() {
+        return new GatewayConfig(Map.of());
+    }
+
+    /**
+     * A configuration from {@code caravan.*} properties; keys of other namespaces are ignored.
+     *
+     * @throws IllegalArgumentException listing every invalid value
+     */
+    public static GatewayConfig of(Map<String, String> properties) {
+        Map<String, String> caravan = new LinkedHashMap<>();
+        properties.forEach((k, v) -> {
+            if (k.startsWith("caravan.")) {
+                caravan.put(k, v);
+            }
+        });
+        return new GatewayConfig(caravan);
+    }
+
+    /** A copy with one row set (an empty value resets it to "unset", not to the default). */
+    public GatewayConfig with(CaravanFlag flag, String value) {
+        return with(flag.key(), value);
+    }
+
+    /** A copy with one {@code caravan.*} key set. */
+    public GatewayConfig with(String key, String value) {
+        if (!key.startsWith("caravan.")) {
+            throw new IllegalArgumentException("key must start with caravan., was '" + key + "'");
+        }
+        Map<String, String> copy = new LinkedHashMap<>(values);
+        copy.put(key, value);
+        return new GatewayConfig(copy);
+    }
+
+    /** Every key and value, as Camel property placeholders see them ({@code {{caravan.port}}}). */
+    public Map<String, String> asProperties() {
+        return values;
+    }
+
+    public String get(CaravanFlag flag) {
+        return values.get(flag.key());
+    }
+
+    /** The value of any {@code caravan.*} key, or null. */
+    public String get(String key) {
+        return values.get(key);
+    }
+
+    public boolean isSet(CaravanFlag flag) {
+        return !get(flag).isEmpty();
+    }
+
+    public int getInt(CaravanFlag flag) {
+        return Integer.parseInt(get(flag));
+    }
+
+    public long getLong(CaravanFlag flag) {
+        return Long.parseLong(get(flag));
+    }
+
+    public double getDouble(CaravanFlag flag) {
+        return Double.parseDouble(get(flag));
+    }
+
+    public boolean getBoolean(CaravanFlag flag) {
+        return Boolean.parseBoolean(get(flag));
+    }
+
+    public Duration getSeconds(CaravanFlag flag) {
+        return Duration.ofSeconds(getLong(flag));
+    }
+
+    /** A {@link FlagType#LIST} value as its elements (empty list when unset). */
+    public List<String> getList(CaravanFlag flag) {
+        String v = get(flag);
+        if (v.isEmpty()) {
+            return List.of();
+        }
+        return Arrays.stream(v.split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList();
+    }
+
+    /** A {@link FlagType#GROUPS} value: one list of values per occurrence of the flag. */
+    public List<List<String>> getGroups(CaravanFlag flag) {
+        return getList(flag).stream().map(g -> List.of(g.trim().split("\\s+"))).toList();
+    }
+
+    /** The policy options ({@code caravan.policy.<option>} minus the name), keyed by SGLang flag name without dashes. */
+    public Map<String, String> policyOptions() {
+        Map<String, String> out = new TreeMap<>();
+        values.forEach((k, v) -> {
+            if (k.startsWith(POLICY_PREFIX) && !k.equals(CaravanFlags.POLICY_NAME.key()) && !v.isEmpty()) {
+                out.put(k.substring(POLICY_PREFIX.length()), v);
+            }
+        });
+        return out;
+    }
+
+    public String host() {
+        return get(CaravanFlags.HOST);
+    }
+
+    public int port() {
+        return getInt(CaravanFlags.PORT);
+    }
+
+    public String policyName() {
+        return get(CaravanFlags.POLICY_NAME);
+    }
+
+    public List<String> workerUrls() {
+        return getList(CaravanFlags.WORKER_URLS);
+    }
+
+    public long maxPayloadSize() {
+        return getLong(CaravanFlags.MAX_PAYLOAD_SIZE);
+    }
+
+    /** The client API key, or null when the gateway is open. */
+    public String apiKey() {
+        String v = get(CaravanFlags.API_KEY);
+        return v.isEmpty() ? null : v;
+    }
+
+    public Duration requestTimeout() {
+        return getSeconds(CaravanFlags.REQUEST_TIMEOUT_SECS);
+    }
+
+    public boolean decisionHeaders() {
+        return getBoolean(CaravanFlags.DECISION_HEADERS);
+    }
+
+    public boolean dispatchOnEventLoop() {
+        return get(CaravanFlags.DISPATCH).equals("event-loop");
+    }
+
+    @Override
+    public String toString() {
+        Map<String, String> shown = new LinkedHashMap<>(values);
+        shown.computeIfPresent(CaravanFlags.API_KEY.key(), (k, v) -> v.isEmpty() ? v : "****");
+        return "GatewayConfig" + shown;
+    }
+}

@@ -1,0 +1,45 @@
+package dev.caravan.processors.control;
+
+import org.apache.camel.Exchange;
+import org.apache.camel.Message;
+import org.apache.camel.Processor;
+
+import dev.caravan.processors.CaravanExchangeProperties;
+
+/**
+ * Control step {@code prepareControlCall}, inside the {@code call-workers} split: turns the sub-exchange's
+ * {@link ControlCall} body into a clean request for the netty-http producer — all inherited headers removed (the
+ * client's request headers and Camel HTTP headers would otherwise leak into, or redirect, the call), method set, the
+ * worker's (or gateway's) API key as bearer token — and stores the call and its URL in {@code CONTROL_CALL} /
+ * {@code CONTROL_URL} for the {@code toD}.
+ */
+public final class PrepareControlCallProcessor implements Processor {
+
+    private final String gatewayApiKey;
+
+    /** @param gatewayApiKey key for workers without their own, or null */
+    public PrepareControlCallProcessor(String gatewayApiKey) {
+        this.gatewayApiKey = gatewayApiKey;
+    }
+
+    @Override
+    public void process(Exchange exchange) {
+        ControlCall call = exchange.getIn().getBody(ControlCall.class);
+        if (call == null) {
+            throw new IllegalStateException("prepareControlCall expects a ControlCall body");
+        }
+        exchange.setProperty(CaravanExchangeProperties.CONTROL_CALL, call);
+        exchange.setProperty(CaravanExchangeProperties.CONTROL_URL, call.url());
+        Message m = exchange.getIn();
+        m.getHeaders().clear();
+        m.setHeader(Exchange.HTTP_METHOD, call.method());
+        String key = call.worker().apiKey() != null ? call.worker().apiKey() : gatewayApiKey;
+        if (key != null) {
+            m.setHeader("Authorization", "Bearer " + key);
+        }
+        if (call.body() != null) {
+            m.setHeader(Exchange.CONTENT_TYPE, "application/json");
+        }
+        m.setBody(call.body());
+    }
+}

@@ -1,0 +1,44 @@
+package dev.caravan.processors.error;
+
+/**
+ * Every error the gateway itself answers with: HTTP status plus the snake_case code that goes into the JSON body's
+ * {@code error.code} and the {@code X-Caravan-Error-Code} header (SGLang's shape and codes where SGLang has one).
+ */
+public enum GatewayError {
+    INVALID_JSON(400, "invalid_json"),
+    INVALID_REQUEST(400, "invalid_request"),
+    MODEL_REQUIRED(400, "model_required"),
+    UNAUTHORIZED(401, "invalid_api_key"),
+    NOT_FOUND(404, "not_found"),
+    MODEL_NOT_FOUND(404, "model_not_found"),
+    WORKER_NOT_FOUND(404, "worker_not_found"),
+    METHOD_NOT_ALLOWED(405, "method_not_allowed"),
+    WORKER_ALREADY_EXISTS(409, "worker_already_exists"),
+    PAYLOAD_TOO_LARGE(413, "payload_too_large"),
+    UNSUPPORTED_MEDIA_TYPE(415, "unsupported_media_type"),
+    INTERNAL(500, "internal_error"),
+    UPSTREAM_FAILED(502, "upstream_error"),
+    NO_AVAILABLE_WORKERS(503, "no_available_workers"),
+    UPSTREAM_TIMEOUT(504, "upstream_timeout");
+
+    private final int status;
+    private final String code;
+
+    GatewayError(int status, String code) {
+        this.status = status;
+        this.code = code;
+    }
+
+    public int status() {
+        return status;
+    }
+
+    public String code() {
+        return code;
+    }
+
+    /** An exception carrying this error and a message for the client. */
+    public GatewayException exception(String message) {
+        return new GatewayException(this, message);
+    }
+}

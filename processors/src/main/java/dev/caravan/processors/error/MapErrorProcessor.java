@@ -1,0 +1,52 @@
+package dev.caravan.processors.error;
+
+import org.apache.camel.Exchange;
+import org.apache.camel.Processor;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import dev.caravan.processors.CaravanExchangeProperties;
+
+/**
+ * Error step {@code mapError}, called from the routes' {@code onException}: turns the caught exception into the
+ * gateway's JSON error response. A {@link GatewayException} keeps its status, code and message; anything else is a bug or
+ * a misconfiguration and becomes a 500 {@code internal_error} with a generic message (the details go to the log, never
+ * to the client). If a streaming step already committed the response there is nothing left to write.
+ *
+ * <p>Writes the body, {@code Content-Type}, {@code CamelHttpResponseCode}, {@value ErrorBody#ERROR_CODE_HEADER}, and the
+ * properties {@code ERROR_CODE} and {@code RESPONSE_STATUS}.
+ */
+public final class MapErrorProcessor implements Processor {
+
+    private static final Logger LOG = LoggerFactory.getLogger(MapErrorProcessor.class);
+
+    @Override
+    public void process(Exchange exchange) {
+        Throwable caught = exchange.getProperty(Exchange.EXCEPTION_CAUGHT, Throwable.class);
+        if (caught == null) {
+            caught = exchange.getException();
+        }
+        GatewayError error;
+        String message;
+        if (caught instanceof GatewayException g) {
+            error = g.error();
+            message = g.getMessage();
+            LOG.debug("Request {} answered {} {}: {}", exchange.getProperty(CaravanExchangeProperties.REQUEST_ID),
+                    error.status(), error.code(), message);
+        } else {
+            error = GatewayError.INTERNAL;
+            message = "the gateway failed to process the request";
+            LOG.error("Unexpected failure in route {}", exchange.getFromRouteId(), caught);
+        }
+        exchange.setProperty(CaravanExchangeProperties.ERROR_CODE, error.code());
+        if (exchange.getProperty(CaravanExchangeProperties.RESPONSE_COMMITTED, false, Boolean.class)) {
+            return;
+        }
+        exchange.setProperty(CaravanExchangeProperties.RESPONSE_STATUS, error.status());
+        var msg = exchange.getMessage();
+        msg.setHeader(Exchange.HTTP_RESPONSE_CODE, error.status());
+        msg.setHeader(Exchange.CONTENT_TYPE, ErrorBody.CONTENT_TYPE);
+        msg.setHeader(ErrorBody.ERROR_CODE_HEADER, error.code());
+        msg.setBody(ErrorBody.json(error, message));
+    }
+}

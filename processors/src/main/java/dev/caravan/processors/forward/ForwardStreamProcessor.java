@@ -1,0 +1,154 @@
+package dev.caravan.processors.forward;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Set;
+import java.util.TreeSet;
+
+import io.vertx.core.Context;
+import io.vertx.core.MultiMap;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.impl.HttpServerRequestInternal;
+import org.apache.camel.AsyncCallback;
+import org.apache.camel.Exchange;
+import org.apache.camel.component.platform.http.vertx.HttpMessage;
+import org.apache.camel.support.AsyncProcessorSupport;
+
+import dev.caravan.policies.Decision;
+import dev.caravan.policies.Worker;
+import dev.caravan.policies.WorkerLease;
+import dev.caravan.processors.CaravanExchangeProperties;
+
+/**
+ * Route step {@code forwardStream}: sends the request to the worker chosen by {@code selectWorker} and streams the
+ * response back to the client as the engine produces it — SSE or JSON, the same path — without holding a thread.
+ *
+ * <p>An asynchronous processor: it starts a {@link StreamRelay} on the client connection's event loop and returns
+ * {@code false}; the relay completes the exchange when the response has ended, failed, or the client left. It writes the
+ * response itself (marking {@link CaravanExchangeProperties#RESPONSE_COMMITTED}) so nothing later writes a second one;
+ * an upstream failure before the response head instead leaves a {@code GatewayException} (502/504) on the exchange for the
+ * route's error handler. The lease taken by {@code selectWorker} is released when the relay finishes.
+ *
+ * <p>Upstream headers are the message's headers ({@link UpstreamHeaders}), so a YAML {@code setHeader} before this step
+ * reaches the engine. Reads: {@code CLIENT_REQUEST} (else the platform-http message), {@code WORKER}, {@code LEASE}, {@code DECISION},
+ * {@code REQUEST_ID}, {@code UPSTREAM_PATH} (else the client's path), {@code UPSTREAM_BODY} (else {@code REQUEST_BODY}).
+ * Writes: {@code RESPONSE_COMMITTED}, {@code RESPONSE_STATUS}, {@code TTFB_NANOS}, {@code USAGE}, {@code OUTCOME}.
+ */
+public final class ForwardStreamProcessor extends AsyncProcessorSupport {
+
+    public static final String WORKER_HEADER = "X-Caravan-Worker";
+    public static final String DECISION_HEADER = "X-Caravan-Decision";
+
+    private final UpstreamClient upstream;
+    private final boolean decisionHeaders;
+    private final String gatewayApiKey;
+
+    /**
+     * @param upstream        the shared upstream client
+     * @param decisionHeaders add {@value #WORKER_HEADER} and {@value #DECISION_HEADER} to responses
+     * @param gatewayApiKey   key sent upstream for workers without their own, or null to forward the client's
+     */
+    public ForwardStreamProcessor(UpstreamClient upstream, boolean decisionHeaders, String gatewayApiKey) {
+        this.upstream = upstream;
+        this.decisionHeaders = decisionHeaders;
+        this.gatewayApiKey = gatewayApiKey;
+    }
+
+    @Override
+    public boolean process(Exchange exchange, AsyncCallback callback) {
+        HttpServerRequest request = exchange.getProperty(CaravanExchangeProperties.CLIENT_REQUEST, HttpServerRequest.class);
+        if (request == null && exchange.getIn() instanceof HttpMessage m) {
+            request = m.getRequest();
+        }
+        Worker worker = exchange.getProperty(CaravanExchangeProperties.WORKER, Worker.class);
+        WorkerLease lease = exchange.getProperty(CaravanExchangeProperties.LEASE, WorkerLease.class);
+        if (request == null || worker == null || lease == null) {
+            exchange.setException(new IllegalStateException(
+                    "forwardStream needs a platform-http request and selectWorker before it"));
+            callback.done(true);
+            return true;
+        }
+        String path = exchange.getProperty(CaravanExchangeProperties.UPSTREAM_PATH, String.class);
+        if (path == null) {
+            path = request.uri();
+        }
+        String requestId = exchange.getProperty(CaravanExchangeProperties.REQUEST_ID, String.class);
+        String apiKey = worker.apiKey() != null ? worker.apiKey() : gatewayApiKey;
+        MultiMap headers = UpstreamHeaders.forRequest(exchange.getIn().getHeaders(), parameterNames(request), apiKey,
+                requestId);
+        Buffer body = bodyOf(exchange);
+        Long start = exchange.getProperty(CaravanExchangeProperties.START_NANOS, Long.class);
+        StreamRelay relay = new StreamRelay(this, exchange, callback, request.response(), worker, lease,
+                start != null ? start : System.nanoTime());
+        String upstreamPath = path;
+        // Start on the client connection's event loop so the upstream request and every callback share its thread.
+        contextOf(request).runOnContext(v -> relay.start(upstreamPath, headers, body));
+        return false;
+    }
+
+    /** Query (and form) parameter names the client did not also send as headers: platform-http copied them in. */
+    private static Set<String> parameterNames(HttpServerRequest request) {
+        MultiMap params = request.params();
+        if (params.isEmpty()) {
+            return Set.of();
+        }
+        Set<String> names = new TreeSet<>(String.CASE_INSENSITIVE_ORDER);
+        for (String name : params.names()) {
+            if (!request.headers().contains(name)) {
+                names.add(name);
+            }
+        }
+        return names;
+    }
+
+    private Context contextOf(HttpServerRequest request) {
+        if (request instanceof HttpServerRequestInternal internal) {
+            return internal.context();
+        }
+        return upstream.vertx().getOrCreateContext();
+    }
+
+    private static Buffer bodyOf(Exchange exchange) {
+        Object body = exchange.getProperty(CaravanExchangeProperties.UPSTREAM_BODY);
+        if (body == null) {
+            body = exchange.getProperty(CaravanExchangeProperties.REQUEST_BODY);
+        }
+        if (body == null) {
+            body = exchange.getIn().getBody();
+        }
+        if (body instanceof Buffer b) {
+            return b;
+        }
+        if (body instanceof byte[] bytes) {
+            return Buffer.buffer(bytes);
+        }
+        if (body == null) {
+            return Buffer.buffer();
+        }
+        String s = exchange.getContext().getTypeConverter().tryConvertTo(String.class, exchange, body);
+        return Buffer.buffer(s == null ? new byte[0] : s.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** Adds the gateway's own response headers (called by the relay when it writes the head). */
+    void decorate(Exchange exchange, MultiMap headers) {
+        String requestId = exchange.getProperty(CaravanExchangeProperties.REQUEST_ID, String.class);
+        if (requestId != null && !headers.contains(UpstreamHeaders.REQUEST_ID)) {
+            headers.set(UpstreamHeaders.REQUEST_ID, requestId);
+        }
+        if (!decisionHeaders) {
+            return;
+        }
+        Worker worker = exchange.getProperty(CaravanExchangeProperties.WORKER, Worker.class);
+        Decision decision = exchange.getProperty(CaravanExchangeProperties.DECISION, Decision.class);
+        if (worker != null) {
+            headers.set(WORKER_HEADER, worker.url());
+        }
+        if (decision != null) {
+            headers.set(DECISION_HEADER, decision.label());
+        }
+    }
+
+    UpstreamClient upstream() {
+        return upstream;
+    }
+}

@@ -1,0 +1,62 @@
+package dev.caravan.processors.forward;
+
+import java.time.Duration;
+
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpClient;
+import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.PoolOptions;
+
+/**
+ * The data plane's non-blocking HTTP/1.1 client to the workers: one Vert.x {@link HttpClient} on the same Vert.x instance
+ * as the ingress server, so an upstream connection lives on the event loop of the request that opened it and chunks move
+ * between the two sockets without a thread hop.
+ *
+ * <p>Pooling: keep-alive connections, at most {@code maxConnectionsPerWorker} per worker (one per concurrent request;
+ * further requests queue); idle connections close after {@link #IDLE_TIMEOUT} (SGLang's pool idle time). Thread-safe.
+ */
+public final class UpstreamClient implements AutoCloseable {
+
+    /** Idle keep-alive connections are closed after this long. */
+    public static final Duration IDLE_TIMEOUT = Duration.ofSeconds(50);
+
+    private final Vertx vertx;
+    private final HttpClient client;
+    private final Duration requestTimeout;
+
+    /**
+     * @param vertx                    the gateway's Vert.x instance
+     * @param connectTimeout           limit for opening a connection
+     * @param requestTimeout           whole-request limit (see {@code StreamRelay})
+     * @param maxConnectionsPerWorker  pool size per worker
+     */
+    public UpstreamClient(Vertx vertx, Duration connectTimeout, Duration requestTimeout, int maxConnectionsPerWorker) {
+        this.vertx = vertx;
+        this.requestTimeout = requestTimeout;
+        HttpClientOptions options = new HttpClientOptions()
+                .setKeepAlive(true)
+                .setKeepAliveTimeout((int) IDLE_TIMEOUT.toSeconds())
+                .setIdleTimeout(0)
+                .setTcpNoDelay(true)
+                .setConnectTimeout((int) Math.min(Integer.MAX_VALUE, connectTimeout.toMillis()))
+                .setDecompressionSupported(false);
+        this.client = vertx.createHttpClient(options, new PoolOptions().setHttp1MaxSize(maxConnectionsPerWorker));
+    }
+
+    public HttpClient client() {
+        return client;
+    }
+
+    public Vertx vertx() {
+        return vertx;
+    }
+
+    public Duration requestTimeout() {
+        return requestTimeout;
+    }
+
+    @Override
+    public void close() {
+        client.close();
+    }
+}

@@ -1,0 +1,118 @@
+package dev.caravan.processors.forward;
+
+import java.util.HashSet;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+import io.vertx.core.MultiMap;
+
+/**
+ * Which headers cross the gateway, in each direction (SGLang's {@code header_utils} rules, RFC 9110 §7.6.1).
+ *
+ * <p>Request: the exchange's message headers — the client's request headers as platform-http put them there, plus or
+ * minus whatever a YAML step set or removed ({@code setHeader}, {@code removeHeader}) — except Camel's own
+ * ({@code Camel*}), query and path parameters (platform-http copies those into headers too), hop-by-hop headers,
+ * {@code host}, {@code content-length} (recomputed), {@code accept-encoding} (so engines answer uncompressed and the
+ * gateway can read {@code usage}), {@code expect}, and any header named in the client's {@code Connection} header.
+ * {@code authorization} is kept unless a worker or gateway key replaces it. {@code X-Request-Id} is set to the request
+ * id.
+ *
+ * <p>Response: everything except hop-by-hop headers; {@code content-length} is kept (the bytes pass unchanged).
+ */
+public final class UpstreamHeaders {
+
+    /** Headers that describe one connection, never the message. */
+    static final Set<String> HOP_BY_HOP = Set.of("connection", "keep-alive", "proxy-connection", "transfer-encoding",
+            "te", "trailer", "trailers", "upgrade", "proxy-authenticate", "proxy-authorization");
+
+    private static final Set<String> REQUEST_DROPPED = Set.of("host", "content-length", "accept-encoding", "expect",
+            "x-request-id");
+
+    public static final String REQUEST_ID = "X-Request-Id";
+
+    private UpstreamHeaders() {
+    }
+
+    /**
+     * Upstream headers from the Camel message's headers.
+     *
+     * @param message   the message headers (case-insensitive map)
+     * @param notHeaders names that are parameters, not headers (the request's query and path parameter names that the
+     *                   client did not also send as headers)
+     * @param apiKey    the key to send as {@code Authorization: Bearer ...}, or null to keep the client's
+     * @param requestId the request id to send as {@code X-Request-Id}
+     */
+    public static MultiMap forRequest(Map<String, Object> message, Set<String> notHeaders, String apiKey,
+                                      String requestId) {
+        MultiMap client = MultiMap.caseInsensitiveMultiMap();
+        for (Map.Entry<String, Object> e : message.entrySet()) {
+            String name = e.getKey();
+            Object value = e.getValue();
+            if (value == null || name.regionMatches(true, 0, "Camel", 0, 5) || notHeaders.contains(name)) {
+                continue;
+            }
+            if (value instanceof Iterable<?> values) {
+                for (Object v : values) {
+                    if (v instanceof CharSequence || v instanceof Number || v instanceof Boolean) {
+                        client.add(name, v.toString());
+                    }
+                }
+            } else if (value instanceof CharSequence || value instanceof Number || value instanceof Boolean) {
+                client.add(name, value.toString());
+            }
+        }
+        return forRequest(client, apiKey, requestId);
+    }
+
+    /**
+     * @param client    the client's request headers
+     * @param apiKey    the key to send as {@code Authorization: Bearer ...}, or null to keep the client's
+     * @param requestId the request id to send as {@code X-Request-Id}
+     */
+    public static MultiMap forRequest(MultiMap client, String apiKey, String requestId) {
+        Set<String> named = connectionTokens(client);
+        MultiMap out = MultiMap.caseInsensitiveMultiMap();
+        for (Map.Entry<String, String> e : client) {
+            String name = e.getKey().toLowerCase(Locale.ROOT);
+            if (HOP_BY_HOP.contains(name) || REQUEST_DROPPED.contains(name) || named.contains(name)
+                    || (apiKey != null && name.equals("authorization"))) {
+                continue;
+            }
+            out.add(e.getKey(), e.getValue());
+        }
+        if (apiKey != null) {
+            out.set("Authorization", "Bearer " + apiKey);
+        }
+        if (requestId != null) {
+            out.set(REQUEST_ID, requestId);
+        }
+        return out;
+    }
+
+    /** Copies the upstream response's end-to-end headers into {@code target}. */
+    public static void copyResponse(MultiMap upstream, MultiMap target) {
+        Set<String> named = connectionTokens(upstream);
+        for (Map.Entry<String, String> e : upstream) {
+            String name = e.getKey().toLowerCase(Locale.ROOT);
+            if (!HOP_BY_HOP.contains(name) && !named.contains(name)) {
+                target.add(e.getKey(), e.getValue());
+            }
+        }
+    }
+
+    private static Set<String> connectionTokens(MultiMap headers) {
+        String connection = headers.get("connection");
+        if (connection == null || connection.isEmpty()) {
+            return Set.of();
+        }
+        Set<String> out = new HashSet<>();
+        for (String token : connection.split(",")) {
+            String t = token.trim().toLowerCase(Locale.ROOT);
+            if (!t.isEmpty()) {
+                out.add(t);
+            }
+        }
+        return out;
+    }
+}

@@ -1,0 +1,135 @@
+package dev.caravan.processors.http;
+
+import java.util.List;
+
+import io.vertx.core.Context;
+import io.vertx.core.Handler;
+import io.vertx.ext.web.RoutingContext;
+import org.apache.camel.Exchange;
+import org.apache.camel.ExchangePattern;
+import org.apache.camel.Processor;
+import org.apache.camel.component.platform.http.PlatformHttpEndpoint;
+import org.apache.camel.component.platform.http.vertx.VertxPlatformHttpConsumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import dev.caravan.processors.CaravanExchangeProperties;
+import dev.caravan.processors.error.GatewayError;
+
+/**
+ * A platform-http consumer that runs its route through Camel's <em>asynchronous</em> routing engine, so an exchange
+ * waiting on an upstream stream holds no thread.
+ *
+ * <p>Why: Camel 4.18's {@code VertxPlatformHttpConsumer} runs every exchange with
+ * {@code vertx.executeBlocking(() -> getProcessor().process(exchange))}, the <em>synchronous</em> API, which parks the
+ * Vert.x worker thread until the route finishes; a streaming response therefore pins one worker thread for its whole
+ * length (1,000 streams = 1,000 threads). This subclass overrides only {@code handleRequest}: it starts the route with
+ * {@code getAsyncProcessor().process(exchange, callback)}. When a step goes asynchronous (the forward step returns
+ * {@code false} while it pipes the upstream response), the starting thread returns at once; the step calls the callback
+ * from the event loop when the stream ends, and only then is the response written (if a step has not already written
+ * it) and the unit of work completed. So in-flight streams stay visible as in-flight exchanges (graceful shutdown waits
+ * for them) without a thread each.
+ *
+ * <p>Where the route starts: by default on a Vert.x worker thread ({@code executeBlocking}), which is held only for the
+ * synchronous steps (parse, routing text, policy decision: microseconds) and then released, so a blocking step a user adds
+ * to a YAML route cannot stall the event loop. With {@code dispatchOnEventLoop} the route starts directly on the
+ * connection's event loop (no thread hop; every step must then be non-blocking).
+ *
+ * <p>Writing: {@link ResponseWriter} writes the Camel message unless the response is already committed. Errors that
+ * escape the route become a JSON 500 without a stack trace.
+ */
+public class CaravanPlatformHttpConsumer extends VertxPlatformHttpConsumer {
+
+    private static final Logger LOG = LoggerFactory.getLogger(CaravanPlatformHttpConsumer.class);
+
+    private final RequestObserver observer;
+    private final boolean dispatchOnEventLoop;
+    private final String endpointPath;
+
+    public CaravanPlatformHttpConsumer(PlatformHttpEndpoint endpoint, Processor processor,
+                                       List<Handler<RoutingContext>> handlers, String routerName,
+                                       RequestObserver observer, boolean dispatchOnEventLoop) {
+        super(endpoint, processor, handlers, routerName);
+        this.observer = observer == null ? RequestObserver.NONE : observer;
+        this.dispatchOnEventLoop = dispatchOnEventLoop;
+        this.endpointPath = endpoint.getPath();
+    }
+
+    @Override
+    protected void handleRequest(RoutingContext ctx) {
+        long start = System.nanoTime();
+        if (isSuspended()) {
+            ResponseWriter.writeError(ctx, GatewayError.NO_AVAILABLE_WORKERS, "the gateway is suspended");
+            observer.onRequestComplete(null, endpointPath, 503, System.nanoTime() - start);
+            return;
+        }
+        Context eventLoop = ctx.vertx().getOrCreateContext();
+        Exchange exchange = createExchange(false);
+        exchange.setPattern(ExchangePattern.InOut);
+        exchange.setProperty(CaravanExchangeProperties.START_NANOS, start);
+        processHttpRequest(exchange, ctx).onComplete(populated -> {
+            if (populated.failed()) {
+                finish(exchange, ctx, populated.cause(), start);
+                return;
+            }
+            if (dispatchOnEventLoop) {
+                route(exchange, ctx, eventLoop, start);
+            } else {
+                ctx.vertx().executeBlocking(() -> {
+                    route(exchange, ctx, eventLoop, start);
+                    return null;
+                }, false).onFailure(e -> finish(exchange, ctx, e, start));
+            }
+        });
+    }
+
+    private void route(Exchange exchange, RoutingContext ctx, Context eventLoop, long start) {
+        try {
+            createUoW(exchange);
+        } catch (Exception e) {
+            finish(exchange, ctx, e, start);
+            return;
+        }
+        // The callback may run on this thread (route finished synchronously) or later on whatever thread completes the
+        // last asynchronous step; writing always happens on the connection's event loop.
+        getAsyncProcessor().process(exchange, doneSync -> {
+            if (Context.isOnEventLoopThread() && ctx.vertx().getOrCreateContext() == eventLoop) {
+                complete(exchange, ctx, start);
+            } else {
+                eventLoop.runOnContext(v -> complete(exchange, ctx, start));
+            }
+        });
+    }
+
+    private void complete(Exchange exchange, RoutingContext ctx, long start) {
+        ResponseWriter.write(ctx, exchange).onComplete(written -> {
+            if (written.failed()) {
+                LOG.debug("Writing the response of {} failed: {}", endpointPath, written.cause().toString());
+            }
+            done(exchange, ctx, start);
+        });
+    }
+
+    private void finish(Exchange exchange, RoutingContext ctx, Throwable failure, long start) {
+        LOG.warn("Request to {} failed before its route ran: {}", endpointPath, failure.toString());
+        if (!ctx.response().headWritten()) {
+            ResponseWriter.writeError(ctx, GatewayError.INTERNAL, "the gateway could not process the request");
+            exchange.setProperty(CaravanExchangeProperties.RESPONSE_STATUS, GatewayError.INTERNAL.status());
+        }
+        done(exchange, ctx, start);
+    }
+
+    private void done(Exchange exchange, RoutingContext ctx, long start) {
+        Integer status = exchange.getProperty(CaravanExchangeProperties.RESPONSE_STATUS, Integer.class);
+        int code = status != null ? status : ctx.response().getStatusCode();
+        try {
+            observer.onRequestComplete(exchange, endpointPath, code, System.nanoTime() - start);
+        } catch (RuntimeException e) {
+            LOG.warn("Request observer failed: {}", e.toString());
+        }
+        if (exchange.getUnitOfWork() != null) {
+            doneUoW(exchange);
+        }
+        releaseExchange(exchange, false);
+    }
+}

@@ -1,0 +1,151 @@
+package dev.caravan.processors.metrics;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.MultiGauge;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.Timer;
+import org.apache.camel.Exchange;
+
+import dev.caravan.policies.Decision;
+import dev.caravan.policies.LoadBalancingPolicy;
+import dev.caravan.policies.TreeBacked;
+import dev.caravan.policies.Worker;
+import dev.caravan.policies.WorkerListener;
+import dev.caravan.processors.CaravanExchangeProperties;
+import dev.caravan.processors.forward.Usage;
+import dev.caravan.processors.http.RequestObserver;
+import dev.caravan.processors.routing.PolicyRegistry;
+
+/**
+ * The gateway's own meters (Prometheus names in parentheses), all on one Micrometer registry:
+ * <ul>
+ *   <li>requests by route path and status ({@code caravan_requests_total{endpoint,status}}), their duration until the
+ *       response ended ({@code caravan_request_duration_seconds{endpoint}}) and, for forwarded requests, the time to the
+ *       response head ({@code caravan_time_to_first_byte_seconds{endpoint}}) and how the forward ended
+ *       ({@code caravan_forward_outcomes_total{outcome}});</li>
+ *   <li>policy decisions by branch ({@code caravan_policy_decisions_total{policy,branch}});</li>
+ *   <li>per worker: in-flight requests ({@code caravan_worker_requests_active}), health ({@code caravan_worker_healthy}),
+ *       and the engines' own token counts read from {@code usage}/{@code meta_info}
+ *       ({@code caravan_prompt_tokens_total}, {@code caravan_cached_tokens_total}), so the fleet's real prefix-cache hit
+ *       rate is {@code cached / prompt};</li>
+ *   <li>tree size per model and worker ({@code caravan_tree_chars{model,worker}}), refreshed at each scrape.</li>
+ * </ul>
+ * Per-worker gauges are registered when a worker joins and removed when it leaves. Thread-safe.
+ */
+public final class GatewayMetrics implements RequestObserver, Consumer<Decision>, WorkerListener {
+
+    private static final Duration[] LATENCY_BUCKETS = {
+        Duration.ofMillis(1), Duration.ofMillis(5), Duration.ofMillis(10), Duration.ofMillis(25),
+        Duration.ofMillis(50), Duration.ofMillis(100), Duration.ofMillis(250), Duration.ofMillis(500),
+        Duration.ofSeconds(1), Duration.ofMillis(2500), Duration.ofSeconds(5), Duration.ofSeconds(10),
+        Duration.ofSeconds(30), Duration.ofSeconds(60), Duration.ofSeconds(300)};
+
+    private final MeterRegistry registry;
+    private final Map<String, List<Meter>> workerMeters = new ConcurrentHashMap<>();
+    private final MultiGauge treeChars;
+    private volatile PolicyRegistry policies;
+
+    public GatewayMetrics(MeterRegistry registry) {
+        this.registry = registry;
+        this.treeChars = MultiGauge.builder("caravan.tree.chars")
+                .description("Characters each worker holds in a model's approximate radix tree")
+                .register(registry);
+    }
+
+    public MeterRegistry registry() {
+        return registry;
+    }
+
+    /** Enables {@code caravan_tree_chars} for these policies. */
+    public void trackPolicies(PolicyRegistry policies) {
+        this.policies = policies;
+    }
+
+    @Override
+    public void onRequestComplete(Exchange exchange, String endpoint, int status, long durationNanos) {
+        Counter.builder("caravan.requests").description("Requests answered, by route path and HTTP status")
+                .tags("endpoint", endpoint, "status", Integer.toString(status)).register(registry).increment();
+        timer("caravan.request.duration", "Time from request arrival to the end of the response", endpoint)
+                .record(durationNanos, TimeUnit.NANOSECONDS);
+        if (exchange == null) {
+            return;
+        }
+        Long ttfb = exchange.getProperty(CaravanExchangeProperties.TTFB_NANOS, Long.class);
+        if (ttfb != null) {
+            timer("caravan.time.to.first.byte", "Time from request arrival to the upstream response head", endpoint)
+                    .record(ttfb, TimeUnit.NANOSECONDS);
+        }
+        String outcome = exchange.getProperty(CaravanExchangeProperties.OUTCOME, String.class);
+        if (outcome != null) {
+            Counter.builder("caravan.forward.outcomes").description("How forwarded requests ended")
+                    .tag("outcome", outcome).register(registry).increment();
+        }
+        Usage usage = exchange.getProperty(CaravanExchangeProperties.USAGE, Usage.class);
+        Worker worker = exchange.getProperty(CaravanExchangeProperties.WORKER, Worker.class);
+        if (usage != null && worker != null && usage.hasPromptTokens()) {
+            Counter.builder("caravan.prompt.tokens").description("Prompt tokens the engines reported")
+                    .tag("worker", worker.url()).register(registry).increment(usage.promptTokens());
+            Counter.builder("caravan.cached.tokens")
+                    .description("Prompt tokens the engines served from their prefix cache")
+                    .tag("worker", worker.url()).register(registry).increment(Math.max(0, usage.cachedTokens()));
+        }
+    }
+
+    private Timer timer(String name, String description, String endpoint) {
+        return Timer.builder(name).description(description).tag("endpoint", endpoint)
+                .serviceLevelObjectives(LATENCY_BUCKETS).register(registry);
+    }
+
+    /** Counts one policy decision. */
+    @Override
+    public void accept(Decision decision) {
+        Counter.builder("caravan.policy.decisions").description("Policy decisions by branch")
+                .tags("policy", decision.policy(), "branch", decision.branch()).register(registry).increment();
+    }
+
+    @Override
+    public void onWorkerAdded(Worker worker) {
+        List<Meter> meters = new ArrayList<>(2);
+        meters.add(Gauge.builder("caravan.worker.requests.active", worker, Worker::load)
+                .description("Requests in flight on the worker through this gateway")
+                .tag("worker", worker.url()).register(registry));
+        meters.add(Gauge.builder("caravan.worker.healthy", worker, w -> w.isHealthy() ? 1 : 0)
+                .description("1 when the worker is healthy").tag("worker", worker.url()).register(registry));
+        workerMeters.put(worker.id(), meters);
+    }
+
+    @Override
+    public void onWorkerRemoved(Worker worker) {
+        List<Meter> meters = workerMeters.remove(worker.id());
+        if (meters != null) {
+            meters.forEach(registry::remove);
+        }
+    }
+
+    /** Re-reads every tree-backed policy's per-worker sizes into {@code caravan_tree_chars}. */
+    public void refreshTreeGauges() {
+        PolicyRegistry p = policies;
+        if (p == null) {
+            return;
+        }
+        List<MultiGauge.Row<?>> rows = new ArrayList<>();
+        for (LoadBalancingPolicy policy : p.policies().values()) {
+            if (policy instanceof TreeBacked tree) {
+                tree.treeChars().forEach((model, byWorker) -> byWorker.forEach((worker, chars) ->
+                        rows.add(MultiGauge.Row.of(Tags.of("model", model, "worker", worker), chars))));
+            }
+        }
+        treeChars.register(rows, true);
+    }
+}

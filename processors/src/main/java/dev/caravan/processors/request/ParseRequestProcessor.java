@@ -1,0 +1,138 @@
+package dev.caravan.processors.request;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+import java.util.random.RandomGenerator;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpServerRequest;
+import org.apache.camel.Exchange;
+import org.apache.camel.Processor;
+import org.apache.camel.component.platform.http.vertx.HttpMessage;
+
+import dev.caravan.processors.CaravanExchangeProperties;
+import dev.caravan.processors.Json;
+import dev.caravan.processors.error.GatewayError;
+
+/**
+ * Route step {@code parseRequest}: validates and parses an inference request's JSON body.
+ *
+ * <p>Rejects, with the gateway's JSON error: a content type other than {@code application/json} (or {@code +json}),
+ * including a missing one and curl's default {@code application/x-www-form-urlencoded} (415); an empty or malformed body,
+ * or a body that is not a JSON object (400 {@code invalid_json}); {@code model} that is not a string or {@code stream}
+ * that is not a boolean (400 {@code invalid_request}). Oversized bodies never get here (413 from the HTTP layer).
+ *
+ * <p>Reads {@code caravanRequestKind} (set by the ingress route). Writes {@code CLIENT_REQUEST}, {@code REQUEST_BODY} (the
+ * bytes as received, forwarded unchanged), {@code REQUEST_JSON}, {@code MODEL}, {@code STREAM}, {@code REQUEST_ID} (from
+ * the first configured request-id header present, else generated with the kind's SGLang prefix), and
+ * {@code UPSTREAM_PATH} (the kind's API path plus the client's query) unless the route already set it.
+ */
+public final class ParseRequestProcessor implements Processor {
+
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+    private static final TypeReference<Map<String, Object>> MAP = new TypeReference<>() {
+    };
+    private static final char[] ID_CHARS = "abcdefghijklmnopqrstuvwxyz0123456789".toCharArray();
+
+    private final List<String> requestIdHeaders;
+    private final Supplier<RandomGenerator> random;
+
+    /**
+     * @param requestIdHeaders headers whose value is the request id (first present wins)
+     * @param random           source of generated request ids (per call, e.g. {@code ThreadLocalRandom::current})
+     */
+    public ParseRequestProcessor(List<String> requestIdHeaders, Supplier<RandomGenerator> random) {
+        this.requestIdHeaders = List.copyOf(requestIdHeaders);
+        this.random = random;
+    }
+
+    @Override
+    public void process(Exchange exchange) throws Exception {
+        RequestKind kind = RequestKind.parse(exchange.getProperty(CaravanExchangeProperties.REQUEST_KIND));
+        HttpServerRequest request = exchange.getIn() instanceof HttpMessage m ? m.getRequest() : null;
+        if (request != null) {
+            exchange.setProperty(CaravanExchangeProperties.CLIENT_REQUEST, request);
+        }
+        String contentType = exchange.getIn().getHeader(Exchange.CONTENT_TYPE, String.class);
+        if (!Json.isJsonContentType(contentType)) {
+            throw GatewayError.UNSUPPORTED_MEDIA_TYPE.exception("Content-Type must be application/json, was "
+                    + (contentType == null ? "missing" : "'" + contentType + "'"));
+        }
+        byte[] bytes = bytesOf(exchange);
+        Map<String, Object> json = parse(bytes);
+        exchange.setProperty(CaravanExchangeProperties.REQUEST_BODY,
+                exchange.getIn().getBody() instanceof Buffer b ? b : Buffer.buffer(bytes));
+        exchange.setProperty(CaravanExchangeProperties.REQUEST_JSON, json);
+
+        Object model = json.get("model");
+        if (model != null && !(model instanceof String)) {
+            throw GatewayError.INVALID_REQUEST.exception("model must be a string");
+        }
+        exchange.setProperty(CaravanExchangeProperties.MODEL, model);
+        Object stream = json.get("stream");
+        if (stream != null && !(stream instanceof Boolean)) {
+            throw GatewayError.INVALID_REQUEST.exception("stream must be a boolean");
+        }
+        exchange.setProperty(CaravanExchangeProperties.STREAM, Boolean.TRUE.equals(stream));
+        exchange.setProperty(CaravanExchangeProperties.REQUEST_ID, requestId(exchange, kind));
+        if (exchange.getProperty(CaravanExchangeProperties.UPSTREAM_PATH) == null) {
+            String query = request != null ? request.query() : null;
+            exchange.setProperty(CaravanExchangeProperties.UPSTREAM_PATH,
+                    query == null || query.isEmpty() ? kind.upstreamPath() : kind.upstreamPath() + "?" + query);
+        }
+    }
+
+    private static byte[] bytesOf(Exchange exchange) {
+        Object body = exchange.getIn().getBody();
+        if (body instanceof Buffer b) {
+            return b.getBytes();
+        }
+        if (body instanceof byte[] bytes) {
+            return bytes;
+        }
+        if (body == null) {
+            return new byte[0];
+        }
+        return exchange.getIn().getBody(byte[].class);
+    }
+
+    private static Map<String, Object> parse(byte[] bytes) {
+        if (bytes == null || bytes.length == 0) {
+            throw GatewayError.INVALID_JSON.exception("request body is empty; expected a JSON object");
+        }
+        int first = 0;
+        while (first < bytes.length && Character.isWhitespace(bytes[first])) {
+            first++;
+        }
+        if (first == bytes.length || bytes[first] != '{') {
+            throw GatewayError.INVALID_JSON.exception("request body must be a JSON object");
+        }
+        try {
+            return MAPPER.readValue(bytes, MAP);
+        } catch (JsonProcessingException e) {
+            throw GatewayError.INVALID_JSON.exception("request body is not valid JSON: " + e.getOriginalMessage());
+        } catch (IOException e) {
+            throw GatewayError.INVALID_JSON.exception("request body could not be read: " + e.getMessage());
+        }
+    }
+
+    private String requestId(Exchange exchange, RequestKind kind) {
+        for (String header : requestIdHeaders) {
+            String v = exchange.getIn().getHeader(header, String.class);
+            if (v != null && !v.isBlank()) {
+                return v.trim();
+            }
+        }
+        RandomGenerator r = random.get();
+        char[] id = new char[24];
+        for (int i = 0; i < id.length; i++) {
+            id[i] = ID_CHARS[r.nextInt(ID_CHARS.length)];
+        }
+        return kind.idPrefix() + new String(id);
+    }
+}

@@ -1,0 +1,171 @@
+package dev.caravan.processors.control;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import org.apache.camel.CamelContext;
+import org.apache.camel.Exchange;
+import org.apache.camel.impl.DefaultCamelContext;
+import org.apache.camel.support.DefaultExchange;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+
+import dev.caravan.policies.EngineLoad;
+import dev.caravan.policies.Worker;
+import dev.caravan.policies.WorkerRegistry;
+import dev.caravan.processors.CaravanExchangeProperties;
+import dev.caravan.processors.Json;
+import dev.caravan.processors.routing.PolicyRegistry;
+
+class ControlStepsTest {
+
+    private static final CamelContext CAMEL = new DefaultCamelContext();
+
+    static {
+        CAMEL.start(); // a started context gives messages Camel's case-insensitive headers
+    }
+
+    private final WorkerRegistry workers = new WorkerRegistry();
+    private final Worker a = workers.add(Worker.builder("http://a:1").apiKey("ka").build());
+    private final Worker b = workers.add(Worker.builder("http://b:1").build());
+
+    @AfterAll
+    static void stop() throws Exception {
+        CAMEL.close();
+    }
+
+    private static Exchange exchange(Object body) {
+        Exchange e = new DefaultExchange(CAMEL);
+        e.getMessage().setBody(body);
+        return e;
+    }
+
+    private static Exchange response(ControlCall call, int status, String body) {
+        Exchange e = exchange(body);
+        e.setProperty(CaravanExchangeProperties.CONTROL_CALL, call);
+        e.getMessage().setHeader(Exchange.HTTP_RESPONSE_CODE, status);
+        e.getMessage().setHeader("Server", "engine");
+        return e;
+    }
+
+    private static Exchange failure(ControlCall call, String reason) {
+        Exchange e = exchange(null);
+        e.setProperty(CaravanExchangeProperties.CONTROL_CALL, call);
+        e.setProperty(CaravanExchangeProperties.CONTROL_ERROR, reason);
+        return e;
+    }
+
+    private static Exchange collect(Exchange... subs) {
+        CollectControlResultsStrategy s = new CollectControlResultsStrategy();
+        Exchange agg = null;
+        for (Exchange sub : subs) {
+            agg = s.aggregate(agg, sub);
+        }
+        return agg;
+    }
+
+    @Test
+    void plansOneCallPerWorkerAndPathSkippingUnhealthyWhenAsked() {
+        b.setHealthy(false);
+        Exchange e = exchange(null);
+        new PlanControlCallsProcessor(workers, PlanControlCallsProcessor.Scope.HEALTHY, "GET",
+                List.of("/get_load", "/metrics")).process(e);
+        assertThat(e.getMessage().getBody(List.class)).extracting(c -> ((ControlCall) c).url())
+                .containsExactly("http://a:1/get_load", "http://a:1/metrics");
+    }
+
+    @Test
+    void preparingACallDropsInheritedHeadersAndSendsTheWorkersKey() {
+        Exchange e = exchange(new ControlCall(a, "POST", "/flush_cache", null));
+        e.getIn().setHeader("Authorization", "Bearer client");
+        e.getIn().setHeader("CamelHttpUri", "/v1/chat/completions");
+        new PrepareControlCallProcessor("gateway-key").process(e);
+        assertThat(e.getIn().getHeaders()).containsOnlyKeys("CamelHttpMethod", "Authorization");
+        assertThat(e.getIn().getHeader("Authorization")).isEqualTo("Bearer ka");
+        assertThat(e.getProperty(CaravanExchangeProperties.CONTROL_URL)).isEqualTo("http://a:1/flush_cache");
+    }
+
+    @Test
+    void collectsResultsAndClearsWorkerResponseHeaders() {
+        ControlCall ca = new ControlCall(a, "GET", "/v1/models", null);
+        ControlCall cb = new ControlCall(b, "GET", "/v1/models", null);
+        Exchange agg = collect(response(ca, 200, "{}"), failure(cb, "Connection refused"));
+        assertThat(agg.getMessage().getHeaders()).isEmpty();
+        assertThat(ControlResults.of(agg)).containsExactly(new ControlResult(ca, 200, "{}", null),
+                new ControlResult(cb, -1, null, "Connection refused"));
+    }
+
+    @Test
+    void appliesEngineLoadsFromGetLoadAndMetrics() {
+        Exchange agg = collect(
+                response(new ControlCall(a, "GET", "/get_load", null), 200, "[{\"num_tokens\":300,\"num_reqs\":9}]"),
+                response(new ControlCall(a, "GET", "/metrics", null), 200,
+                        "vllm:num_requests_running 2\nvllm:num_requests_waiting 7\nvllm:kv_cache_usage_perc 0.5\n"),
+                failure(new ControlCall(b, "GET", "/get_load", null), "refused"),
+                failure(new ControlCall(b, "GET", "/metrics", null), "refused"));
+        new ApplyEngineLoadsProcessor(() -> 42L).process(agg);
+        assertThat(a.engineLoad()).isEqualTo(new EngineLoad(300, 2, 7, 0.5, 42L));
+        assertThat(b.engineLoad()).isNull();
+    }
+
+    @Test
+    void summarizesAPartialFlushAndForgetsTheFlushedWorkersCache() {
+        List<String> events = new ArrayList<>();
+        PolicyRegistry policies = new PolicyRegistry(workers, m -> new dev.caravan.policies.LoadBalancingPolicy() {
+            @Override
+            public dev.caravan.policies.Decision select(List<Worker> c, dev.caravan.policies.SelectionContext x) {
+                return dev.caravan.policies.Decision.of(c.get(0), "t", "t");
+            }
+
+            @Override
+            public String name() {
+                return "t";
+            }
+
+            @Override
+            public void onWorkerRemoved(Worker w) {
+                events.add("removed " + w.url());
+            }
+        });
+        Exchange agg = collect(response(new ControlCall(a, "POST", "/flush_cache", null), 200, "ok"),
+                response(new ControlCall(b, "POST", "/flush_cache", null), 500, "err"));
+        new SummarizeFlushCacheProcessor(workers, policies).process(agg);
+
+        assertThat(agg.getMessage().getHeader(Exchange.HTTP_RESPONSE_CODE)).isEqualTo(200);
+        Map<String, Object> body = Json.parseObject(agg.getMessage().getBody(String.class).getBytes());
+        assertThat(body).containsEntry("status", "partial_success").containsEntry("workers_flushed", 1)
+                .containsEntry("total_http_workers", 2).containsEntry("successful", List.of("http://a:1"))
+                .containsEntry("failed", List.of(Map.of("worker", "http://b:1", "error", "HTTP 500")));
+        assertThat(events).containsExactly("removed http://a:1");
+    }
+
+    @Test
+    void mergesModelsInWorkerOrderWithoutDuplicates() {
+        Exchange agg = collect(
+                response(new ControlCall(b, "GET", "/v1/models", null), 200,
+                        "{\"data\":[{\"id\":\"m2\"},{\"id\":\"m1\"}]}"),
+                response(new ControlCall(a, "GET", "/v1/models", null), 200, "{\"data\":[{\"id\":\"m1\"}]}"));
+        new MergeModelsProcessor(workers).process(agg);
+        assertThat(agg.getMessage().getBody(String.class))
+                .isEqualTo("{\"object\":\"list\",\"data\":[{\"id\":\"m1\"},{\"id\":\"m2\"}]}");
+    }
+
+    @Test
+    void modelsWithoutHealthyWorkersIs503() {
+        assertThatThrownBy(() -> new MergeModelsProcessor(workers).process(exchange(List.of())))
+                .hasMessage("No healthy workers to list models from");
+    }
+
+    @Test
+    void summarizesLoadsWithMinusOneForSilentWorkers() {
+        Exchange agg = collect(response(new ControlCall(a, "GET", "/get_load", null), 200, "{\"num_tokens\":5}"));
+        new SummarizeLoadsProcessor(workers).process(agg);
+        assertThat(agg.getMessage().getBody(String.class)).isEqualTo("{\"workers\":["
+                + "{\"worker\":\"http://a:1\",\"load\":5,\"in_flight\":0},"
+                + "{\"worker\":\"http://b:1\",\"load\":-1,\"in_flight\":0}]}");
+    }
+}

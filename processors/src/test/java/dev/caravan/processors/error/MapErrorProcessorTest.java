@@ -1,0 +1,65 @@
+package dev.caravan.processors.error;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.apache.camel.CamelContext;
+import org.apache.camel.Exchange;
+import org.apache.camel.impl.DefaultCamelContext;
+import org.apache.camel.support.DefaultExchange;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+
+import dev.caravan.processors.CaravanExchangeProperties;
+
+class MapErrorProcessorTest {
+
+    private static final CamelContext CAMEL = new DefaultCamelContext();
+
+    static {
+        CAMEL.start(); // a started context gives messages Camel's case-insensitive headers
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        CAMEL.close();
+    }
+
+    private static Exchange failedWith(Throwable t) {
+        Exchange e = new DefaultExchange(CAMEL);
+        e.setProperty(Exchange.EXCEPTION_CAUGHT, t);
+        return e;
+    }
+
+    @Test
+    void aGatewayExceptionKeepsItsStatusCodeAndMessage() {
+        Exchange e = failedWith(GatewayError.NO_AVAILABLE_WORKERS.exception("No available workers"));
+        new MapErrorProcessor().process(e);
+
+        assertThat(e.getMessage().getHeader(Exchange.HTTP_RESPONSE_CODE)).isEqualTo(503);
+        assertThat(e.getMessage().getHeader(ErrorBody.ERROR_CODE_HEADER)).isEqualTo("no_available_workers");
+        assertThat(e.getMessage().getHeader(Exchange.CONTENT_TYPE)).isEqualTo("application/json");
+        assertThat(e.getMessage().getBody(String.class)).isEqualTo("{\"error\":{\"type\":\"Service Unavailable\","
+                + "\"code\":\"no_available_workers\",\"message\":\"No available workers\"}}");
+        assertThat(e.getProperty(CaravanExchangeProperties.RESPONSE_STATUS)).isEqualTo(503);
+    }
+
+    @Test
+    void anythingElseIsA500WithoutDetails() {
+        Exchange e = failedWith(new NullPointerException("secret internals"));
+        new MapErrorProcessor().process(e);
+
+        assertThat(e.getMessage().getHeader(Exchange.HTTP_RESPONSE_CODE)).isEqualTo(500);
+        assertThat(e.getMessage().getBody(String.class)).contains("internal_error").doesNotContain("secret")
+                .doesNotContain("NullPointerException");
+    }
+
+    @Test
+    void aCommittedStreamIsLeftAlone() {
+        Exchange e = failedWith(GatewayError.UPSTREAM_FAILED.exception("late failure"));
+        e.setProperty(CaravanExchangeProperties.RESPONSE_COMMITTED, true);
+        e.getMessage().setBody("untouched");
+        new MapErrorProcessor().process(e);
+        assertThat(e.getMessage().getBody()).isEqualTo("untouched");
+        assertThat(e.getProperty(CaravanExchangeProperties.ERROR_CODE)).isEqualTo("upstream_error");
+    }
+}

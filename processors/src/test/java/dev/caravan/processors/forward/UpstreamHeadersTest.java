@@ -1,0 +1,65 @@
+package dev.caravan.processors.forward;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.vertx.core.MultiMap;
+import org.junit.jupiter.api.Test;
+
+class UpstreamHeadersTest {
+
+    private static MultiMap client() {
+        return MultiMap.caseInsensitiveMultiMap()
+                .add("Host", "gw:30000").add("Connection", "keep-alive, X-Hop").add("Keep-Alive", "timeout=5")
+                .add("Transfer-Encoding", "chunked").add("TE", "trailers").add("Upgrade", "h2c")
+                .add("Content-Length", "42").add("Accept-Encoding", "gzip").add("X-Hop", "1")
+                .add("Authorization", "Bearer client").add("Content-Type", "application/json")
+                .add("X-Correlation-Id", "corr-1").add("X-Request-Id", "old").add("traceparent", "00-abc");
+    }
+
+    @Test
+    void dropsHopByHopHostLengthAndEncodingHeaders() {
+        MultiMap out = UpstreamHeaders.forRequest(client(), null, "rid-1");
+        assertThat(out.names()).containsExactlyInAnyOrder("Authorization", "Content-Type", "X-Correlation-Id",
+                "traceparent", "X-Request-Id");
+    }
+
+    @Test
+    void keepsTheClientsAuthorizationWithoutAKey() {
+        assertThat(UpstreamHeaders.forRequest(client(), null, "rid").get("authorization")).isEqualTo("Bearer client");
+    }
+
+    @Test
+    void aWorkerKeyReplacesTheClientsAuthorization() {
+        MultiMap out = UpstreamHeaders.forRequest(client(), "sk-worker", "rid");
+        assertThat(out.getAll("authorization")).containsExactly("Bearer sk-worker");
+    }
+
+    @Test
+    void setsTheRequestId() {
+        assertThat(UpstreamHeaders.forRequest(client(), null, "rid-9").getAll("x-request-id")).containsExactly("rid-9");
+    }
+
+    @Test
+    void messageHeadersSetByRouteStepsAreForwardedWithoutCamelHeadersOrParameters() {
+        java.util.Map<String, Object> message = new org.apache.camel.util.CaseInsensitiveMap();
+        message.put("Content-Type", "application/json");
+        message.put("X-Tenant", "acme");                    // a YAML setHeader step
+        message.put("CamelHttpUri", "/v1/chat/completions");
+        message.put("CamelVertxPlatformHttpLocalAddress", new Object());
+        message.put("debug", "1");                          // a query parameter platform-http copied in
+        message.put("X-Multi", java.util.List.of("a", "b"));
+        MultiMap out = UpstreamHeaders.forRequest(message, java.util.Set.of("debug"), null, "rid");
+        assertThat(out.names()).containsExactlyInAnyOrder("Content-Type", "X-Tenant", "X-Multi", "X-Request-Id");
+        assertThat(out.getAll("x-multi")).containsExactly("a", "b");
+    }
+
+    @Test
+    void responseKeepsEndToEndHeadersAndContentLength() {
+        MultiMap upstream = MultiMap.caseInsensitiveMultiMap().add("Content-Type", "text/event-stream")
+                .add("Content-Length", "10").add("Connection", "close").add("Transfer-Encoding", "chunked")
+                .add("X-Engine", "sim");
+        MultiMap target = MultiMap.caseInsensitiveMultiMap();
+        UpstreamHeaders.copyResponse(upstream, target);
+        assertThat(target.names()).containsExactlyInAnyOrder("Content-Type", "Content-Length", "X-Engine");
+    }
+}

@@ -1,0 +1,75 @@
+package dev.caravan.processors.forward;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.vertx.core.buffer.Buffer;
+import org.junit.jupiter.api.Test;
+
+class UsageSnifferTest {
+
+    private static Usage feed(String contentType, String... chunks) {
+        UsageSniffer s = UsageSniffer.forContentType(contentType);
+        for (String c : chunks) {
+            s.accept(Buffer.buffer(c));
+        }
+        return s.finish();
+    }
+
+    @Test
+    void readsOpenAiUsageFromTheFinalSseChunk() {
+        Usage u = feed("text/event-stream",
+                "data: {\"choices\":[{\"delta\":{\"content\":\"hi\"}}]}\n\n",
+                "data: {\"choices\":[],\"usage\":{\"prompt_tokens\":120,\"completion_tokens\":5,"
+                        + "\"prompt_tokens_details\":{\"cached_tokens\":96}}}\n\n",
+                "data: [DONE]\n\n");
+        assertThat(u).isEqualTo(new Usage(120, 96, 5));
+    }
+
+    @Test
+    void reassemblesAUsageLineSplitAcrossChunks() {
+        Usage u = feed("text/event-stream; charset=utf-8",
+                "data: {\"usage\":{\"prompt_t", "okens\":7,\"prompt_tokens_details\":{\"cach",
+                "ed_tokens\":3}}}\n", "\ndata: [DONE]\n\n");
+        assertThat(u).isEqualTo(new Usage(7, 3, -1));
+    }
+
+    @Test
+    void keepsTheLastSglangMetaInfoOfAStream() {
+        Usage u = feed("text/event-stream",
+                "data: {\"text\":\"a\",\"meta_info\":{\"prompt_tokens\":10,\"cached_tokens\":4,\"completion_tokens\":1}}\n\n"
+                        + "data: {\"text\":\"ab\",\"meta_info\":{\"prompt_tokens\":10,\"cached_tokens\":4,"
+                        + "\"completion_tokens\":2}}\n\n");
+        assertThat(u).isEqualTo(new Usage(10, 4, 2));
+    }
+
+    @Test
+    void readsUsageFromAJsonBodyInPieces() {
+        Usage u = feed("application/json", "{\"id\":\"x\",\"usage\":{\"prompt_tokens\":",
+                "12,\"completion_tokens\":3}}");
+        assertThat(u).isEqualTo(new Usage(12, -1, 3));
+    }
+
+    @Test
+    void sumsABatchGenerateResponse() {
+        Usage u = feed("application/json", "[{\"meta_info\":{\"prompt_tokens\":3,\"cached_tokens\":1}},"
+                + "{\"meta_info\":{\"prompt_tokens\":4,\"cached_tokens\":2}}]");
+        assertThat(u).isEqualTo(new Usage(7, 3, -1));
+    }
+
+    @Test
+    void reportsNothingForBodiesWithoutUsage() {
+        assertThat(feed("application/json", "{\"ok\":true}")).isEqualTo(Usage.NONE);
+        assertThat(feed("application/json", "not json")).isEqualTo(Usage.NONE);
+        assertThat(feed("text/plain", "prompt_tokens 5")).isEqualTo(Usage.NONE);
+        assertThat(feed("text/event-stream", "data: {\"prompt_tokens\": broken\n")).isEqualTo(Usage.NONE);
+    }
+
+    @Test
+    void givesUpOnJsonBodiesLargerThanTheCap() {
+        UsageSniffer s = UsageSniffer.forContentType("application/json");
+        s.accept(Buffer.buffer("{\"usage\":{\"prompt_tokens\":1},\"pad\":\""));
+        s.accept(Buffer.buffer(new byte[UsageSniffer.MAX_JSON_BYTES]));
+        s.accept(Buffer.buffer("\"}"));
+        assertThat(s.finish()).isEqualTo(Usage.NONE);
+    }
+}

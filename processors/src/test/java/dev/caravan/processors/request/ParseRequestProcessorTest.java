@@ -1,0 +1,138 @@
+package dev.caravan.processors.request;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+
+import io.vertx.core.buffer.Buffer;
+import org.apache.camel.CamelContext;
+import org.apache.camel.Exchange;
+import org.apache.camel.impl.DefaultCamelContext;
+import org.apache.camel.support.DefaultExchange;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+
+import dev.caravan.processors.CaravanExchangeProperties;
+import dev.caravan.processors.error.GatewayError;
+import dev.caravan.processors.error.GatewayException;
+
+class ParseRequestProcessorTest {
+
+    private static final CamelContext CAMEL = new DefaultCamelContext();
+
+    static {
+        CAMEL.start(); // a started context gives messages Camel's case-insensitive headers
+    }
+    private final ParseRequestProcessor parse = new ParseRequestProcessor(List.of("x-request-id", "x-correlation-id"),
+            () -> new Random(7));
+
+    @AfterAll
+    static void stop() throws Exception {
+        CAMEL.close();
+    }
+
+    private static Exchange exchange(String kind, String contentType, String body) {
+        Exchange e = new DefaultExchange(CAMEL);
+        e.setProperty(CaravanExchangeProperties.REQUEST_KIND, kind);
+        if (contentType != null) {
+            e.getIn().setHeader("Content-Type", contentType);
+        }
+        e.getIn().setBody(body == null ? null : Buffer.buffer(body));
+        return e;
+    }
+
+    @Test
+    void parsesTheBodyAndRecordsModelStreamAndUpstreamPath() throws Exception {
+        Exchange e = exchange("chat", "application/json; charset=utf-8",
+                "{\"model\":\"llama\",\"stream\":true,\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}");
+        parse.process(e);
+
+        assertThat(e.getProperty(CaravanExchangeProperties.MODEL)).isEqualTo("llama");
+        assertThat(e.getProperty(CaravanExchangeProperties.STREAM)).isEqualTo(true);
+        assertThat(e.getProperty(CaravanExchangeProperties.REQUEST_JSON, Map.class)).containsKey("messages");
+        assertThat(e.getProperty(CaravanExchangeProperties.UPSTREAM_PATH)).isEqualTo("/v1/chat/completions");
+        assertThat(e.getProperty(CaravanExchangeProperties.REQUEST_BODY, Buffer.class).toString())
+                .startsWith("{\"model\":\"llama\"");
+    }
+
+    @Test
+    void generatesAnIdWithTheKindsPrefix() throws Exception {
+        Exchange e = exchange("completions", "application/json", "{\"prompt\":\"x\"}");
+        parse.process(e);
+        assertThat(e.getProperty(CaravanExchangeProperties.REQUEST_ID, String.class)).matches("cmpl-[a-z0-9]{24}");
+    }
+
+    @Test
+    void takesTheRequestIdFromTheFirstConfiguredHeaderPresent() throws Exception {
+        Exchange e = exchange("generate", "application/json", "{\"text\":\"x\"}");
+        e.getIn().setHeader("X-Correlation-Id", "corr-7");
+        parse.process(e);
+        assertThat(e.getProperty(CaravanExchangeProperties.REQUEST_ID)).isEqualTo("corr-7");
+    }
+
+    @Test
+    void keepsAnUpstreamPathTheRouteSet() throws Exception {
+        Exchange e = exchange("chat", "application/json", "{\"messages\":[]}");
+        e.setProperty(CaravanExchangeProperties.UPSTREAM_PATH, "/custom");
+        parse.process(e);
+        assertThat(e.getProperty(CaravanExchangeProperties.UPSTREAM_PATH)).isEqualTo("/custom");
+    }
+
+    @Test
+    void rejectsFormEncodedBodiesWith415() {
+        assertError(exchange("chat", "application/x-www-form-urlencoded", "{\"messages\":[]}"),
+                GatewayError.UNSUPPORTED_MEDIA_TYPE,
+                "Content-Type must be application/json, was 'application/x-www-form-urlencoded'");
+    }
+
+    @Test
+    void rejectsAMissingContentTypeWith415() {
+        assertError(exchange("chat", null, "{}"), GatewayError.UNSUPPORTED_MEDIA_TYPE,
+                "Content-Type must be application/json, was missing");
+    }
+
+    @Test
+    void rejectsMalformedJsonWith400() {
+        assertThatThrownBy(() -> parse.process(exchange("chat", "application/json", "{\"messages\":")))
+                .isInstanceOf(GatewayException.class).hasMessageStartingWith("request body is not valid JSON");
+    }
+
+    @Test
+    void rejectsAnEmptyBody() {
+        assertError(exchange("chat", "application/json", ""), GatewayError.INVALID_JSON,
+                "request body is empty; expected a JSON object");
+    }
+
+    @Test
+    void rejectsAJsonArrayBody() {
+        assertError(exchange("chat", "application/json", " [1,2]"), GatewayError.INVALID_JSON,
+                "request body must be a JSON object");
+    }
+
+    @Test
+    void rejectsANonStringModel() {
+        assertError(exchange("chat", "application/json", "{\"model\":7}"), GatewayError.INVALID_REQUEST,
+                "model must be a string");
+    }
+
+    @Test
+    void rejectsANonBooleanStream() {
+        assertError(exchange("chat", "application/json", "{\"stream\":\"yes\"}"), GatewayError.INVALID_REQUEST,
+                "stream must be a boolean");
+    }
+
+    @Test
+    void anUnknownKindIsARouteConfigurationError() {
+        assertThatThrownBy(() -> parse.process(exchange("rerank", "application/json", "{}")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("caravanRequestKind must be one of chat, completions, generate, embeddings, was 'rerank'");
+    }
+
+    private void assertError(Exchange e, GatewayError error, String message) {
+        assertThatThrownBy(() -> parse.process(e)).isInstanceOf(GatewayException.class).hasMessage(message)
+                .satisfies(t -> assertThat(((GatewayException) t).error()).isEqualTo(error));
+    }
+}

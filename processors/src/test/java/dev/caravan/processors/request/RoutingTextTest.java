@@ -1,0 +1,138 @@
+package dev.caravan.processors.request;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+import dev.caravan.policies.text.ChatTemplate;
+import dev.caravan.processors.error.GatewayError;
+import dev.caravan.processors.error.GatewayException;
+
+class RoutingTextTest {
+
+    private static Map<String, Object> body(Object... kv) {
+        java.util.LinkedHashMap<String, Object> m = new java.util.LinkedHashMap<>();
+        for (int i = 0; i < kv.length; i += 2) {
+            m.put((String) kv[i], kv[i + 1]);
+        }
+        return m;
+    }
+
+    @Test
+    void chatTextIsTheWholeConversationRenderedWithTools() {
+        List<Object> messages = List.of(
+                Map.of("role", "system", "content", "be brief"),
+                Map.of("role", "user", "content", "weather?"),
+                Map.of("role", "assistant", "content", "", "tool_calls",
+                        List.of(Map.of("id", "c1", "function", Map.of("name", "wx")))),
+                Map.of("role", "tool", "tool_call_id", "c1", "content", "sunny"));
+        List<Object> tools = List.of(Map.of("type", "function", "function", Map.of("name", "wx")));
+
+        String text = RoutingText.extract(RequestKind.CHAT, body("messages", messages, "tools", tools));
+
+        assertThat(text).isEqualTo(ChatTemplate.render(messages, tools));
+        assertThat(text).startsWith("<|tools|>").contains("be brief").contains("<|tool_calls|>").contains("[c1] sunny");
+    }
+
+    @Test
+    void chatTextOfATurnIsAPrefixOfTheNextTurn() {
+        List<Object> turn1 = List.of(Map.of("role", "user", "content", "hello"));
+        List<Object> turn2 = List.of(Map.of("role", "user", "content", "hello"),
+                Map.of("role", "assistant", "content", "hi!"), Map.of("role", "user", "content", "more"));
+        String t1 = RoutingText.extract(RequestKind.CHAT, body("messages", turn1));
+        String t2 = RoutingText.extract(RequestKind.CHAT, body("messages", turn2));
+        assertThat(t2).startsWith(t1.substring(0, t1.length() - ChatTemplate.GENERATION_PROMPT.length()));
+    }
+
+    @Test
+    void completionsPromptStringIsTakenAsIs() {
+        assertThat(RoutingText.extract(RequestKind.COMPLETIONS, body("prompt", "once upon"))).isEqualTo("once upon");
+    }
+
+    @Test
+    void completionsPromptArrayIsJoinedWithSpaces() {
+        assertThat(RoutingText.extract(RequestKind.COMPLETIONS, body("prompt", List.of("a b", "c"))))
+                .isEqualTo("a b c");
+    }
+
+    @Test
+    void tokenIdsRenderAsDecimalsJoinedWithSpaces() {
+        assertThat(RoutingText.extract(RequestKind.COMPLETIONS, body("prompt", List.of(1, 22, 333))))
+                .isEqualTo("1 22 333");
+        assertThat(RoutingText.extract(RequestKind.GENERATE, body("input_ids", List.of(List.of(1, 2), List.of(3)))))
+                .isEqualTo("1 2 3");
+    }
+
+    @Test
+    void generateUsesTextBeforeInputIds() {
+        assertThat(RoutingText.extract(RequestKind.GENERATE, body("text", "hi", "input_ids", List.of(1))))
+                .isEqualTo("hi");
+        assertThat(RoutingText.extract(RequestKind.GENERATE, body("text", List.of("x", "y")))).isEqualTo("x y");
+        assertThat(RoutingText.extract(RequestKind.GENERATE, body("sampling_params", Map.of()))).isEmpty();
+    }
+
+    @Test
+    void embeddingsInputFollowsThePromptRules() {
+        assertThat(RoutingText.extract(RequestKind.EMBEDDINGS, body("input", List.of("p", "q")))).isEqualTo("p q");
+    }
+
+    @Test
+    void rejectsChatWithoutMessages() {
+        assertInvalid(RequestKind.CHAT, body("model", "m"), "messages must be a non-empty array");
+        assertInvalid(RequestKind.CHAT, body("messages", "hello"), "messages must be a non-empty array");
+    }
+
+    @Test
+    void rejectsMessageWithoutRole() {
+        assertInvalid(RequestKind.CHAT, body("messages", List.of(Map.of("content", "x"))),
+                "messages[0].role must be a non-empty string");
+    }
+
+    @Test
+    void rejectsToolsThatAreNotAnArray() {
+        assertInvalid(RequestKind.CHAT, body("messages", List.of(Map.of("role", "user", "content", "x")),
+                "tools", "wx"), "tools must be an array");
+    }
+
+    @Test
+    void rejectsNumericPrompt() {
+        assertInvalid(RequestKind.COMPLETIONS, body("prompt", 42), "prompt must be a string or an array");
+    }
+
+    @Test
+    void rejectsMixedPromptArray() {
+        assertInvalid(RequestKind.COMPLETIONS, body("prompt", List.of("a", 1)),
+                "prompt[1] must be a string like the other elements");
+    }
+
+    @Test
+    void rejectsMissingPrompt() {
+        assertInvalid(RequestKind.COMPLETIONS, body(), "prompt is required");
+        assertInvalid(RequestKind.EMBEDDINGS, body(), "input is required");
+    }
+
+    @Test
+    void rejectsTokenIdsInGenerateText() {
+        assertInvalid(RequestKind.GENERATE, body("text", List.of(1, 2)), "text[0] must be a string");
+    }
+
+    @Test
+    void rejectsNonIntegerInputIds() {
+        assertInvalid(RequestKind.GENERATE, body("input_ids", List.of(List.of(1, "x"))),
+                "input_ids[0][1] must be an integer token id");
+        assertInvalid(RequestKind.GENERATE, body("input_ids", List.of("1")),
+                "input_ids[0] must be an integer token id or an array of them");
+        assertInvalid(RequestKind.GENERATE, body("input_ids", "1 2"),
+                "input_ids must be an array of integers or of integer arrays");
+    }
+
+    private static void assertInvalid(RequestKind kind, Map<String, Object> body, String message) {
+        assertThatThrownBy(() -> RoutingText.extract(kind, body)).isInstanceOf(GatewayException.class)
+                .hasMessage(message)
+                .satisfies(e -> assertThat(((GatewayException) e).error()).isEqualTo(GatewayError.INVALID_REQUEST));
+    }
+}

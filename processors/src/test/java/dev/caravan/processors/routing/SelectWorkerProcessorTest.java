@@ -1,0 +1,129 @@
+package dev.caravan.processors.routing;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.apache.camel.CamelContext;
+import org.apache.camel.Exchange;
+import org.apache.camel.impl.DefaultCamelContext;
+import org.apache.camel.support.DefaultExchange;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+
+import dev.caravan.policies.Decision;
+import dev.caravan.policies.Worker;
+import dev.caravan.policies.WorkerLease;
+import dev.caravan.policies.WorkerRegistry;
+import dev.caravan.processors.CaravanExchangeProperties;
+import dev.caravan.processors.error.GatewayError;
+import dev.caravan.processors.error.GatewayException;
+
+class SelectWorkerProcessorTest {
+
+    private static final CamelContext CAMEL = new DefaultCamelContext();
+
+    static {
+        CAMEL.start(); // a started context gives messages Camel's case-insensitive headers
+    }
+
+    private final WorkerRegistry workers = new WorkerRegistry();
+    private final List<RecordingPolicy> created = new ArrayList<>();
+    private final PolicyRegistry policies = new PolicyRegistry(workers, m -> {
+        RecordingPolicy p = new RecordingPolicy(m);
+        created.add(p);
+        return p;
+    });
+    private final List<Decision> decisions = new ArrayList<>();
+    private final SelectWorkerProcessor select = new SelectWorkerProcessor(policies, decisions::add);
+
+    @AfterAll
+    static void stop() throws Exception {
+        CAMEL.close();
+    }
+
+    private static Exchange exchange() {
+        Exchange e = new DefaultExchange(CAMEL);
+        e.setProperty(CaravanExchangeProperties.ROUTING_TEXT, "hello world");
+        e.getIn().setHeader("X-SMG-Routing-Key", "user-1");
+        return e;
+    }
+
+    @Test
+    void choosesThroughThePolicyAndTakesALease() {
+        Worker a = workers.add(Worker.builder("http://a:1").build());
+        Exchange e = exchange();
+
+        select.process(e);
+
+        assertThat(e.getProperty(CaravanExchangeProperties.WORKER)).isSameAs(a);
+        assertThat(e.getProperty(CaravanExchangeProperties.DECISION, Decision.class).label()).isEqualTo("recording:first");
+        assertThat(e.getProperty(CaravanExchangeProperties.LEASE, WorkerLease.class).worker()).isSameAs(a);
+        assertThat(a.load()).isEqualTo(1);
+        assertThat(decisions).extracting(Decision::label).containsExactly("recording:first");
+        assertThat(created.get(0).contexts.get(0).requestText()).isEqualTo("hello world");
+        assertThat(created.get(0).contexts.get(0).header("x-smg-routing-key")).isEqualTo("user-1");
+    }
+
+    @Test
+    void completingTheExchangeReleasesTheLeaseOnceAndReportsTheOutcome() {
+        Worker a = workers.add(Worker.builder("http://a:1").build());
+        Exchange e = exchange();
+        select.process(e);
+        e.getProperty(CaravanExchangeProperties.LEASE, WorkerLease.class).release(); // the forward step released it
+        e.setProperty(CaravanExchangeProperties.RESPONSE_STATUS, 200);
+        e.setProperty(CaravanExchangeProperties.OUTCOME, "completed");
+
+        e.getExchangeExtension().handoverCompletions().forEach(s -> s.onComplete(e));
+
+        assertThat(a.load()).isZero();
+        assertThat(created.get(0).events).endsWith("complete http://a:1 true");
+    }
+
+    @Test
+    void aFailedExchangeStillReleasesTheLease() {
+        Worker a = workers.add(Worker.builder("http://a:1").build());
+        Exchange e = exchange();
+        select.process(e);
+        e.setProperty(CaravanExchangeProperties.RESPONSE_STATUS, 502);
+
+        e.getExchangeExtension().handoverCompletions().forEach(s -> s.onFailure(e));
+
+        assertThat(a.load()).isZero();
+        assertThat(created.get(0).events).endsWith("complete http://a:1 false");
+    }
+
+    @Test
+    void skipsUnavailableWorkers() {
+        Worker a = workers.add(Worker.builder("http://a:1").build());
+        Worker b = workers.add(Worker.builder("http://b:1").build());
+        a.setHealthy(false);
+        Exchange e = exchange();
+        select.process(e);
+        assertThat(e.getProperty(CaravanExchangeProperties.WORKER)).isSameAs(b);
+    }
+
+    @Test
+    void noHealthyWorkerIs503() {
+        workers.add(Worker.builder("http://a:1").build()).setHealthy(false);
+        assertThatThrownBy(() -> select.process(exchange())).isInstanceOf(GatewayException.class)
+                .hasMessage("No available workers (all circuits open or unhealthy)")
+                .satisfies(t -> assertThat(((GatewayException) t).error()).isEqualTo(GatewayError.NO_AVAILABLE_WORKERS));
+    }
+
+    @Test
+    void noWorkersAtAllIs503() {
+        assertThatThrownBy(() -> select.process(exchange())).hasMessage("No workers are registered");
+    }
+
+    @Test
+    void aDecliningPolicyIs503AndIsCounted() {
+        Worker a = workers.add(Worker.builder("http://a:1").build());
+        created.get(0).decline = true;
+        assertThatThrownBy(() -> select.process(exchange())).hasMessage("No available workers (recording:declined)");
+        assertThat(a.load()).isZero();
+        assertThat(decisions).extracting(Decision::label).containsExactly("recording:declined");
+    }
+}

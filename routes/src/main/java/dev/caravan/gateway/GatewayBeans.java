@@ -1,0 +1,228 @@
+package dev.caravan.gateway;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+
+import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
+import io.micrometer.core.instrument.binder.system.UptimeMetrics;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.vertx.core.Vertx;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import dev.caravan.policies.PolicyConfig;
+import dev.caravan.policies.PolicyEnvironment;
+import dev.caravan.policies.PolicyFactory;
+import dev.caravan.policies.Worker;
+import dev.caravan.policies.WorkerRegistry;
+import dev.caravan.processors.admin.AddWorkerByUrlProcessor;
+import dev.caravan.processors.admin.GetWorkerProcessor;
+import dev.caravan.processors.admin.ListWorkerUrlsProcessor;
+import dev.caravan.processors.admin.ListWorkersProcessor;
+import dev.caravan.processors.admin.ReadinessProcessor;
+import dev.caravan.processors.admin.RegisterWorkerProcessor;
+import dev.caravan.processors.admin.RemoveWorkerByUrlProcessor;
+import dev.caravan.processors.admin.RemoveWorkerProcessor;
+import dev.caravan.processors.admin.UpdateWorkerProcessor;
+import dev.caravan.processors.config.CaravanFlags;
+import dev.caravan.processors.config.GatewayConfig;
+import dev.caravan.processors.control.ApplyEngineLoadsProcessor;
+import dev.caravan.processors.control.CollectControlResultsStrategy;
+import dev.caravan.processors.control.MergeModelsProcessor;
+import dev.caravan.processors.control.PlanControlCallsProcessor;
+import dev.caravan.processors.control.PlanControlCallsProcessor.Scope;
+import dev.caravan.processors.control.PrepareControlCallProcessor;
+import dev.caravan.processors.control.RecordControlFailureProcessor;
+import dev.caravan.processors.control.RunMaintenanceProcessor;
+import dev.caravan.processors.control.SummarizeFlushCacheProcessor;
+import dev.caravan.processors.control.SummarizeLoadsProcessor;
+import dev.caravan.processors.error.MapErrorProcessor;
+import dev.caravan.processors.forward.ForwardStreamProcessor;
+import dev.caravan.processors.forward.UpstreamClient;
+import dev.caravan.processors.http.CaravanPlatformHttpEngine;
+import dev.caravan.processors.metrics.GatewayMetrics;
+import dev.caravan.processors.metrics.ScrapeMetricsProcessor;
+import dev.caravan.processors.request.CheckApiKeyProcessor;
+import dev.caravan.processors.request.ExtractRoutingTextProcessor;
+import dev.caravan.processors.request.ParseRequestProcessor;
+import dev.caravan.processors.routing.PolicyRegistry;
+import dev.caravan.processors.routing.SelectWorkerProcessor;
+
+/**
+ * The gateway's object graph, built from a {@link GatewayConfig}: the worker registry, per-model policies, metrics, the
+ * upstream client, and every route step under the bean name the YAML routes reference ({@link #beans()}). The one place
+ * that knows how the parts fit; nothing here depends on camel-main, so the same beans serve {@code ./caravan run} and an
+ * application embedding the gateway ({@link CaravanGateway#install}).
+ *
+ * <p>Owns the Vert.x instance it creates (the ingress server's and the upstream client's) and the JVM metric binders;
+ * {@link #close()} releases them after the Camel context has stopped.
+ */
+public final class GatewayBeans implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(GatewayBeans.class);
+
+    /** Registry name of the Micrometer registry; camel-micrometer(-prometheus) looks it up by this name. */
+    public static final String METRICS_REGISTRY = "metricsRegistry";
+
+    private final GatewayConfig config;
+    private final Vertx vertx;
+    private final boolean ownsVertx;
+    private final PrometheusMeterRegistry meterRegistry;
+    private final WorkerRegistry workers = new WorkerRegistry();
+    private final PolicyRegistry policies;
+    private final GatewayMetrics metrics;
+    private final UpstreamClient upstream;
+    private final JvmGcMetrics gcMetrics = new JvmGcMetrics();
+    private final Map<String, Object> beans = new LinkedHashMap<>();
+
+    /**
+     * @param config        the configuration
+     * @param vertx         the Vert.x instance to share with the ingress server, or null to create one
+     * @param meterRegistry the Prometheus registry to add the gateway's meters to, or null to create one
+     * @throws IllegalArgumentException when the policy name or a policy option is invalid
+     */
+    public GatewayBeans(GatewayConfig config, Vertx vertx, PrometheusMeterRegistry meterRegistry) {
+        this.config = config;
+        PolicyConfig policyConfig = PolicyConfig.fromOptions(config.policyName(), config.policyOptions());
+        this.ownsVertx = vertx == null;
+        this.vertx = vertx != null ? vertx : Vertx.vertx();
+        this.meterRegistry = meterRegistry != null ? meterRegistry
+                : new PrometheusMeterRegistry(io.micrometer.prometheusmetrics.PrometheusConfig.DEFAULT);
+        bindJvmMetrics();
+        PolicyEnvironment env = PolicyEnvironment.system();
+        this.policies = new PolicyRegistry(workers, model -> PolicyFactory.create(policyConfig, env));
+        this.metrics = new GatewayMetrics(this.meterRegistry);
+        metrics.trackPolicies(policies);
+        workers.addListener(metrics);
+        this.upstream = new UpstreamClient(this.vertx, config.getSeconds(CaravanFlags.CONNECT_TIMEOUT_SECS),
+                config.requestTimeout(), config.getInt(CaravanFlags.MAX_CONNECTIONS_PER_WORKER));
+        defineBeans();
+    }
+
+    private void bindJvmMetrics() {
+        new JvmMemoryMetrics().bindTo(meterRegistry);
+        new JvmThreadMetrics().bindTo(meterRegistry);
+        new ClassLoaderMetrics().bindTo(meterRegistry);
+        new ProcessorMetrics().bindTo(meterRegistry);
+        new UptimeMetrics().bindTo(meterRegistry);
+        gcMetrics.bindTo(meterRegistry);
+    }
+
+    private void defineBeans() {
+        String apiKey = config.apiKey();
+        // infrastructure
+        beans.put("vertx", vertx);
+        beans.put(METRICS_REGISTRY, meterRegistry);
+        beans.put(CaravanPlatformHttpEngine.BEAN_NAME,
+                new CaravanPlatformHttpEngine(metrics, config.dispatchOnEventLoop()));
+        beans.put("gatewayConfig", config);
+        beans.put("workerRegistry", workers);
+        beans.put("policyRegistry", policies);
+        beans.put("gatewayMetrics", metrics);
+        beans.put("upstreamClient", upstream);
+        // request path (ingress.camel.yaml)
+        beans.put("checkApiKey", new CheckApiKeyProcessor(apiKey));
+        beans.put("parseRequest", new ParseRequestProcessor(config.getList(CaravanFlags.REQUEST_ID_HEADERS),
+                ThreadLocalRandom::current));
+        beans.put("extractRoutingText", new ExtractRoutingTextProcessor());
+        beans.put("selectWorker", new SelectWorkerProcessor(policies, metrics));
+        beans.put("forwardStream", new ForwardStreamProcessor(upstream, config.decisionHeaders(), apiKey));
+        beans.put("mapError", new MapErrorProcessor());
+        // admin API (admin.camel.yaml)
+        beans.put("registerWorker", new RegisterWorkerProcessor(workers));
+        beans.put("listWorkers", new ListWorkersProcessor(workers));
+        beans.put("getWorker", new GetWorkerProcessor(workers));
+        beans.put("updateWorker", new UpdateWorkerProcessor(workers));
+        beans.put("removeWorker", new RemoveWorkerProcessor(workers));
+        beans.put("addWorkerByUrl", new AddWorkerByUrlProcessor(workers));
+        beans.put("removeWorkerByUrl", new RemoveWorkerByUrlProcessor(workers));
+        beans.put("listWorkerUrls", new ListWorkerUrlsProcessor(workers));
+        boolean prefillDecode = DiscoveryBeans.prefillDecodeMode(config);
+        beans.put("checkReadiness", new ReadinessProcessor(workers, () -> prefillDecode));
+        beans.put("scrapeMetrics", new ScrapeMetricsProcessor(meterRegistry, metrics));
+        // control plane (control.camel.yaml, admin fan-outs)
+        beans.put("planFlushCache", new PlanControlCallsProcessor(workers, Scope.ALL, "POST", List.of("/flush_cache")));
+        beans.put("planListModels", new PlanControlCallsProcessor(workers, Scope.HEALTHY, "GET", List.of("/v1/models")));
+        beans.put("planGetLoads", new PlanControlCallsProcessor(workers, Scope.ALL, "GET",
+                List.of(ApplyEngineLoadsProcessor.GET_LOAD)));
+        beans.put("planLoadPoll", new PlanControlCallsProcessor(workers, Scope.ALL, "GET",
+                List.of(ApplyEngineLoadsProcessor.GET_LOAD, ApplyEngineLoadsProcessor.METRICS)));
+        beans.put("prepareControlCall", new PrepareControlCallProcessor(apiKey));
+        beans.put("recordControlFailure", new RecordControlFailureProcessor());
+        beans.put("collectControlResults", new CollectControlResultsStrategy());
+        beans.put("summarizeFlushCache", new SummarizeFlushCacheProcessor(workers, policies));
+        beans.put("mergeModels", new MergeModelsProcessor(workers));
+        beans.put("summarizeLoads", new SummarizeLoadsProcessor(workers));
+        beans.put("applyEngineLoads", new ApplyEngineLoadsProcessor(System::nanoTime));
+        beans.put("runMaintenance", new RunMaintenanceProcessor(policies, System::nanoTime));
+        // Kubernetes service discovery (discovery.camel.yaml), only with --service-discovery
+        DiscoveryBeans.define(config, workers, meterRegistry, beans);
+    }
+
+    /** Registers the {@code --worker-urls} workers. */
+    public void registerStaticWorkers() {
+        for (String url : config.workerUrls()) {
+            workers.add(Worker.builder(url).build());
+        }
+    }
+
+    /** Every bean by the name the routes use. */
+    public Map<String, Object> beans() {
+        return beans;
+    }
+
+    /**
+     * The properties Camel placeholders resolve: every {@code caravan.*} setting plus values derived from them for the
+     * routes ({@code caravan.derived.*}: milliseconds and on/off switches the YAML needs as literals).
+     */
+    public Map<String, String> properties() {
+        Map<String, String> p = new LinkedHashMap<>(config.asProperties());
+        long loadInterval = config.getLong(CaravanFlags.LOAD_CHECK_INTERVAL);
+        p.put("caravan.derived.load-monitor-enabled", Boolean.toString(loadInterval > 0));
+        p.put("caravan.derived.load-monitor-period-ms", Long.toString(Math.max(1, loadInterval) * 1000));
+        p.put("caravan.derived.control-timeout-ms",
+                Long.toString(Duration.ofSeconds(config.getLong(CaravanFlags.CONTROL_TIMEOUT_SECS)).toMillis()));
+        return p;
+    }
+
+    public GatewayConfig config() {
+        return config;
+    }
+
+    public Vertx vertx() {
+        return vertx;
+    }
+
+    public WorkerRegistry workers() {
+        return workers;
+    }
+
+    public PolicyRegistry policies() {
+        return policies;
+    }
+
+    public GatewayMetrics metrics() {
+        return metrics;
+    }
+
+    public PrometheusMeterRegistry meterRegistry() {
+        return meterRegistry;
+    }
+
+    @Override
+    public void close() {
+        upstream.close();
+        gcMetrics.close();
+        if (ownsVertx) {
+            vertx.close().toCompletionStage().toCompletableFuture().join();
+            LOG.debug("Vert.x closed");
+        }
+    }
+}
