@@ -16,6 +16,7 @@ import picocli.CommandLine.Option;
  * constants except {@code --port} (8000, vLLM's default, instead of ephemeral).
  */
 @Command(name = "caravan sim", mixinStandardHelpOptions = true, sortOptions = false, showDefaultValues = true,
+        version = "caravan sim 0.1.0",
         description = "Simulated vLLM/SGLang engines with a real prefix cache, KV events and P/D rendezvous.",
         footer = "Defaults model one H100 serving Llama-3-8B; see docs/simulator.md for where each comes from.")
 public final class SimMain implements Callable<Integer> {

@@ -12,7 +12,7 @@ import io.vertx.core.http.HttpServerRequest;
 
 /**
  * SGLang's {@code POST /generate}: {@code text} or {@code input_ids} (single or batch), {@code sampling_params}
- * ({@code max_new_tokens}, {@code n}), {@code stream}, {@code return_logprob}, {@code rid}, and the P/D bootstrap
+ * ({@code max_new_tokens}, 0 meaning prefill only; {@code n}), {@code stream}, {@code return_logprob}, {@code rid}, and the P/D bootstrap
  * fields. Each result is {@code {text, output_ids, meta_info}} with {@code meta_info.prompt_tokens},
  * {@code completion_tokens}, {@code cached_tokens}, {@code finish_reason}, {@code e2e_latency}; a batch answers an
  * array. Streaming chunks carry the cumulative text and ids (and {@code index} for batches), as SGLang does.
@@ -34,7 +34,7 @@ final class GenerateHandler {
         Prompts.Generate g = Prompts.generate(body, ctx.tokenizer);
         Map<?, ?> sp = Fields.object(body, "sampling_params");
         Map<?, ?> sampling = sp == null ? Map.of() : sp;
-        int maxTokens = Fields.integer(sampling, "max_new_tokens", ctx.config.defaultMaxTokens(), 1,
+        int maxTokens = Fields.integer(sampling, "max_new_tokens", ctx.config.defaultMaxTokens(), 0,
                 ctx.config.maxModelLen());
         int n = Fields.integer(sampling, "n", 1, 1, 128);
         boolean stream = Fields.bool(body, "stream", false);

@@ -67,7 +67,7 @@ final class JobPlanner {
                     "remote_engine_id", ctx.engineId, "remote_request_id", room, "remote_host", ctx.advertisedHost(),
                     "remote_port", ctx.roomsPort(), "tp_size", 1);
         } else if (role == EngineRole.PREFILL) {
-            tokens = 1;
+            tokens = Math.min(1, maxTokens);
             if (body.get("bootstrap_room") != null) {
                 rooms = values(body, "bootstrap_room", k).stream().map(JobPlanner::roomId).toList();
             }

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
+import dev.caravan.policies.text.CompactJson;
 import dev.caravan.sim.engine.OutputGenerator;
 import dev.caravan.sim.engine.SimRequest;
 
@@ -67,6 +68,17 @@ final class OpenAiHandler {
             this.kvTransfer = kvTransfer;
         }
 
+        private String chunkPrefix;
+
+        /** The serialised envelope of every chunk up to the choice's index: built once per response. */
+        String chunkPrefix() {
+            if (chunkPrefix == null) {
+                String env = Json.string(envelope(chat ? "chat.completion.chunk" : "text_completion"));
+                chunkPrefix = env.substring(0, env.length() - 1) + ",\"choices\":[{\"index\":";
+            }
+            return chunkPrefix;
+        }
+
         Map<String, Object> envelope(String object) {
             return Json.obj("id", id, "object", object, "created", created, "model", ctx.config.model());
         }
@@ -105,6 +117,20 @@ final class OpenAiHandler {
             }
             return sb.toString();
         }
+    }
+
+    /**
+     * One token's chunk without logprobs, written directly (the hot path of streaming): the same bytes Jackson writes
+     * for the equivalent map (tested).
+     */
+    static String tokenChunk(String prefix, boolean chat, int index, String text, boolean last) {
+        StringBuilder sb = new StringBuilder(prefix.length() + 96).append(prefix).append(index);
+        sb.append(chat ? ",\"delta\":{\"content\":" : ",\"text\":");
+        CompactJson.write(text, sb);
+        sb.append(chat ? "},\"logprobs\":null,\"finish_reason\":" : ",\"logprobs\":null,\"finish_reason\":");
+        sb.append(last ? "\"length\"" : "null");
+        sb.append(chat ? "}]}" : ",\"stop_reason\":null}]}");
+        return sb.toString();
     }
 
     private static List<Integer> bytes(String s) {
@@ -174,6 +200,10 @@ final class OpenAiHandler {
         public void onToken(Job job, SimRequest r, int index, int tokenId) {
             String text = ctx.output.text(tokenId);
             boolean last = index == r.maxTokens() - 1;
+            if (!render.logprobs && (index > 0 || !chat) && !(last && render.kvTransfer != null)) {
+                sse.eventJson(tokenChunk(render.chunkPrefix(), chat, job.index(), text, last));
+                return;
+            }
             String finish = last ? "length" : null;
             Object lp = render.logprobsOf(r, index, index + 1);
             Map<String, Object> chunk = render.envelope(chat ? "chat.completion.chunk" : "text_completion");

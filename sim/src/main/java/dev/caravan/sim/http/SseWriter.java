@@ -43,6 +43,13 @@ public final class SseWriter {
     }
 
     public void event(Object payload) {
+        if (open()) {
+            eventJson(Json.string(payload));
+        }
+    }
+
+    /** Frames one already serialised JSON payload. */
+    public void eventJson(String json) {
         if (!open()) {
             return;
         }
@@ -50,7 +57,7 @@ public final class SseWriter {
             response.setStatusCode(200).setChunked(true).putHeader("content-type", "text/event-stream")
                     .putHeader("cache-control", "no-cache");
         }
-        response.write(frame(Json.string(payload)));
+        response.write(frame(json));
         chunks++;
         if (dropAfterChunks >= 0 && chunks >= dropAfterChunks) {
             drop();

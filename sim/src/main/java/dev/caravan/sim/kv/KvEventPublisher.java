@@ -42,6 +42,8 @@ public final class KvEventPublisher implements AutoCloseable {
 
     public static final int DEFAULT_BUFFER_STEPS = 10_000;
     public static final int DEFAULT_HWM = 100_000;
+    /** Handshake timeout of connecting sockets, ms. */
+    static final int HANDSHAKE_IVL_MS = 1_000;
     static final byte[] END_SEQ = {-1, -1, -1, -1, -1, -1, -1, -1};
 
     private static final Logger LOG = LoggerFactory.getLogger(KvEventPublisher.class);
@@ -148,6 +150,9 @@ public final class KvEventPublisher implements AutoCloseable {
                     pub.bind(endpoint);
                     boundEndpoint = pub.getLastEndpoint();
                 } else {
+                    // A connecting JeroMQ socket can stall in its handshake (see docs/simulator.md); the handshake
+                    // timer makes it reconnect.
+                    pub.setHandshakeIvl(HANDSHAKE_IVL_MS);
                     pub.connect(endpoint);
                     boundEndpoint = endpoint;
                 }

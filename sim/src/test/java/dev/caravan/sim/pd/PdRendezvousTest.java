@@ -163,4 +163,23 @@ class PdRendezvousTest {
         assertThat((Integer) at(second, "usage", "completion_tokens")).isEqualTo(5);
         assertThat((Integer) at(second, "usage", "prompt_tokens_details", "cached_tokens")).isEqualTo(promptTokens);
     }
+
+    @Test
+    void prefillDyingBeforeItsKvIsReadyFailsTheDecodeWith502() throws Exception {
+        try (SimEngine slowPrefill = SimEngine.start(SimConfig.builder().role(EngineRole.PREFILL).bootstrapPort(0)
+                .prefillTokensPerSec(1).build())) {
+            Map<String, Object> body = generate(777, 2);
+            body.put("bootstrap_port", slowPrefill.bootstrapPort());
+            CompletableFuture<HttpResponse<String>> d = postAsync(decode.url() + "/generate", body);
+            try (RawHttp c = new RawHttp(slowPrefill.port())) {
+                c.post("/generate", Http.JSON.writeValueAsString(body));
+                await().atMost(Duration.ofSeconds(5)).until(() -> slowPrefill.running() == 1);
+            }
+            HttpResponse<String> r = d.get();
+            assertThat(r.statusCode()).isEqualTo(502);
+            assertThat((String) at(Http.map(r.body()), "error", "message"))
+                    .isEqualTo("KV transfer failed for bootstrap room 777: client disconnected");
+            await().atMost(Duration.ofSeconds(5)).until(() -> slowPrefill.stats().cancelled() == 1);
+        }
+    }
 }
