@@ -23,7 +23,8 @@ class MetricsIT {
 
     @BeforeAll
     static void start() {
-        gateway = GatewayHarness.start(GatewayHarness.config(SIMS.urls()));
+        gateway = GatewayHarness.start(GatewayHarness.config(SIMS.urls())
+                .with(dev.caravan.processors.config.CaravanFlags.DECISION_HEADERS, "false"));
     }
 
     @AfterAll
@@ -60,8 +61,12 @@ class MetricsIT {
         if (stream) {
             assertThat(gateway.client().stream("/v1/chat/completions", GatewayClient.json(body)).status()).isEqualTo(200);
         } else {
-            assertThat(gateway.client().postJson("/v1/chat/completions", GatewayClient.json(body)).statusCode())
-                    .isEqualTo(200);
+            var r = gateway.client().postJson("/v1/chat/completions", GatewayClient.json(body));
+            assertThat(r.statusCode()).isEqualTo(200);
+            // --decision-headers false: the decision is in the metrics, not in the response
+            assertThat(r.headers().firstValue("X-Caravan-Worker")).isEmpty();
+            assertThat(r.headers().firstValue("X-Caravan-Decision")).isEmpty();
+            assertThat(r.headers().firstValue("X-Request-Id")).isPresent();
         }
     }
 
