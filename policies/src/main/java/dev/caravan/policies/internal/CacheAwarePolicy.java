@@ -30,7 +30,7 @@ import dev.caravan.policies.tree.PrefixMatch;
  *   <li>No healthy candidate: no worker ({@code no_healthy_workers}).</li>
  *   <li>Imbalance guard over <em>all</em> candidates' in-flight loads, strict on both sides:
  *       {@code max - min > balanceAbsThreshold && max > min * balanceRelThreshold}. When it fires: least-loaded healthy
- *       worker, first in candidate order on ties ({@code imbalanced_min_load}), and the prompt is still inserted
+ *       worker, ties broken by fewer processed selections ({@code imbalanced_min_load}), and the prompt is still inserted
  *       under it.</li>
  *   <li>Otherwise match the prompt in the model's tree; {@code rate = matched / input} code points (0 for empty input).
  *       {@code rate > cacheThreshold} (strict) is a hit: the matched tenant, if it is a candidate and healthy

@@ -35,16 +35,23 @@ final class HealthyWorkers {
         return candidates;
     }
 
-    /** The first healthy worker with the minimum {@link Worker#load()} (Rust {@code min_by_key} keeps the first). */
+    /**
+     * The healthy worker with the minimum {@link Worker#load()}; ties go to the worker with fewer
+     * {@link Worker#processed() processed} selections, then to the earlier one. The processed tie-break is the later SGLang
+     * gateway's (smg #1714): without it, strictly sequential traffic (load always 0) sends every new prefix to the first
+     * worker, so a cold fleet fills one replica's cache before any other.
+     */
     static Worker minLoad(List<Worker> healthy) {
         Worker best = null;
         int bestLoad = Integer.MAX_VALUE;
+        long bestProcessed = Long.MAX_VALUE;
         for (int i = 0, n = healthy.size(); i < n; i++) {
             Worker w = healthy.get(i);
             int load = w.load();
-            if (load < bestLoad) {
+            if (load < bestLoad || (load == bestLoad && w.processed() < bestProcessed)) {
                 best = w;
                 bestLoad = load;
+                bestProcessed = w.processed();
             }
         }
         return best;

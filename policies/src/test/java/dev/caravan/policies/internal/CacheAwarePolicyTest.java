@@ -57,6 +57,16 @@ class CacheAwarePolicyTest {
     }
 
     @Test
+    void sequentialMissesSpreadByProcessedCountWhenLoadsTie() {
+        List<Worker> w = TestWorkers.of(3);
+        CacheAwarePolicy p = seeded(CacheAwareConfig.defaults(), w);
+        assertThat(p.select(w, text("tenant one's prompt")).worker()).isSameAs(w.get(0));
+        assertThat(p.select(w, text("tenant two's prompt")).worker()).isSameAs(w.get(1));
+        assertThat(p.select(w, text("tenant three's prompt")).worker()).isSameAs(w.get(2));
+        assertThat(p.select(w, text("tenant four's prompt")).worker()).isSameAs(w.get(0));
+    }
+
+    @Test
     void imbalancedLoadSendsEverythingToTheLeastLoaded() {
         List<Worker> w = TestWorkers.of(2);
         CacheAwarePolicy p = seeded(CacheAwareConfig.defaults().withBalance(5, 2.0), w);
@@ -308,10 +318,11 @@ class CacheAwarePolicyTest {
 
         p.select(plain, text("shared prompt"));
         p.select(llama, new SelectionContext("llama", "shared prompt", null, Map.of()));
-        p.select(llama, text("another")); // no model on the request: the workers' model (equal loads: l0 again)
+        // No model on the request: the workers' model; equal loads, so the tie goes to l1, which processed fewer.
+        p.select(llama, text("another"));
         assertThat(p.treeChars().get("unknown").values()).containsExactlyInAnyOrder(13L, 0L);
         assertThat(p.treeChars().get("llama")).containsExactlyInAnyOrderEntriesOf(
-                Map.of(llama.get(0).url(), 20L, llama.get(1).url(), 0L));
+                Map.of(llama.get(0).url(), 13L, llama.get(1).url(), 7L));
     }
 
     @Test
@@ -320,7 +331,8 @@ class CacheAwarePolicyTest {
         Worker b = Worker.builder("http://b:8000").build();
         CacheAwarePolicy p = new CacheAwarePolicy(CacheAwareConfig.defaults());
         p.select(List.of(a, b), new SelectionContext("m1", "one", null, Map.of()));
-        p.select(List.of(a, b), new SelectionContext("m2", "two", null, Map.of()));
+        p.select(List.of(a, b), new SelectionContext("m2", "two", null, Map.of())); // tie → b (fewer processed)
+        p.select(List.of(a, b), new SelectionContext("m2", "three", null, Map.of())); // tie again → a
         assertThat(p.treeChars().get("m1")).containsKey(a.url());
         assertThat(p.treeChars().get("m2")).containsKey(a.url());
         p.onWorkerRemoved(a);
