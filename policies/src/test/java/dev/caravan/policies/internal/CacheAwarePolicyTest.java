@@ -60,10 +60,10 @@ class CacheAwarePolicyTest {
     void sequentialMissesSpreadByProcessedCountWhenLoadsTie() {
         List<Worker> w = TestWorkers.of(3);
         CacheAwarePolicy p = seeded(CacheAwareConfig.defaults(), w);
-        assertThat(p.select(w, text("tenant one's prompt")).worker()).isSameAs(w.get(0));
-        assertThat(p.select(w, text("tenant two's prompt")).worker()).isSameAs(w.get(1));
-        assertThat(p.select(w, text("tenant three's prompt")).worker()).isSameAs(w.get(2));
-        assertThat(p.select(w, text("tenant four's prompt")).worker()).isSameAs(w.get(0));
+        assertThat(p.select(w, text("alpha prompt")).worker()).isSameAs(w.get(0));
+        assertThat(p.select(w, text("bravo prompt")).worker()).isSameAs(w.get(1));
+        assertThat(p.select(w, text("charlie prompt")).worker()).isSameAs(w.get(2));
+        assertThat(p.select(w, text("delta prompt")).worker()).isSameAs(w.get(0));
     }
 
     @Test
