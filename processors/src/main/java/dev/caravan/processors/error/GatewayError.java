@@ -13,12 +13,16 @@ public enum GatewayError {
     MODEL_NOT_FOUND(404, "model_not_found"),
     WORKER_NOT_FOUND(404, "worker_not_found"),
     METHOD_NOT_ALLOWED(405, "method_not_allowed"),
+    QUEUE_TIMEOUT(408, "queue_timeout"),
     WORKER_ALREADY_EXISTS(409, "worker_already_exists"),
     PAYLOAD_TOO_LARGE(413, "payload_too_large"),
     UNSUPPORTED_MEDIA_TYPE(415, "unsupported_media_type"),
+    QUEUE_FULL(429, "queue_full"),
+    RATE_LIMITED(429, "rate_limited"),
     INTERNAL(500, "internal_error"),
     UPSTREAM_FAILED(502, "upstream_error"),
     NO_AVAILABLE_WORKERS(503, "no_available_workers"),
+    SHUTTING_DOWN(503, "shutting_down"),
     UPSTREAM_TIMEOUT(504, "upstream_timeout");
 
     private final int status;
