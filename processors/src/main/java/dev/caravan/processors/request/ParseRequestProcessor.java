@@ -10,6 +10,7 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerRequest;
@@ -27,8 +28,8 @@ import dev.caravan.processors.error.GatewayError;
  * <p>Rejects, with the gateway's JSON error: a content type other than {@code application/json} (or {@code +json}),
  * including a missing one and curl's default {@code application/x-www-form-urlencoded} (415); an empty or malformed body,
  * or a body that is not a JSON object (400 {@code invalid_json}); {@code model} that is not a string or {@code stream}
- * that is not a boolean (400 {@code invalid_request}). Malformed UTF-8 and nesting deeper than the configured depth are
- * {@code invalid_json} too. Oversized bodies never get here (413 from the HTTP layer).
+ * that is not a boolean (400 {@code invalid_request}). Malformed UTF-8, anything after the object, and nesting deeper
+ * than the configured depth are {@code invalid_json} too. Oversized bodies never get here (413 from the HTTP layer).
  *
  * <p>Reads {@code caravanRequestKind} (set by the ingress route). Writes {@code CLIENT_REQUEST}, {@code REQUEST_BODY} (the
  * bytes as received, forwarded unchanged), {@code REQUEST_JSON}, {@code MODEL}, {@code STREAM}, {@code REQUEST_ID} (from
@@ -64,7 +65,8 @@ public final class ParseRequestProcessor implements Processor {
         JsonFactory factory = JsonFactory.builder()
                 .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(maxNestingDepth).build())
                 .build();
-        this.mapper = new ObjectMapper(factory);
+        // a body with anything after its object ({...}}) is malformed, not an object followed by noise to ignore
+        this.mapper = new ObjectMapper(factory).enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
     }
 
     @Override

@@ -145,6 +145,15 @@ class ParseRequestProcessorTest {
     }
 
     @Test
+    void anythingAfterTheObjectIs400() {
+        assertThatThrownBy(() -> parse.process(exchange("completions", "application/json", "{\"prompt\":\"x\"}}")))
+                .isInstanceOf(GatewayException.class).hasMessageContaining("not valid JSON")
+                .satisfies(t -> assertThat(((GatewayException) t).error()).isEqualTo(GatewayError.INVALID_JSON));
+        assertThatThrownBy(() -> parse.process(exchange("completions", "application/json", "{\"prompt\":\"x\"} {}")))
+                .isInstanceOf(GatewayException.class);
+    }
+
+    @Test
     void malformedUtf8Is400() {
         Exchange e = exchange("completions", "application/json", null);
         e.getIn().setBody(Buffer.buffer(new byte[] {'{', '"', 'p', '"', ':', '"', (byte) 0xC3, (byte) 0x28, '"', '}'}));
