@@ -21,8 +21,12 @@ class TimeoutsIT {
 
     private static final String STREAM = "{\"prompt\":\"hi\",\"stream\":true}";
 
-    /** Answers /v1/completions per path suffix: a stalled head, or a head plus two chunks then silence. */
+    /** Answers inference by body: a head plus two SSE chunks, or a chunked JSON start, then silence; else no head. */
     private static void stall(HttpServerRequest req) {
+        if (!req.path().startsWith("/v1/")) {
+            req.response().setStatusCode(req.path().equals("/health") ? 200 : 404).end(); // only inference stalls
+            return;
+        }
         req.body().onSuccess(b -> {
             if (b.toString().contains("\"stream\":true")) {
                 req.response().setChunked(true).putHeader("Content-Type", "text/event-stream");
@@ -103,9 +107,14 @@ class TimeoutsIT {
 
     @Test
     void theIdleLimitDoesNotApplyBeforeTheHeadOfANonStreamedRequest() {
-        try (StubEngine stub = StubEngine.start(req -> req.body().onSuccess(b ->
-                     io.vertx.core.Vertx.currentContext().owner().setTimer(1500, id -> req.response()
-                             .putHeader("Content-Type", "application/json").end("{\"choices\":[]}"))));
+        try (StubEngine stub = StubEngine.start(req -> req.body().onSuccess(b -> {
+            if (!req.path().startsWith("/v1/")) {
+                req.response().setStatusCode(404).end();
+            } else {
+                io.vertx.core.Vertx.currentContext().owner().setTimer(1500, id -> req.response()
+                        .putHeader("Content-Type", "application/json").end("{\"choices\":[]}"));
+            }
+        }));
              GatewayHarness gw = GatewayHarness.start(GatewayHarness.config(List.of(stub.url()))
                      .with(CaravanFlags.STREAM_IDLE_TIMEOUT_SECS, "1"))) {
             HttpResponse<String> r = gw.client().postJson("/v1/completions", "{\"prompt\":\"long generation\"}");
