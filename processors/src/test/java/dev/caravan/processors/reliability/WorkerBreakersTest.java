@@ -158,4 +158,14 @@ class WorkerBreakersTest {
         Worker again = registry.add(Worker.builder("http://a:1").build());
         assertThat(b.state(again)).isEqualTo(BreakerState.CLOSED);
     }
+
+    @Test
+    void rejectsInvalidSettingsNamingThem() {
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> config(0, 1, 1))
+                .hasMessage("cb failureThreshold must be >= 1, was 0");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> config(1, 0, 1))
+                .hasMessage("cb successThreshold must be >= 1, was 0");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> config(1, 1, 0))
+                .hasMessage("cb openTimeout must be positive, was PT0S");
+    }
 }
