@@ -87,10 +87,19 @@ class ShutdownIT {
         }
     }
 
+    /** {@code main.completed()} is what camel-main's SIGTERM hook calls; {@code run()} then stops the context. */
     @Test
-    void theCamelMainApplicationDrainsTheSameWay() throws Exception {
+    void theCamelMainApplicationDrainsOnTheSigtermPath() throws Exception {
         Main main = GatewayMain.create(GatewayHarness.config(SIMS.urls()), Map.of());
-        main.start();
+        CompletableFuture<Void> running = CompletableFuture.runAsync(() -> {
+            try {
+                main.run();
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        await().atMost(Duration.ofSeconds(30)).until(() -> main.getCamelContext() != null
+                && main.getCamelContext().isStarted());
         int port = CaravanGateway.actualPort(main.getCamelContext(), 0);
         try (StreamRecorder client = new StreamRecorder(port)) {
             List<StreamRecorder.Stream> streams = client.send(5, "/v1/chat/completions", body(20));
@@ -98,14 +107,12 @@ class ShutdownIT {
             assertThat(main.getCamelContext().getShutdownStrategy().getTimeout())
                     .as("camel-main's hook waits for the grace period").isEqualTo(180 + 15);
 
-            main.stop();
+            main.completed();
+            running.get(60, TimeUnit.SECONDS);
 
             assertThat(client.awaitAll(Duration.ofSeconds(10))).isTrue();
             assertThat(streams).allSatisfy(s -> assertThat(s.completed()).as(s.toString()).isTrue());
-        } finally {
-            if (!main.getCamelContext().isStopped()) {
-                main.stop();
-            }
+            assertThat(main.getCamelContext().isStopped()).isTrue();
         }
     }
 }
