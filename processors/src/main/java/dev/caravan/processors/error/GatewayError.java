@@ -18,7 +18,15 @@ public enum GatewayError {
     UNSUPPORTED_MEDIA_TYPE(415, "unsupported_media_type"),
     INTERNAL(500, "internal_error"),
     UPSTREAM_FAILED(502, "upstream_error"),
+    /** P/D: the prefill leg failed (5xx or no response); the decode leg was cancelled. */
+    PREFILL_FAILED(502, "prefill_server_error"),
+    /** P/D: the decode leg failed without a response. */
+    DECODE_FAILED(502, "decode_server_error"),
     NO_AVAILABLE_WORKERS(503, "no_available_workers"),
+    /** P/D: no available prefill or no available decode worker. */
+    SERVER_SELECTION_FAILED(503, "server_selection_failed"),
+    /** {@code GET /health_generate}: a selected worker did not pass its own generation check. */
+    HEALTH_GENERATE_FAILED(503, "health_generate_failed"),
     UPSTREAM_TIMEOUT(504, "upstream_timeout");
 
     private final int status;
