@@ -40,6 +40,7 @@ public final class PdDispatch {
     private final long startNanos;
     private final Map<Leg, PdLeg> legs = new EnumMap<>(Leg.class);
     private final Map<Leg, String> cancelledEarly = new EnumMap<>(Leg.class);
+    private final Map<Leg, String> cancellations = new EnumMap<>(Leg.class);
     private LegResult prefillResult;
     private LegResult decodeResult;
     private Leg first;
@@ -107,6 +108,7 @@ public final class PdDispatch {
      */
     public void cancel(Leg leg, String reason) {
         onContext(() -> {
+            cancellations.putIfAbsent(leg, reason);
             PdLeg call = legs.get(leg);
             if (call == null) {
                 cancelledEarly.putIfAbsent(leg, reason); // counted if the leg ever starts
@@ -158,6 +160,11 @@ public final class PdDispatch {
         } else {
             context.runOnContext(v -> task.run());
         }
+    }
+
+    /** Why the leg was first asked to cancel, or null (for tests and logs). */
+    String cancellation(Leg leg) {
+        return cancellations.get(leg);
     }
 
     public boolean hasArrived(Leg leg) {
