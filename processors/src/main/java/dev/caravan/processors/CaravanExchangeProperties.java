@@ -11,8 +11,11 @@ package dev.caravan.processors;
  * ingress route      REQUEST_KIND (route-settable)
  * parseRequest       CLIENT_REQUEST, REQUEST_BODY, REQUEST_JSON, MODEL, STREAM, REQUEST_ID, UPSTREAM_PATH
  * extractRoutingText ROUTING_TEXT
- * selectWorker       DECISION, WORKER, LEASE
- * forwardStream      RESPONSE_STATUS, RESPONSE_COMMITTED, TTFB_NANOS, USAGE, OUTCOME
+ * admitRequest       ADMISSION_TICKET
+ * beginAttempts      RETRY_STATE, ATTEMPT_PENDING, EXCLUDED_WORKERS, HOLD_BACK_STATUSES
+ * selectWorker       DECISION, WORKER, LEASE                                  (each attempt)
+ * forwardStream      RESPONSE_STATUS, RESPONSE_COMMITTED, TTFB_NANOS, USAGE, OUTCOME  (each attempt)
+ * decideRetry        ATTEMPT_PENDING, HOLD_BACK_STATUSES (clears the failed attempt's properties)
  * error mapping      ERROR_CODE, RESPONSE_STATUS
  * </pre>
  * The P/D routes (pd.camel.yaml, docs/pd.md) add the {@code PD_*} properties below.
@@ -60,6 +63,22 @@ public final class CaravanExchangeProperties {
     public static final String OUTCOME = "caravanOutcome";
     /** The error code of a mapped error ({@code no_available_workers}, ...), also sent as X-Caravan-Error-Code. */
     public static final String ERROR_CODE = "caravanErrorCode";
+
+    // ---- reliability: admission, retries (docs/reliability.md) ------------------------------------------------------
+
+    /** The request's {@code AdmissionTicket} (a concurrency slot, or just its in-flight count); released once when the
+     *  exchange completes. */
+    public static final String ADMISSION_TICKET = "caravanAdmissionTicket";
+    /** The request's {@code RetryState}: attempts made, workers to avoid, the next back-off. */
+    public static final String RETRY_STATE = "caravanRetryState";
+    /** Boolean: another attempt is due — the condition of the inference route's attempt loop. */
+    public static final String ATTEMPT_PENDING = "caravanAttemptPending";
+    /** {@code Set<Worker>} that {@code selectWorker} avoids while others are available (workers that already failed
+     *  this request). */
+    public static final String EXCLUDED_WORKERS = "caravanExcludedWorkers";
+    /** {@code java.util.function.IntPredicate}: upstream statuses the forward step must not relay because another
+     *  attempt will follow; absent on the last attempt. */
+    public static final String HOLD_BACK_STATUSES = "caravanHoldBackStatuses";
 
     // ---- prefill/decode disaggregation (pd.camel.yaml, docs/pd.md) ----------------------------------------------
 

@@ -13,9 +13,12 @@ public enum GatewayError {
     MODEL_NOT_FOUND(404, "model_not_found"),
     WORKER_NOT_FOUND(404, "worker_not_found"),
     METHOD_NOT_ALLOWED(405, "method_not_allowed"),
+    QUEUE_TIMEOUT(408, "queue_timeout"),
     WORKER_ALREADY_EXISTS(409, "worker_already_exists"),
     PAYLOAD_TOO_LARGE(413, "payload_too_large"),
     UNSUPPORTED_MEDIA_TYPE(415, "unsupported_media_type"),
+    QUEUE_FULL(429, "queue_full"),
+    RATE_LIMITED(429, "rate_limited"),
     INTERNAL(500, "internal_error"),
     UPSTREAM_FAILED(502, "upstream_error"),
     /** P/D: the prefill leg failed (5xx or no response); the decode leg was cancelled. */
@@ -23,6 +26,7 @@ public enum GatewayError {
     /** P/D: the decode leg failed without a response. */
     DECODE_FAILED(502, "decode_server_error"),
     NO_AVAILABLE_WORKERS(503, "no_available_workers"),
+    SHUTTING_DOWN(503, "shutting_down"),
     /** P/D: no available prefill or no available decode worker. */
     SERVER_SELECTION_FAILED(503, "server_selection_failed"),
     /** {@code GET /health_generate}: a selected worker did not pass its own generation check. */

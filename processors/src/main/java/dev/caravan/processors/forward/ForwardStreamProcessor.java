@@ -13,6 +13,8 @@ import org.apache.camel.AsyncCallback;
 import org.apache.camel.Exchange;
 import org.apache.camel.component.platform.http.vertx.HttpMessage;
 import org.apache.camel.support.AsyncProcessorSupport;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import dev.caravan.policies.Decision;
 import dev.caravan.policies.Worker;
@@ -31,10 +33,14 @@ import dev.caravan.processors.CaravanExchangeProperties;
  *
  * <p>Upstream headers are the message's headers ({@link UpstreamHeaders}), so a YAML {@code setHeader} before this step
  * reaches the engine. Reads: {@code CLIENT_REQUEST} (else the platform-http message), {@code WORKER}, {@code LEASE}, {@code DECISION},
- * {@code REQUEST_ID}, {@code UPSTREAM_PATH} (else the client's path), {@code UPSTREAM_BODY} (else {@code REQUEST_BODY}).
+ * {@code REQUEST_ID}, {@code UPSTREAM_PATH} (else the client's path), {@code UPSTREAM_BODY} (else {@code REQUEST_BODY}),
+ * {@code STREAM}, {@code START_NANOS} (the end-to-end deadline counts from it), {@code HOLD_BACK_STATUSES} (set by the
+ * retry steps: such a status is not relayed because another attempt follows).
  * Writes: {@code RESPONSE_COMMITTED}, {@code RESPONSE_STATUS}, {@code TTFB_NANOS}, {@code USAGE}, {@code OUTCOME}.
  */
 public final class ForwardStreamProcessor extends AsyncProcessorSupport {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ForwardStreamProcessor.class);
 
     public static final String WORKER_HEADER = "X-Caravan-Worker";
     public static final String DECISION_HEADER = "X-Caravan-Decision";
@@ -42,6 +48,7 @@ public final class ForwardStreamProcessor extends AsyncProcessorSupport {
     private final UpstreamClient upstream;
     private final boolean decisionHeaders;
     private final String gatewayApiKey;
+    private final ForwardAttemptListener attempts;
 
     /**
      * @param upstream        the shared upstream client
@@ -49,9 +56,18 @@ public final class ForwardStreamProcessor extends AsyncProcessorSupport {
      * @param gatewayApiKey   key sent upstream for workers without their own, or null to forward the client's
      */
     public ForwardStreamProcessor(UpstreamClient upstream, boolean decisionHeaders, String gatewayApiKey) {
+        this(upstream, decisionHeaders, gatewayApiKey, ForwardAttemptListener.NONE);
+    }
+
+    /**
+     * @param attempts told how every attempt ended (the circuit breakers)
+     */
+    public ForwardStreamProcessor(UpstreamClient upstream, boolean decisionHeaders, String gatewayApiKey,
+                                  ForwardAttemptListener attempts) {
         this.upstream = upstream;
         this.decisionHeaders = decisionHeaders;
         this.gatewayApiKey = gatewayApiKey;
+        this.attempts = attempts;
     }
 
     @Override
@@ -150,5 +166,14 @@ public final class ForwardStreamProcessor extends AsyncProcessorSupport {
 
     UpstreamClient upstream() {
         return upstream;
+    }
+
+    /** Reports one ended attempt; a failing listener must not break the relay. */
+    void attemptEnded(Worker worker, String outcome, Integer status) {
+        try {
+            attempts.onAttemptEnded(worker, outcome, status);
+        } catch (RuntimeException e) {
+            LOG.warn("Attempt listener failed for {}: {}", worker.url(), e.toString());
+        }
     }
 }

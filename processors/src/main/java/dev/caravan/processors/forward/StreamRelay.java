@@ -1,5 +1,7 @@
 package dev.caravan.processors.forward;
 
+import java.util.function.IntPredicate;
+
 import io.vertx.core.MultiMap;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClientRequest;
@@ -15,6 +17,7 @@ import org.slf4j.LoggerFactory;
 import dev.caravan.policies.Worker;
 import dev.caravan.policies.WorkerLease;
 import dev.caravan.processors.CaravanExchangeProperties;
+import dev.caravan.processors.error.ErrorBody;
 import dev.caravan.processors.error.GatewayError;
 
 /**
@@ -26,13 +29,20 @@ import dev.caravan.processors.error.GatewayError;
  * <ul>
  *   <li>upstream end → client response ended, outcome {@code completed};</li>
  *   <li>upstream failure before the head → exchange exception 502 (504 on timeout) for the route's error handler;</li>
- *   <li>upstream failure or timeout while streaming → client connection reset (a truncated stream must not look
- *       complete), outcome {@code upstream_failed} / {@code timeout};</li>
+ *   <li>upstream failure while streaming → client connection reset (a truncated stream must not look complete),
+ *       outcome {@code upstream_failed};</li>
+ *   <li>end-to-end deadline ({@code --request-timeout-secs}, counted from the request's arrival, so queueing and
+ *       earlier attempts use it up) or idle limit ({@code --stream-idle-timeout-secs}: nothing from the worker since the
+ *       last chunk, or since sending a streamed request) → before the head a 504 exception (outcome {@code timeout} /
+ *       {@code idle_timeout}); while streaming an SSE stream ends with a final error event, other bodies are reset;</li>
+ *   <li>a status the retry step asked to hold back ({@code HOLD_BACK_STATUSES}) → nothing written, upstream reset,
+ *       outcome {@code retryable_status};</li>
  *   <li>client gone (connection closed before the response ended) → upstream request reset, which closes the upstream
  *       connection so the engine aborts the generation; outcome {@code client_closed}, status 499.</li>
  * </ul>
- * {@link #finish} releases the worker lease, records TTFB, usage and outcome on the exchange, and completes the Camel
- * exchange through the callback. Threading: every callback runs on the client connection's event loop (the relay is
+ * {@link #finish} releases the worker lease, records TTFB, usage and outcome on the exchange, reports the attempt to the
+ * forward step's {@link ForwardAttemptListener} (the circuit breakers), and completes the Camel exchange through the
+ * callback. Threading: every callback runs on the client connection's event loop (the relay is
  * started there and Vert.x dispatches client and timer events to the caller's context), so the state needs no locks.
  */
 final class StreamRelay {
@@ -47,8 +57,13 @@ final class StreamRelay {
     private final WorkerLease lease;
     private final long startNanos;
 
+    private final long deadlineNanos;
+    private final long idleNanos;
+    private final boolean idleBeforeHead;
+
     private HttpClientRequest upstreamRequest;
     private long timerId = -1;
+    private long lastActivityNanos;
     private boolean streaming;
     private boolean finished;
     private boolean clientGone;
@@ -63,6 +78,11 @@ final class StreamRelay {
         this.worker = worker;
         this.lease = lease;
         this.startNanos = startNanos;
+        this.deadlineNanos = startNanos + owner.upstream().requestTimeout().toNanos();
+        this.idleNanos = owner.upstream().idleTimeout().toNanos();
+        // Engines send a streamed response's head early; a non-streamed one only when the generation is done, so
+        // silence before its head is normal.
+        this.idleBeforeHead = exchange.getProperty(CaravanExchangeProperties.STREAM, false, Boolean.class);
     }
 
     void start(String path, MultiMap headers, Buffer body) {
@@ -71,8 +91,8 @@ final class StreamRelay {
             return;
         }
         client.closeHandler(v -> onClientClosed());
-        long timeoutMs = owner.upstream().requestTimeout().toMillis();
-        timerId = owner.upstream().vertx().setTimer(timeoutMs, id -> onTimeout());
+        lastActivityNanos = System.nanoTime();
+        armTimer();
         UpstreamClient.Target target = owner.upstream().target(worker.url());
         RequestOptions options = new RequestOptions()
                 .setMethod(HttpMethod.POST)
@@ -106,7 +126,13 @@ final class StreamRelay {
             upstream.request().reset();
             return;
         }
+        IntPredicate holdBack = exchange.getProperty(CaravanExchangeProperties.HOLD_BACK_STATUSES, IntPredicate.class);
+        if (holdBack != null && holdBack.test(upstream.statusCode())) {
+            discard(upstream);
+            return;
+        }
         streaming = true;
+        lastActivityNanos = System.nanoTime();
         exchange.setProperty(CaravanExchangeProperties.RESPONSE_COMMITTED, true);
         exchange.setProperty(CaravanExchangeProperties.RESPONSE_STATUS, upstream.statusCode());
         sniffer = UsageSniffer.forContentType(upstream.getHeader("content-type"));
@@ -119,6 +145,7 @@ final class StreamRelay {
         exchange.setProperty(CaravanExchangeProperties.TTFB_NANOS, System.nanoTime() - startNanos);
         client.writeHead();
         upstream.handler(chunk -> {
+            lastActivityNanos = System.nanoTime();
             sniffer.accept(chunk);
             client.write(chunk);
             if (client.writeQueueFull()) {
@@ -126,26 +153,87 @@ final class StreamRelay {
                 client.drainHandler(v -> upstream.resume());
             }
         });
-        upstream.exceptionHandler(e -> failWhileStreaming("upstream_failed", e));
+        upstream.exceptionHandler(e -> failWhileStreaming(ForwardOutcomes.UPSTREAM_FAILED, e));
         upstream.endHandler(v -> {
             if (!finished) {
                 finished = true;
                 client.end();
-                finish("completed");
+                finish(ForwardOutcomes.COMPLETED);
             }
         });
     }
 
-    private void onTimeout() {
+    /**
+     * The worker answered a status another attempt will retry: nothing reaches the client; the connection is reset
+     * rather than drained (error bodies are small, but a misbehaving worker's need not be).
+     */
+    private void discard(HttpClientResponse upstream) {
+        finished = true;
+        exchange.setProperty(CaravanExchangeProperties.RESPONSE_STATUS, upstream.statusCode());
+        LOG.debug("Request {}: {} answered {}; another attempt follows", requestId(), worker.url(),
+                upstream.statusCode());
+        upstream.request().reset();
+        finish(ForwardOutcomes.RETRYABLE_STATUS);
+    }
+
+    /**
+     * One timer per relay for both limits: it fires at the earlier of the end-to-end deadline and the idle limit after
+     * the last activity, and re-arms itself if data arrived meanwhile — so chunks never touch the timer.
+     */
+    private void armTimer() {
+        long now = System.nanoTime();
+        long due = deadlineNanos;
+        if (idleNanos > 0 && (streaming || idleBeforeHead)) {
+            due = Math.min(due, lastActivityNanos + idleNanos);
+        }
+        long delayMs = Math.max(1, (due - now + 999_999) / 1_000_000);
+        timerId = owner.upstream().vertx().setTimer(delayMs, id -> onTimer());
+    }
+
+    private void onTimer() {
         timerId = -1;
         if (finished) {
             return;
         }
-        if (streaming) {
-            failWhileStreaming("timeout", null);
+        long now = System.nanoTime();
+        String outcome;
+        if (now - deadlineNanos >= 0) {
+            outcome = ForwardOutcomes.TIMEOUT;
+        } else if (idleNanos > 0 && (streaming || idleBeforeHead) && now - lastActivityNanos >= idleNanos) {
+            outcome = ForwardOutcomes.IDLE_TIMEOUT;
         } else {
-            failBeforeHead(GatewayError.UPSTREAM_TIMEOUT, null);
+            armTimer();
+            return;
         }
+        if (streaming) {
+            endStreamOnTimeout(outcome);
+        } else {
+            failBeforeHead(GatewayError.UPSTREAM_TIMEOUT, outcome);
+        }
+    }
+
+    /**
+     * A limit passed while streaming. An SSE stream ends cleanly with a final error event (OpenAI clients raise it), so
+     * the client knows it is incomplete; any other body cannot say so and the connection is reset instead.
+     */
+    private void endStreamOnTimeout(String outcome) {
+        finished = true;
+        String reason = outcome.equals(ForwardOutcomes.TIMEOUT)
+                ? "request exceeded " + owner.upstream().requestTimeout().toSeconds() + " s"
+                : "worker sent nothing for " + owner.upstream().idleTimeout().toSeconds() + " s";
+        LOG.warn("Request {} to {} ended while streaming ({}): {}", requestId(), worker.url(), outcome, reason);
+        if (upstreamRequest != null) {
+            upstreamRequest.reset();
+        }
+        if (!client.ended() && !clientGone) {
+            String contentType = client.headers().get("content-type");
+            if (contentType != null && contentType.startsWith("text/event-stream")) {
+                client.end(Buffer.buffer("data: " + ErrorBody.json(GatewayError.UPSTREAM_TIMEOUT, reason) + "\n\n"));
+            } else {
+                client.reset();
+            }
+        }
+        finish(outcome);
     }
 
     private void onClientClosed() {
@@ -160,10 +248,18 @@ final class StreamRelay {
         }
         exchange.setProperty(CaravanExchangeProperties.RESPONSE_COMMITTED, true);
         exchange.setProperty(CaravanExchangeProperties.RESPONSE_STATUS, 499);
-        finish("client_closed");
+        finish(ForwardOutcomes.CLIENT_CLOSED);
     }
 
     private void failBeforeHead(GatewayError error, Throwable cause) {
+        failBeforeHead(error, cause, null);
+    }
+
+    private void failBeforeHead(GatewayError error, String timeoutOutcome) {
+        failBeforeHead(error, null, timeoutOutcome);
+    }
+
+    private void failBeforeHead(GatewayError error, Throwable cause, String timeoutOutcome) {
         if (finished) {
             return;
         }
@@ -171,12 +267,18 @@ final class StreamRelay {
         if (upstreamRequest != null) {
             upstreamRequest.reset();
         }
-        String reason = error == GatewayError.UPSTREAM_TIMEOUT
-                ? "worker " + worker.url() + " did not answer within " + owner.upstream().requestTimeout().toSeconds() + " s"
-                : "worker " + worker.url() + " failed: " + describe(cause);
+        String reason;
+        if (ForwardOutcomes.IDLE_TIMEOUT.equals(timeoutOutcome)) {
+            reason = "worker " + worker.url() + " sent nothing for " + owner.upstream().idleTimeout().toSeconds() + " s";
+        } else if (timeoutOutcome != null) {
+            reason = "no response within the request timeout of " + owner.upstream().requestTimeout().toSeconds()
+                    + " s (last worker " + worker.url() + ")";
+        } else {
+            reason = "worker " + worker.url() + " failed: " + describe(cause);
+        }
         LOG.warn("Request {} to {}: {}", requestId(), worker.url(), reason);
         exchange.setException(error.exception(reason));
-        finish(error == GatewayError.UPSTREAM_TIMEOUT ? "timeout" : "upstream_failed");
+        finish(timeoutOutcome != null ? timeoutOutcome : ForwardOutcomes.UPSTREAM_FAILED);
     }
 
     private void failWhileStreaming(String outcome, Throwable cause) {
@@ -206,6 +308,8 @@ final class StreamRelay {
         if (sniffer != null) {
             exchange.setProperty(CaravanExchangeProperties.USAGE, sniffer.finish());
         }
+        owner.attemptEnded(worker, outcome, exchange.getProperty(CaravanExchangeProperties.RESPONSE_STATUS,
+                Integer.class));
         callback.done(false);
     }
 

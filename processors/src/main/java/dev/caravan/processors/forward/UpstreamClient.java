@@ -30,6 +30,7 @@ public final class UpstreamClient implements AutoCloseable {
     private final Vertx vertx;
     private final HttpClient client;
     private final Duration requestTimeout;
+    private final Duration idleTimeout;
     private final Map<String, Target> targets = new ConcurrentHashMap<>();
 
     /**
@@ -39,8 +40,17 @@ public final class UpstreamClient implements AutoCloseable {
      * @param maxConnectionsPerWorker  pool size per worker
      */
     public UpstreamClient(Vertx vertx, Duration connectTimeout, Duration requestTimeout, int maxConnectionsPerWorker) {
+        this(vertx, connectTimeout, requestTimeout, Duration.ZERO, maxConnectionsPerWorker);
+    }
+
+    /**
+     * @param idleTimeout longest silence from a worker during one attempt ({@code StreamRelay}); zero = no limit
+     */
+    public UpstreamClient(Vertx vertx, Duration connectTimeout, Duration requestTimeout, Duration idleTimeout,
+                          int maxConnectionsPerWorker) {
         this.vertx = vertx;
         this.requestTimeout = requestTimeout;
+        this.idleTimeout = idleTimeout;
         HttpClientOptions options = new HttpClientOptions()
                 .setKeepAlive(true)
                 .setKeepAliveTimeout((int) IDLE_TIMEOUT.toSeconds())
@@ -71,6 +81,11 @@ public final class UpstreamClient implements AutoCloseable {
 
     public Duration requestTimeout() {
         return requestTimeout;
+    }
+
+    /** Longest silence from a worker during one attempt; {@link Duration#ZERO} = no limit. */
+    public Duration idleTimeout() {
+        return idleTimeout;
     }
 
     @Override

@@ -1,6 +1,7 @@
 package dev.caravan.processors.routing;
 
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.function.Consumer;
 
@@ -27,8 +28,11 @@ import dev.caravan.processors.error.GatewayError;
  * and in any case when the exchange completes (an on-completion hook, so a failure between this step and the forward
  * cannot leak load). The hook also reports the outcome to the policy ({@code onRequestComplete}).
  *
- * <p>Reads {@code MODEL}, {@code ROUTING_TEXT} and the request headers (routing keys such as {@code X-SMG-Routing-Key});
- * writes {@code DECISION}, {@code WORKER}, {@code LEASE}.
+ * <p>A retry ({@code EXCLUDED_WORKERS}, set by the retry steps) leaves out the workers that already failed this request,
+ * unless that would leave no candidate.
+ *
+ * <p>Reads {@code MODEL}, {@code ROUTING_TEXT}, {@code EXCLUDED_WORKERS} and the request headers (routing keys such as
+ * {@code X-SMG-Routing-Key}); writes {@code DECISION}, {@code WORKER}, {@code LEASE}.
  */
 public final class SelectWorkerProcessor implements Processor {
 
@@ -55,6 +59,10 @@ public final class SelectWorkerProcessor implements Processor {
             if (w.isAvailable()) {
                 available.add(w);
             }
+        }
+        Collection<?> excluded = exchange.getProperty(CaravanExchangeProperties.EXCLUDED_WORKERS, Collection.class);
+        if (excluded != null && !excluded.isEmpty() && !excluded.containsAll(available)) {
+            available.removeIf(excluded::contains); // a retry avoids the workers that failed it, while others remain
         }
         if (available.isEmpty()) {
             throw GatewayError.NO_AVAILABLE_WORKERS.exception(pool.workers().isEmpty()

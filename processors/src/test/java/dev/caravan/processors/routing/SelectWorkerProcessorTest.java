@@ -126,4 +126,30 @@ class SelectWorkerProcessorTest {
         assertThat(a.load()).isZero();
         assertThat(decisions).extracting(Decision::label).containsExactly("recording:declined");
     }
+
+    @Test
+    void aRetryAvoidsTheWorkersThatFailedTheRequest() {
+        Worker a = workers.add(Worker.builder("http://a:1").build());
+        Worker b = workers.add(Worker.builder("http://b:1").build());
+        Exchange e = exchange();
+        e.setProperty(CaravanExchangeProperties.EXCLUDED_WORKERS, java.util.Set.of(a));
+
+        select.process(e);
+
+        assertThat(e.getProperty(CaravanExchangeProperties.WORKER)).isSameAs(b);
+        assertThat(created.get(0).contexts).hasSize(1);
+    }
+
+    @Test
+    void whenEveryAvailableWorkerFailedTheRequestTheyAreCandidatesAgain() {
+        Worker a = workers.add(Worker.builder("http://a:1").build());
+        Worker b = workers.add(Worker.builder("http://b:1").build());
+        b.setAvailabilityGate(() -> false); // b's breaker is open
+        Exchange e = exchange();
+        e.setProperty(CaravanExchangeProperties.EXCLUDED_WORKERS, java.util.Set.of(a));
+
+        select.process(e);
+
+        assertThat(e.getProperty(CaravanExchangeProperties.WORKER)).isSameAs(a);
+    }
 }

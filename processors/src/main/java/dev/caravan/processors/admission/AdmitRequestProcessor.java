@@ -1,0 +1,122 @@
+package dev.caravan.processors.admission;
+
+import io.vertx.core.Context;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpServerRequest;
+import org.apache.camel.AsyncCallback;
+import org.apache.camel.Exchange;
+import org.apache.camel.support.AsyncProcessorSupport;
+import org.apache.camel.support.SynchronizationAdapter;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import dev.caravan.processors.CaravanExchangeProperties;
+
+/**
+ * Route step {@code admitRequest} (inference routes, before the first attempt): asks the {@link AdmissionController}
+ * for a ticket, without holding a thread while the request waits in the queue.
+ *
+ * <p>Admitted at once: the route continues synchronously. Queued: the step returns {@code false} and the exchange
+ * continues on its own event loop when a slot is handed over (or fails when the wait ends otherwise); a client that
+ * hangs up while queued leaves the queue. Rejected: a {@code GatewayException} for the route's error handler — 429
+ * {@code queue_full} / {@code rate_limited}, 408 {@code queue_timeout}, 503 {@code shutting_down}.
+ *
+ * <p>The ticket ({@code ADMISSION_TICKET}) is released exactly once, when the exchange completes: after the response
+ * ended, failed, or the client left — the on-completion hook runs when the HTTP consumer finishes the unit of work.
+ */
+public final class AdmitRequestProcessor extends AsyncProcessorSupport {
+
+    private static final Logger LOG = LoggerFactory.getLogger(AdmitRequestProcessor.class);
+
+    private final AdmissionController controller;
+
+    public AdmitRequestProcessor(AdmissionController controller) {
+        this.controller = controller;
+    }
+
+    @Override
+    public boolean process(Exchange exchange, AsyncCallback callback) {
+        AdmissionController.Decision decision = controller.admit(new Resume(exchange, callback, Vertx.currentContext()));
+        if (decision instanceof AdmissionController.Admitted a) {
+            hold(exchange, a.ticket());
+            callback.done(true);
+            return true;
+        }
+        if (decision instanceof AdmissionController.Rejected r) {
+            reject(exchange, r.reason());
+            callback.done(true);
+            return true;
+        }
+        Object handle = ((AdmissionController.Queued) decision).handle();
+        HttpServerRequest request = exchange.getProperty(CaravanExchangeProperties.CLIENT_REQUEST,
+                HttpServerRequest.class);
+        if (request != null) {
+            // replaced by the forward step's own handler once the request is admitted and forwarded
+            request.response().closeHandler(v -> controller.cancel(handle));
+        }
+        LOG.debug("Request {} queued for a slot ({} waiting)",
+                exchange.getProperty(CaravanExchangeProperties.REQUEST_ID), controller.queued());
+        return false;
+    }
+
+    private static void hold(Exchange exchange, AdmissionTicket ticket) {
+        exchange.setProperty(CaravanExchangeProperties.ADMISSION_TICKET, ticket);
+        exchange.getExchangeExtension().addOnCompletion(new SynchronizationAdapter() {
+            @Override
+            public void onDone(Exchange e) {
+                ticket.release();
+            }
+        });
+    }
+
+    private static void reject(Exchange exchange, Rejection reason) {
+        if (reason.error() == null) {
+            // the client is gone: nothing to answer, nothing more to do
+            exchange.setProperty(CaravanExchangeProperties.RESPONSE_COMMITTED, true);
+            exchange.setProperty(CaravanExchangeProperties.RESPONSE_STATUS, 499);
+            exchange.setRouteStop(true);
+            return;
+        }
+        exchange.setException(reason.error().exception(switch (reason) {
+            case QUEUE_FULL -> "too many requests: every slot is busy and the queue is full";
+            case QUEUE_TIMEOUT -> "the request waited too long for a free slot";
+            case RATE_LIMITED -> "rate limit exceeded";
+            default -> "the gateway is shutting down";
+        }));
+    }
+
+    /** Continues a queued exchange on the event loop it arrived on. */
+    private static final class Resume implements AdmissionController.Waiter {
+        private final Exchange exchange;
+        private final AsyncCallback callback;
+        private final Context context;
+
+        Resume(Exchange exchange, AsyncCallback callback, Context context) {
+            this.exchange = exchange;
+            this.callback = callback;
+            this.context = context;
+        }
+
+        @Override
+        public void admitted(AdmissionTicket ticket) {
+            continueOnContext(() -> hold(exchange, ticket));
+        }
+
+        @Override
+        public void rejected(Rejection reason) {
+            continueOnContext(() -> reject(exchange, reason));
+        }
+
+        private void continueOnContext(Runnable step) {
+            if (context == null) {
+                step.run();
+                callback.done(false);
+            } else {
+                context.runOnContext(v -> {
+                    step.run();
+                    callback.done(false);
+                });
+            }
+        }
+    }
+}

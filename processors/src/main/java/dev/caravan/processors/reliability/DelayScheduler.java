@@ -1,0 +1,34 @@
+package dev.caravan.processors.reliability;
+
+import io.vertx.core.Vertx;
+
+/**
+ * Runs a task after a delay without holding a thread: the retry back-off and the admission queue's timeouts. The Vert.x
+ * implementation uses a timer, which fires on the calling thread's event-loop context (so a request continues where it
+ * was); tests use a manual implementation and move time by hand.
+ */
+public interface DelayScheduler {
+
+    /**
+     * @return a handle for {@link #cancel}
+     */
+    long schedule(long delayMillis, Runnable task);
+
+    /** Cancels a scheduled task; no-op when it already ran. */
+    void cancel(long handle);
+
+    /** Timers of a Vert.x instance. */
+    static DelayScheduler vertx(Vertx vertx) {
+        return new DelayScheduler() {
+            @Override
+            public long schedule(long delayMillis, Runnable task) {
+                return vertx.setTimer(Math.max(1, delayMillis), id -> task.run());
+            }
+
+            @Override
+            public void cancel(long handle) {
+                vertx.cancelTimer(handle);
+            }
+        };
+    }
+}

@@ -1,0 +1,85 @@
+package dev.caravan.processors.reliability;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.MeterRegistry;
+
+import dev.caravan.policies.Worker;
+import dev.caravan.policies.WorkerListener;
+
+/**
+ * Meters of the breakers and retries (Prometheus names):
+ * <ul>
+ *   <li>{@code caravan_worker_cb_state{worker}}: 0 closed, 1 open, 2 half-open;</li>
+ *   <li>{@code caravan_worker_cb_transitions_total{worker,from,to}} and
+ *       {@code caravan_worker_cb_outcomes_total{worker,outcome}} (success, failure, neutral);</li>
+ *   <li>{@code caravan_retries_total{reason}} (the failed attempt's outcome or status) and
+ *       {@code caravan_retries_exhausted_total} (a retryable failure with no attempt left).</li>
+ * </ul>
+ * Register it as a {@link WorkerListener} after the breakers so the state gauge follows the workers. Thread-safe.
+ */
+public final class ReliabilityMetrics implements BreakerObserver, WorkerListener {
+
+    private final MeterRegistry registry;
+    private final WorkerBreakers breakers;
+    private final Map<String, Meter> stateGauges = new ConcurrentHashMap<>();
+    private final Map<String, Counter> counters = new ConcurrentHashMap<>();
+    private final Counter exhausted;
+
+    public ReliabilityMetrics(MeterRegistry registry, WorkerBreakers breakers) {
+        this.registry = registry;
+        this.breakers = breakers;
+        this.exhausted = Counter.builder("caravan.retries.exhausted")
+                .description("Requests whose last allowed attempt failed retryably").register(registry);
+    }
+
+    @Override
+    public void onWorkerAdded(Worker worker) {
+        stateGauges.put(worker.id(), Gauge.builder("caravan.worker.cb.state", worker, w -> breakers.state(w).code())
+                .description("Circuit breaker state: 0 closed, 1 open, 2 half-open")
+                .tag("worker", worker.url()).register(registry));
+    }
+
+    @Override
+    public void onWorkerRemoved(Worker worker) {
+        Meter gauge = stateGauges.remove(worker.id());
+        if (gauge != null) {
+            registry.remove(gauge);
+        }
+    }
+
+    @Override
+    public void onOutcome(Worker worker, AttemptOutcome outcome) {
+        counter("o\0" + worker.url() + '\0' + outcome, () -> Counter.builder("caravan.worker.cb.outcomes")
+                .description("Attempt outcomes as the circuit breakers counted them")
+                .tags("worker", worker.url(), "outcome", outcome.name().toLowerCase(java.util.Locale.ROOT))
+                .register(registry)).increment();
+    }
+
+    @Override
+    public void onTransition(Worker worker, BreakerState from, BreakerState to) {
+        counter("t\0" + worker.url() + '\0' + from + '\0' + to, () -> Counter.builder("caravan.worker.cb.transitions")
+                .description("Circuit breaker state changes")
+                .tags("worker", worker.url(), "from", from.label(), "to", to.label()).register(registry)).increment();
+    }
+
+    /** Counts one retry; {@code reason} is the failed attempt's outcome or status ({@code upstream_failed}, {@code 503}). */
+    public void retried(String reason) {
+        counter("r\0" + reason, () -> Counter.builder("caravan.retries")
+                .description("Attempts retried, by the failed attempt's outcome or status")
+                .tag("reason", reason).register(registry)).increment();
+    }
+
+    public void retriesExhausted() {
+        exhausted.increment();
+    }
+
+    private Counter counter(String key, Supplier<Counter> create) {
+        return counters.computeIfAbsent(key, k -> create.get());
+    }
+}

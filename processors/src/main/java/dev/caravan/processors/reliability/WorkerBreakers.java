@@ -1,0 +1,200 @@
+package dev.caravan.processors.reliability;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
+import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig.SlidingWindowType;
+import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
+import io.github.resilience4j.circuitbreaker.IllegalStateTransitionException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import dev.caravan.policies.Worker;
+import dev.caravan.policies.WorkerListener;
+
+/**
+ * One circuit breaker per worker: a resilience4j {@link CircuitBreakerRegistry} keyed by worker id (not Camel's
+ * circuitBreaker EIP, which keeps one breaker per route node — camel-notes §6).
+ *
+ * <p><b>Lifecycle.</b> Registered as a {@link WorkerListener}: a breaker is created when a worker joins and installed as
+ * its {@link Worker#setAvailabilityGate availability gate}, so the router's pre-filter ({@link Worker#isAvailable()})
+ * skips a worker whose breaker is open; it is dropped when the worker leaves.
+ *
+ * <p><b>Semantics (SGLang's, sglang-gateway.md §6).</b> Closed: opens after {@code failureThreshold} <em>consecutive</em>
+ * failures (a success in between starts the count again) — resilience4j's count-based window of that size with a 100 %
+ * failure-rate threshold is exactly that. Open: excludes the worker; once {@code openTimeout} has passed on the injected
+ * clock, the next availability check moves it to half-open (lazily, on read, as SGLang does; no timer thread). Half-open:
+ * the worker is selectable again (all of its share, as in SGLang); any failure reopens it at once,
+ * {@code successThreshold} successes close it (counted here: resilience4j would judge a failure rate instead). Neutral
+ * outcomes ({@link AttemptOutcome#NEUTRAL}: 4xx, 503, client hang-ups) are not recorded at all. Call durations are
+ * recorded as zero, so resilience4j's slow-call rule never opens a breaker for a long generation.
+ *
+ * <p><b>API</b> (shared by the regular forward path and P/D dispatch): {@link #record(Worker, AttemptOutcome)} once per
+ * attempt when it ends, {@link #state(Worker)}, {@link #allowsRequests(Worker)}. Thread-safe; recording is lock-free
+ * apart from resilience4j's own atomic state updates.
+ */
+public final class WorkerBreakers implements WorkerListener {
+
+    private static final Logger LOG = LoggerFactory.getLogger(WorkerBreakers.class);
+    /** Calls are recorded with duration 0; this only keeps the slow-call rule out of the way. */
+    private static final Duration NEVER_SLOW = Duration.ofDays(365);
+
+    private final BreakerConfig config;
+    private final CircuitBreakerRegistry registry;
+    private final Map<String, Entry> byWorkerId = new ConcurrentHashMap<>();
+    private final List<BreakerObserver> observers = new CopyOnWriteArrayList<>();
+
+    /**
+     * @param config the thresholds
+     * @param clock  the clock resilience4j measures the open timeout on (a controllable one in tests)
+     */
+    public WorkerBreakers(BreakerConfig config, Clock clock) {
+        this.config = config;
+        this.registry = CircuitBreakerRegistry.of(CircuitBreakerConfig.custom()
+                .slidingWindowType(SlidingWindowType.COUNT_BASED)
+                .slidingWindowSize(config.failureThreshold())
+                .minimumNumberOfCalls(config.failureThreshold())
+                .failureRateThreshold(100)
+                .permittedNumberOfCallsInHalfOpenState(config.successThreshold())
+                .waitDurationInOpenState(config.openTimeout())
+                .automaticTransitionFromOpenToHalfOpenEnabled(false)
+                .slowCallDurationThreshold(NEVER_SLOW)
+                .writableStackTraceEnabled(false)
+                .clock(clock)
+                .build());
+    }
+
+    public BreakerConfig config() {
+        return config;
+    }
+
+    public void addObserver(BreakerObserver observer) {
+        observers.add(observer);
+    }
+
+    @Override
+    public void onWorkerAdded(Worker worker) {
+        if (!config.enabled()) {
+            return;
+        }
+        CircuitBreaker breaker = registry.circuitBreaker(worker.id());
+        Entry entry = new Entry(breaker);
+        breaker.getEventPublisher().onStateTransition(e -> {
+            BreakerState from = map(e.getStateTransition().getFromState());
+            BreakerState to = map(e.getStateTransition().getToState());
+            if (to == BreakerState.OPEN) {
+                entry.halfOpenSuccesses.set(0); // long before it can become half-open again
+            }
+            LOG.info("Circuit breaker of {}: {} -> {}", worker.url(), from.label(), to.label());
+            for (BreakerObserver o : observers) {
+                o.onTransition(worker, from, to);
+            }
+        });
+        byWorkerId.put(worker.id(), entry);
+        worker.setAvailabilityGate(() -> allows(breaker));
+    }
+
+    @Override
+    public void onWorkerRemoved(Worker worker) {
+        Entry entry = byWorkerId.remove(worker.id());
+        if (entry != null) {
+            registry.remove(worker.id());
+        }
+    }
+
+    /**
+     * Records how one attempt on {@code worker} ended. Outcomes of workers that have left (a draining request finishing)
+     * are dropped.
+     */
+    public void record(Worker worker, AttemptOutcome outcome) {
+        Entry entry = byWorkerId.get(worker.id());
+        if (entry == null) {
+            return;
+        }
+        for (BreakerObserver o : observers) {
+            o.onOutcome(worker, outcome);
+        }
+        if (outcome == AttemptOutcome.NEUTRAL) {
+            return;
+        }
+        CircuitBreaker breaker = entry.breaker;
+        if (breaker.getState() == CircuitBreaker.State.HALF_OPEN) {
+            // SGLang's half-open rule, kept here rather than in resilience4j (which decides on a failure *rate* once its
+            // half-open window is full): any failure reopens, successThreshold successes close.
+            if (outcome == AttemptOutcome.FAILURE) {
+                transition(breaker::transitionToOpenState);
+            } else if (entry.halfOpenSuccesses.incrementAndGet() >= config.successThreshold()) {
+                transition(breaker::transitionToClosedState);
+            }
+        } else if (outcome == AttemptOutcome.SUCCESS) {
+            breaker.onSuccess(0, TimeUnit.NANOSECONDS);
+        } else {
+            breaker.onError(0, TimeUnit.NANOSECONDS, AttemptFailure.INSTANCE);
+        }
+    }
+
+    private static void transition(Runnable change) {
+        try {
+            change.run();
+        } catch (IllegalStateTransitionException raced) {
+            // another thread moved the breaker first; its move stands
+        }
+    }
+
+    /** The breaker's state; {@link BreakerState#CLOSED} for unknown workers and when breakers are disabled. */
+    public BreakerState state(Worker worker) {
+        Entry entry = byWorkerId.get(worker.id());
+        return entry == null ? BreakerState.CLOSED : map(entry.breaker.getState());
+    }
+
+    /** Whether the breaker lets requests reach the worker now (moves an expired open breaker to half-open). */
+    public boolean allowsRequests(Worker worker) {
+        Entry entry = byWorkerId.get(worker.id());
+        return entry == null || allows(entry.breaker);
+    }
+
+    private static boolean allows(CircuitBreaker breaker) {
+        CircuitBreaker.State state = breaker.getState();
+        if (state != CircuitBreaker.State.OPEN) {
+            return true;
+        }
+        // resilience4j's open state compares its clock with the end of the wait and, once it has passed, moves to
+        // half-open and admits the call; before that it only counts a "not permitted" call.
+        return breaker.tryAcquirePermission() || breaker.getState() == CircuitBreaker.State.HALF_OPEN;
+    }
+
+    private static BreakerState map(CircuitBreaker.State state) {
+        return switch (state) {
+            case OPEN, FORCED_OPEN -> BreakerState.OPEN;
+            case HALF_OPEN -> BreakerState.HALF_OPEN;
+            default -> BreakerState.CLOSED;
+        };
+    }
+
+    /** A worker's breaker and the successes it has seen since it last opened (SGLang's half-open count). */
+    private static final class Entry {
+        final CircuitBreaker breaker;
+        final AtomicInteger halfOpenSuccesses = new AtomicInteger();
+
+        Entry(CircuitBreaker breaker) {
+            this.breaker = breaker;
+        }
+    }
+
+    /** The throwable resilience4j wants for a failed call; no stack trace, one shared instance. */
+    private static final class AttemptFailure extends RuntimeException {
+        static final AttemptFailure INSTANCE = new AttemptFailure();
+
+        private AttemptFailure() {
+            super("attempt failed", null, false, false);
+        }
+    }
+}

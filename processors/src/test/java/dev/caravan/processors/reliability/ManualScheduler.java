@@ -1,0 +1,59 @@
+package dev.caravan.processors.reliability;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
+/** A {@link DelayScheduler} on a hand-moved clock: {@link #advance} runs every task that came due, in due order. */
+public final class ManualScheduler implements DelayScheduler {
+
+    private record Task(long handle, long dueMillis, Runnable run) {
+    }
+
+    private final List<Task> tasks = new ArrayList<>();
+    private long nowMillis;
+    private long nextHandle;
+
+    @Override
+    public synchronized long schedule(long delayMillis, Runnable task) {
+        long handle = nextHandle++;
+        tasks.add(new Task(handle, nowMillis + delayMillis, task));
+        return handle;
+    }
+
+    @Override
+    public synchronized void cancel(long handle) {
+        tasks.removeIf(t -> t.handle == handle);
+    }
+
+    /** Moves time forward and runs what came due. */
+    public void advance(long millis) {
+        long target;
+        synchronized (this) {
+            target = nowMillis + millis;
+        }
+        while (true) {
+            Task next;
+            synchronized (this) {
+                next = tasks.stream().filter(t -> t.dueMillis <= target)
+                        .min(Comparator.comparingLong(Task::dueMillis)).orElse(null);
+                if (next == null) {
+                    nowMillis = target;
+                    return;
+                }
+                tasks.remove(next);
+                nowMillis = next.dueMillis;
+            }
+            next.run.run();
+        }
+    }
+
+    public synchronized int pending() {
+        return tasks.size();
+    }
+
+    /** Milliseconds moved so far (for clocks derived from this scheduler). */
+    public synchronized long nowMillis() {
+        return nowMillis;
+    }
+}

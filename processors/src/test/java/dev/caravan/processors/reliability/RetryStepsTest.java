@@ -1,0 +1,206 @@
+package dev.caravan.processors.reliability;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.SplittableRandom;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntPredicate;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.apache.camel.CamelContext;
+import org.apache.camel.Exchange;
+import org.apache.camel.impl.DefaultCamelContext;
+import org.apache.camel.support.DefaultExchange;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+
+import dev.caravan.policies.Worker;
+import dev.caravan.processors.CaravanExchangeProperties;
+import dev.caravan.processors.error.GatewayError;
+import dev.caravan.processors.error.GatewayException;
+import dev.caravan.processors.forward.ForwardOutcomes;
+
+/** beginAttempts, decideRetry and awaitBackoff on exchanges shaped like the attempt loop leaves them. */
+class RetryStepsTest {
+
+    private static final CamelContext CAMEL = new DefaultCamelContext();
+
+    static {
+        CAMEL.start();
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        CAMEL.close();
+    }
+
+    private final RetryConfig config = new RetryConfig(3, Duration.ofMillis(100), Duration.ofSeconds(1), 2.0, 0);
+    private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
+    private final ReliabilityMetrics metrics = new ReliabilityMetrics(meters,
+            new WorkerBreakers(BreakerConfig.defaults(), java.time.Clock.systemUTC()));
+    private final BeginAttemptsProcessor begin = new BeginAttemptsProcessor(config);
+    private final DecideRetryProcessor decide = new DecideRetryProcessor(config, () -> new SplittableRandom(1), metrics);
+    private final Worker a = Worker.builder("http://a:1").build();
+
+    private Exchange begun() {
+        Exchange e = new DefaultExchange(CAMEL);
+        begin.process(e);
+        return e;
+    }
+
+    /** What forwardStream leaves after an attempt on worker {@code w}. */
+    private static void attemptEnded(Exchange e, Worker w, String outcome, Integer status, boolean committed,
+                                     Exception caught) {
+        e.setProperty(CaravanExchangeProperties.WORKER, w);
+        e.setProperty(CaravanExchangeProperties.OUTCOME, outcome);
+        if (status != null) {
+            e.setProperty(CaravanExchangeProperties.RESPONSE_STATUS, status);
+        }
+        e.setProperty(CaravanExchangeProperties.RESPONSE_COMMITTED, committed);
+        if (caught != null) {
+            e.setProperty(Exchange.EXCEPTION_CAUGHT, caught);
+        }
+    }
+
+    private double retries(String reason) {
+        var c = meters.find("caravan.retries").tag("reason", reason).counter();
+        return c == null ? 0 : c.count();
+    }
+
+    @Test
+    void beginningStartsTheFirstAttemptAndHoldsBackRetryableStatuses() {
+        Exchange e = begun();
+
+        RetryState s = RetryState.of(e);
+        assertThat(s.attempts()).isEqualTo(1);
+        assertThat(e.getProperty(CaravanExchangeProperties.ATTEMPT_PENDING, Boolean.class)).isTrue();
+        IntPredicate holdBack = e.getProperty(CaravanExchangeProperties.HOLD_BACK_STATUSES, IntPredicate.class);
+        assertThat(holdBack.test(503)).isTrue();
+        assertThat(holdBack.test(400)).isFalse();
+        assertThat(holdBack.test(200)).isFalse();
+    }
+
+    @Test
+    void withOneAttemptNothingIsHeldBack() {
+        Exchange e = new DefaultExchange(CAMEL);
+        new BeginAttemptsProcessor(RetryConfig.disabled()).process(e);
+        assertThat(e.getProperty(CaravanExchangeProperties.HOLD_BACK_STATUSES)).isNull();
+    }
+
+    @Test
+    void aHeldBackStatusIsRetriedOnAnotherWorkerAfterTheBackoff() throws Exception {
+        Exchange e = begun();
+        attemptEnded(e, a, ForwardOutcomes.RETRYABLE_STATUS, 503, false, null);
+        e.setProperty(CaravanExchangeProperties.TTFB_NANOS, 5L);
+
+        decide.process(e);
+
+        RetryState s = RetryState.of(e);
+        assertThat(e.getProperty(CaravanExchangeProperties.ATTEMPT_PENDING, Boolean.class)).isTrue();
+        assertThat(s.attempts()).isEqualTo(2);
+        assertThat(s.excluded()).containsExactly(a);
+        assertThat(e.getProperty(CaravanExchangeProperties.EXCLUDED_WORKERS)).isEqualTo(s.excluded());
+        assertThat(s.nextDelayMillis()).isEqualTo(100);
+        for (String p : new String[] {CaravanExchangeProperties.WORKER, CaravanExchangeProperties.OUTCOME,
+            CaravanExchangeProperties.RESPONSE_STATUS, CaravanExchangeProperties.TTFB_NANOS}) {
+            assertThat(e.getProperty(p)).as(p).isNull();
+        }
+        assertThat(e.getProperty(CaravanExchangeProperties.HOLD_BACK_STATUSES)).as("attempt 2 of 3 still holds back")
+                .isNotNull();
+        assertThat(retries("503")).isEqualTo(1);
+    }
+
+    @Test
+    void aConnectionFailureBeforeTheHeadIsRetriedAndTheLastAttemptRelaysWhateverComes() throws Exception {
+        Exchange e = begun();
+        attemptEnded(e, a, ForwardOutcomes.UPSTREAM_FAILED, null, false,
+                GatewayError.UPSTREAM_FAILED.exception("refused"));
+        decide.process(e);
+        assertThat(e.getProperty(Exchange.EXCEPTION_CAUGHT)).as("the caught failure is consumed").isNull();
+
+        Worker b = Worker.builder("http://b:1").build();
+        attemptEnded(e, b, ForwardOutcomes.IDLE_TIMEOUT, null, false, GatewayError.UPSTREAM_TIMEOUT.exception("idle"));
+        decide.process(e);
+
+        RetryState s = RetryState.of(e);
+        assertThat(s.attempts()).isEqualTo(3);
+        assertThat(s.nextDelayMillis()).isEqualTo(200); // 100 x 2^1
+        assertThat(s.excluded()).containsExactly(a, b);
+        assertThat(e.getProperty(CaravanExchangeProperties.HOLD_BACK_STATUSES)).as("last attempt").isNull();
+        assertThat(retries("upstream_failed")).isEqualTo(1);
+        assertThat(retries("idle_timeout")).isEqualTo(1);
+    }
+
+    @Test
+    void theLastAttemptsFailureIsRethrownAndCountedAsExhausted() throws Exception {
+        Exchange e = begun();
+        for (int i = 0; i < 2; i++) {
+            attemptEnded(e, a, ForwardOutcomes.UPSTREAM_FAILED, null, false, GatewayError.UPSTREAM_FAILED.exception("x"));
+            decide.process(e);
+        }
+        GatewayException last = GatewayError.UPSTREAM_FAILED.exception("third");
+        attemptEnded(e, a, ForwardOutcomes.UPSTREAM_FAILED, null, false, last);
+
+        assertThatThrownBy(() -> decide.process(e)).isSameAs(last);
+        assertThat(e.getProperty(CaravanExchangeProperties.ATTEMPT_PENDING, Boolean.class)).isFalse();
+        assertThat(meters.find("caravan.retries.exhausted").counter().count()).isEqualTo(1);
+    }
+
+    @Test
+    void nothingIsRetriedOnceTheResponseReachedTheClient() throws Exception {
+        Exchange e = begun();
+        attemptEnded(e, a, ForwardOutcomes.UPSTREAM_FAILED, 200, true, null); // broke mid-stream
+
+        decide.process(e);
+
+        assertThat(e.getProperty(CaravanExchangeProperties.ATTEMPT_PENDING, Boolean.class)).isFalse();
+        assertThat(RetryState.of(e).attempts()).isEqualTo(1);
+        assertThat(meters.find("caravan.retries").counters()).isEmpty();
+    }
+
+    @Test
+    void endToEndTimeoutsClientHangUpsAndTheGatewaysOwnErrorsAreNotRetried() throws Exception {
+        Exchange timedOut = begun();
+        GatewayException timeout = GatewayError.UPSTREAM_TIMEOUT.exception("deadline");
+        attemptEnded(timedOut, a, ForwardOutcomes.TIMEOUT, null, false, timeout);
+        assertThatThrownBy(() -> decide.process(timedOut)).isSameAs(timeout);
+
+        Exchange gone = begun();
+        attemptEnded(gone, a, ForwardOutcomes.CLIENT_CLOSED, 499, true, null);
+        decide.process(gone);
+        assertThat(gone.getProperty(CaravanExchangeProperties.ATTEMPT_PENDING, Boolean.class)).isFalse();
+
+        Exchange none = begun();
+        GatewayException noWorker = GatewayError.NO_AVAILABLE_WORKERS.exception("none");
+        none.setProperty(Exchange.EXCEPTION_CAUGHT, noWorker); // selectWorker threw: no OUTCOME
+        assertThatThrownBy(() -> decide.process(none)).isSameAs(noWorker);
+
+        Exchange fine = begun();
+        attemptEnded(fine, a, ForwardOutcomes.COMPLETED, 200, true, null);
+        decide.process(fine);
+        assertThat(fine.getProperty(CaravanExchangeProperties.ATTEMPT_PENDING, Boolean.class)).isFalse();
+        assertThat(meters.find("caravan.retries").counters()).isEmpty();
+    }
+
+    @Test
+    void theBackoffWaitsOnTheSchedulerWithoutBlocking() throws Exception {
+        ManualScheduler scheduler = new ManualScheduler();
+        AwaitBackoffProcessor await = new AwaitBackoffProcessor(scheduler);
+        Exchange e = begun();
+        AtomicInteger done = new AtomicInteger();
+
+        assertThat(await.process(e, sync -> done.incrementAndGet())).as("first attempt: no wait").isTrue();
+        assertThat(done).hasValue(1);
+
+        attemptEnded(e, a, ForwardOutcomes.RETRYABLE_STATUS, 502, false, null);
+        decide.process(e);
+        assertThat(await.process(e, sync -> done.incrementAndGet())).isFalse();
+        scheduler.advance(99);
+        assertThat(done).hasValue(1);
+        scheduler.advance(1);
+        assertThat(done).hasValue(2);
+        assertThat(RetryState.of(e).nextDelayMillis()).isZero();
+    }
+}
