@@ -83,7 +83,7 @@ public final class PdBeans {
         beans.put("callPrefill", new CallLegProcessor(Leg.PREFILL, apiKey));
         beans.put("callDecode", new CallLegProcessor(Leg.DECODE, apiKey));
         beans.put("pdAggregation", new PdAggregationStrategy(pdMetrics, outcomes));
-        beans.put("relayDecode", new RelayDecodeProcessor(upstream.vertx(), config.decisionHeaders(), outcomes));
+        beans.put("relayDecode", new RelayDecodeProcessor(upstream, config.decisionHeaders(), outcomes));
         beans.put("prepareKvTransfer", new PrepareKvTransferProcessor());
         beans.put("applyKvTransfer", new ApplyKvTransferProcessor(outcomes));
         beans.put("decidePdVerdict", new DecideVerdictProcessor(outcomes));

@@ -10,6 +10,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import dev.caravan.processors.CaravanExchangeProperties;
+import dev.caravan.processors.error.ErrorBody;
+import dev.caravan.processors.error.GatewayError;
+import dev.caravan.processors.forward.ForwardOutcomes;
 import dev.caravan.processors.forward.UpstreamHeaders;
 
 /**
@@ -18,18 +21,20 @@ import dev.caravan.processors.forward.UpstreamHeaders;
  * (unless a {@link BodyRewriter} must hold back an incomplete SSE event or the JSON body), no thread: every callback runs
  * on the client connection's event loop; the upstream is paused while the client's write queue is full.
  *
- * <p>Exactly one of these ends it, and {@link #finish} runs once: upstream end (outcome {@value #COMPLETED}); upstream
- * failure or request timeout while streaming ({@value #UPSTREAM_FAILED} / {@value #TIMEOUT}: the client connection is
- * reset, so a truncated stream never looks complete); the client leaving ({@value #CLIENT_CLOSED}: the decode
+ * <p>Exactly one of these ends it, and {@link #finish} runs once: upstream end (outcome {@code completed}); upstream
+ * failure while streaming ({@code upstream_failed}: the client connection is reset, so a truncated stream never looks
+ * complete); the request's end-to-end deadline or the stream idle limit ({@code timeout} / {@code idle_timeout}: an
+ * SSE stream gets a final error event, another body a reset); the client leaving ({@code client_closed}: the decode
  * connection is reset, so the engine aborts the generation). {@code finish} releases the decode lease, records the
  * outcome on the exchange and the decode leg's judgement ({@link LegOutcomes}), and completes the exchange.
  */
 final class DecodeRelay {
 
-    static final String COMPLETED = "completed";
-    static final String UPSTREAM_FAILED = "upstream_failed";
-    static final String TIMEOUT = "timeout";
-    static final String CLIENT_CLOSED = "client_closed";
+    static final String COMPLETED = ForwardOutcomes.COMPLETED;
+    static final String UPSTREAM_FAILED = ForwardOutcomes.UPSTREAM_FAILED;
+    static final String TIMEOUT = ForwardOutcomes.TIMEOUT;
+    static final String IDLE_TIMEOUT = ForwardOutcomes.IDLE_TIMEOUT;
+    static final String CLIENT_CLOSED = ForwardOutcomes.CLIENT_CLOSED;
 
     private static final Logger LOG = LoggerFactory.getLogger(DecodeRelay.class);
 
@@ -42,11 +47,14 @@ final class DecodeRelay {
     private final LegOutcomes outcomes;
     private final Vertx vertx;
     private final HttpServerResponse client;
+    private final long idleNanos;
     private long timerId = -1;
+    private long lastActivityNanos;
     private boolean finished;
 
     DecodeRelay(Exchange exchange, AsyncCallback callback, PdDispatch dispatch, HttpClientResponse upstream,
-                BodyRewriter rewriter, boolean decisionHeaders, LegOutcomes outcomes, Vertx vertx) {
+                BodyRewriter rewriter, boolean decisionHeaders, LegOutcomes outcomes, Vertx vertx,
+                long upstreamIdleNanos) {
         this.exchange = exchange;
         this.callback = callback;
         this.dispatch = dispatch;
@@ -56,6 +64,7 @@ final class DecodeRelay {
         this.outcomes = outcomes;
         this.vertx = vertx;
         this.client = dispatch.client().response();
+        this.idleNanos = upstreamIdleNanos;
     }
 
     /** Runs on the dispatch's event loop. */
@@ -67,11 +76,8 @@ final class DecodeRelay {
             return;
         }
         client.closeHandler(v -> onClientClosed());
-        long remainingMs = Math.max(1, dispatch.remainingNanos() / 1_000_000);
-        timerId = vertx.setTimer(remainingMs, id -> {
-            timerId = -1;
-            failWhileStreaming(TIMEOUT, null);
-        });
+        lastActivityNanos = System.nanoTime();
+        armTimer();
         client.setStatusCode(upstream.statusCode());
         UpstreamHeaders.copyResponse(upstream.headers(), client.headers());
         if (rewriter != null) {
@@ -87,6 +93,7 @@ final class DecodeRelay {
                 - (start != null ? start : dispatch.startNanos()));
         client.writeHead();
         upstream.handler(chunk -> {
+            lastActivityNanos = System.nanoTime();
             Buffer out = rewriter == null ? chunk : rewriter.onChunk(chunk);
             if (out.length() > 0) {
                 client.write(out);
@@ -112,6 +119,51 @@ final class DecodeRelay {
             finish(COMPLETED);
         });
         upstream.resume();
+    }
+
+    /** One timer for both limits: the request's end-to-end deadline and the longest silence between chunks. */
+    private void armTimer() {
+        long now = System.nanoTime();
+        long due = dispatch.deadlineNanos();
+        if (idleNanos > 0) {
+            due = Math.min(due, lastActivityNanos + idleNanos);
+        }
+        timerId = vertx.setTimer(Math.max(1, (due - now) / 1_000_000), id -> onTimer());
+    }
+
+    private void onTimer() {
+        timerId = -1;
+        if (finished) {
+            return;
+        }
+        long now = System.nanoTime();
+        if (now - dispatch.deadlineNanos() >= 0) {
+            endOnTimeout(TIMEOUT, "request timeout passed");
+        } else if (idleNanos > 0 && now - lastActivityNanos >= idleNanos) {
+            endOnTimeout(IDLE_TIMEOUT, "decode sent nothing for " + idleNanos / 1_000_000_000 + " s");
+        } else {
+            armTimer();
+        }
+    }
+
+    /**
+     * A limit passed while streaming: an SSE stream ends with a final error event (OpenAI clients raise it), so the
+     * client knows it is incomplete; any other body cannot say so and the connection is reset.
+     */
+    private void endOnTimeout(String outcome, String reason) {
+        finished = true;
+        LOG.warn("P/D request {} from decode {} ended while streaming ({}): {}", requestId(),
+                dispatch.pair().decode().worker().url(), outcome, reason);
+        upstream.request().reset();
+        String type = client.headers().get("content-type");
+        if (!client.ended()) {
+            if (type != null && type.startsWith("text/event-stream")) {
+                client.end(Buffer.buffer("data: " + ErrorBody.json(GatewayError.UPSTREAM_TIMEOUT, reason) + "\n\n"));
+            } else {
+                client.reset();
+            }
+        }
+        finish(outcome);
     }
 
     private void decorate() {
@@ -144,7 +196,7 @@ final class DecodeRelay {
         }
         finished = true;
         LOG.warn("P/D request {} from decode {} broke while streaming ({}): {}", requestId(),
-                dispatch.pair().decode().worker().url(), outcome, cause == null ? "request timeout" : PdLeg.describe(cause));
+                dispatch.pair().decode().worker().url(), outcome, PdLeg.describe(cause));
         upstream.request().reset();
         if (!client.ended()) {
             client.reset();

@@ -17,8 +17,11 @@ import dev.caravan.processors.forward.UpstreamClient;
  * leaves cancels both legs). An on-completion hook cancels whatever is still open when the exchange ends without the
  * relay having taken it (reason {@code abandoned}), so no upstream connection outlives its request.
  *
- * <p>Reads {@code CLIENT_REQUEST} (else the platform-http message), {@code PD_PAIR}. Writes {@code PD_DISPATCH} and
- * clears {@code PD_VERDICT} (a retry starts undecided).
+ * <p>The request timeout ({@code --request-timeout-secs}) is end to end: it counts from the request's arrival
+ * ({@code START_NANOS}), across retries, as on the regular path.
+ *
+ * <p>Reads {@code CLIENT_REQUEST} (else the platform-http message), {@code PD_PAIR}, {@code START_NANOS}. Writes
+ * {@code PD_DISPATCH} and clears {@code PD_VERDICT} (a retry starts undecided).
  */
 public final class OpenDispatchProcessor implements Processor {
 
@@ -42,7 +45,10 @@ public final class OpenDispatchProcessor implements Processor {
         }
         Context context = client instanceof HttpServerRequestInternal internal ? internal.context()
                 : upstream.vertx().getOrCreateContext();
-        PdDispatch dispatch = new PdDispatch(pair, client, context, upstream, metrics, System.nanoTime());
+        long now = System.nanoTime();
+        Long arrived = exchange.getProperty(CaravanExchangeProperties.START_NANOS, Long.class);
+        long deadline = (arrived != null ? arrived : now) + upstream.requestTimeout().toNanos();
+        PdDispatch dispatch = new PdDispatch(pair, client, context, upstream, metrics, now, deadline);
         exchange.setProperty(CaravanExchangeProperties.PD_DISPATCH, dispatch);
         exchange.removeProperty(CaravanExchangeProperties.PD_VERDICT);
         exchange.getExchangeExtension().addOnCompletion(new SynchronizationAdapter() {

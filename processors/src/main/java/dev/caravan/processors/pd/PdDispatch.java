@@ -38,6 +38,7 @@ public final class PdDispatch {
     private final UpstreamClient upstream;
     private final PdMetrics metrics;
     private final long startNanos;
+    private final long deadlineNanos;
     private final Map<Leg, PdLeg> legs = new EnumMap<>(Leg.class);
     private final Map<Leg, String> cancelledEarly = new EnumMap<>(Leg.class);
     private final Map<Leg, String> cancellations = new EnumMap<>(Leg.class);
@@ -48,16 +49,18 @@ public final class PdDispatch {
     private boolean clientDetached;
 
     /**
-     * @param startNanos when the attempt started ({@link System#nanoTime()}), for the prefill wait and the timeouts
+     * @param startNanos    when the attempt started ({@link System#nanoTime()}), for the prefill wait
+     * @param deadlineNanos when the request's end-to-end timeout passes ({@link System#nanoTime()} scale)
      */
     public PdDispatch(PdPair pair, HttpServerRequest client, Context context, UpstreamClient upstream,
-                      PdMetrics metrics, long startNanos) {
+                      PdMetrics metrics, long startNanos, long deadlineNanos) {
         this.pair = pair;
         this.client = client;
         this.context = context;
         this.upstream = upstream;
         this.metrics = metrics;
         this.startNanos = startNanos;
+        this.deadlineNanos = deadlineNanos;
     }
 
     /** Watches the client connection: if it closes while the legs run, both are cancelled. */
@@ -97,8 +100,7 @@ public final class PdDispatch {
                 metrics.cancelled(leg, early);
                 return;
             }
-            long elapsedMs = (System.nanoTime() - startNanos) / 1_000_000;
-            call.start(path, headers, body, upstream.requestTimeout().toMillis() - elapsedMs);
+            call.start(path, headers, body, remainingNanos() / 1_000_000);
         });
     }
 
@@ -195,8 +197,13 @@ public final class PdDispatch {
         return startNanos;
     }
 
-    /** Nanoseconds left of the request timeout. */
+    /** Nanoseconds left until the request's end-to-end timeout. */
     public long remainingNanos() {
-        return upstream.requestTimeout().toNanos() - (System.nanoTime() - startNanos);
+        return deadlineNanos - System.nanoTime();
+    }
+
+    /** When the request's end-to-end timeout passes ({@link System#nanoTime()} scale). */
+    public long deadlineNanos() {
+        return deadlineNanos;
     }
 }

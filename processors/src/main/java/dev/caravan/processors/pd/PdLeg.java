@@ -82,6 +82,7 @@ final class PdLeg {
                 request.reset(); // cancelled while waiting for a connection
                 return;
             }
+            LOG.debug("Sending {} leg to {}", leg.wireName(), side.worker().url());
             request.send(body).onComplete(sent -> {
                 if (sent.failed()) {
                     fail(LegResult.Kind.TRANSPORT_ERROR, describe(sent.cause()));
@@ -124,10 +125,11 @@ final class PdLeg {
     boolean cancel(String reason) {
         if (result == null) {
             LOG.debug("Cancelling {} leg on {}: {}", leg.wireName(), side.worker().url(), reason);
+            // report before the reset: resetting fails the pending send() re-entrantly, which must find it decided
+            report(LegResult.failed(leg, LegResult.Kind.CANCELLED, reason));
             if (request != null) {
                 request.reset();
             }
-            report(LegResult.failed(leg, LegResult.Kind.CANCELLED, reason));
             return true;
         }
         if (parked != null && !taken) {
@@ -150,11 +152,11 @@ final class PdLeg {
         if (result != null) {
             return;
         }
+        LOG.debug("{} leg on {} failed: {}", leg.wireName(), side.worker().url(), reason);
+        report(LegResult.failed(leg, kind, reason));
         if (request != null) {
             request.reset();
         }
-        LOG.debug("{} leg on {} failed: {}", leg.wireName(), side.worker().url(), reason);
-        report(LegResult.failed(leg, kind, reason));
     }
 
     private void report(LegResult r) {

@@ -22,7 +22,7 @@ import dev.caravan.policies.Worker;
  *   <li>{@code caravan_pd_early_rejections_total}: decode answered an error before prefill finished (prefill
  *       aborted);</li>
  *   <li>{@code caravan_pd_cancellations_total{leg,reason}}: legs whose connection the gateway closed, by
- *       {@code prefill_failed}, {@code decode_rejected}, {@code client_closed}, {@code abandoned};</li>
+ *       {@code prefill_failed}, {@code decode_rejected}, {@code client_closed}, {@code retry}, {@code abandoned};</li>
  *   <li>{@code caravan_pd_prefill_wait_seconds}: from dispatch to the end of the prefill response (the time decode
  *       waits for its KV, as seen by the router).</li>
  * </ul>
@@ -35,6 +35,8 @@ public final class PdMetrics {
     public static final String DECODE_REJECTED = "decode_rejected";
     public static final String CLIENT_CLOSED = "client_closed";
     public static final String ABANDONED = "abandoned";
+    /** A retryable decode answer closed unread because another attempt follows. */
+    public static final String RETRY = "retry";
 
     private static final Duration[] WAIT_BUCKETS = {
         Duration.ofMillis(5), Duration.ofMillis(10), Duration.ofMillis(25), Duration.ofMillis(50),

@@ -1,6 +1,7 @@
 package dev.caravan.processors.pd;
 
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.function.Consumer;
 
@@ -24,9 +25,10 @@ import dev.caravan.processors.routing.PolicyRegistry;
  * pool's available workers (healthy, breaker closed) of the request's model, with the same routing text and headers.
  * No available worker in either pool → 503 {@code server_selection_failed} (SGLang's code). Takes a load lease on both
  * and registers an on-completion hook that releases them whatever happens (release is idempotent; the legs and the
- * relay release them earlier, as soon as their part is over). A retry calls this step again: a new pair, new leases.
+ * relay release them earlier, as soon as their part is over). A retry calls this step again: a new pair, new leases;
+ * the workers that failed earlier attempts ({@code EXCLUDED_WORKERS}) are left out of each pool while others remain.
  *
- * <p>Reads {@code MODEL}, {@code ROUTING_TEXT}, the request headers. Writes {@code PD_PAIR}.
+ * <p>Reads {@code MODEL}, {@code ROUTING_TEXT}, {@code EXCLUDED_WORKERS}, the request headers. Writes {@code PD_PAIR}.
  */
 public final class SelectPairProcessor implements Processor {
 
@@ -56,10 +58,11 @@ public final class SelectPairProcessor implements Processor {
         String model = exchange.getProperty(CaravanExchangeProperties.MODEL, String.class);
         String text = exchange.getProperty(CaravanExchangeProperties.ROUTING_TEXT, String.class);
         HeaderView headers = new HeaderView(exchange.getIn().getHeaders());
-        PdPair.Side prefill = select(Leg.PREFILL, prefillPool, model, text, headers);
+        Collection<?> excluded = exchange.getProperty(CaravanExchangeProperties.EXCLUDED_WORKERS, Collection.class);
+        PdPair.Side prefill = select(Leg.PREFILL, prefillPool, model, text, headers, excluded);
         PdPair.Side decode;
         try {
-            decode = select(Leg.DECODE, decodePool, model, text, headers);
+            decode = select(Leg.DECODE, decodePool, model, text, headers, excluded);
         } catch (RuntimeException e) {
             prefill.lease().release();
             throw e;
@@ -77,13 +80,17 @@ public final class SelectPairProcessor implements Processor {
                 prefill.decision().label(), decode.worker().url(), decode.decision().label());
     }
 
-    private PdPair.Side select(Leg leg, PolicyRegistry pools, String model, String text, HeaderView headers) {
+    private PdPair.Side select(Leg leg, PolicyRegistry pools, String model, String text, HeaderView headers,
+                               Collection<?> excluded) {
         PolicyRegistry.Pool pool = pools.poolFor(model);
         List<Worker> available = new ArrayList<>(pool.workers().size());
         for (Worker w : pool.workers()) {
             if (w.isAvailable()) {
                 available.add(w);
             }
+        }
+        if (excluded != null && !excluded.isEmpty() && !excluded.containsAll(available)) {
+            available.removeIf(excluded::contains); // a retry avoids the workers that failed it, while others remain
         }
         if (available.isEmpty()) {
             throw GatewayError.SERVER_SELECTION_FAILED.exception(pool.workers().isEmpty()

@@ -44,7 +44,8 @@ class PdAggregationStrategyTest {
     @BeforeEach
     void newDispatch() {
         context = VERTX.getOrCreateContext();
-        dispatch = new PdDispatch(PdTestPairs.pair(policy), null, context, null, metrics, System.nanoTime());
+        dispatch = new PdDispatch(PdTestPairs.pair(policy), null, context, null, metrics, System.nanoTime(),
+                System.nanoTime() + 60_000_000_000L);
     }
 
     private <T> T onContext(Supplier<T> task) {
