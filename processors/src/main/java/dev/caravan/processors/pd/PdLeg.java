@@ -78,6 +78,9 @@ final class PdLeg {
                 return;
             }
             request = ar.result();
+            // a reset request reports its own exception; without a handler Vert.x logs it as an error
+            request.exceptionHandler(e -> LOG.debug("{} leg request to {} ended: {}", leg.wireName(),
+                    side.worker().url(), describe(e)));
             if (result != null) {
                 request.reset(); // cancelled while waiting for a connection
                 return;
