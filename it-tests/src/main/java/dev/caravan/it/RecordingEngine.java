@@ -10,6 +10,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerRequest;
 
@@ -21,7 +22,7 @@ import io.vertx.core.http.HttpServerRequest;
  */
 public final class RecordingEngine implements AutoCloseable {
 
-    /** One received request. */
+    /** One received POST (the gateway's health probes and load polls are answered but not recorded). */
     public record Received(String path, Map<String, String> headers, JsonNode body) {
     }
 
@@ -58,9 +59,11 @@ public final class RecordingEngine implements AutoCloseable {
         req.body().onSuccess(buf -> {
             Map<String, String> headers = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
             req.headers().forEach(h -> headers.put(h.getKey(), h.getValue()));
-            received.add(new Received(req.path(), headers, buf.length() == 0 ? null
-                    : GatewayClient.parse(buf.toString())));
-            if (answerAfterRoomPoll && roomPolls.get() == 0) {
+            if (req.method() == HttpMethod.POST) { // inference; not the gateway's health probes and load polls
+                received.add(new Received(req.path(), headers, buf.length() == 0 ? null
+                        : GatewayClient.parse(buf.toString())));
+            }
+            if (answerAfterRoomPoll && roomPolls.get() == 0 && req.method() == HttpMethod.POST) {
                 held.add(req); // answered when a decode engine asks for the room (all on this server's event loop)
             } else {
                 answer(req);

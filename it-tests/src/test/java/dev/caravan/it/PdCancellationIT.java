@@ -36,7 +36,8 @@ class PdCancellationIT {
         gateway = GatewayHarness.start(GatewayHarness.config(List.of())
                 .with(CaravanFlags.PD_DISAGGREGATION, "true")
                 .with(CaravanFlags.PREFILL, prefill.url() + " " + prefill.port())
-                .with(CaravanFlags.DECODE, decode.url()));
+                .with(CaravanFlags.DECODE, decode.url())
+                .with(CaravanFlags.DISABLE_RETRIES, "true")); // one attempt, so each cancellation is the one asked
     }
 
     @AfterAll
@@ -70,8 +71,13 @@ class PdCancellationIT {
                 assertThat(decode.stats().cancelledWaiting()).isEqualTo(1));
         assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(15));
         assertThat(decode.stats().bootstrapTimeouts()).isZero();
-        assertThat(gateway.client().get("/metrics").body())
-                .contains("caravan_pd_cancellations_total{leg=\"decode\",reason=\"prefill_failed\"} 1.0");
+        String metrics = gateway.client().get("/metrics").body();
+        assertThat(metrics).contains("caravan_pd_cancellations_total{leg=\"decode\",reason=\"prefill_failed\"} 1.0");
+        // the prefill engine's breaker counts the failure; the decode engine, which never had a chance, is not judged
+        assertThat(metrics).contains("caravan_worker_cb_outcomes_total{outcome=\"failure\",worker=\"" + prefill.url()
+                + "\"} 1.0");
+        assertThat(metrics.lines().filter(l -> l.startsWith("caravan_worker_cb_outcomes_total")
+                && l.contains(decode.url()))).isEmpty();
         awaitNoLoad();
     }
 

@@ -45,6 +45,7 @@ public final class Worker {
     private volatile double cost;
     private volatile Map<String, String> labels;
     private volatile String apiKey;
+    private volatile WorkerHealthCheck healthCheck;
 
     private final AtomicBoolean healthy = new AtomicBoolean(true);
     private final AtomicInteger load = new AtomicInteger();
@@ -67,6 +68,7 @@ public final class Worker {
         this.cost = b.cost;
         this.labels = Map.copyOf(b.labels);
         this.apiKey = emptyToNull(b.apiKey);
+        this.healthCheck = Objects.requireNonNull(b.healthCheck, "healthCheck");
     }
 
     public static Builder builder(String url) {
@@ -135,6 +137,11 @@ public final class Worker {
     /** The key sent upstream instead of the client's, or null. Never log it. */
     public String apiKey() { return apiKey; }
     public void setApiKey(String apiKey) { this.apiKey = emptyToNull(apiKey); }
+    /** This worker's own health-check settings (null components: the gateway's defaults). */
+    public WorkerHealthCheck healthCheck() { return healthCheck; }
+    public void setHealthCheck(WorkerHealthCheck healthCheck) {
+        this.healthCheck = Objects.requireNonNull(healthCheck, "healthCheck");
+    }
 
     public boolean isHealthy() { return healthy.get(); }
 
@@ -193,6 +200,7 @@ public final class Worker {
         private double cost = DEFAULT_COST;
         private Map<String, String> labels = Map.of();
         private String apiKey;
+        private WorkerHealthCheck healthCheck = WorkerHealthCheck.DEFAULTS;
 
         private Builder(String url) { this.url = url; }
 
@@ -206,6 +214,7 @@ public final class Worker {
         public Builder cost(double cost) { this.cost = cost; return this; }
         public Builder labels(Map<String, String> labels) { this.labels = labels; return this; }
         public Builder apiKey(String apiKey) { this.apiKey = apiKey; return this; }
+        public Builder healthCheck(WorkerHealthCheck healthCheck) { this.healthCheck = healthCheck; return this; }
 
         public Worker build() { return new Worker(this); }
     }

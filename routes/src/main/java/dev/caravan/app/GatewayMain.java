@@ -16,6 +16,7 @@ import org.slf4j.LoggerFactory;
 import dev.caravan.gateway.CaravanGateway;
 import dev.caravan.gateway.DiscoveryBeans;
 import dev.caravan.gateway.GatewayBeans;
+import dev.caravan.processors.admission.DrainOnStopNotifier;
 import dev.caravan.processors.config.ArgsParser;
 import dev.caravan.processors.config.CaravanFlags;
 import dev.caravan.processors.config.ConfigResolver;
@@ -76,8 +77,18 @@ public final class GatewayMain {
         Map<String, String> props = new LinkedHashMap<>(others);
         props.putAll(beans.properties());
         props.putAll(camelProperties(config));
+        // camel-main's JVM hook waits for the context only this long (plus 15 s): it must cover the drain
+        props.putIfAbsent("camel.main.shutdownTimeout",
+                Long.toString(config.getLong(CaravanFlags.SHUTDOWN_GRACE_PERIOD_SECS) + 15));
         props.forEach(main::addOverrideProperty);
         main.addMainListener(new MainListenerSupport() {
+            @Override
+            public void afterConfigure(BaseMainSupport m) {
+                // SIGTERM/SIGINT: drain in-flight streams before Camel stops routes (docs/reliability.md)
+                m.getCamelContext().getManagementStrategy().addEventNotifier(
+                        new DrainOnStopNotifier(beans.reliability().shutdown(), m.getCamelContext()));
+            }
+
             @Override
             public void afterStart(BaseMainSupport m) {
                 CaravanGateway.afterServerStart(m.getCamelContext(), beans);

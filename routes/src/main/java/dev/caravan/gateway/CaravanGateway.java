@@ -20,6 +20,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import dev.caravan.policies.WorkerRegistry;
+import dev.caravan.processors.admission.DrainOnStopNotifier;
 import dev.caravan.processors.config.GatewayConfig;
 import dev.caravan.processors.http.RouterErrorHandlers;
 import dev.caravan.processors.http.ServerEventLoops;
@@ -77,6 +78,8 @@ public final class CaravanGateway {
                 CamelContextHelper.findSingleByType(context, PrometheusMeterRegistry.class));
         bind(context, beans);
         context.addService(new Lifecycle(beans), true, true);
+        context.getManagementStrategy().addEventNotifier(
+                new DrainOnStopNotifier(beans.reliability().shutdown(), context));
         if (context.getRegistry().findByType(VertxPlatformHttpServer.class).isEmpty()
                 && context.hasService(VertxPlatformHttpServer.class) == null) {
             VertxPlatformHttpServerConfiguration server = new VertxPlatformHttpServerConfiguration();

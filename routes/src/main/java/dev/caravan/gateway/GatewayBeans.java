@@ -81,6 +81,7 @@ public final class GatewayBeans implements AutoCloseable {
     private final PolicyRegistry policies;
     private final GatewayMetrics metrics;
     private final UpstreamClient upstream;
+    private ReliabilityBeans reliability;
     private final JvmGcMetrics gcMetrics = new JvmGcMetrics();
     private final Map<String, Object> beans = new LinkedHashMap<>();
     private volatile Future<String> serverEventLoops = Future.succeededFuture(null);
@@ -105,7 +106,8 @@ public final class GatewayBeans implements AutoCloseable {
         metrics.trackPolicies(policies);
         workers.addListener(metrics);
         this.upstream = new UpstreamClient(this.vertx, config.getSeconds(CaravanFlags.CONNECT_TIMEOUT_SECS),
-                config.requestTimeout(), config.getInt(CaravanFlags.MAX_CONNECTIONS_PER_WORKER));
+                config.requestTimeout(), config.getSeconds(CaravanFlags.STREAM_IDLE_TIMEOUT_SECS),
+                config.getInt(CaravanFlags.MAX_CONNECTIONS_PER_WORKER));
         defineBeans();
     }
 
@@ -133,10 +135,13 @@ public final class GatewayBeans implements AutoCloseable {
         // request path (ingress.camel.yaml)
         beans.put("checkApiKey", new CheckApiKeyProcessor(apiKey));
         beans.put("parseRequest", new ParseRequestProcessor(config.getList(CaravanFlags.REQUEST_ID_HEADERS),
-                ThreadLocalRandom::current));
+                ThreadLocalRandom::current, config.getInt(CaravanFlags.MAX_JSON_NESTING_DEPTH)));
         beans.put("extractRoutingText", new ExtractRoutingTextProcessor());
         beans.put("selectWorker", new SelectWorkerProcessor(policies, metrics));
-        beans.put("forwardStream", new ForwardStreamProcessor(upstream, config.decisionHeaders(), apiKey));
+        // breakers, retries, admission, health checks, admin key (docs/reliability.md)
+        reliability = ReliabilityBeans.define(config, vertx, workers, meterRegistry, beans);
+        beans.put("forwardStream", new ForwardStreamProcessor(upstream, config.decisionHeaders(), apiKey,
+                reliability.attemptListener()));
         beans.put("mapError", new MapErrorProcessor());
         // admin API (admin.camel.yaml)
         beans.put("registerWorker", new RegisterWorkerProcessor(workers));
@@ -233,6 +238,10 @@ public final class GatewayBeans implements AutoCloseable {
 
     public GatewayMetrics metrics() {
         return metrics;
+    }
+
+    public ReliabilityBeans reliability() {
+        return reliability;
     }
 
     public PrometheusMeterRegistry meterRegistry() {

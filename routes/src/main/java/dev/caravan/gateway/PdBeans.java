@@ -25,11 +25,10 @@ import dev.caravan.processors.pd.OpenDispatchProcessor;
 import dev.caravan.processors.pd.PdAggregationStrategy;
 import dev.caravan.processors.pd.PdConfig;
 import dev.caravan.processors.pd.PdMetrics;
-import dev.caravan.processors.pd.PlanHealthGenerateProcessor;
 import dev.caravan.processors.pd.PrepareKvTransferProcessor;
 import dev.caravan.processors.pd.RelayDecodeProcessor;
 import dev.caravan.processors.pd.SelectPairProcessor;
-import dev.caravan.processors.pd.SummarizeHealthGenerateProcessor;
+import dev.caravan.processors.reliability.WorkerBreakers;
 import dev.caravan.processors.routing.PolicyRegistry;
 
 /**
@@ -38,6 +37,8 @@ import dev.caravan.processors.routing.PolicyRegistry;
  * {@code --decode-policy}, falling back to {@code --policy}) — and every bean {@code routes/pd.camel.yaml} references.
  * The beans exist with or without {@code --pd-disaggregation} (the routes are always loaded; {@code choosePdMode}
  * sends nothing to them without it), so P/D workers registered through {@code POST /workers} are pooled either way.
+ * The legs' outcomes feed the per-worker circuit breakers ({@code workerBreakers}, defined before this by
+ * {@link ReliabilityBeans}); the P/D routes reuse the reliability steps {@code decideRetry} and {@code awaitBackoff}.
  */
 public final class PdBeans {
 
@@ -69,6 +70,9 @@ public final class PdBeans {
         metrics.trackPolicies(decode);
         PdMetrics pdMetrics = new PdMetrics(metrics.registry());
         LegOutcomes outcomes = new LegOutcomes();
+        if (beans.get("workerBreakers") instanceof WorkerBreakers breakers) {
+            outcomes.addListener((leg, worker, outcome) -> breakers.record(worker, outcome)); // defined before us
+        }
         String apiKey = config.apiKey();
         beans.put("pdConfig", pd);
         beans.put("prefillPolicyRegistry", prefill);
@@ -89,9 +93,6 @@ public final class PdBeans {
         beans.put("decidePdVerdict", new DecideVerdictProcessor(outcomes));
         beans.put("runPrefillMaintenance", new RunMaintenanceProcessor(prefill, System::nanoTime));
         beans.put("runDecodeMaintenance", new RunMaintenanceProcessor(decode, System::nanoTime));
-        // GET /health_generate (pd.camel.yaml): a pair in P/D mode, one regular worker otherwise
-        beans.put("planHealthGenerate", new PlanHealthGenerateProcessor(workers, pd.enabled(), ThreadLocalRandom::current));
-        beans.put("summarizeHealthGenerate", new SummarizeHealthGenerateProcessor());
     }
 
     /** Registers the {@code --prefill} (with their bootstrap ports) and {@code --decode} workers. */

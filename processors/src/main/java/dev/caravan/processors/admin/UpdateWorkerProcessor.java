@@ -11,8 +11,9 @@ import dev.caravan.policies.WorkerRegistry;
 import dev.caravan.processors.Json;
 
 /**
- * Admin step {@code updateWorker} ({@code PUT /workers/{id}}): changes {@code priority}, {@code cost}, {@code labels}
- * and {@code api_key} in place (identity fields such as the URL cannot change: remove and re-add). 202, or 404/400.
+ * Admin step {@code updateWorker} ({@code PUT /workers/{id}}): changes {@code priority}, {@code cost}, {@code labels},
+ * {@code api_key} and the health-check fields in place (identity fields such as the URL cannot change: remove and
+ * re-add). 202, or 404/400.
  */
 public final class UpdateWorkerProcessor implements Processor {
 

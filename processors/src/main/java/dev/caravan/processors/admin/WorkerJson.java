@@ -4,6 +4,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 import dev.caravan.policies.Worker;
+import dev.caravan.policies.WorkerHealthCheck;
 import dev.caravan.policies.WorkerRole;
 import dev.caravan.processors.error.GatewayError;
 import dev.caravan.processors.error.GatewayException;
@@ -43,18 +44,26 @@ final class WorkerJson {
             if (labels != null) {
                 b.labels(labels);
             }
+            b.healthCheck(healthCheck(body));
             return b.build();
         } catch (IllegalArgumentException e) {
             throw invalid(e.getMessage());
         }
     }
 
-    /** Applies a {@code PUT /workers/{id}} body: priority, cost, labels, api_key. */
+    /** Applies a {@code PUT /workers/{id}} body: priority, cost, labels, api_key, health-check fields. */
     static void update(Worker worker, Map<String, Object> body) {
         Integer priority = integer(body, "priority");
         Double cost = number(body, "cost");
         Map<String, String> labels = labels(body);
         String apiKey = string(body, "api_key");
+        WorkerHealthCheck health;
+        try {
+            health = worker.healthCheck().merge(healthCheck(body));
+        } catch (IllegalArgumentException e) {
+            throw invalid(e.getMessage());
+        }
+        worker.setHealthCheck(health);
         if (priority != null) {
             worker.setPriority(priority);
         }
@@ -80,6 +89,7 @@ final class WorkerJson {
         m.put("is_healthy", w.isHealthy());
         m.put("load", w.load());
         m.put("connection_mode", "http");
+        m.put("disable_health_check", Boolean.TRUE.equals(w.healthCheck().disabled()));
         if (w.bootstrapPort() != null) {
             m.put("bootstrap_port", w.bootstrapPort());
         }
@@ -100,6 +110,19 @@ final class WorkerJson {
             m.put("engine_load", e);
         }
         return m;
+    }
+
+    /** SGLang's per-worker health-check fields; absent ones stay null (the gateway's flags apply). */
+    private static WorkerHealthCheck healthCheck(Map<String, Object> body) {
+        Integer timeout = integer(body, "health_check_timeout_secs");
+        Integer interval = integer(body, "health_check_interval_secs");
+        Object disabled = body.get("disable_health_check");
+        if (disabled != null && !(disabled instanceof Boolean)) {
+            throw invalid("disable_health_check must be a boolean");
+        }
+        return new WorkerHealthCheck(timeout == null ? null : timeout.longValue(),
+                interval == null ? null : interval.longValue(), integer(body, "health_success_threshold"),
+                integer(body, "health_failure_threshold"), (Boolean) disabled);
     }
 
     private static String string(Map<String, Object> body, String field) {

@@ -12,7 +12,11 @@ import dev.caravan.policies.CacheAwareConfig;
 import dev.caravan.policies.ManualConfig;
 import dev.caravan.policies.PolicyConfig;
 import dev.caravan.policies.PrefixHashConfig;
+import dev.caravan.processors.admission.AdmissionConfig;
 import dev.caravan.processors.discovery.DiscoveryConfig;
+import dev.caravan.processors.health.HealthConfig;
+import dev.caravan.processors.reliability.BreakerConfig;
+import dev.caravan.processors.reliability.RetryConfig;
 import dev.caravan.processors.pd.PdConfig;
 
 /**
@@ -37,6 +41,12 @@ public final class CaravanFlags {
     static final String UPSTREAM = "Upstream (data plane)";
     static final String CONTROL = "Control plane";
     static final String DISCOVERY = "Kubernetes service discovery";
+    static final String HEALTH = "Health checks";
+    static final String BREAKER = "Circuit breakers";
+    static final String RETRY = "Retries";
+    static final String ADMISSION = "Admission control";
+    static final String LIFECYCLE = "Timeouts and shutdown";
+    static final String SECURITY = "Security and input limits";
     static final String PD = "Prefill/decode disaggregation";
 
     // ---- Server -------------------------------------------------------------------------------------------------
@@ -123,7 +133,8 @@ public final class CaravanFlags {
     // ---- Upstream -----------------------------------------------------------------------------------------------
     public static final CaravanFlag REQUEST_TIMEOUT_SECS = row("--request-timeout-secs", "caravan.request-timeout-secs",
             GatewayConfig.DEFAULT_REQUEST_TIMEOUT_SECS, FlagType.LONG, UPSTREAM,
-            "Whole-request limit for an upstream call, in seconds: 504 before the response starts, a cut stream after.");
+            "End-to-end limit per request, in seconds, from its arrival (queueing and retries included): 504 before the "
+                    + "response starts; a stream that started is ended (SSE: with a final error event).");
     public static final CaravanFlag CONNECT_TIMEOUT_SECS = row("--connect-timeout-secs", "caravan.connect-timeout-secs",
             GatewayConfig.DEFAULT_CONNECT_TIMEOUT_SECS, FlagType.LONG, UPSTREAM,
             "Limit for opening a connection to a worker, in seconds (then 502).");
@@ -171,6 +182,95 @@ public final class CaravanFlags {
     public static final CaravanFlag DISCOVERY_RESYNC_INTERVAL = row("--discovery-resync-interval",
             "caravan.discovery.resync-interval", DiscoveryConfig.DEFAULT_RESYNC_INTERVAL.toSeconds(), FlagType.LONG,
             DISCOVERY, "Seconds between full pod re-lists that reconcile the workers besides the watch; 0 disables.");
+
+    // ---- Health checks (docs/reliability.md) ----------------------------------------------------------------------
+    public static final CaravanFlag HEALTH_CHECK_INTERVAL_SECS = row("--health-check-interval-secs",
+            "caravan.health.interval-secs", HealthConfig.DEFAULT_INTERVAL.toSeconds(), FlagType.LONG, HEALTH,
+            "Seconds between probes of each worker (a worker's health_check_interval_secs overrides it).");
+    public static final CaravanFlag HEALTH_CHECK_TIMEOUT_SECS = row("--health-check-timeout-secs",
+            "caravan.health.timeout-secs", HealthConfig.DEFAULT_TIMEOUT.toSeconds(), FlagType.LONG, HEALTH,
+            "A probe that takes longer than this many seconds fails (per worker: health_check_timeout_secs).");
+    public static final CaravanFlag HEALTH_CHECK_ENDPOINT = row("--health-check-endpoint", "caravan.health.endpoint",
+            HealthConfig.DEFAULT_ENDPOINT, FlagType.STRING, HEALTH, "Path each worker is probed on with GET; 2xx = success.");
+    public static final CaravanFlag HEALTH_FAILURE_THRESHOLD = row("--health-failure-threshold",
+            "caravan.health.failure-threshold", HealthConfig.DEFAULT_FAILURE_THRESHOLD, FlagType.INT, HEALTH,
+            "Consecutive failed probes that mark a healthy worker unhealthy (per worker: health_failure_threshold).");
+    public static final CaravanFlag HEALTH_SUCCESS_THRESHOLD = row("--health-success-threshold",
+            "caravan.health.success-threshold", HealthConfig.DEFAULT_SUCCESS_THRESHOLD, FlagType.INT, HEALTH,
+            "Consecutive successful probes that mark an unhealthy worker healthy again (per worker: "
+                    + "health_success_threshold).");
+    public static final CaravanFlag DISABLE_HEALTH_CHECK = row("--disable-health-check", "caravan.health.disabled",
+            false, FlagType.SWITCH, HEALTH, "Never probe workers; they stay healthy (per worker: disable_health_check).");
+
+    // ---- Circuit breakers -----------------------------------------------------------------------------------------
+    public static final CaravanFlag CB_FAILURE_THRESHOLD = row("--cb-failure-threshold",
+            "caravan.cb.failure-threshold", BreakerConfig.DEFAULT_FAILURE_THRESHOLD, FlagType.INT, BREAKER,
+            "Consecutive failed attempts (5xx except 503, connection failures, timeouts; never 4xx or client "
+                    + "hang-ups) that open a worker's breaker and take it out of routing.");
+    public static final CaravanFlag CB_SUCCESS_THRESHOLD = row("--cb-success-threshold",
+            "caravan.cb.success-threshold", BreakerConfig.DEFAULT_SUCCESS_THRESHOLD, FlagType.INT, BREAKER,
+            "Consecutive successes that close a half-open breaker (any failure while half-open reopens it).");
+    public static final CaravanFlag CB_TIMEOUT_DURATION_SECS = row("--cb-timeout-duration-secs",
+            "caravan.cb.timeout-duration-secs", BreakerConfig.DEFAULT_OPEN_TIMEOUT.toSeconds(), FlagType.LONG, BREAKER,
+            "Seconds an open breaker keeps its worker out before letting requests through again (half-open).");
+    public static final CaravanFlag CB_WINDOW_DURATION_SECS = row("--cb-window-duration-secs",
+            "caravan.cb.window-duration-secs", BreakerConfig.DEFAULT_WINDOW_SECS, FlagType.LONG, BREAKER,
+            "Accepted for SGLang compatibility and unused, as in SGLang (failures count consecutively, not per window).");
+    public static final CaravanFlag DISABLE_CIRCUIT_BREAKER = row("--disable-circuit-breaker", "caravan.cb.disabled",
+            false, FlagType.SWITCH, BREAKER, "Breakers never open.");
+
+    // ---- Retries --------------------------------------------------------------------------------------------------
+    public static final CaravanFlag RETRY_MAX_RETRIES = row("--retry-max-retries", "caravan.retry.max-retries",
+            RetryConfig.DEFAULT_MAX_ATTEMPTS, FlagType.INT, RETRY,
+            "Total attempts per request, the first included (SGLang's meaning). Retried before any byte reached the "
+                    + "client: connection failures, idle timeouts and 408/429/500/502/503/504, each on a newly selected "
+                    + "worker (not one that already failed the request while another is available).");
+    public static final CaravanFlag RETRY_INITIAL_BACKOFF_MS = row("--retry-initial-backoff-ms",
+            "caravan.retry.initial-backoff-ms", RetryConfig.DEFAULT_INITIAL_BACKOFF.toMillis(), FlagType.LONG, RETRY,
+            "Milliseconds before the first retry.");
+    public static final CaravanFlag RETRY_MAX_BACKOFF_MS = row("--retry-max-backoff-ms", "caravan.retry.max-backoff-ms",
+            RetryConfig.DEFAULT_MAX_BACKOFF.toMillis(), FlagType.LONG, RETRY, "Cap on the delay between attempts, in ms.");
+    public static final CaravanFlag RETRY_BACKOFF_MULTIPLIER = row("--retry-backoff-multiplier",
+            "caravan.retry.backoff-multiplier", RetryConfig.DEFAULT_MULTIPLIER, FlagType.DOUBLE, RETRY,
+            "Growth of the delay per retry: initial x multiplier^k, capped.");
+    public static final CaravanFlag RETRY_JITTER_FACTOR = row("--retry-jitter-factor", "caravan.retry.jitter-factor",
+            RetryConfig.DEFAULT_JITTER_FACTOR, FlagType.DOUBLE, RETRY,
+            "Each delay is multiplied by a uniform factor in [1-j, 1+j].");
+    public static final CaravanFlag DISABLE_RETRIES = row("--disable-retries", "caravan.retry.disabled", false,
+            FlagType.SWITCH, RETRY, "One attempt per request.");
+
+    // ---- Admission control ----------------------------------------------------------------------------------------
+    public static final CaravanFlag MAX_CONCURRENT_REQUESTS = row("--max-concurrent-requests",
+            "caravan.admission.max-concurrent-requests", AdmissionConfig.DEFAULT_MAX_CONCURRENT, FlagType.INT,
+            ADMISSION, "Inference requests served at once (a slot is held until the response ends); -1 = unlimited.");
+    public static final CaravanFlag QUEUE_SIZE = row("--queue-size", "caravan.admission.queue-size",
+            AdmissionConfig.DEFAULT_QUEUE_SIZE, FlagType.INT, ADMISSION,
+            "Requests that may wait (FIFO) for a slot; beyond it 429. 0 = no queue.");
+    public static final CaravanFlag QUEUE_TIMEOUT_SECS = row("--queue-timeout-secs", "caravan.admission.queue-timeout-secs",
+            AdmissionConfig.DEFAULT_QUEUE_TIMEOUT.toSeconds(), FlagType.LONG, ADMISSION,
+            "Seconds a request may wait in the queue; then 408.");
+    public static final CaravanFlag RATE_LIMIT_TOKENS_PER_SECOND = row("--rate-limit-tokens-per-second",
+            "caravan.admission.rate-limit-tokens-per-second", AdmissionConfig.DEFAULT_RATE_PER_SECOND, FlagType.INT,
+            ADMISSION, "New inference requests admitted per second (bursts up to one second's worth); over it 429. "
+                    + "-1 = off (SGLang defaults it to --max-concurrent-requests).");
+
+    // ---- Timeouts and shutdown ------------------------------------------------------------------------------------
+    public static final CaravanFlag STREAM_IDLE_TIMEOUT_SECS = row("--stream-idle-timeout-secs",
+            "caravan.stream-idle-timeout-secs", GatewayConfig.DEFAULT_STREAM_IDLE_TIMEOUT_SECS, FlagType.LONG, LIFECYCLE,
+            "Seconds a worker may send nothing during one attempt: between chunks, and before the head of a streamed "
+                    + "request (then the attempt fails and is retried); 0 = no limit.");
+    public static final CaravanFlag SHUTDOWN_GRACE_PERIOD_SECS = row("--shutdown-grace-period-secs",
+            "caravan.shutdown-grace-period-secs", GatewayConfig.DEFAULT_SHUTDOWN_GRACE_PERIOD_SECS, FlagType.LONG,
+            LIFECYCLE, "On SIGTERM/SIGINT: new inference requests get 503 and readiness fails at once; in-flight "
+                    + "requests get this many seconds to finish before the gateway stops.");
+
+    // ---- Security and input limits --------------------------------------------------------------------------------
+    public static final CaravanFlag ADMIN_API_KEY = row("--admin-api-key", "caravan.admin-api-key", "", FlagType.STRING,
+            SECURITY, "When set, the admin API (/workers*, /flush_cache, /get_loads, legacy add/remove/list) requires "
+                    + "'Authorization: Bearer <admin key>' instead of --api-key.");
+    public static final CaravanFlag MAX_JSON_NESTING_DEPTH = row("--max-json-nesting-depth",
+            "caravan.max-json-nesting-depth", GatewayConfig.DEFAULT_MAX_JSON_NESTING_DEPTH, FlagType.INT, SECURITY,
+            "Deepest JSON nesting accepted in a request body; deeper bodies get 400.");
 
     // ---- Prefill/decode disaggregation (docs/pd.md) ----------------------------------------------------------------
     public static final CaravanFlag PD_DISAGGREGATION = row("--pd-disaggregation", "caravan.pd.enabled", false,

@@ -50,6 +50,12 @@ public final class GatewayConfig {
     public static final int DEFAULT_MAX_CONNECTIONS_PER_WORKER = 1024;
     public static final long DEFAULT_LOAD_CHECK_INTERVAL_SECS = 5;
     public static final long DEFAULT_CONTROL_TIMEOUT_SECS = 5;
+    /** Longer than any pause of a healthy engine between tokens, short enough to free a stuck slot. */
+    public static final long DEFAULT_STREAM_IDLE_TIMEOUT_SECS = 300;
+    /** SGLang's shutdown grace. */
+    public static final long DEFAULT_SHUTDOWN_GRACE_PERIOD_SECS = 180;
+    /** Deep enough for any tool schema; Jackson's own default is 1,000. */
+    public static final int DEFAULT_MAX_JSON_NESTING_DEPTH = 128;
 
     /** Prefix of the policy option keys; the rest of the key is the SGLang flag name without dashes. */
     public static final String POLICY_PREFIX = "caravan.policy.";
@@ -84,6 +90,23 @@ public final class GatewayConfig {
         checkRange(all, CaravanFlags.MAX_CONNECTIONS_PER_WORKER, 1, Integer.MAX_VALUE, errors);
         checkRange(all, CaravanFlags.LOAD_CHECK_INTERVAL, 0, Long.MAX_VALUE, errors);
         checkRange(all, CaravanFlags.CONTROL_TIMEOUT_SECS, 1, Long.MAX_VALUE, errors);
+        checkRange(all, CaravanFlags.HEALTH_CHECK_INTERVAL_SECS, 1, Long.MAX_VALUE, errors);
+        checkRange(all, CaravanFlags.HEALTH_CHECK_TIMEOUT_SECS, 1, Long.MAX_VALUE, errors);
+        checkRange(all, CaravanFlags.HEALTH_FAILURE_THRESHOLD, 1, Integer.MAX_VALUE, errors);
+        checkRange(all, CaravanFlags.HEALTH_SUCCESS_THRESHOLD, 1, Integer.MAX_VALUE, errors);
+        checkRange(all, CaravanFlags.CB_FAILURE_THRESHOLD, 1, Integer.MAX_VALUE, errors);
+        checkRange(all, CaravanFlags.CB_SUCCESS_THRESHOLD, 1, Integer.MAX_VALUE, errors);
+        checkRange(all, CaravanFlags.CB_TIMEOUT_DURATION_SECS, 1, Long.MAX_VALUE, errors);
+        checkRange(all, CaravanFlags.RETRY_MAX_RETRIES, 1, 100, errors);
+        checkRange(all, CaravanFlags.RETRY_INITIAL_BACKOFF_MS, 0, Long.MAX_VALUE, errors);
+        checkRange(all, CaravanFlags.RETRY_MAX_BACKOFF_MS, 0, Long.MAX_VALUE, errors);
+        checkRange(all, CaravanFlags.MAX_CONCURRENT_REQUESTS, -1, Integer.MAX_VALUE, errors);
+        checkRange(all, CaravanFlags.QUEUE_SIZE, 0, Integer.MAX_VALUE, errors);
+        checkRange(all, CaravanFlags.QUEUE_TIMEOUT_SECS, 1, Long.MAX_VALUE, errors);
+        checkRange(all, CaravanFlags.RATE_LIMIT_TOKENS_PER_SECOND, -1, Integer.MAX_VALUE, errors);
+        checkRange(all, CaravanFlags.STREAM_IDLE_TIMEOUT_SECS, 0, Long.MAX_VALUE, errors);
+        checkRange(all, CaravanFlags.SHUTDOWN_GRACE_PERIOD_SECS, 0, Long.MAX_VALUE, errors);
+        checkRange(all, CaravanFlags.MAX_JSON_NESTING_DEPTH, 1, 100_000, errors);
         if (!errors.isEmpty()) {
             throw new IllegalArgumentException(String.join("; ", errors));
         }
@@ -230,6 +253,12 @@ public final class GatewayConfig {
         return v.isEmpty() ? null : v;
     }
 
+    /** The admin API key, or null (the admin API then takes the client key, if any). */
+    public String adminApiKey() {
+        String v = get(CaravanFlags.ADMIN_API_KEY);
+        return v.isEmpty() ? null : v;
+    }
+
     public Duration requestTimeout() {
         return getSeconds(CaravanFlags.REQUEST_TIMEOUT_SECS);
     }
@@ -252,6 +281,7 @@ public final class GatewayConfig {
     public String toString() {
         Map<String, String> shown = new LinkedHashMap<>(values);
         shown.computeIfPresent(CaravanFlags.API_KEY.key(), (k, v) -> v.isEmpty() ? v : "****");
+        shown.computeIfPresent(CaravanFlags.ADMIN_API_KEY.key(), (k, v) -> v.isEmpty() ? v : "****");
         return "GatewayConfig" + shown;
     }
 }

@@ -6,12 +6,12 @@ import java.util.List;
 import org.apache.camel.Exchange;
 
 /** Reads the {@code call-workers} route's answer: the {@link ControlResult}s in the body (none when nothing was called). */
-final class ControlResults {
+public final class ControlResults {
 
     private ControlResults() {
     }
 
-    static List<ControlResult> of(Exchange exchange) {
+    public static List<ControlResult> of(Exchange exchange) {
         Object body = exchange.getMessage().getBody();
         List<ControlResult> out = new ArrayList<>();
         if (body instanceof List<?> list) {

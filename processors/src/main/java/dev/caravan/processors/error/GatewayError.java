@@ -29,8 +29,6 @@ public enum GatewayError {
     SHUTTING_DOWN(503, "shutting_down"),
     /** P/D: no available prefill or no available decode worker. */
     SERVER_SELECTION_FAILED(503, "server_selection_failed"),
-    /** {@code GET /health_generate}: a selected worker did not pass its own generation check. */
-    HEALTH_GENERATE_FAILED(503, "health_generate_failed"),
     UPSTREAM_TIMEOUT(504, "upstream_timeout");
 
     private final int status;

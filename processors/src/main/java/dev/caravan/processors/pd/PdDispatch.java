@@ -80,8 +80,16 @@ public final class PdDispatch {
         }
         clientGone = true;
         LOG.debug("Client left a P/D request before the response started; cancelling both legs");
-        cancel(Leg.PREFILL, PdMetrics.CLIENT_CLOSED);
+        // close both connections before either cancellation runs the aggregation; decode first, as it is the leg
+        // that would otherwise sit in its bootstrap wait
+        for (Leg leg : new Leg[] {Leg.DECODE, Leg.PREFILL}) {
+            PdLeg call = legs.get(leg);
+            if (call != null) {
+                call.abort();
+            }
+        }
         cancel(Leg.DECODE, PdMetrics.CLIENT_CLOSED);
+        cancel(Leg.PREFILL, PdMetrics.CLIENT_CLOSED);
     }
 
     /** The relay takes over the client connection (its own close handler); this dispatch stops watching it. */

@@ -47,6 +47,7 @@ final class PdLeg {
 
     private HttpClientRequest request;
     private HttpClientResponse parked;
+    private boolean aborted;
     private boolean taken;
     private LegResult result;
     private long timerId = -1;
@@ -81,7 +82,7 @@ final class PdLeg {
             // a reset request reports its own exception; without a handler Vert.x logs it as an error
             request.exceptionHandler(e -> LOG.debug("{} leg request to {} ended: {}", leg.wireName(),
                     side.worker().url(), describe(e)));
-            if (result != null) {
+            if (result != null || aborted) {
                 request.reset(); // cancelled while waiting for a connection
                 return;
             }
@@ -128,11 +129,8 @@ final class PdLeg {
     boolean cancel(String reason) {
         if (result == null) {
             LOG.debug("Cancelling {} leg on {}: {}", leg.wireName(), side.worker().url(), reason);
-            // report before the reset: resetting fails the pending send() re-entrantly, which must find it decided
+            abort();
             report(LegResult.failed(leg, LegResult.Kind.CANCELLED, reason));
-            if (request != null) {
-                request.reset();
-            }
             return true;
         }
         if (parked != null && !taken) {
@@ -145,6 +143,20 @@ final class PdLeg {
         return false;
     }
 
+    /**
+     * Closes the leg's connection now, before its cancellation is reported ({@link #cancel}): reporting completes the
+     * leg's multicast branch, which runs the aggregation, so a dispatch cancelling both legs resets both first. The
+     * reset fails the pending {@code send()} re-entrantly; that failure is ignored.
+     */
+    void abort() {
+        if (result == null && !aborted) {
+            aborted = true;
+            if (request != null) {
+                request.reset();
+            }
+        }
+    }
+
     /** Hands the parked decode response to the relay; later cancellations no longer touch it. */
     HttpClientResponse take() {
         taken = true;
@@ -152,7 +164,7 @@ final class PdLeg {
     }
 
     private void fail(LegResult.Kind kind, String reason) {
-        if (result != null) {
+        if (result != null || aborted) {
             return;
         }
         LOG.debug("{} leg on {} failed: {}", leg.wireName(), side.worker().url(), reason);

@@ -1,25 +1,23 @@
 package dev.caravan.processors.request;
 
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-
 import org.apache.camel.Exchange;
 import org.apache.camel.Processor;
 
+import dev.caravan.processors.auth.BearerKey;
 import dev.caravan.processors.error.GatewayError;
 
 /**
  * Route step {@code checkApiKey}: when the gateway has an API key ({@code --api-key}), the request must carry
  * {@code Authorization: Bearer <key>}, else 401 {@code invalid_api_key}. Without a key every request passes. The
- * comparison takes constant time.
+ * comparison takes constant time ({@link BearerKey}); the admin API has its own step ({@code checkAdminKey}).
  */
 public final class CheckApiKeyProcessor implements Processor {
 
-    private final byte[] expected;
+    private final BearerKey expected;
 
     /** @param apiKey the key, or null for an open gateway */
     public CheckApiKeyProcessor(String apiKey) {
-        this.expected = apiKey == null ? null : ("Bearer " + apiKey).getBytes(StandardCharsets.UTF_8);
+        this.expected = apiKey == null ? null : new BearerKey(apiKey);
     }
 
     @Override
@@ -27,8 +25,7 @@ public final class CheckApiKeyProcessor implements Processor {
         if (expected == null) {
             return;
         }
-        String given = exchange.getIn().getHeader("Authorization", String.class);
-        if (given == null || !MessageDigest.isEqual(expected, given.trim().getBytes(StandardCharsets.UTF_8))) {
+        if (!expected.matches(exchange.getIn().getHeader("Authorization", String.class))) {
             throw GatewayError.UNAUTHORIZED.exception("missing or invalid API key (send Authorization: Bearer <key>)");
         }
     }

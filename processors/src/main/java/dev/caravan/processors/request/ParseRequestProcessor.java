@@ -6,7 +6,9 @@ import java.util.Map;
 import java.util.function.Supplier;
 import java.util.random.RandomGenerator;
 
+import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.vertx.core.buffer.Buffer;
@@ -25,7 +27,8 @@ import dev.caravan.processors.error.GatewayError;
  * <p>Rejects, with the gateway's JSON error: a content type other than {@code application/json} (or {@code +json}),
  * including a missing one and curl's default {@code application/x-www-form-urlencoded} (415); an empty or malformed body,
  * or a body that is not a JSON object (400 {@code invalid_json}); {@code model} that is not a string or {@code stream}
- * that is not a boolean (400 {@code invalid_request}). Oversized bodies never get here (413 from the HTTP layer).
+ * that is not a boolean (400 {@code invalid_request}). Malformed UTF-8 and nesting deeper than the configured depth are
+ * {@code invalid_json} too. Oversized bodies never get here (413 from the HTTP layer).
  *
  * <p>Reads {@code caravanRequestKind} (set by the ingress route). Writes {@code CLIENT_REQUEST}, {@code REQUEST_BODY} (the
  * bytes as received, forwarded unchanged), {@code REQUEST_JSON}, {@code MODEL}, {@code STREAM}, {@code REQUEST_ID} (from
@@ -34,21 +37,34 @@ import dev.caravan.processors.error.GatewayError;
  */
 public final class ParseRequestProcessor implements Processor {
 
-    private static final ObjectMapper MAPPER = new ObjectMapper();
+    /** Jackson's own default; the gateway passes {@code --max-json-nesting-depth}. */
+    public static final int DEFAULT_MAX_NESTING_DEPTH = 1000;
     private static final TypeReference<Map<String, Object>> MAP = new TypeReference<>() {
     };
     private static final char[] ID_CHARS = "abcdefghijklmnopqrstuvwxyz0123456789".toCharArray();
 
     private final List<String> requestIdHeaders;
     private final Supplier<RandomGenerator> random;
+    private final ObjectMapper mapper;
 
     /**
      * @param requestIdHeaders headers whose value is the request id (first present wins)
      * @param random           source of generated request ids (per call, e.g. {@code ThreadLocalRandom::current})
      */
     public ParseRequestProcessor(List<String> requestIdHeaders, Supplier<RandomGenerator> random) {
+        this(requestIdHeaders, random, DEFAULT_MAX_NESTING_DEPTH);
+    }
+
+    /**
+     * @param maxNestingDepth deepest JSON nesting accepted (Jackson's {@code StreamReadConstraints}); deeper → 400
+     */
+    public ParseRequestProcessor(List<String> requestIdHeaders, Supplier<RandomGenerator> random, int maxNestingDepth) {
         this.requestIdHeaders = List.copyOf(requestIdHeaders);
         this.random = random;
+        JsonFactory factory = JsonFactory.builder()
+                .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(maxNestingDepth).build())
+                .build();
+        this.mapper = new ObjectMapper(factory);
     }
 
     @Override
@@ -101,7 +117,7 @@ public final class ParseRequestProcessor implements Processor {
         return exchange.getIn().getBody(byte[].class);
     }
 
-    private static Map<String, Object> parse(byte[] bytes) {
+    private Map<String, Object> parse(byte[] bytes) {
         if (bytes == null || bytes.length == 0) {
             throw GatewayError.INVALID_JSON.exception("request body is empty; expected a JSON object");
         }
@@ -113,7 +129,7 @@ public final class ParseRequestProcessor implements Processor {
             throw GatewayError.INVALID_JSON.exception("request body must be a JSON object");
         }
         try {
-            return MAPPER.readValue(bytes, MAP);
+            return mapper.readValue(bytes, MAP);
         } catch (JsonProcessingException e) {
             throw GatewayError.INVALID_JSON.exception("request body is not valid JSON: " + e.getOriginalMessage());
         } catch (IOException e) {

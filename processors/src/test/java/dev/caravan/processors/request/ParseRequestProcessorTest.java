@@ -1,6 +1,7 @@
 package dev.caravan.processors.request;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.List;
@@ -129,6 +130,27 @@ class ParseRequestProcessorTest {
         assertThatThrownBy(() -> parse.process(exchange("rerank", "application/json", "{}")))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("caravanRequestKind must be one of chat, completions, generate, embeddings, was 'rerank'");
+    }
+
+    @Test
+    void nestingDeeperThanTheLimitIs400() {
+        ParseRequestProcessor shallow = new ParseRequestProcessor(List.of(), () -> new Random(7), 8);
+        String ok = "{\"a\":" + "[".repeat(6) + "1" + "]".repeat(6) + "}";
+        String deep = "{\"a\":" + "[".repeat(20) + "1" + "]".repeat(20) + "}";
+        assertThatCode(() -> shallow.process(exchange("completions", "application/json", ok)))
+                .doesNotThrowAnyException();
+        assertThatThrownBy(() -> shallow.process(exchange("completions", "application/json", deep)))
+                .isInstanceOf(GatewayException.class).hasMessageContaining("nesting depth")
+                .satisfies(t -> assertThat(((GatewayException) t).error()).isEqualTo(GatewayError.INVALID_JSON));
+    }
+
+    @Test
+    void malformedUtf8Is400() {
+        Exchange e = exchange("completions", "application/json", null);
+        e.getIn().setBody(Buffer.buffer(new byte[] {'{', '"', 'p', '"', ':', '"', (byte) 0xC3, (byte) 0x28, '"', '}'}));
+        assertThatThrownBy(() -> parse.process(e)).isInstanceOf(GatewayException.class)
+                .hasMessageContaining("UTF-8")
+                .satisfies(t -> assertThat(((GatewayException) t).error()).isEqualTo(GatewayError.INVALID_JSON));
     }
 
     private void assertError(Exchange e, GatewayError error, String message) {

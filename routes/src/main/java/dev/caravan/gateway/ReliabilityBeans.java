@@ -1,0 +1,161 @@
+package dev.caravan.gateway;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.vertx.core.Vertx;
+
+import dev.caravan.policies.WorkerRegistry;
+import dev.caravan.processors.admission.AdmissionConfig;
+import dev.caravan.processors.admission.AdmissionController;
+import dev.caravan.processors.admission.AdmissionMetrics;
+import dev.caravan.processors.admission.AdmitRequestProcessor;
+import dev.caravan.processors.admission.GracefulShutdown;
+import dev.caravan.processors.admission.RejectWhenDrainingProcessor;
+import dev.caravan.processors.auth.CheckAdminKeyProcessor;
+import dev.caravan.processors.config.CaravanFlags;
+import dev.caravan.processors.config.GatewayConfig;
+import dev.caravan.processors.forward.ForwardAttemptListener;
+import dev.caravan.processors.health.ApplyHealthResultsProcessor;
+import dev.caravan.processors.health.HealthChecker;
+import dev.caravan.processors.health.HealthConfig;
+import dev.caravan.processors.health.HealthMetrics;
+import dev.caravan.processors.health.PlanHealthChecksProcessor;
+import dev.caravan.processors.health.PlanHealthGenerateProcessor;
+import dev.caravan.processors.health.ProbeWorkersProcessor;
+import dev.caravan.processors.health.SummarizeHealthGenerateProcessor;
+import dev.caravan.processors.reliability.AttemptOutcome;
+import dev.caravan.processors.reliability.AwaitBackoffProcessor;
+import dev.caravan.processors.reliability.BeginAttemptsProcessor;
+import dev.caravan.processors.reliability.BreakerConfig;
+import dev.caravan.processors.reliability.DecideRetryProcessor;
+import dev.caravan.processors.reliability.DelayScheduler;
+import dev.caravan.processors.reliability.ReliabilityMetrics;
+import dev.caravan.processors.reliability.RetryConfig;
+import dev.caravan.processors.reliability.WorkerBreakers;
+
+/**
+ * The reliability part of the gateway (docs/reliability.md): per-worker circuit breakers, retries, admission control
+ * and draining, health checks, the admin key — the configs read from the flag table, the shared objects, and the beans
+ * the YAML routes reference ({@code admitRequest}, {@code beginAttempts}, {@code decideRetry}, {@code awaitBackoff},
+ * {@code rejectWhenDraining}, {@code planHealthChecks}, {@code probeWorkers}, {@code applyHealthResults},
+ * {@code planHealthGenerate}, {@code summarizeHealthGenerate}, {@code checkAdminKey}). Built once by
+ * {@link GatewayBeans}; registers its worker listeners on the registry before any worker is added.
+ */
+public final class ReliabilityBeans {
+
+    private final WorkerBreakers breakers;
+    private final ReliabilityMetrics metrics;
+    private final AdmissionController admission;
+    private final GracefulShutdown shutdown;
+    private final HealthChecker health;
+
+    private ReliabilityBeans(WorkerBreakers breakers, ReliabilityMetrics metrics, AdmissionController admission,
+                             GracefulShutdown shutdown, HealthChecker health) {
+        this.breakers = breakers;
+        this.metrics = metrics;
+        this.admission = admission;
+        this.shutdown = shutdown;
+        this.health = health;
+    }
+
+    /**
+     * Builds the reliability objects, adds their beans to {@code beans}, and registers their listeners on
+     * {@code workers}.
+     *
+     * @throws IllegalArgumentException naming the setting, for inconsistent values
+     */
+    static ReliabilityBeans define(GatewayConfig config, Vertx vertx, WorkerRegistry workers, MeterRegistry meters,
+                                  Map<String, Object> beans) {
+        WorkerBreakers breakers = new WorkerBreakers(breakerConfig(config), Clock.systemUTC());
+        ReliabilityMetrics metrics = new ReliabilityMetrics(meters, breakers);
+        breakers.addObserver(metrics);
+        workers.addListener(breakers);
+        workers.addListener(metrics);
+        RetryConfig retry = retryConfig(config);
+        DelayScheduler timers = DelayScheduler.vertx(vertx);
+        beans.put("workerBreakers", breakers);
+        beans.put("beginAttempts", new BeginAttemptsProcessor(retry));
+        beans.put("decideRetry", new DecideRetryProcessor(retry, ThreadLocalRandom::current, metrics));
+        beans.put("awaitBackoff", new AwaitBackoffProcessor(timers));
+
+        AdmissionMetrics admissionMetrics = new AdmissionMetrics(meters);
+        AdmissionController admission = new AdmissionController(admissionConfig(config), timers, System::nanoTime,
+                admissionMetrics);
+        admissionMetrics.track(meters, admission);
+        GracefulShutdown shutdown = new GracefulShutdown(admission,
+                config.getSeconds(CaravanFlags.SHUTDOWN_GRACE_PERIOD_SECS));
+        beans.put("admissionController", admission);
+        beans.put("admitRequest", new AdmitRequestProcessor(admission));
+        beans.put("rejectWhenDraining", new RejectWhenDrainingProcessor(admission));
+
+        HealthChecker health = new HealthChecker(healthConfig(config), System::nanoTime);
+        health.addObserver(new HealthMetrics(meters));
+        workers.addListener(health);
+        beans.put("healthChecker", health);
+        beans.put("planHealthChecks", new PlanHealthChecksProcessor(health));
+        beans.put("probeWorkers", new ProbeWorkersProcessor(vertx, config.apiKey()));
+        beans.put("applyHealthResults", new ApplyHealthResultsProcessor(health));
+        beans.put("planHealthGenerate", new PlanHealthGenerateProcessor(workers));
+        beans.put("summarizeHealthGenerate", new SummarizeHealthGenerateProcessor());
+
+        beans.put("checkAdminKey", new CheckAdminKeyProcessor(config.adminApiKey(), config.apiKey()));
+        return new ReliabilityBeans(breakers, metrics, admission, shutdown, health);
+    }
+
+    static BreakerConfig breakerConfig(GatewayConfig config) {
+        return new BreakerConfig(!config.getBoolean(CaravanFlags.DISABLE_CIRCUIT_BREAKER),
+                config.getInt(CaravanFlags.CB_FAILURE_THRESHOLD), config.getInt(CaravanFlags.CB_SUCCESS_THRESHOLD),
+                config.getSeconds(CaravanFlags.CB_TIMEOUT_DURATION_SECS));
+    }
+
+    static RetryConfig retryConfig(GatewayConfig config) {
+        return new RetryConfig(config.getBoolean(CaravanFlags.DISABLE_RETRIES) ? 1
+                : config.getInt(CaravanFlags.RETRY_MAX_RETRIES),
+                Duration.ofMillis(config.getLong(CaravanFlags.RETRY_INITIAL_BACKOFF_MS)),
+                Duration.ofMillis(config.getLong(CaravanFlags.RETRY_MAX_BACKOFF_MS)),
+                config.getDouble(CaravanFlags.RETRY_BACKOFF_MULTIPLIER),
+                config.getDouble(CaravanFlags.RETRY_JITTER_FACTOR));
+    }
+
+    static AdmissionConfig admissionConfig(GatewayConfig config) {
+        return new AdmissionConfig(config.getInt(CaravanFlags.MAX_CONCURRENT_REQUESTS),
+                config.getInt(CaravanFlags.QUEUE_SIZE), config.getSeconds(CaravanFlags.QUEUE_TIMEOUT_SECS),
+                config.getInt(CaravanFlags.RATE_LIMIT_TOKENS_PER_SECOND));
+    }
+
+    static HealthConfig healthConfig(GatewayConfig config) {
+        return new HealthConfig(config.getSeconds(CaravanFlags.HEALTH_CHECK_INTERVAL_SECS),
+                config.getSeconds(CaravanFlags.HEALTH_CHECK_TIMEOUT_SECS), config.get(CaravanFlags.HEALTH_CHECK_ENDPOINT),
+                config.getInt(CaravanFlags.HEALTH_FAILURE_THRESHOLD), config.getInt(CaravanFlags.HEALTH_SUCCESS_THRESHOLD),
+                config.getBoolean(CaravanFlags.DISABLE_HEALTH_CHECK));
+    }
+
+    /** Feeds every forward attempt's end to the breakers. */
+    public ForwardAttemptListener attemptListener() {
+        return (worker, outcome, status) -> breakers.record(worker, AttemptOutcome.classify(outcome, status));
+    }
+
+    public WorkerBreakers breakers() {
+        return breakers;
+    }
+
+    public ReliabilityMetrics metrics() {
+        return metrics;
+    }
+
+    public AdmissionController admission() {
+        return admission;
+    }
+
+    public GracefulShutdown shutdown() {
+        return shutdown;
+    }
+
+    public HealthChecker health() {
+        return health;
+    }
+}
