@@ -14,4 +14,20 @@ interface BodyRewriter {
 
     /** The bytes still held back, once the upstream body has ended. */
     Buffer onEnd();
+
+    /**
+     * The rewriter that splices the prefill's prompt logprobs into a decode body of this content type (SSE or JSON), or
+     * null when the prefill returned none (the body then passes untouched).
+     */
+    static BodyRewriter logprobSplicer(LegResult prefill, String decodeContentType) {
+        if (prefill.kind() != LegResult.Kind.RESPONSE) {
+            return null;
+        }
+        PrefillLogprobs logprobs = PrefillLogprobs.read(prefill.body());
+        if (logprobs.isEmpty()) {
+            return null;
+        }
+        return decodeContentType != null && decodeContentType.contains("event-stream")
+                ? new SseLogprobSplicer(logprobs) : new JsonLogprobSplicer(logprobs);
+    }
 }

@@ -142,17 +142,8 @@ public final class RelayDecodeProcessor extends AsyncProcessorSupport {
     }
 
     private void relay(Exchange exchange, AsyncCallback callback, PdDispatch dispatch, PdVerdict verdict) {
-        BodyRewriter rewriter = null;
-        if (exchange.getProperty(CaravanExchangeProperties.PD_LOGPROBS, false, Boolean.class)
-                && verdict.prefill().kind() == LegResult.Kind.RESPONSE) {
-            PrefillLogprobs logprobs = PrefillLogprobs.read(verdict.prefill().body());
-            String type = verdict.decode().headers().get("content-type");
-            if (!logprobs.isEmpty()) {
-                rewriter = type != null && type.contains("event-stream") ? new SseLogprobSplicer(logprobs)
-                        : new JsonLogprobSplicer(logprobs);
-            }
-        }
-        BodyRewriter chosen = rewriter;
+        BodyRewriter chosen = exchange.getProperty(CaravanExchangeProperties.PD_LOGPROBS, false, Boolean.class)
+                ? BodyRewriter.logprobSplicer(verdict.prefill(), verdict.decode().headers().get("content-type")) : null;
         dispatch.onContext(() -> {
             HttpClientResponse response = dispatch.takeDecodeResponse();
             new DecodeRelay(exchange, callback, dispatch, response, chosen, decisionHeaders, outcomes, upstream.vertx(),
