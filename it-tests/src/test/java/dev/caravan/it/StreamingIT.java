@@ -78,7 +78,8 @@ class StreamingIT {
         assertThat(Duration.ofNanos(last - first)).isGreaterThan(Duration.ofMillis(250));
         // the first chunk comes as early through the gateway as directly (generous margin for a shared machine)
         assertThat(Duration.ofNanos(first - start)).isLessThan(Duration.ofNanos(directFirst).plusMillis(150));
-        assertThat(worker().load()).isZero();
+        // the lease is released right after the last byte is written: the client may read that byte first
+        await().atMost(Duration.ofSeconds(5)).until(() -> worker().load() == 0);
     }
 
     @Test

@@ -1,6 +1,7 @@
 package dev.caravan.policies;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -81,7 +82,9 @@ public final class WorkerRegistry {
     }
 
     private void publish(Map<String, Worker> ids) {
-        byId = Map.copyOf(ids);
+        // ids is a fresh LinkedHashMap: wrapping it keeps registration order (Map.copyOf would not, and the next add
+        // copies byId, so the snapshot's order, which round_robin and every tie-break depend on, would be lost)
+        byId = Collections.unmodifiableMap(ids);
         snapshot = List.copyOf(ids.values());
     }
 

@@ -18,6 +18,7 @@ package dev.caravan.processors;
  * decideRetry        ATTEMPT_PENDING, HOLD_BACK_STATUSES (clears the failed attempt's properties)
  * error mapping      ERROR_CODE, RESPONSE_STATUS
  * </pre>
+ * The P/D routes (pd.camel.yaml, docs/pd.md) add the {@code PD_*} properties below.
  */
 public final class CaravanExchangeProperties {
 
@@ -78,6 +79,27 @@ public final class CaravanExchangeProperties {
     /** {@code java.util.function.IntPredicate}: upstream statuses the forward step must not relay because another
      *  attempt will follow; absent on the last attempt. */
     public static final String HOLD_BACK_STATUSES = "caravanHoldBackStatuses";
+
+    // ---- prefill/decode disaggregation (pd.camel.yaml, docs/pd.md) ----------------------------------------------
+
+    /** Set by {@code choosePdMode}: {@code sglang} or {@code vllm} when the request takes a P/D route, else absent. */
+    public static final String PD_MODE = "caravanPdMode";
+    /** The selected prefill/decode pair with its decisions and leases ({@code PdPair}), set by {@code selectPdPair}. */
+    public static final String PD_PAIR = "caravanPdPair";
+    /** The body sent to the prefill leg (a {@code Buffer}). */
+    public static final String PD_PREFILL_BODY = "caravanPdPrefillBody";
+    /** The body sent to the decode leg (a {@code Buffer}). */
+    public static final String PD_DECODE_BODY = "caravanPdDecodeBody";
+    /** The bootstrap rooms minted for this attempt ({@code List<Long>}, one per batch item, or one). */
+    public static final String PD_ROOMS = "caravanPdRooms";
+    /** Boolean: the client asked for logprobs, so prefill's input logprobs are spliced into decode's response. */
+    public static final String PD_LOGPROBS = "caravanPdLogprobs";
+    /** The per-attempt dispatch state both legs, the aggregation and the relay share ({@code PdDispatch}). */
+    public static final String PD_DISPATCH = "caravanPdDispatch";
+    /** What one leg produced ({@code LegResult}): set on the leg's exchange (its body too). */
+    public static final String PD_LEG_RESULT = "caravanPdLegResult";
+    /** The aggregation's decision ({@code PdVerdict}): which response the client gets. */
+    public static final String PD_VERDICT = "caravanPdVerdict";
 
     // ---- control plane (fan-out calls to workers over camel-netty-http) -------------------------------------------
 

@@ -19,7 +19,7 @@ public final class CaravanCli {
                     Usage: ./caravan <command> [flags]
                       run    the gateway (SGLang launch_router flags; --help lists them)
                       sim    simulated vLLM/SGLang engines (--help lists flags)
-                      demo   the gateway on :30000 in front of 4 simulated engines
+                      demo   the gateway on :30000 in front of 4 simulated engines (--pd: 2 prefill + 2 decode)
                       bench  the fleet benchmark (runs from caravan-bench.jar)
                       jmh    the routing core's JMH benchmarks""");
             return;

@@ -23,7 +23,8 @@ import dev.caravan.sim.SimFleet;
  * stops the gateway (in-flight requests finish) and then the engines.
  *
  * <p>Flags: {@code --engines N} (default {@value #DEFAULT_ENGINES}) plus any {@code ./caravan run} flag
- * ({@code --port 8080}, {@code --policy round_robin}, ...).
+ * ({@code --port 8080}, {@code --policy round_robin}, ...). {@code --pd} starts a prefill/decode fleet instead
+ * ({@link PdDemo}: {@code --engines N} prefill and N decode engines, default 2 + 2).
  */
 public final class DemoMain {
 
@@ -34,18 +35,27 @@ public final class DemoMain {
     }
 
     public static void main(String[] args) throws Exception {
-        int engines = DEFAULT_ENGINES;
+        Integer requestedEngines = null;
+        boolean pd = false;
         List<String> gatewayArgs = new ArrayList<>(List.of("--host", DEMO_HOST));
         for (int i = 0; i < args.length; i++) {
             if (args[i].equals("--engines") && i + 1 < args.length) {
-                engines = Integer.parseInt(args[++i]);
+                requestedEngines = Integer.parseInt(args[++i]);
+            } else if (args[i].equals("--pd")) {
+                pd = true;
             } else if (args[i].equals("--help") || args[i].equals("-h")) {
-                System.out.println("Usage: ./caravan demo [--engines N] [./caravan run flags]\n\n" + ArgsParser.help());
+                System.out.println("Usage: ./caravan demo [--pd] [--engines N] [./caravan run flags]\n\n"
+                        + ArgsParser.help());
                 return;
             } else {
                 gatewayArgs.add(args[i]);
             }
         }
+        if (pd) {
+            PdDemo.run(requestedEngines == null ? PdDemo.DEFAULT_ENGINES_PER_ROLE : requestedEngines, gatewayArgs);
+            return;
+        }
+        int engines = requestedEngines == null ? DEFAULT_ENGINES : requestedEngines;
         ConfigResolver.Resolved resolved = ConfigResolver.resolve(gatewayArgs.toArray(String[]::new),
                 Map.of(), Path.of("").toAbsolutePath());
         GatewayMain.applyLogLevel(resolved.config().get(CaravanFlags.LOG_LEVEL));

@@ -152,7 +152,7 @@ public final class GatewayBeans implements AutoCloseable {
         beans.put("addWorkerByUrl", new AddWorkerByUrlProcessor(workers));
         beans.put("removeWorkerByUrl", new RemoveWorkerByUrlProcessor(workers));
         beans.put("listWorkerUrls", new ListWorkerUrlsProcessor(workers));
-        boolean prefillDecode = DiscoveryBeans.prefillDecodeMode(config);
+        boolean prefillDecode = DiscoveryBeans.prefillDecodeMode(config) || PdBeans.enabled(config);
         beans.put("checkReadiness", new ReadinessProcessor(workers, () -> prefillDecode));
         beans.put("scrapeMetrics", new ScrapeMetricsProcessor(meterRegistry, metrics));
         // control plane (control.camel.yaml, admin fan-outs)
@@ -172,6 +172,8 @@ public final class GatewayBeans implements AutoCloseable {
         beans.put("runMaintenance", new RunMaintenanceProcessor(policies, System::nanoTime));
         // Kubernetes service discovery (discovery.camel.yaml), only with --service-discovery
         DiscoveryBeans.define(config, workers, meterRegistry, beans);
+        // prefill/decode disaggregation (pd.camel.yaml)
+        PdBeans.define(config, workers, upstream, metrics, beans);
     }
 
     /**
@@ -191,11 +193,12 @@ public final class GatewayBeans implements AutoCloseable {
         this.serverEventLoops = deployment;
     }
 
-    /** Registers the {@code --worker-urls} workers. */
+    /** Registers the {@code --worker-urls} workers (and the P/D {@code --prefill} / {@code --decode} ones). */
     public void registerStaticWorkers() {
         for (String url : config.workerUrls()) {
             workers.add(Worker.builder(url).build());
         }
+        PdBeans.registerStaticWorkers(config, workers);
     }
 
     /** Every bean by the name the routes use. */

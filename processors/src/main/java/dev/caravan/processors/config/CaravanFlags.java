@@ -17,6 +17,7 @@ import dev.caravan.processors.discovery.DiscoveryConfig;
 import dev.caravan.processors.health.HealthConfig;
 import dev.caravan.processors.reliability.BreakerConfig;
 import dev.caravan.processors.reliability.RetryConfig;
+import dev.caravan.processors.pd.PdConfig;
 
 /**
  * The configuration table: every command-line flag of {@code ./caravan run}, the {@code caravan.*} property it sets and
@@ -46,6 +47,7 @@ public final class CaravanFlags {
     static final String ADMISSION = "Admission control";
     static final String LIFECYCLE = "Timeouts and shutdown";
     static final String SECURITY = "Security and input limits";
+    static final String PD = "Prefill/decode disaggregation";
 
     // ---- Server -------------------------------------------------------------------------------------------------
     public static final CaravanFlag HOST = row("--host", "caravan.host", GatewayConfig.DEFAULT_HOST,
@@ -269,6 +271,23 @@ public final class CaravanFlags {
     public static final CaravanFlag MAX_JSON_NESTING_DEPTH = row("--max-json-nesting-depth",
             "caravan.max-json-nesting-depth", GatewayConfig.DEFAULT_MAX_JSON_NESTING_DEPTH, FlagType.INT, SECURITY,
             "Deepest JSON nesting accepted in a request body; deeper bodies get 400.");
+
+    // ---- Prefill/decode disaggregation (docs/pd.md) ----------------------------------------------------------------
+    public static final CaravanFlag PD_DISAGGREGATION = row("--pd-disaggregation", "caravan.pd.enabled", false,
+            FlagType.SWITCH, PD, "Serve chat, completions and generate requests with a prefill and a decode worker "
+                    + "each (embeddings stay on regular workers).");
+    public static final CaravanFlag PREFILL = row("--prefill", "caravan.pd.prefill", "", FlagType.GROUPS, PD,
+            "A prefill worker URL and its KV bootstrap port, or 'none' (sent as JSON null); repeat the flag per "
+                    + "worker: --prefill http://p1:8000 8998 --prefill http://p2:8000 none.");
+    public static final CaravanFlag DECODE = row("--decode", "caravan.pd.decode", "", FlagType.LIST, PD,
+            "Decode worker URLs (repeat the flag or list them).");
+    public static final CaravanFlag PREFILL_POLICY = row("--prefill-policy", "caravan.pd.prefill-policy", "",
+            FlagType.STRING, PD, "Policy of the prefill pool (unset: --policy); the --policy options apply to it.");
+    public static final CaravanFlag DECODE_POLICY = row("--decode-policy", "caravan.pd.decode-policy", "",
+            FlagType.STRING, PD, "Policy of the decode pool (unset: --policy); the --policy options apply to it.");
+    public static final CaravanFlag PD_MODE = row("--pd-mode", "caravan.pd.mode", PdConfig.DEFAULT_MODE.wireName(),
+            FlagType.STRING, PD, "P/D protocol: 'sglang' (both legs at once with a bootstrap rendezvous) or 'vllm' "
+                    + "(prefill with max_tokens 1 first, then decode with the prefill's kv_transfer_params).");
 
     private CaravanFlags() {
     }

@@ -21,8 +21,14 @@ public enum GatewayError {
     RATE_LIMITED(429, "rate_limited"),
     INTERNAL(500, "internal_error"),
     UPSTREAM_FAILED(502, "upstream_error"),
+    /** P/D: the prefill leg failed (5xx or no response); the decode leg was cancelled. */
+    PREFILL_FAILED(502, "prefill_server_error"),
+    /** P/D: the decode leg failed without a response. */
+    DECODE_FAILED(502, "decode_server_error"),
     NO_AVAILABLE_WORKERS(503, "no_available_workers"),
     SHUTTING_DOWN(503, "shutting_down"),
+    /** P/D: no available prefill or no available decode worker. */
+    SERVER_SELECTION_FAILED(503, "server_selection_failed"),
     UPSTREAM_TIMEOUT(504, "upstream_timeout");
 
     private final int status;

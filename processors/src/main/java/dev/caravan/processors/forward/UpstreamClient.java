@@ -24,7 +24,7 @@ public final class UpstreamClient implements AutoCloseable {
     public static final Duration IDLE_TIMEOUT = Duration.ofSeconds(50);
 
     /** Where a worker URL points: parsed once per URL, not per request. */
-    record Target(String host, int port, boolean ssl, String pathPrefix) {
+    public record Target(String host, int port, boolean ssl, String pathPrefix) {
     }
 
     private final Vertx vertx;
@@ -62,7 +62,7 @@ public final class UpstreamClient implements AutoCloseable {
     }
 
     /** The parsed host, port, scheme and path prefix of a worker URL. */
-    Target target(String url) {
+    public Target target(String url) {
         return targets.computeIfAbsent(url, u -> {
             URI uri = URI.create(u);
             boolean ssl = "https".equals(uri.getScheme());

@@ -21,7 +21,7 @@ import io.vertx.core.buffer.Buffer;
  * </ul>
  * Not thread-safe: one instance per response, fed from the response's event loop.
  */
-final class UsageSniffer {
+public final class UsageSniffer {
 
     /** Bodies larger than this are passed through without reading their usage. */
     static final int MAX_JSON_BYTES = 4 * 1024 * 1024;
@@ -40,7 +40,7 @@ final class UsageSniffer {
         this.mode = mode;
     }
 
-    static UsageSniffer forContentType(String contentType) {
+    public static UsageSniffer forContentType(String contentType) {
         String ct = contentType == null ? "" : contentType.toLowerCase(java.util.Locale.ROOT);
         if (ct.startsWith("text/event-stream")) {
             return new UsageSniffer(Mode.SSE);
@@ -51,7 +51,7 @@ final class UsageSniffer {
         return new UsageSniffer(Mode.NONE);
     }
 
-    void accept(Buffer chunk) {
+    public void accept(Buffer chunk) {
         switch (mode) {
             case SSE -> acceptSse(chunk);
             case JSON -> {
@@ -74,7 +74,7 @@ final class UsageSniffer {
     }
 
     /** The counts read so far; call after the last chunk. */
-    Usage finish() {
+    public Usage finish() {
         if (mode == Mode.JSON && pending != null && !overflow) {
             if (contains(pending, 0, pending.length(), MARKER)) {
                 usage = fromJson(pending.getBytes());

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
@@ -56,7 +57,7 @@ public final class GatewayMetrics implements RequestObserver, Consumer<Decision>
     // Micrometer's builder().register() allocates an id and sorts tags on every call; the hot path looks meters up here.
     private final Map<String, Meter> cache = new ConcurrentHashMap<>();
     private final MultiGauge treeChars;
-    private volatile PolicyRegistry policies;
+    private final List<PolicyRegistry> policies = new CopyOnWriteArrayList<>();
 
     public GatewayMetrics(MeterRegistry registry) {
         this.registry = registry;
@@ -69,9 +70,9 @@ public final class GatewayMetrics implements RequestObserver, Consumer<Decision>
         return registry;
     }
 
-    /** Enables {@code caravan_tree_chars} for these policies. */
+    /** Enables {@code caravan_tree_chars} for these policies (called once per pool: regular, and P/D prefill and decode). */
     public void trackPolicies(PolicyRegistry policies) {
-        this.policies = policies;
+        this.policies.add(policies);
     }
 
     @Override
@@ -145,15 +146,13 @@ public final class GatewayMetrics implements RequestObserver, Consumer<Decision>
 
     /** Re-reads every tree-backed policy's per-worker sizes into {@code caravan_tree_chars}. */
     public void refreshTreeGauges() {
-        PolicyRegistry p = policies;
-        if (p == null) {
-            return;
-        }
         List<MultiGauge.Row<?>> rows = new ArrayList<>();
-        for (LoadBalancingPolicy policy : p.policies().values()) {
-            if (policy instanceof TreeBacked tree) {
-                tree.treeChars().forEach((model, byWorker) -> byWorker.forEach((worker, chars) ->
-                        rows.add(MultiGauge.Row.of(Tags.of("model", model, "worker", worker), chars))));
+        for (PolicyRegistry p : policies) {
+            for (LoadBalancingPolicy policy : p.policies().values()) {
+                if (policy instanceof TreeBacked tree) {
+                    tree.treeChars().forEach((model, byWorker) -> byWorker.forEach((worker, chars) ->
+                            rows.add(MultiGauge.Row.of(Tags.of("model", model, "worker", worker), chars))));
+                }
             }
         }
         treeChars.register(rows, true);

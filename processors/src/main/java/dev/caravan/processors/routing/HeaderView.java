@@ -13,11 +13,11 @@ import java.util.Set;
  * header up front was wasted work. Iteration (rare) materialises a lower-cased copy. Read-only; not thread-safe beyond
  * the exchange's own.
  */
-final class HeaderView extends AbstractMap<String, String> {
+public final class HeaderView extends AbstractMap<String, String> {
 
     private final Map<String, Object> camelHeaders;
 
-    HeaderView(Map<String, Object> camelHeaders) {
+    public HeaderView(Map<String, Object> camelHeaders) {
         this.camelHeaders = camelHeaders;
     }
 

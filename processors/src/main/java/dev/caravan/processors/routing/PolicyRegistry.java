@@ -32,8 +32,9 @@ import dev.caravan.processors.error.GatewayError;
  *   <li>no model in the request (e.g. {@code /generate}) → the only model served, else the undeclared workers, else
  *       400 {@code model_required}.</li>
  * </ol>
- * Only {@link WorkerRole#REGULAR} workers are pooled here; P/D pools are the P/D issue's. Thread-safe: lookups are
- * lock-free; worker add/remove notifications are serialised.
+ * One registry pools the workers of one {@link WorkerRole}: the regular pool, and in P/D mode one registry each for
+ * the prefill and the decode pool, so each pool has its own policy instances and trees (a prefill lookup never evicts
+ * a decode tenant). Thread-safe: lookups are lock-free; worker add/remove notifications are serialised.
  */
 public final class PolicyRegistry implements WorkerListener {
 
@@ -44,6 +45,7 @@ public final class PolicyRegistry implements WorkerListener {
     }
 
     private final WorkerRegistry registry;
+    private final WorkerRole role;
     private final Function<String, LoadBalancingPolicy> factory;
     private final Map<String, LoadBalancingPolicy> byModel = new ConcurrentHashMap<>();
 
@@ -52,7 +54,17 @@ public final class PolicyRegistry implements WorkerListener {
      * @param factory  creates a fresh policy for a model id
      */
     public PolicyRegistry(WorkerRegistry registry, Function<String, LoadBalancingPolicy> factory) {
+        this(registry, WorkerRole.REGULAR, factory);
+    }
+
+    /**
+     * @param registry the worker registry; this registers itself as a listener and adopts the workers already there
+     * @param role     the pool: only workers of this role are pooled
+     * @param factory  creates a fresh policy for a model id
+     */
+    public PolicyRegistry(WorkerRegistry registry, WorkerRole role, Function<String, LoadBalancingPolicy> factory) {
         this.registry = registry;
+        this.role = role;
         this.factory = factory;
         registry.addListener(this);
         registry.all().forEach(this::onWorkerAdded);
@@ -67,6 +79,11 @@ public final class PolicyRegistry implements WorkerListener {
         });
     }
 
+    /** The role of the workers this registry pools. */
+    public WorkerRole role() {
+        return role;
+    }
+
     /** The live policies by model; a snapshot. */
     public Map<String, LoadBalancingPolicy> policies() {
         return Map.copyOf(byModel);
@@ -77,7 +94,7 @@ public final class PolicyRegistry implements WorkerListener {
      * @throws dev.caravan.processors.error.GatewayException 404 {@code model_not_found} / 400 {@code model_required}
      */
     public Pool poolFor(String requestedModel) {
-        List<Worker> all = registry.list(null, WorkerRole.REGULAR);
+        List<Worker> all = registry.list(null, role);
         if (requestedModel != null && !requestedModel.isBlank()) {
             String m = Worker.normalizeModel(requestedModel);
             List<Worker> serving = ofModel(all, m);
@@ -117,14 +134,14 @@ public final class PolicyRegistry implements WorkerListener {
 
     @Override
     public synchronized void onWorkerAdded(Worker worker) {
-        if (worker.role() == WorkerRole.REGULAR) {
+        if (worker.role() == role) {
             policyFor(worker.modelId()).onWorkerAdded(worker);
         }
     }
 
     @Override
     public synchronized void onWorkerRemoved(Worker worker) {
-        if (worker.role() != WorkerRole.REGULAR) {
+        if (worker.role() != role) {
             return;
         }
         LoadBalancingPolicy p = byModel.get(worker.modelId());
@@ -132,7 +149,7 @@ public final class PolicyRegistry implements WorkerListener {
             return;
         }
         p.onWorkerRemoved(worker);
-        if (registry.list(worker.modelId(), WorkerRole.REGULAR).isEmpty()) {
+        if (registry.list(worker.modelId(), role).isEmpty()) {
             byModel.remove(worker.modelId());
             LOG.info("Policy {} for model {} dropped: its last worker left", p.name(), worker.modelId());
         }
@@ -143,7 +160,7 @@ public final class PolicyRegistry implements WorkerListener {
      * and re-adding it: used after the engine's cache was flushed.
      */
     public synchronized void forgetCache(Worker worker) {
-        LoadBalancingPolicy p = worker.role() == WorkerRole.REGULAR ? byModel.get(worker.modelId()) : null;
+        LoadBalancingPolicy p = worker.role() == role ? byModel.get(worker.modelId()) : null;
         if (p != null) {
             p.onWorkerRemoved(worker);
             p.onWorkerAdded(worker);

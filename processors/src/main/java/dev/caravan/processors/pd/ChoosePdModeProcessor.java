@@ -1,0 +1,42 @@
+package dev.caravan.processors.pd;
+
+import org.apache.camel.Exchange;
+import org.apache.camel.Processor;
+
+import dev.caravan.processors.CaravanExchangeProperties;
+import dev.caravan.processors.error.GatewayError;
+import dev.caravan.processors.request.RequestKind;
+
+/**
+ * Inference route step {@code choosePdMode}: with {@code --pd-disaggregation}, marks chat, completions and generate
+ * requests for the P/D route of the configured mode ({@code PD_MODE} = {@code sglang} / {@code vllm}; the inference
+ * route then hands them to {@code direct:pd-<mode>}). Embeddings have no decode phase and stay on regular workers. In
+ * vLLM mode {@code /generate} (SGLang's API, which vLLM's {@code kv_transfer_params} protocol does not cover) is a 400.
+ * Without P/D it does nothing.
+ *
+ * <p>Reads {@code REQUEST_KIND}. Writes {@code PD_MODE}.
+ */
+public final class ChoosePdModeProcessor implements Processor {
+
+    private final PdConfig config;
+
+    public ChoosePdModeProcessor(PdConfig config) {
+        this.config = config;
+    }
+
+    @Override
+    public void process(Exchange exchange) {
+        if (!config.enabled()) {
+            return;
+        }
+        RequestKind kind = RequestKind.parse(exchange.getProperty(CaravanExchangeProperties.REQUEST_KIND));
+        if (kind == RequestKind.EMBEDDINGS) {
+            return;
+        }
+        if (kind == RequestKind.GENERATE && config.mode() == PdMode.VLLM) {
+            throw GatewayError.INVALID_REQUEST.exception("/generate is not served in vLLM P/D mode (--pd-mode vllm "
+                    + "serves /v1/completions and /v1/chat/completions); use --pd-mode sglang");
+        }
+        exchange.setProperty(CaravanExchangeProperties.PD_MODE, config.mode().wireName());
+    }
+}

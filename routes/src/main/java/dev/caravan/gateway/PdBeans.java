@@ -1,0 +1,108 @@
+package dev.caravan.gateway;
+
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+
+import dev.caravan.policies.PolicyConfig;
+import dev.caravan.policies.PolicyEnvironment;
+import dev.caravan.policies.PolicyFactory;
+import dev.caravan.policies.Worker;
+import dev.caravan.policies.WorkerRegistry;
+import dev.caravan.policies.WorkerRole;
+import dev.caravan.processors.config.CaravanFlags;
+import dev.caravan.processors.config.GatewayConfig;
+import dev.caravan.processors.control.RunMaintenanceProcessor;
+import dev.caravan.processors.forward.UpstreamClient;
+import dev.caravan.processors.metrics.GatewayMetrics;
+import dev.caravan.processors.pd.ApplyKvTransferProcessor;
+import dev.caravan.processors.pd.CallLegProcessor;
+import dev.caravan.processors.pd.ChoosePdModeProcessor;
+import dev.caravan.processors.pd.DecideVerdictProcessor;
+import dev.caravan.processors.pd.InjectBootstrapProcessor;
+import dev.caravan.processors.pd.Leg;
+import dev.caravan.processors.pd.LegOutcomes;
+import dev.caravan.processors.pd.OpenDispatchProcessor;
+import dev.caravan.processors.pd.PdAggregationStrategy;
+import dev.caravan.processors.pd.PdConfig;
+import dev.caravan.processors.pd.PdMetrics;
+import dev.caravan.processors.pd.PrepareKvTransferProcessor;
+import dev.caravan.processors.pd.RelayDecodeProcessor;
+import dev.caravan.processors.pd.SelectPairProcessor;
+import dev.caravan.processors.reliability.WorkerBreakers;
+import dev.caravan.processors.routing.PolicyRegistry;
+
+/**
+ * Prefill/decode disaggregation's part of the gateway (docs/pd.md): the prefill and decode pools — each its own
+ * {@link PolicyRegistry}, so each pool has its own policy instance and cache tree per model ({@code --prefill-policy},
+ * {@code --decode-policy}, falling back to {@code --policy}) — and every bean {@code routes/pd.camel.yaml} references.
+ * The beans exist with or without {@code --pd-disaggregation} (the routes are always loaded; {@code choosePdMode}
+ * sends nothing to them without it), so P/D workers registered through {@code POST /workers} are pooled either way.
+ * The legs' outcomes feed the per-worker circuit breakers ({@code workerBreakers}, defined before this by
+ * {@link ReliabilityBeans}); the P/D routes reuse the reliability steps {@code decideRetry} and {@code awaitBackoff}.
+ */
+public final class PdBeans {
+
+    private PdBeans() {
+    }
+
+    public static boolean enabled(GatewayConfig config) {
+        return config.getBoolean(CaravanFlags.PD_DISAGGREGATION);
+    }
+
+    /**
+     * Adds the P/D beans.
+     *
+     * @throws IllegalArgumentException naming a bad P/D flag or policy option
+     */
+    static void define(GatewayConfig config, WorkerRegistry workers, UpstreamClient upstream, GatewayMetrics metrics,
+                       Map<String, Object> beans) {
+        PdConfig pd = PdConfig.of(config);
+        PolicyEnvironment env = PolicyEnvironment.system();
+        PolicyConfig prefillPolicy = PolicyConfig.fromOptions(pd.prefillPolicyOr(config.policyName()),
+                config.policyOptions());
+        PolicyConfig decodePolicy = PolicyConfig.fromOptions(pd.decodePolicyOr(config.policyName()),
+                config.policyOptions());
+        PolicyRegistry prefill = new PolicyRegistry(workers, WorkerRole.PREFILL,
+                model -> PolicyFactory.create(prefillPolicy, env));
+        PolicyRegistry decode = new PolicyRegistry(workers, WorkerRole.DECODE,
+                model -> PolicyFactory.create(decodePolicy, env));
+        metrics.trackPolicies(prefill);
+        metrics.trackPolicies(decode);
+        PdMetrics pdMetrics = new PdMetrics(metrics.registry());
+        LegOutcomes outcomes = new LegOutcomes();
+        if (beans.get("workerBreakers") instanceof WorkerBreakers breakers) {
+            outcomes.addListener((leg, worker, outcome) -> breakers.record(worker, outcome)); // defined before us
+        }
+        String apiKey = config.apiKey();
+        beans.put("pdConfig", pd);
+        beans.put("prefillPolicyRegistry", prefill);
+        beans.put("decodePolicyRegistry", decode);
+        beans.put("pdMetrics", pdMetrics);
+        beans.put("legOutcomes", outcomes);
+        // inference route (ingress.camel.yaml) and P/D routes (pd.camel.yaml)
+        beans.put("choosePdMode", new ChoosePdModeProcessor(pd));
+        beans.put("selectPdPair", new SelectPairProcessor(prefill, decode, metrics, pdMetrics));
+        beans.put("injectBootstrap", new InjectBootstrapProcessor(ThreadLocalRandom::current));
+        beans.put("openPdDispatch", new OpenDispatchProcessor(upstream, pdMetrics));
+        beans.put("callPrefill", new CallLegProcessor(Leg.PREFILL, apiKey));
+        beans.put("callDecode", new CallLegProcessor(Leg.DECODE, apiKey));
+        beans.put("pdAggregation", new PdAggregationStrategy(pdMetrics, outcomes));
+        beans.put("relayDecode", new RelayDecodeProcessor(upstream, config.decisionHeaders(), outcomes));
+        beans.put("prepareKvTransfer", new PrepareKvTransferProcessor());
+        beans.put("applyKvTransfer", new ApplyKvTransferProcessor(outcomes));
+        beans.put("decidePdVerdict", new DecideVerdictProcessor(outcomes));
+        beans.put("runPrefillMaintenance", new RunMaintenanceProcessor(prefill, System::nanoTime));
+        beans.put("runDecodeMaintenance", new RunMaintenanceProcessor(decode, System::nanoTime));
+    }
+
+    /** Registers the {@code --prefill} (with their bootstrap ports) and {@code --decode} workers. */
+    static void registerStaticWorkers(GatewayConfig config, WorkerRegistry workers) {
+        PdConfig pd = PdConfig.of(config);
+        for (PdConfig.PrefillSpec p : pd.prefill()) {
+            workers.add(Worker.builder(p.url()).role(WorkerRole.PREFILL).bootstrapPort(p.bootstrapPort()).build());
+        }
+        for (String url : pd.decode()) {
+            workers.add(Worker.builder(url).role(WorkerRole.DECODE).build());
+        }
+    }
+}
