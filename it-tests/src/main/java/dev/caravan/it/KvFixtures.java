@@ -35,14 +35,14 @@ public final class KvFixtures {
     }
 
     /**
-     * A prompt of exactly {@code blocks} full blocks whose first block already differs per {@code tag}, so prompts of
-     * different tags share no block.
+     * A prompt of exactly {@code blocks} full blocks that starts with {@code tag}, so prompts of different tags share no
+     * block (and, when the tags differ in their first character, not a single character).
      */
     public static String prompt(String tag, int blocks) {
         StringBuilder sb = new StringBuilder();
         int i = 0;
         while (sb.length() < blocks * BLOCK_CHARS) {
-            sb.append('[').append(tag).append(':').append(i++).append("] ");
+            sb.append(tag).append(':').append(i++).append(' ');
         }
         return sb.substring(0, blocks * BLOCK_CHARS);
     }
