@@ -64,6 +64,17 @@ class TreeCalibrationIT {
         return SIMS.engine(0);
     }
 
+    private static long clearedEvents(GatewayHarness gw) {
+        return gw.gateway().beans().kv().ingestor().stats(gw.workers().all().get(0).id()).allBlocksClearedEvents();
+    }
+
+    /** Flushes the engine and waits until the calibrated gateway has applied its AllBlocksCleared. */
+    private static void flushEngine() {
+        long before = clearedEvents(calibrated);
+        await().atMost(WAIT).until(() -> engine().flushCache());
+        await().atMost(WAIT).until(() -> clearedEvents(calibrated) > before);
+    }
+
     private static boolean subscribed(GatewayHarness gw) {
         String id = gw.workers().all().get(0).id();
         var stats = gw.gateway().beans().kv().ingestor().stats(id);
@@ -102,8 +113,8 @@ class TreeCalibrationIT {
 
     @Test
     void theCalibratedTreeShrinksWhenTheEngineEvicts() {
-        await().atMost(WAIT).until(() -> engine().flushCache());
-        await().atMost(WAIT).until(() -> treeChars(calibrated) == 0);
+        flushEngine();
+        assertThat(treeChars(calibrated)).isZero();
         long plainBefore = treeChars(plain);
         sendThroughBoth('A', 4);
         long sent = 4L * PROMPT_CHARS;
@@ -126,9 +137,9 @@ class TreeCalibrationIT {
         sendThroughBoth('a', 2);
         assertThat(treeChars(calibrated)).isPositive();
 
-        await().atMost(WAIT).until(() -> engine().flushCache());     // AllBlocksCleared
+        flushEngine();                                                 // AllBlocksCleared
 
-        await().atMost(WAIT).until(() -> treeChars(calibrated) == 0);
+        assertThat(treeChars(calibrated)).isZero();
         assertThat(policy(calibrated).tree(SIMS.model()).orElseThrow().hasTenant(engine().url())).isTrue();
         assertThat(treeChars(plain)).isGreaterThanOrEqualTo(2L * PROMPT_CHARS);
     }

@@ -21,7 +21,10 @@ import dev.caravan.processors.routing.PolicyRegistry;
  * <ul>
  *   <li>{@code BlockRemoved} of n blocks from worker W → evict about {@code n × blockSize × charsPerToken} of W's
  *       least-recently-used characters ({@link TreeBacked#evictTenantChars}), blockSize being what W's engine reported
- *       ({@link KvCapacities}) or {@code --kv-block-size};</li>
+ *       ({@link KvCapacities}) or {@code --kv-block-size}. The tree evicts whole edges, often more than asked (a
+ *       1,000-character system prompt for one 64-character block), and engines send one event per evicted block, so
+ *       the characters owed are kept as a per-worker balance: what an eviction removes beyond the debt is credit
+ *       against the next events. Over time the tree loses as many characters as the engine reported;</li>
  *   <li>{@code AllBlocksCleared} or a publisher restart → evict all of W's characters (W stays a tenant, with nothing
  *       cached);</li>
  *   <li>{@link #applyBudgets} ({@code --max-tree-size auto}) → each worker's budget is its engine's KV capacity in tokens
@@ -43,7 +46,13 @@ public final class TreeCalibrator implements KvEventSink {
     private final KvCapacities capacities;
     private final int charsPerToken;
     private final int defaultBlockSize;
-    private final Map<String, LongAdder> evictedChars = new ConcurrentHashMap<>();
+    private final Map<String, Balance> balances = new ConcurrentHashMap<>();
+
+    /** One worker's eviction account: characters still owed (negative: credit), and the total evicted. */
+    private static final class Balance {
+        long owed;
+        final LongAdder evicted = new LongAdder();
+    }
 
     /**
      * @param charsPerToken    characters one token stands for in the trees
@@ -66,24 +75,35 @@ public final class TreeCalibrator implements KvEventSink {
     @Override
     public void blocksRemoved(String workerId, String model, long[] hashes) {
         long chars = (long) hashes.length * capacities.blockSize(workerId, defaultBlockSize) * charsPerToken;
-        evict(workerId, chars);
+        Balance b = balances.computeIfAbsent(workerId, id -> new Balance());
+        synchronized (b) {
+            b.owed += chars;
+            if (b.owed > 0) {
+                b.owed -= evict(workerId, b.owed, b);
+            }
+        }
     }
 
     @Override
     public void workerCleared(String workerId) {
-        long evicted = evict(workerId, Long.MAX_VALUE);
+        Balance b = balances.computeIfAbsent(workerId, id -> new Balance());
+        long evicted;
+        synchronized (b) {
+            b.owed = 0;
+            evicted = evict(workerId, Long.MAX_VALUE, b);
+        }
         LOG.info("Tree calibration: worker {}'s engine cleared its cache; {} chars dropped from its tree", workerId,
                 evicted);
     }
 
-    private long evict(String workerId, long chars) {
+    private long evict(String workerId, long chars, Balance b) {
         Worker w = workers.get(workerId).orElse(null);
         TreeBacked tree = w == null ? null : treeOf(w);
         if (tree == null) {
             return 0;
         }
         long evicted = tree.evictTenantChars(w.url(), chars);
-        evictedChars.computeIfAbsent(workerId, id -> new LongAdder()).add(evicted);
+        b.evicted.add(evicted);
         return evicted;
     }
 
@@ -112,13 +132,13 @@ public final class TreeCalibrator implements KvEventSink {
 
     /** Characters evicted from the worker's tree on its engine's events, since it registered. */
     public long evictedChars(String workerId) {
-        LongAdder a = evictedChars.get(workerId);
-        return a == null ? 0 : a.sum();
+        Balance b = balances.get(workerId);
+        return b == null ? 0 : b.evicted.sum();
     }
 
     /** Forgets a worker that left. */
     public void forget(String workerId) {
-        evictedChars.remove(workerId);
+        balances.remove(workerId);
     }
 
     private TreeBacked treeOf(Worker w) {

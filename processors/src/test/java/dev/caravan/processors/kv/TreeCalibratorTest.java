@@ -64,6 +64,21 @@ class TreeCalibratorTest {
     }
 
     @Test
+    void evictionsBeyondWhatWasOwedAreCreditForTheNextEvents() {
+        Fleet f = cacheAwareFleet();
+
+        for (int i = 0; i < 3; i++) {   // engines send one event per evicted block: 3 x 64 = 192 chars owed
+            f.calibrator.blocksRemoved("a", "m", new long[] {i});
+        }
+
+        // 64 owed: "a" (100) goes, 36 credit; 28 owed: "b" goes, 72 credit; -8: nothing. Not a whole edge per event.
+        assertThat(f.tree.tenantChars(f.worker.url())).isEqualTo(100);
+        assertThat(f.tree.prefixMatch("c".repeat(100)).matchedChars()).isEqualTo(100);
+        f.calibrator.blocksRemoved("a", "m", new long[] {3});
+        assertThat(f.tree.tenantChars(f.worker.url())).isZero();   // 56 owed: "c" goes
+    }
+
+    @Test
     void usesTheBlockSizeTheEngineReported() {
         Fleet f = cacheAwareFleet();
         capacities.record("a", new KvCapacity(4096, 64));
