@@ -23,8 +23,8 @@ import dev.caravan.processors.kv.KvDecodeException.Reason;
 import dev.caravan.processors.zeromq.ZeroMqConfiguration;
 
 /**
- * The intended per-worker route (docs/kv-events.md) on a real PUB socket: zeromq SUB → decode-kv-batch →
- * apply-kv-events, with malformed messages in the stream.
+ * The per-worker route (docs/kv-events.md §7) on a real PUB socket: zeromq SUB → decodeKvBatch →
+ * applyKvEvents, with malformed messages in the stream.
  */
 class KvEventRouteTest {
 
