@@ -20,6 +20,7 @@ import org.zeromq.ZContext;
 import org.zeromq.ZMQ;
 
 import dev.caravan.gateway.KvBeans;
+import dev.caravan.policies.Worker;
 import dev.caravan.policies.kv.KvBlockIndex;
 import dev.caravan.processors.kv.KvRouteManager;
 import dev.caravan.processors.kv.KvWorkerStats;
@@ -178,6 +179,28 @@ class KvEventStreamIT {
             String route = KvRouteManager.ROUTE_PREFIX + id;
             assertThat(gateway.context().getRouteController().getRouteStatus(route).isStarted()).isTrue();
             gateway.client().delete("/workers/" + id);
+        }
+    }
+
+    @Test
+    void staticWorkersTakeTheirEndpointFromTheTemplate() {
+        try (ZContext zmq = new ZContext(1)) {
+            ZMQ.Socket pub = zmq.createSocket(SocketType.PUB);
+            pub.setLinger(0);
+            pub.bind(KvFixtures.EPHEMERAL);
+            // --worker-urls are registered before the context starts: their routes wait for it, then subscribe
+            try (GatewayHarness gw = GatewayHarness.start(GatewayHarness.config(List.of("http://127.0.0.1:9"))
+                    .with(CaravanFlags.KV_EVENTS_ENDPOINT_TEMPLATE, "tcp://{host}:" + port(pub.getLastEndpoint())))) {
+                Worker w = gw.workers().all().get(0);
+                KvBlockIndex idx = gw.gateway().beans().kv().index();
+                KvEventEncoder encoder = new KvEventEncoder(KvEventLayout.ARRAY);
+                long[] seq = {0};
+                await().atMost(WAIT).pollInterval(Duration.ofMillis(20)).pollInSameThread().until(() -> {
+                    send(pub, seq[0]++, encoder.encode(1.0, List.of(stored(5L)), 0));
+                    return idx.contains(Worker.UNKNOWN_MODEL_ID, w.id(), 5L);
+                });
+                assertThat(gw.context().getRoute(KvRouteManager.routeId(w))).isNotNull();
+            }
         }
     }
 
