@@ -15,7 +15,9 @@ import java.time.Duration;
  * @param evictionInterval        how often the gateway runs tree eviction ({@link Maintainable}); {@link Duration#ZERO}
  *                                disables it; default 60 s
  * @param maxTreeSize             characters each tenant (worker) may keep per model tree after eviction; &gt;= 1;
- *                                default {@value #DEFAULT_MAX_TREE_SIZE} (2^26)
+ *                                default {@value #DEFAULT_MAX_TREE_SIZE} (2^26). The option value {@code auto} parses
+ *                                to the default: the gateway then replaces it per worker with a budget sized from the
+ *                                engine's KV capacity ({@link TreeBacked#setTenantCharBudget}, docs/kv-events.md)
  * @param minPrefixMatchChars     improvement (a): a match of at least this many code points is a hit even when the
  *                                rate is at or below the threshold (long RAG suffixes); 0 = off (default)
  * @param imbalancePreferCached   improvement (b): when the guard fires, choose the worker with the longest cached prefix
@@ -59,7 +61,7 @@ public record CacheAwareConfig(double cacheThreshold, int balanceAbsThreshold, d
                 o.getInt(BALANCE_ABS_THRESHOLD, DEFAULT_BALANCE_ABS_THRESHOLD),
                 o.getDouble(BALANCE_REL_THRESHOLD, DEFAULT_BALANCE_REL_THRESHOLD),
                 o.getSeconds(EVICTION_INTERVAL, DEFAULT_EVICTION_INTERVAL),
-                o.getLong(MAX_TREE_SIZE, DEFAULT_MAX_TREE_SIZE),
+                o.getLongOrAuto(MAX_TREE_SIZE, DEFAULT_MAX_TREE_SIZE),
                 o.getInt(MIN_PREFIX_MATCH_CHARS, DEFAULT_MIN_PREFIX_MATCH_CHARS),
                 o.getBoolean(IMBALANCE_PREFER_CACHED, DEFAULT_IMBALANCE_PREFER_CACHED),
                 o.getBoolean(STALE_FALLBACK_MIN_LOAD, DEFAULT_STALE_FALLBACK_MIN_LOAD));

@@ -41,6 +41,13 @@ final class Checks {
         return v;
     }
 
+    static long atMost(long v, long max, String component, String key) {
+        if (v > max) {
+            throw new IllegalArgumentException(label(component, key) + " must be <= " + max + ", was " + v);
+        }
+        return v;
+    }
+
     static Duration nonNegative(Duration d, String component, String key) {
         Objects.requireNonNull(d, component);
         if (d.isNegative()) {

@@ -15,7 +15,7 @@ import java.util.Map;
  * }</pre>
  */
 public sealed interface PolicyConfig permits RandomConfig, RoundRobinConfig, PowerOfTwoConfig, CacheAwareConfig,
-        BucketConfig, ManualConfig, ConsistentHashingConfig, PrefixHashConfig {
+        BucketConfig, ManualConfig, ConsistentHashingConfig, PrefixHashConfig, KvAwareConfig {
 
     /** Option key {@code cache-threshold}: minimum prefix match rate for a cache hit (cache_aware). */
     String CACHE_THRESHOLD = "cache-threshold";
@@ -44,6 +44,21 @@ public sealed interface PolicyConfig permits RandomConfig, RoundRobinConfig, Pow
     /** Option key {@code stale-fallback-min-load} (Caravan improvement c). */
     String STALE_FALLBACK_MIN_LOAD = "stale-fallback-min-load";
 
+    /** Option key {@code kv-tokenizer} (kv_aware): {@code pseudo} or the path of a HuggingFace tokenizer.json. */
+    String KV_TOKENIZER = "kv-tokenizer";
+    /** Option key {@code kv-chars-per-token} (kv_aware's pseudo-tokenizer; also the tree calibration's estimate). */
+    String KV_CHARS_PER_TOKEN = "kv-chars-per-token";
+    /** Option key {@code kv-block-size}: the engines' KV block size in tokens (kv_aware). */
+    String KV_BLOCK_SIZE = "kv-block-size";
+    /** Option key {@code kv-hash-seed}: the engines' PYTHONHASHSEED (kv_aware). */
+    String KV_HASH_SEED = "kv-hash-seed";
+    /** Option key {@code kv-overlap-weight}: weight of uncached prefill blocks in kv_aware's cost. */
+    String KV_OVERLAP_WEIGHT = "kv-overlap-weight";
+    /** Option key {@code kv-decode-load-source}: {@code router|engine} (kv_aware). */
+    String KV_DECODE_LOAD_SOURCE = "kv-decode-load-source";
+    /** Option key {@code kv-initial-request-blocks}: kv_aware's request-size estimate before any request. */
+    String KV_INITIAL_REQUEST_BLOCKS = "kv-initial-request-blocks";
+
     /** The canonical SGLang name of the policy this configures, e.g. {@code cache_aware}. */
     String policyName();
 
@@ -67,6 +82,8 @@ public sealed interface PolicyConfig permits RandomConfig, RoundRobinConfig, Pow
         R visit(ConsistentHashingConfig config);
 
         R visit(PrefixHashConfig config);
+
+        R visit(KvAwareConfig config);
     }
 
     /**
@@ -88,6 +105,7 @@ public sealed interface PolicyConfig permits RandomConfig, RoundRobinConfig, Pow
             case MANUAL -> ManualConfig.from(o);
             case CONSISTENT_HASHING -> new ConsistentHashingConfig();
             case PREFIX_HASH -> PrefixHashConfig.from(o);
+            case KV_AWARE -> KvAwareConfig.from(o);
         };
     }
 }

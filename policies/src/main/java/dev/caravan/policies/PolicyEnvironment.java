@@ -6,6 +6,8 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.LongSupplier;
 import java.util.random.RandomGenerator;
 
+import dev.caravan.policies.kv.KvGroundTruth;
+
 /**
  * The time and randomness a policy may use; nothing in a policy reads the system clock or creates its own generator.
  *
@@ -14,12 +16,24 @@ import java.util.random.RandomGenerator;
  * @param random   shared by every request thread, so it must be thread-safe: {@link #system()} uses a per-thread
  *                 {@link ThreadLocalRandom}; {@link #seeded(long)} a {@link Random} (synchronised internally, and
  *                 reproducible when one thread drives it, as in tests and the what-if replay)
+ * @param kv       the KV-event ground truth (block index, parity self-check, tokenizers) for policies that route on
+ *                 it ({@code kv_aware}), or null when the gateway consumes no KV events; set with {@link #withKv}
  */
-public record PolicyEnvironment(LongSupplier nanoTime, RandomGenerator random) {
+public record PolicyEnvironment(LongSupplier nanoTime, RandomGenerator random, KvGroundTruth kv) {
 
     public PolicyEnvironment {
         Objects.requireNonNull(nanoTime, "nanoTime");
         Objects.requireNonNull(random, "random");
+    }
+
+    /** Time and randomness without KV ground truth. */
+    public PolicyEnvironment(LongSupplier nanoTime, RandomGenerator random) {
+        this(nanoTime, random, null);
+    }
+
+    /** A copy whose policies share this KV ground truth. */
+    public PolicyEnvironment withKv(KvGroundTruth groundTruth) {
+        return new PolicyEnvironment(nanoTime, random, Objects.requireNonNull(groundTruth, "groundTruth"));
     }
 
     /** Production: {@link System#nanoTime()} and thread-local randomness. */

@@ -12,6 +12,8 @@ import dev.caravan.policies.internal.PowerOfTwoPolicy;
 import dev.caravan.policies.internal.PrefixHashPolicy;
 import dev.caravan.policies.internal.RandomPolicy;
 import dev.caravan.policies.internal.RoundRobinPolicy;
+import dev.caravan.policies.kv.KvAwarePolicy;
+import dev.caravan.policies.kv.KvGroundTruth;
 
 /**
  * Builds policies. Dispatch goes through {@link PolicyConfig.Visitor}, which has one method per config record, so a
@@ -41,7 +43,7 @@ public final class PolicyFactory {
         return create(PolicyConfig.fromOptions(name, options), env);
     }
 
-    /** The canonical policy names, in SGLang's registration order. */
+    /** The canonical policy names: SGLang's eight in its registration order, then Caravan's {@code kv_aware}. */
     public static List<String> names() {
         return PolicyName.canonicalNames();
     }
@@ -86,6 +88,19 @@ public final class PolicyFactory {
         @Override
         public LoadBalancingPolicy visit(PrefixHashConfig config) {
             return new PrefixHashPolicy(config);
+        }
+
+        /** Needs the KV ground truth: without KV events there is nothing precise to route on. */
+        @Override
+        public LoadBalancingPolicy visit(KvAwareConfig config) {
+            KvGroundTruth kv = env.kv();
+            if (kv == null) {
+                throw new IllegalStateException("kv_aware needs the KV-event pipeline's block index"
+                        + " (PolicyEnvironment.withKv); the gateway provides it");
+            }
+            return new KvAwarePolicy(config, kv.index(),
+                    kv.tokenizers().tokenizer(config.tokenizer(), config.charsPerToken()), config.hasher(),
+                    kv.parity(), env.random());
         }
     }
 }

@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The eight policy names SGLang's gateway registers, with its aliases. This enum is the one place a policy key is
+ * The eight policy names SGLang's gateway registers, with its aliases, and Caravan's {@code kv_aware}. This enum is the one place a policy key is
  * spelled; {@link PolicyConfig#fromOptions} and {@link PolicyFactory#names()} read it.
  *
  * <p>Resolution is case-insensitive, as SGLang's {@code create_by_name} is: {@code Round_Robin} and {@code roundrobin}
@@ -21,7 +21,9 @@ public enum PolicyName {
     BUCKET("bucket"),
     MANUAL("manual"),
     CONSISTENT_HASHING("consistent_hashing", "consistenthashing"),
-    PREFIX_HASH("prefix_hash", "prefixhash");
+    PREFIX_HASH("prefix_hash", "prefixhash"),
+    /** Caravan's precise KV-event policy (not in SGLang); listed after SGLang's eight. */
+    KV_AWARE("kv_aware", "kvaware");
 
     private final String wireName;
     private final List<String> aliases;
@@ -57,7 +59,7 @@ public enum PolicyName {
                 validSpellings()));
     }
 
-    /** Canonical names in SGLang's registration order. */
+    /** Canonical names: SGLang's eight in its registration order, then Caravan's. */
     public static List<String> canonicalNames() {
         return Arrays.stream(values()).map(PolicyName::wireName).toList();
     }

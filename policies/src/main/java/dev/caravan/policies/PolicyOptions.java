@@ -13,6 +13,9 @@ import java.util.Map;
  */
 final class PolicyOptions {
 
+    /** The value of a size option that the gateway calibrates per worker. */
+    static final String AUTO = "auto";
+
     private final Map<String, String> values;
 
     PolicyOptions(Map<String, String> options) {
@@ -65,6 +68,15 @@ final class PolicyOptions {
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException("option " + key + " must be a whole number, was '" + v + "'");
         }
+    }
+
+    /**
+     * A whole number, or {@code auto} meaning "the default here; the gateway sizes it per worker" (cache_aware's
+     * {@code max-tree-size auto}: budgets from each engine's reported KV capacity).
+     */
+    long getLongOrAuto(String key, long dflt) {
+        String v = raw(key);
+        return v != null && v.equalsIgnoreCase(AUTO) ? dflt : getLong(key, dflt);
     }
 
     int getInt(String key, int dflt) {

@@ -108,6 +108,12 @@ class PolicyConfigTest {
     }
 
     @Test
+    void maxTreeSizeAutoParsesToTheDefaultForTheGatewayToCalibrate() {
+        CacheAwareConfig c = (CacheAwareConfig) PolicyConfig.fromOptions("cache_aware", Map.of("max-tree-size", "AUTO"));
+        assertThat(c.maxTreeSize()).isEqualTo(CacheAwareConfig.DEFAULT_MAX_TREE_SIZE);
+    }
+
+    @Test
     void unparseableNumberNamesKeyAndValue() {
         assertThatThrownBy(() -> PolicyConfig.fromOptions("cache_aware", Map.of("cache-threshold", "high")))
                 .isInstanceOf(IllegalArgumentException.class)

@@ -7,12 +7,22 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
+import dev.caravan.policies.kv.BlockHasher;
+import dev.caravan.policies.kv.KvBlockIndex;
+import dev.caravan.policies.kv.KvGroundTruth;
+import dev.caravan.policies.text.PseudoTokenizer;
+import dev.caravan.policies.text.TokenizerSource;
+
 class PolicyFactoryTest {
 
     @Test
-    void listsTheEightSglangNamesInRegistrationOrder() {
+    void listsTheEightSglangNamesInRegistrationOrderThenKvAware() {
         assertThat(PolicyFactory.names()).containsExactly("random", "round_robin", "power_of_two", "cache_aware",
-                "bucket", "manual", "consistent_hashing", "prefix_hash");
+                "bucket", "manual", "consistent_hashing", "prefix_hash", "kv_aware");
+    }
+
+    private static PolicyEnvironment withKv(PolicyEnvironment env) {
+        return env.withKv(new KvGroundTruth(new KvBlockIndex(), null, TokenizerSource.pseudoOnly()));
     }
 
     @Test
@@ -26,7 +36,7 @@ class PolicyFactoryTest {
     @Test
     void everyNameBuildsAPolicyOfThatName() {
         for (String name : PolicyFactory.names()) {
-            LoadBalancingPolicy p = PolicyFactory.create(name, Map.of(), PolicyEnvironment.seeded(1));
+            LoadBalancingPolicy p = PolicyFactory.create(name, Map.of(), withKv(PolicyEnvironment.seeded(1)));
             assertThat(p.name()).isEqualTo(name);
         }
     }
@@ -34,13 +44,35 @@ class PolicyFactoryTest {
     @Test
     void capabilitiesAreDeclaredByInterfaceNotByName() {
         Map<String, LoadBalancingPolicy> all = new java.util.LinkedHashMap<>();
-        PolicyFactory.names().forEach(n -> all.put(n, PolicyFactory.create(n, Map.of(), PolicyEnvironment.system())));
+        PolicyFactory.names().forEach(n -> all.put(n, PolicyFactory.create(n, Map.of(),
+                withKv(PolicyEnvironment.system()))));
         assertThat(all.entrySet().stream().filter(e -> e.getValue() instanceof Maintainable).map(Map.Entry::getKey))
                 .containsExactly("cache_aware", "bucket", "manual");
         assertThat(all.entrySet().stream().filter(e -> e.getValue() instanceof TreeBacked).map(Map.Entry::getKey))
                 .containsExactly("cache_aware");
         assertThat(all.entrySet().stream().filter(e -> e.getValue().needsRequestText()).map(Map.Entry::getKey))
-                .containsExactly("cache_aware", "bucket");
+                .containsExactly("cache_aware", "bucket", "kv_aware");
+    }
+
+    @Test
+    void kvAwareSharesTheEnvironmentsIndexAndNeedsIt() {
+        assertThatThrownBy(() -> PolicyFactory.create("kv_aware", Map.of(), PolicyEnvironment.seeded(1)))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("PolicyEnvironment.withKv");
+        assertThatThrownBy(() -> PolicyFactory.create("kv_aware", Map.of("kv-tokenizer", "/no/such/tokenizer.json"),
+                withKv(PolicyEnvironment.seeded(1))))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("/no/such/tokenizer.json");
+
+        KvBlockIndex index = new KvBlockIndex();
+        PolicyEnvironment env = PolicyEnvironment.seeded(1)
+                .withKv(new KvGroundTruth(index, null, TokenizerSource.pseudoOnly()));
+        LoadBalancingPolicy p = PolicyFactory.create("kv_aware", Map.of("kv-block-size", "4"), env);
+        Worker a = Worker.builder("http://a:1").id("a").build();
+        Worker b = Worker.builder("http://b:1").id("b").build();
+        String prompt = "0123456789abcdef0123456789abcdef";   // 8 pseudo tokens = 2 blocks of 4
+        index.store(Worker.UNKNOWN_MODEL_ID, "b", new BlockHasher(4, "0").hashes(new PseudoTokenizer().encode(prompt)));
+        Decision d = p.select(java.util.List.of(a, b), SelectionContext.ofText(prompt));
+        assertThat(d.worker()).isSameAs(b);
+        assertThat(d.label()).isEqualTo("kv_aware:kv_hit");
     }
 
     @Test

@@ -110,6 +110,11 @@ public final class CaravanExchangeProperties {
     /** Why a control call failed (connection refused, timeout, ...), set by {@code recordControlFailure}. */
     public static final String CONTROL_ERROR = "caravanControlError";
 
+    // ---- KV events (the per-worker kv-events route template, docs/kv-events.md) ----------------------------------
+
+    /** Route-settable. The id of the worker whose KV events the exchange carries; the route template sets it. */
+    public static final String KV_WORKER_ID = "caravanKvWorkerId";
+
     private CaravanExchangeProperties() {
     }
 }

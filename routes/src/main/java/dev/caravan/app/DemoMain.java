@@ -13,6 +13,7 @@ import dev.caravan.gateway.CaravanGateway;
 import dev.caravan.processors.config.ArgsParser;
 import dev.caravan.processors.config.CaravanFlags;
 import dev.caravan.processors.config.ConfigResolver;
+import dev.caravan.policies.Worker;
 import dev.caravan.processors.config.GatewayConfig;
 import dev.caravan.sim.SimConfig;
 import dev.caravan.sim.SimFleet;
@@ -20,7 +21,9 @@ import dev.caravan.sim.SimFleet;
 /**
  * {@code ./caravan demo}: starts simulated engines in this process (127.0.0.1, ephemeral ports) and the gateway on
  * 127.0.0.1:30000 in front of them with the cache_aware policy, prints curl commands to try, and runs until Ctrl-C, which
- * stops the gateway (in-flight requests finish) and then the engines.
+ * stops the gateway (in-flight requests finish) and then the engines. The engines publish KV-cache events (ZeroMQ on
+ * ephemeral ports, with replay) and are registered with those endpoints, so {@code --policy kv_aware} and
+ * {@code --kv-calibrate-tree} work as they would against vLLM.
  *
  * <p>Flags: {@code --engines N} (default {@value #DEFAULT_ENGINES}) plus any {@code ./caravan run} flag
  * ({@code --port 8080}, {@code --policy round_robin}, ...). {@code --pd} starts a prefill/decode fleet instead
@@ -30,6 +33,8 @@ public final class DemoMain {
 
     static final int DEFAULT_ENGINES = 4;
     static final String DEMO_HOST = "127.0.0.1";
+    /** KV-event PUB and replay sockets bound on free loopback ports. */
+    static final String EPHEMERAL_ZMQ = "tcp://127.0.0.1:*";
 
     private DemoMain() {
     }
@@ -59,9 +64,10 @@ public final class DemoMain {
         ConfigResolver.Resolved resolved = ConfigResolver.resolve(gatewayArgs.toArray(String[]::new),
                 Map.of(), Path.of("").toAbsolutePath());
         GatewayMain.applyLogLevel(resolved.config().get(CaravanFlags.LOG_LEVEL));
-        try (SimFleet fleet = SimFleet.start(engines, SimConfig.builder().build())) {
-            GatewayConfig config = resolved.config().with(CaravanFlags.WORKER_URLS, String.join(",", fleet.urls()));
-            Main main = GatewayMain.create(config, resolved.others());
+        try (SimFleet fleet = SimFleet.start(engines, SimConfig.builder()
+                .kvEventsEndpoint(EPHEMERAL_ZMQ).kvReplayEndpoint(EPHEMERAL_ZMQ).build())) {
+            GatewayConfig config = resolved.config();
+            Main main = GatewayMain.create(config, resolved.others(), workers(fleet));
             String model = fleet.engine(0).config().model();
             main.addMainListener(new MainListenerSupport() {
                 @Override
@@ -73,6 +79,12 @@ public final class DemoMain {
             });
             main.run();
         }
+    }
+
+    /** The fleet's engines as workers, with the KV-event endpoints each actually bound. */
+    static List<Worker> workers(SimFleet fleet) {
+        return fleet.engines().stream().map(e -> Worker.builder(e.url()).kvEventsEndpoint(e.kvEventsEndpoint())
+                .kvReplayEndpoint(e.kvReplayEndpoint()).build()).toList();
     }
 
     static String banner(String gw, List<String> engines, String model, String policy) {
@@ -97,6 +109,8 @@ public final class DemoMain {
                 "  curl -s " + gw + "/workers",
                 "  # metrics: requests, decisions by branch, cached vs prompt tokens per engine",
                 "  curl -s " + gw + "/metrics | grep ^caravan_",
+                "  # KV events from the engines: blocks per worker, and (--policy kv_aware) the parity self-check",
+                "  curl -s " + gw + "/metrics | grep -E '^caravan_kv_(index_blocks|events_total|parity_agreement)'",
                 "",
                 "Ctrl-C stops the gateway and the engines.",
                 "");

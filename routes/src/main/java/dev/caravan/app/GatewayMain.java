@@ -3,6 +3,7 @@ package dev.caravan.app;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 import org.apache.camel.main.BaseMainSupport;
@@ -17,6 +18,7 @@ import dev.caravan.gateway.CaravanGateway;
 import dev.caravan.gateway.DiscoveryBeans;
 import dev.caravan.gateway.GatewayBeans;
 import dev.caravan.processors.admission.DrainOnStopNotifier;
+import dev.caravan.policies.Worker;
 import dev.caravan.processors.config.ArgsParser;
 import dev.caravan.processors.config.CaravanFlags;
 import dev.caravan.processors.config.ConfigResolver;
@@ -64,10 +66,19 @@ public final class GatewayMain {
      * @param others extra camel-main properties ({@code camel.*} keys from property files)
      */
     public static Main create(GatewayConfig requested, Map<String, String> others) {
+        return create(requested, others, List.of());
+    }
+
+    /**
+     * As {@link #create(GatewayConfig, Map)}, also registering {@code workers} (the demo's simulated engines, with
+     * their KV-event endpoints) after the {@code --worker-urls}.
+     */
+    public static Main create(GatewayConfig requested, Map<String, String> others, List<Worker> workers) {
         GatewayConfig config = GatewayBeans.withConcretePort(requested);
         GatewayBeans beans = new GatewayBeans(config, null, null);
         try {
             beans.registerStaticWorkers();
+            workers.forEach(beans.workers()::add);
         } catch (RuntimeException e) {
             beans.close();
             throw e;

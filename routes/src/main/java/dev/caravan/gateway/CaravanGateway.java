@@ -125,10 +125,12 @@ public final class CaravanGateway {
     }
 
     /**
-     * Once the platform-http server listens: gives the HTTP layer's own errors (404, 405, 413) the gateway's JSON shape,
-     * and spreads the server over {@code --server-event-loops} event loops ({@link ServerEventLoops}).
+     * Once the platform-http server listens: starts the per-worker KV-event routes, gives the HTTP layer's own errors
+     * (404, 405, 413) the gateway's JSON shape, and spreads the server over {@code --server-event-loops} event loops
+     * ({@link ServerEventLoops}).
      */
     public static void afterServerStart(CamelContext context, GatewayBeans beans) {
+        beans.kv().start(context); // KV-event routes from the kv-events routeTemplate, now that it is loaded
         VertxPlatformHttpRouter router = mainRouter(context);
         if (router == null) {
             LOG.warn("No platform-http router found; HTTP-layer errors keep Vert.x's default bodies");

@@ -79,6 +79,7 @@ public final class GatewayBeans implements AutoCloseable {
     private final PrometheusMeterRegistry meterRegistry;
     private final WorkerRegistry workers = new WorkerRegistry();
     private final PolicyRegistry policies;
+    private final KvBeans kv;
     private final GatewayMetrics metrics;
     private final UpstreamClient upstream;
     private ReliabilityBeans reliability;
@@ -100,7 +101,8 @@ public final class GatewayBeans implements AutoCloseable {
         this.meterRegistry = meterRegistry != null ? meterRegistry
                 : new PrometheusMeterRegistry(io.micrometer.prometheusmetrics.PrometheusConfig.DEFAULT);
         bindJvmMetrics();
-        PolicyEnvironment env = PolicyEnvironment.system();
+        this.kv = new KvBeans(config, workers, this.meterRegistry);
+        PolicyEnvironment env = PolicyEnvironment.system().withKv(kv.groundTruth());
         this.policies = new PolicyRegistry(workers, model -> PolicyFactory.create(policyConfig, env));
         this.metrics = new GatewayMetrics(this.meterRegistry);
         metrics.trackPolicies(policies);
@@ -137,7 +139,7 @@ public final class GatewayBeans implements AutoCloseable {
         beans.put("parseRequest", new ParseRequestProcessor(config.getList(CaravanFlags.REQUEST_ID_HEADERS),
                 ThreadLocalRandom::current, config.getInt(CaravanFlags.MAX_JSON_NESTING_DEPTH)));
         beans.put("extractRoutingText", new ExtractRoutingTextProcessor());
-        beans.put("selectWorker", new SelectWorkerProcessor(policies, metrics));
+        beans.put("selectWorker", new SelectWorkerProcessor(policies, metrics.andThen(kv.decisions())));
         // breakers, retries, admission, health checks, admin key (docs/reliability.md)
         reliability = ReliabilityBeans.define(config, vertx, workers, meterRegistry, beans);
         beans.put("forwardStream", new ForwardStreamProcessor(upstream, config.decisionHeaders(), apiKey,
@@ -174,6 +176,8 @@ public final class GatewayBeans implements AutoCloseable {
         DiscoveryBeans.define(config, workers, meterRegistry, beans);
         // prefill/decode disaggregation (pd.camel.yaml)
         PdBeans.define(config, workers, upstream, metrics, beans);
+        // KV events (kv-events.camel.yaml): per-worker routes, block index, kv_aware's ground truth, tree calibration
+        kv.define(policies, beans);
     }
 
     /**
@@ -217,6 +221,7 @@ public final class GatewayBeans implements AutoCloseable {
         p.put("caravan.derived.load-monitor-period-ms", Long.toString(Math.max(1, loadInterval) * 1000));
         p.put("caravan.derived.control-timeout-ms",
                 Long.toString(Duration.ofSeconds(config.getLong(CaravanFlags.CONTROL_TIMEOUT_SECS)).toMillis()));
+        p.putAll(kv.properties());
         return p;
     }
 
@@ -234,6 +239,11 @@ public final class GatewayBeans implements AutoCloseable {
 
     public PolicyRegistry policies() {
         return policies;
+    }
+
+    /** The KV-event pipeline (docs/kv-events.md). */
+    public KvBeans kv() {
+        return kv;
     }
 
     public GatewayMetrics metrics() {
@@ -259,6 +269,7 @@ public final class GatewayBeans implements AutoCloseable {
             }
         }
         upstream.close();
+        kv.close();
         gcMetrics.close();
         if (ownsVertx) {
             vertx.close().toCompletionStage().toCompletableFuture().join();

@@ -12,6 +12,7 @@ import org.slf4j.LoggerFactory;
 
 import dev.caravan.policies.Decision;
 import dev.caravan.policies.EngineLoad;
+import dev.caravan.policies.KvAwareConfig;
 import dev.caravan.policies.LoadBalancingPolicy;
 import dev.caravan.policies.SelectionContext;
 import dev.caravan.policies.Worker;

@@ -2,7 +2,7 @@ package dev.caravan.policies.kv;
 
 /**
  * Receives what engines report about their KV caches, already decoded and normalised: the block index, the parity
- * self-check and (later) the event-calibrated tree all listen to the same stream.
+ * self-check and the event-calibrated tree (the gateway's {@code TreeCalibrator}) all listen to the same stream.
  *
  * <p>Calls for one worker come from that worker's event pipeline, in publication order, on one thread at a time;
  * calls for different workers may be concurrent.

@@ -24,8 +24,10 @@ import java.util.function.ToLongFunction;
  *       surrogate pair, and every count ({@link PrefixMatch}, per-tenant sizes, budgets) is in code points.</li>
  *   <li>{@link #insert} walks the text, splitting an edge where the text diverges (the new intermediate node inherits
  *       the old edge's tenants), adds the tenant to every node on the path (adding that node's characters to the
- *       tenant's count the first time) and stamps only the final node with a fresh epoch: interior nodes keep stamp 0
- *       unless a text ends there. The root holds every tenant and is never evicted.</li>
+ *       tenant's count the first time) and stamps every node on the path with a fresh epoch, as SGLang's insert updates
+ *       {@code tenant_last_access_time} on each node it visits: a shared prefix is as recent as its latest use, so LRU
+ *       eviction takes stale suffixes before a prefix that is still in use (which is also what the engines' own LRU
+ *       does, and what KV-event calibration relies on). The root holds every tenant and is never evicted.</li>
  *   <li>{@link #prefixMatch} follows whole edges, counts a partially matching last edge's shared characters and stops
  *       there; the tenant reported is one on the deepest node reached. Every eighth match refreshes that tenant's stamp
  *       on that node (SGLang's probabilistic refresh, made deterministic by a counter).</li>
@@ -108,15 +110,14 @@ public final class ApproximateRadixTree {
                 if (k < child.label.length()) {
                     child = split(node, cp, child, k);
                 }
-                if (child.addTenant(t, 0)) {
+                if (child.addTenant(t, now)) {
                     tenantChars[t] += child.labelChars;
+                } else {
+                    child.touch(t, now); // the whole path was just used, as SGLang stamps every node it visits
                 }
                 child.lastTenant = t;
                 node = child;
                 pos += k;
-            }
-            if (node != root) {
-                node.touch(t, now);
             }
         } finally {
             lock.writeLock().unlock();

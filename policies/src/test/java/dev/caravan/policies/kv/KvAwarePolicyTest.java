@@ -16,9 +16,11 @@ import org.junit.jupiter.api.Test;
 
 import dev.caravan.policies.Decision;
 import dev.caravan.policies.EngineLoad;
+import dev.caravan.policies.PolicyConfig;
 import dev.caravan.policies.SelectionContext;
 import dev.caravan.policies.Worker;
-import dev.caravan.policies.kv.KvAwareConfig.DecodeLoadSource;
+import dev.caravan.policies.KvAwareConfig;
+import dev.caravan.policies.KvAwareConfig.DecodeLoadSource;
 import dev.caravan.policies.text.PseudoTokenizer;
 
 class KvAwarePolicyTest {
@@ -42,7 +44,7 @@ class KvAwarePolicyTest {
     }
 
     private KvAwarePolicy policy(DecodeLoadSource source) {
-        return policy(new KvAwareConfig(1.0, 64, 1.5, source, 32.0), null);
+        return policy(KvAwareConfig.defaults().withDecodeLoadSource(source), null);
     }
 
     private SelectionContext request() {
@@ -87,7 +89,7 @@ class KvAwarePolicyTest {
         w2.acquire();
         w3.acquire();
         w3.acquire();
-        KvAwarePolicy policy = new KvAwarePolicy(new KvAwareConfig(1.0, 64, 1.5, DecodeLoadSource.ROUTER, 5.0), index,
+        KvAwarePolicy policy = new KvAwarePolicy(KvAwareConfig.defaults().withInitialRequestBlocks(5.0), index,
                 new PseudoTokenizer(), h16, null, new Random(1));
 
         Decision d = policy.select(List.of(w1, w2, w3), new SelectionContext(MODEL, "", prompt, Map.of()));
@@ -149,7 +151,7 @@ class KvAwarePolicyTest {
         for (int i = 0; i < 65; i++) {
             w1.acquire();
         }
-        KvAwarePolicy policy = policy(new KvAwareConfig(1_000_000, 64, 1.5, DecodeLoadSource.ROUTER, 1), null);
+        KvAwarePolicy policy = policy(KvAwareConfig.defaults().withOverlapWeight(1_000_000).withInitialRequestBlocks(1), null);
 
         Decision d = policy.select(List.of(w1, w2), request());
 
@@ -228,17 +230,31 @@ class KvAwarePolicyTest {
 
     @Test
     void configRejectsOutOfRangeValuesNamingThem() {
-        DecodeLoadSource r = DecodeLoadSource.ROUTER;
-        assertThatThrownBy(() -> new KvAwareConfig(-1, 64, 1.5, r, 32))
-                .hasMessage("overlapWeight must be a finite number >= 0, was -1.0");
-        assertThatThrownBy(() -> new KvAwareConfig(1, -1, 1.5, r, 32))
-                .hasMessage("balanceAbsThreshold must be >= 0, was -1");
-        assertThatThrownBy(() -> new KvAwareConfig(1, 64, 0.5, r, 32))
-                .hasMessage("balanceRelThreshold must be a finite number >= 1, was 0.5");
-        assertThatThrownBy(() -> new KvAwareConfig(1, 64, 1.5, null, 32))
-                .hasMessage("decodeLoadSource must be ROUTER or ENGINE, was null");
-        assertThatThrownBy(() -> new KvAwareConfig(1, 64, 1.5, r, 0))
-                .hasMessage("initialRequestBlocks must be a finite number > 0, was 0.0");
-        assertThat(KvAwareConfig.defaults()).isEqualTo(new KvAwareConfig(1.0, 64, 1.5, DecodeLoadSource.ROUTER, 32.0));
+        KvAwareConfig d = KvAwareConfig.defaults();
+        assertThatThrownBy(() -> d.withOverlapWeight(-1))
+                .hasMessage("overlapWeight (kv-overlap-weight) must be a finite number >= 0, was -1.0");
+        assertThatThrownBy(() -> d.withBalance(-1, 1.5))
+                .hasMessage("balanceAbsThreshold (balance-abs-threshold) must be >= 0, was -1");
+        assertThatThrownBy(() -> d.withBalance(64, 0.5))
+                .hasMessage("balanceRelThreshold (balance-rel-threshold) must be >= 1, was 0.5");
+        assertThatThrownBy(() -> d.withDecodeLoadSource(null))
+                .hasMessage("decodeLoadSource (kv-decode-load-source) must be router or engine, was null");
+        assertThatThrownBy(() -> d.withInitialRequestBlocks(0))
+                .hasMessage("initialRequestBlocks (kv-initial-request-blocks) must be a finite number > 0, was 0.0");
+        assertThatThrownBy(() -> d.withBlockSize(0)).hasMessage("blockSize (kv-block-size) must be >= 1, was 0");
+        assertThatThrownBy(() -> d.withTokenizer(" "))
+                .hasMessage("tokenizer (kv-tokenizer) must be 'pseudo' or the path of a tokenizer.json, was ' '");
+    }
+
+    @Test
+    void configReadsItsOptionsByFlagName() {
+        PolicyConfig c = PolicyConfig.fromOptions("kv_aware", Map.of("kv-block-size", "32", "kv-hash-seed", "42",
+                "kv-overlap-weight", "2.5", "kv-decode-load-source", "engine", "balance-abs-threshold", "8",
+                "kv-tokenizer", "/models/tokenizer.json", "kv-chars-per-token", "3"));
+        assertThat(c).isEqualTo(new KvAwareConfig("/models/tokenizer.json", 3, 32, "42", 2.5, 8, 1.5,
+                DecodeLoadSource.ENGINE, 32.0));
+        assertThat(PolicyConfig.fromOptions("KvAware", Map.of())).isEqualTo(KvAwareConfig.defaults());
+        assertThatThrownBy(() -> PolicyConfig.fromOptions("kv_aware", Map.of("kv-decode-load-source", "gpu")))
+                .hasMessage("decodeLoadSource (kv-decode-load-source) must be router or engine, was 'gpu'");
     }
 }

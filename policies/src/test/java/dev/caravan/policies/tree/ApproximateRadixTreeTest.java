@@ -167,6 +167,22 @@ class ApproximateRadixTreeTest {
     }
 
     @Test
+    void aPrefixInUseOutlivesOlderTextWhenItsOwnSuffixesAreEvicted() {
+        tree.insert("old unrelated text", "t");                        // 18 chars, used once long ago
+        tree.insert("shared system prompt: question 1", "t");
+        tree.insert("shared system prompt: question 2", "t");        // the prefix is now the most recently used
+        long prefixChars = "shared system prompt: question ".length();
+
+        tree.evictTenantChars("t", 1);                                 // the oldest leaf: the old text
+        tree.evictTenantChars("t", 1);                                 // then question 1's suffix, not the prefix
+
+        assertThat(tree.prefixMatch("old unrelated text").matchedChars()).isZero();
+        assertThat(tree.prefixMatch("shared system prompt: question 3").matchedChars()).isEqualTo(prefixChars);
+        assertThat(tree.tenantChars("t")).isEqualTo(prefixChars + 1);
+        tree.verify();
+    }
+
+    @Test
     void evictionClimbsIntoInteriorNodesOnceTheirChildrenAreGone() {
         tree.insert("system prompt A", "t");
         tree.insert("system prompt B", "t");

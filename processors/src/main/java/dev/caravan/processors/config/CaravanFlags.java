@@ -9,6 +9,7 @@ import java.util.Optional;
 
 import dev.caravan.policies.BucketConfig;
 import dev.caravan.policies.CacheAwareConfig;
+import dev.caravan.policies.KvAwareConfig;
 import dev.caravan.policies.ManualConfig;
 import dev.caravan.policies.PolicyConfig;
 import dev.caravan.policies.PrefixHashConfig;
@@ -18,6 +19,7 @@ import dev.caravan.processors.health.HealthConfig;
 import dev.caravan.processors.reliability.BreakerConfig;
 import dev.caravan.processors.reliability.RetryConfig;
 import dev.caravan.processors.pd.PdConfig;
+import dev.caravan.processors.kv.KvSettings;
 
 /**
  * The configuration table: every command-line flag of {@code ./caravan run}, the {@code caravan.*} property it sets and
@@ -48,6 +50,7 @@ public final class CaravanFlags {
     static final String LIFECYCLE = "Timeouts and shutdown";
     static final String SECURITY = "Security and input limits";
     static final String PD = "Prefill/decode disaggregation";
+    static final String KV = "KV events and kv_aware";
 
     // ---- Server -------------------------------------------------------------------------------------------------
     public static final CaravanFlag HOST = row("--host", "caravan.host", GatewayConfig.DEFAULT_HOST,
@@ -89,7 +92,7 @@ public final class CaravanFlags {
     // ---- Policy -------------------------------------------------------------------------------------------------
     public static final CaravanFlag POLICY_NAME = row("--policy", "caravan.policy.name", GatewayConfig.DEFAULT_POLICY,
             FlagType.STRING, POLICY, "Load-balancing policy: random, round_robin, power_of_two, cache_aware, bucket, "
-                    + "manual, consistent_hashing or prefix_hash. One instance per model.");
+                    + "manual, consistent_hashing, prefix_hash or kv_aware (precise, from KV events). One instance per model.");
     public static final CaravanFlag CACHE_THRESHOLD = policyRow(PolicyConfig.CACHE_THRESHOLD,
             CacheAwareConfig.DEFAULT_CACHE_THRESHOLD, FlagType.DOUBLE,
             "cache_aware: prefix match rate (0..1) above which a request goes to the worker holding the prefix.");
@@ -103,8 +106,9 @@ public final class CaravanFlags {
             CacheAwareConfig.DEFAULT_EVICTION_INTERVAL.toSeconds(), FlagType.LONG,
             "cache_aware: seconds between tree evictions (0 disables); manual: TTL sweep interval.");
     public static final CaravanFlag MAX_TREE_SIZE = policyRow(PolicyConfig.MAX_TREE_SIZE,
-            CacheAwareConfig.DEFAULT_MAX_TREE_SIZE, FlagType.LONG,
-            "cache_aware: characters each worker may keep in a model's tree after eviction.");
+            CacheAwareConfig.DEFAULT_MAX_TREE_SIZE, FlagType.STRING,
+            "cache_aware: characters each worker may keep in a model's tree after eviction, or 'auto': each worker's "
+                    + "engine KV capacity in tokens times --kv-chars-per-token (docs/kv-events.md).");
     public static final CaravanFlag MIN_PREFIX_MATCH_CHARS = policyRow(PolicyConfig.MIN_PREFIX_MATCH_CHARS,
             CacheAwareConfig.DEFAULT_MIN_PREFIX_MATCH_CHARS, FlagType.INT,
             "cache_aware (Caravan): a match of at least this many characters is a hit whatever the rate; 0 = off.");
@@ -288,6 +292,56 @@ public final class CaravanFlags {
     public static final CaravanFlag PD_MODE = row("--pd-mode", "caravan.pd.mode", PdConfig.DEFAULT_MODE.wireName(),
             FlagType.STRING, PD, "P/D protocol: 'sglang' (both legs at once with a bootstrap rendezvous) or 'vllm' "
                     + "(prefill with max_tokens 1 first, then decode with the prefill's kv_transfer_params).");
+    // ---- KV events and kv_aware (docs/kv-events.md) ----------------------------------------------------------------
+    public static final CaravanFlag KV_TOKENIZER = kvPolicyRow(PolicyConfig.KV_TOKENIZER,
+            KvAwareConfig.DEFAULT_TOKENIZER, FlagType.STRING, "kv_aware: 'pseudo' (the engine simulator's tokenizer) or "
+                    + "the path of the model's HuggingFace tokenizer.json; must tokenize exactly as the engines do.");
+    public static final CaravanFlag KV_CHARS_PER_TOKEN = kvPolicyRow(PolicyConfig.KV_CHARS_PER_TOKEN,
+            KvAwareConfig.DEFAULT_CHARS_PER_TOKEN, FlagType.INT, "Characters per token: the pseudo-tokenizer's "
+                    + "(the simulator's --chars-per-token), and the estimate the tree calibration and 'auto' tree size use.");
+    public static final CaravanFlag KV_BLOCK_SIZE = kvPolicyRow(PolicyConfig.KV_BLOCK_SIZE,
+            KvAwareConfig.DEFAULT_BLOCK_SIZE, FlagType.INT, "The engines' KV block size in tokens (kv_aware hashing; "
+                    + "tree calibration while an engine has not reported its own).");
+    public static final CaravanFlag KV_HASH_SEED = kvPolicyRow(PolicyConfig.KV_HASH_SEED,
+            KvAwareConfig.DEFAULT_HASH_SEED, FlagType.STRING, "kv_aware: the engines' PYTHONHASHSEED (block-hash seed).");
+    public static final CaravanFlag KV_OVERLAP_WEIGHT = kvPolicyRow(PolicyConfig.KV_OVERLAP_WEIGHT,
+            KvAwareConfig.DEFAULT_OVERLAP_WEIGHT, FlagType.DOUBLE, "kv_aware: cost = weight x uncached prefill blocks "
+                    + "+ active decode blocks, lowest wins (Dynamo's --kv-overlap-score-weight).");
+    public static final CaravanFlag KV_DECODE_LOAD_SOURCE = kvPolicyRow(PolicyConfig.KV_DECODE_LOAD_SOURCE,
+            KvAwareConfig.DEFAULT_DECODE_LOAD_SOURCE.name().toLowerCase(java.util.Locale.ROOT), FlagType.STRING,
+            "kv_aware: active decode blocks from 'router' (in-flight requests x mean request blocks) or 'engine' "
+                    + "(the engine's reported token load).");
+    public static final CaravanFlag KV_INITIAL_REQUEST_BLOCKS = kvPolicyRow(PolicyConfig.KV_INITIAL_REQUEST_BLOCKS,
+            KvAwareConfig.DEFAULT_INITIAL_REQUEST_BLOCKS, FlagType.DOUBLE,
+            "kv_aware: blocks per in-flight request assumed before any request was seen.");
+    public static final CaravanFlag KV_EVENTS_ENDPOINT_TEMPLATE = row("--kv-events-endpoint-template",
+            "caravan.kv.events-endpoint-template", "", FlagType.STRING, KV, "KV-event PUB endpoint of workers "
+                    + "registered without one, from their URL: {host} and {port} are replaced, e.g. tcp://{host}:5557.");
+    public static final CaravanFlag KV_REPLAY_ENDPOINT_TEMPLATE = row("--kv-replay-endpoint-template",
+            "caravan.kv.replay-endpoint-template", "", FlagType.STRING, KV,
+            "KV-event replay (ROUTER) endpoint of workers registered without one, e.g. tcp://{host}:5558.");
+    public static final CaravanFlag KV_EVENTS_TOPIC = row("--kv-events-topic", "caravan.kv.events-topic", "",
+            FlagType.STRING, KV, "Topic prefixes (comma-separated) the KV-event subscriptions filter on; empty = all.");
+    public static final CaravanFlag KV_REPLAY_TIMEOUT_SECS = row("--kv-replay-timeout-secs",
+            "caravan.kv.replay-timeout-secs", KvSettings.DEFAULT_REPLAY_TIMEOUT.toSeconds(), FlagType.LONG, KV,
+            "Longest wait for one replay of missed KV-event batches, in seconds.");
+    public static final CaravanFlag KV_MAX_BLOCKS_PER_WORKER = row("--kv-max-blocks-per-worker",
+            "caravan.kv.max-blocks-per-worker", KvSettings.DEFAULT_MAX_BLOCKS_PER_WORKER, FlagType.INT, KV,
+            "Block index bound per worker and model (oldest dropped beyond it); set above the largest engine's blocks.");
+    public static final CaravanFlag KV_SILENCE_THRESHOLD_SECS = row("--kv-silence-threshold-secs",
+            "caravan.kv.silence-threshold-secs", KvSettings.DEFAULT_SILENCE_THRESHOLD.toSeconds(), FlagType.LONG, KV,
+            "Warn (and set caravan_kv_publisher_silent) when a worker served requests but its KV publisher was silent "
+                    + "this long; 0 disables.");
+    public static final CaravanFlag KV_CALIBRATE_TREE = row("--kv-calibrate-tree", "caravan.kv.calibrate-tree",
+            KvSettings.DEFAULT_CALIBRATE_TREE, FlagType.BOOLEAN, KV, "cache_aware: evict from a worker's tree what its "
+                    + "engine reports evicting (BlockRemoved), and drop its tenancy when the engine clears or restarts.");
+    public static final CaravanFlag KV_PARITY_EXPIRY_SECS = row("--kv-parity-expiry-secs",
+            "caravan.kv.parity-expiry-secs", KvSettings.DEFAULT_PARITY_EXPIRY.toSeconds(), FlagType.LONG, KV,
+            "kv_aware self-check: seconds a predicted block may wait for the engine's BlockStored before it counts as "
+                    + "a miss.");
+    public static final CaravanFlag KV_PARITY_WARN_BELOW = row("--kv-parity-warn-below",
+            "caravan.kv.parity-warn-below", KvSettings.DEFAULT_PARITY_WARN_BELOW, FlagType.DOUBLE, KV,
+            "kv_aware self-check: warn when the recent agreement of predicted and reported blocks drops below this.");
 
     private CaravanFlags() {
     }
@@ -309,6 +363,11 @@ public final class CaravanFlags {
     /** A policy option row: flag {@code --<option>}, key {@code caravan.policy.<option>}. */
     static CaravanFlag policyRow(String option, Object defaultValue, FlagType type, String description) {
         return row("--" + option, GatewayConfig.POLICY_PREFIX + option, defaultValue, type, POLICY, description);
+    }
+
+    /** A policy option row listed in the KV section: flag {@code --<option>}, key {@code caravan.policy.<option>}. */
+    static CaravanFlag kvPolicyRow(String option, Object defaultValue, FlagType type, String description) {
+        return row("--" + option, GatewayConfig.POLICY_PREFIX + option, defaultValue, type, KV, description);
     }
 
     /** Every row, in declaration order. */

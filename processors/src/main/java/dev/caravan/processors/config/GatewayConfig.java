@@ -107,6 +107,10 @@ public final class GatewayConfig {
         checkRange(all, CaravanFlags.STREAM_IDLE_TIMEOUT_SECS, 0, Long.MAX_VALUE, errors);
         checkRange(all, CaravanFlags.SHUTDOWN_GRACE_PERIOD_SECS, 0, Long.MAX_VALUE, errors);
         checkRange(all, CaravanFlags.MAX_JSON_NESTING_DEPTH, 1, 100_000, errors);
+        String treeSize = all.get(CaravanFlags.MAX_TREE_SIZE.key());
+        if (!treeSize.equalsIgnoreCase("auto")) {
+            checkRange(all, CaravanFlags.MAX_TREE_SIZE, 1, Long.MAX_VALUE, errors, "a whole number or auto");
+        }
         if (!errors.isEmpty()) {
             throw new IllegalArgumentException(String.join("; ", errors));
         }
@@ -114,6 +118,12 @@ public final class GatewayConfig {
     }
 
     private static void checkRange(Map<String, String> all, CaravanFlag f, long min, long max, List<String> errors) {
+        checkRange(all, f, min, max, errors, null);
+    }
+
+    /** @param kind what the value must be when the row's type does not check it (a STRING row), or null */
+    private static void checkRange(Map<String, String> all, CaravanFlag f, long min, long max, List<String> errors,
+                                   String kind) {
         String v = all.get(f.key());
         if (v.isEmpty()) {
             errors.add(f.key() + " must be set");
@@ -125,7 +135,9 @@ public final class GatewayConfig {
                 errors.add(f.key() + " must be in [" + min + "," + max + "], was " + v);
             }
         } catch (NumberFormatException e) {
-            // already reported by the type check
+            if (kind != null) {
+                errors.add(f.key() + " must be " + kind + ", was '" + v + "'");
+            } // else already reported by the type check
         }
     }
 

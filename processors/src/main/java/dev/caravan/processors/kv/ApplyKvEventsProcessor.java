@@ -4,10 +4,12 @@ import org.apache.camel.Exchange;
 import org.apache.camel.InvalidPayloadException;
 import org.apache.camel.Processor;
 
+import dev.caravan.processors.CaravanExchangeProperties;
+
 /**
- * Route stage {@code apply-kv-events}: hands the decoded {@link KvEventMessage} body to the {@link KvEventIngestor}
- * for the worker named by {@link KvExchangeProperties#WORKER_ID} (sequence tracking, replay, index update). Runs on the
- * worker's consumer thread, so one worker's messages are applied in order.
+ * Route step {@code applyKvEvents}: hands the decoded {@link KvEventMessage} body to the {@link KvEventIngestor} for
+ * the worker named by {@link CaravanExchangeProperties#KV_WORKER_ID} (sequence tracking, replay, index update). Runs on
+ * the worker's consumer thread, so one worker's messages are applied in order.
  */
 public final class ApplyKvEventsProcessor implements Processor {
 
@@ -19,9 +21,9 @@ public final class ApplyKvEventsProcessor implements Processor {
 
     @Override
     public void process(Exchange exchange) throws InvalidPayloadException {
-        String workerId = exchange.getProperty(KvExchangeProperties.WORKER_ID, String.class);
+        String workerId = exchange.getProperty(CaravanExchangeProperties.KV_WORKER_ID, String.class);
         if (workerId == null) {
-            throw new IllegalStateException("exchange property " + KvExchangeProperties.WORKER_ID
+            throw new IllegalStateException("exchange property " + CaravanExchangeProperties.KV_WORKER_ID
                     + " is not set: the KV-event route template must set it");
         }
         ingestor.onMessage(workerId, exchange.getIn().getMandatoryBody(KvEventMessage.class));

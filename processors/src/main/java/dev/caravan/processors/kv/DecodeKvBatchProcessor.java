@@ -5,13 +5,14 @@ import java.util.List;
 import org.apache.camel.Exchange;
 import org.apache.camel.Processor;
 
+import dev.caravan.processors.CaravanExchangeProperties;
 import dev.caravan.processors.kv.KvDecodeException.Reason;
 
 /**
- * Route stage {@code decode-kv-batch}: turns the {@code zeromq:} consumer's body ({@code List<byte[]>} frames) into a
+ * Route step {@code decodeKvBatch}: turns the {@code zeromq:} consumer's body ({@code List<byte[]>} frames) into a
  * {@link KvEventMessage} body. An undecodable message is counted on the worker ({@link KvEventIngestor#onDecodeError})
  * and ends this exchange's route ({@link Exchange#setRouteStop}) without an exception, so it never reaches the error
- * handler and never stops the consumer. Requires {@link KvExchangeProperties#WORKER_ID}.
+ * handler and never stops the consumer. Requires {@link CaravanExchangeProperties#KV_WORKER_ID}.
  */
 public final class DecodeKvBatchProcessor implements Processor {
 
@@ -23,7 +24,7 @@ public final class DecodeKvBatchProcessor implements Processor {
 
     @Override
     public void process(Exchange exchange) {
-        String workerId = exchange.getProperty(KvExchangeProperties.WORKER_ID, String.class);
+        String workerId = exchange.getProperty(CaravanExchangeProperties.KV_WORKER_ID, String.class);
         Object body = exchange.getIn().getBody();
         try {
             if (!(body instanceof List<?> list) || !list.stream().allMatch(f -> f instanceof byte[])) {

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
+import java.util.function.ToLongFunction;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -45,35 +46,55 @@ public final class KvEventIngestor implements AutoCloseable {
     private final List<KvEventSink> sinks;
     private final Duration replayTimeout;
     private final LongSupplier nanoClock;
+    private final ToLongFunction<Worker> served;
     private final ZContext replayContext = new ZContext(1);
     private final Map<String, WorkerState> workers = new ConcurrentHashMap<>();
 
     private static final class WorkerState {
         final Worker worker;
+        final KvEndpoints endpoints;
         final SequenceTracker tracker = new SequenceTracker();
         final KvWorkerStats stats;
-        boolean silent;
+        volatile boolean silent;
 
-        WorkerState(Worker worker, long now) {
+        WorkerState(Worker worker, KvEndpoints endpoints, long now, long served) {
             this.worker = worker;
-            this.stats = new KvWorkerStats(now, worker.processed());
+            this.endpoints = endpoints;
+            this.stats = new KvWorkerStats(now, served);
         }
+    }
+
+    /**
+     * As {@link #KvEventIngestor(List, Duration, LongSupplier, ToLongFunction)} with {@link Worker#processed()} as the
+     * measure of traffic for the silence check.
+     */
+    public KvEventIngestor(List<KvEventSink> sinks, Duration replayTimeout, LongSupplier nanoClock) {
+        this(sinks, replayTimeout, nanoClock, Worker::processed);
     }
 
     /**
      * @param sinks         receivers of the worker-level events (the block index, the parity tracker, ...)
      * @param replayTimeout longest wait for one replay
      * @param nanoClock     monotonic clock for event ages and replay deadlines
+     * @param served        requests routed to a worker so far (monotonic); the silence check compares it with its value
+     *                      at the worker's last event
      */
-    public KvEventIngestor(List<KvEventSink> sinks, Duration replayTimeout, LongSupplier nanoClock) {
+    public KvEventIngestor(List<KvEventSink> sinks, Duration replayTimeout, LongSupplier nanoClock,
+                           ToLongFunction<Worker> served) {
         this.sinks = List.copyOf(sinks);
         this.replayTimeout = replayTimeout;
         this.nanoClock = nanoClock;
+        this.served = served;
     }
 
-    /** Starts tracking a worker whose event route is being created. */
+    /** Starts tracking a worker with the endpoints it was registered with. */
     public void register(Worker worker) {
-        workers.put(worker.id(), new WorkerState(worker, nanoClock.getAsLong()));
+        register(worker, new KvEndpoints(worker.kvEventsEndpoint(), worker.kvReplayEndpoint()));
+    }
+
+    /** Starts tracking a worker whose event route is being created; gaps are replayed from {@code endpoints.replay()}. */
+    public void register(Worker worker, KvEndpoints endpoints) {
+        workers.put(worker.id(), new WorkerState(worker, endpoints, nanoClock.getAsLong(), served.applyAsLong(worker)));
     }
 
     /** Stops tracking a worker whose event route was removed. Index cleanup is the index owner's call. */
@@ -90,8 +111,11 @@ public final class KvEventIngestor implements AutoCloseable {
         }
         synchronized (st) {
             st.stats.lastEventNanos = nanoClock.getAsLong();
-            st.stats.processedAtLastEvent = st.worker.processed();
-            st.silent = false;
+            st.stats.processedAtLastEvent = served.applyAsLong(st.worker);
+            if (st.silent) {
+                st.silent = false;
+                LOG.info("KV publisher of worker {} ({}) is publishing again", workerId, st.endpoints.events());
+            }
             int rank = message.batch().rank();
             SequenceTracker.Verdict v = st.tracker.observe(message.topic(), rank, message.sequence());
             switch (v.kind()) {
@@ -129,7 +153,7 @@ public final class KvEventIngestor implements AutoCloseable {
         KvWorkerStats stats = st.stats;
         stats.gaps.increment();
         long missing = gap.missing();
-        String endpoint = st.worker.kvReplayEndpoint();
+        String endpoint = st.endpoints.replay();
         if (endpoint == null) {
             stats.replayFailures.increment();
             stats.unrecoveredBatches.add(missing);
@@ -218,13 +242,12 @@ public final class KvEventIngestor implements AutoCloseable {
         List<Worker> out = new ArrayList<>();
         for (WorkerState st : workers.values()) {
             synchronized (st) {
-                boolean silent = st.stats.lastEventAgeNanos(now) > maxSilence.toNanos()
-                        && st.worker.processed() > st.stats.processedAtLastEvent;
+                long routed = served.applyAsLong(st.worker) - st.stats.processedAtLastEvent;
+                boolean silent = st.stats.lastEventAgeNanos(now) > maxSilence.toNanos() && routed > 0;
                 if (silent && !st.silent) {
-                    LOG.warn("Worker {} served {} requests but published no KV event for {} s: check its"
-                            + " --kv-events-config and the endpoint {}", st.worker.id(),
-                            st.worker.processed() - st.stats.processedAtLastEvent,
-                            st.stats.lastEventAgeNanos(now) / 1_000_000_000L, st.worker.kvEventsEndpoint());
+                    LOG.warn("Worker {} ({}) was sent {} requests but published no KV event for {} s: check its"
+                            + " --kv-events-config and the endpoint {}", st.worker.id(), st.worker.url(), routed,
+                            st.stats.lastEventAgeNanos(now) / 1_000_000_000L, st.endpoints.events());
                 }
                 st.silent = silent;
                 if (silent) {
@@ -233,6 +256,12 @@ public final class KvEventIngestor implements AutoCloseable {
             }
         }
         return out;
+    }
+
+    /** True while the silence check last found the worker's publisher silent (until its next event). */
+    public boolean isSilent(String workerId) {
+        WorkerState st = workers.get(workerId);
+        return st != null && st.silent;
     }
 
     /** Closes the replay sockets' context. */

@@ -36,6 +36,18 @@ class GatewayConfigTest {
     }
 
     @Test
+    void maxTreeSizeIsAWholeNumberOrAuto() {
+        assertThat(GatewayConfig.defaults().with(CaravanFlags.MAX_TREE_SIZE, "auto").policyOptions())
+                .containsEntry("max-tree-size", "auto");
+        assertThat(GatewayConfig.defaults().with(CaravanFlags.MAX_TREE_SIZE, "10000").getLong(CaravanFlags.MAX_TREE_SIZE))
+                .isEqualTo(10_000);
+        assertThatThrownBy(() -> GatewayConfig.defaults().with(CaravanFlags.MAX_TREE_SIZE, "big"))
+                .hasMessage("caravan.policy.max-tree-size must be a whole number or auto, was 'big'");
+        assertThatThrownBy(() -> GatewayConfig.defaults().with(CaravanFlags.MAX_TREE_SIZE, "0"))
+                .hasMessage("caravan.policy.max-tree-size must be in [1,9223372036854775807], was 0");
+    }
+
+    @Test
     void rejectsNonPositivePayloadSize() {
         assertThatThrownBy(() -> GatewayConfig.defaults().with(CaravanFlags.MAX_PAYLOAD_SIZE, "0"))
                 .hasMessage("caravan.max-payload-size must be in [1,9223372036854775807], was 0");

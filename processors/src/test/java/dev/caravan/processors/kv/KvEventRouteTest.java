@@ -16,14 +16,15 @@ import org.zeromq.SocketType;
 import org.zeromq.ZContext;
 import org.zeromq.ZMQ;
 
+import dev.caravan.processors.CaravanExchangeProperties;
 import dev.caravan.policies.Worker;
 import dev.caravan.policies.kv.KvBlockIndex;
 import dev.caravan.processors.kv.KvDecodeException.Reason;
 import dev.caravan.processors.zeromq.ZeroMqConfiguration;
 
 /**
- * The intended per-worker route (docs/kv-events.md) on a real PUB socket: zeromq SUB → decode-kv-batch →
- * apply-kv-events, with malformed messages in the stream.
+ * The per-worker route (docs/kv-events.md §7) on a real PUB socket: zeromq SUB → decodeKvBatch →
+ * applyKvEvents, with malformed messages in the stream.
  */
 class KvEventRouteTest {
 
@@ -60,7 +61,7 @@ class KvEventRouteTest {
             @Override
             public void configure() {
                 from(uri).routeId("kv-events-w1")
-                        .setProperty(KvExchangeProperties.WORKER_ID, constant("w1"))
+                        .setProperty(CaravanExchangeProperties.KV_WORKER_ID, constant("w1"))
                         .process(new DecodeKvBatchProcessor(ingestor))
                         .process(new ApplyKvEventsProcessor(ingestor));
             }

@@ -1,0 +1,104 @@
+package dev.caravan.it;
+
+import java.net.http.HttpResponse;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import dev.caravan.policies.kv.BlockHasher;
+import dev.caravan.policies.text.PseudoTokenizer;
+import dev.caravan.sim.SimConfig;
+import dev.caravan.sim.SimEngine;
+
+/**
+ * Helpers for the KV-event integration tests: simulated engines that publish KV events on ephemeral loopback ports,
+ * their registration with the gateway ({@code POST /workers} with {@code kv_events_endpoint}/{@code kv_replay_endpoint}),
+ * prompts of an exact number of blocks, the block hashes the engines compute for them, and Prometheus samples.
+ */
+public final class KvFixtures {
+
+    /** A ZeroMQ endpoint bound on a free loopback port. */
+    public static final String EPHEMERAL = "tcp://127.0.0.1:*";
+    /** The engines' defaults: 16-token blocks of 4-character pseudo tokens, seed "0". */
+    public static final int BLOCK_CHARS = SimConfig.DEFAULT_BLOCK_SIZE * SimConfig.DEFAULT_CHARS_PER_TOKEN;
+
+    private static final PseudoTokenizer TOKENIZER = new PseudoTokenizer();
+    private static final BlockHasher HASHER = new BlockHasher();
+
+    private KvFixtures() {
+    }
+
+    /** Engines that publish KV events and answer replays, quick enough for tests. */
+    public static SimConfig.Builder publishing(SimConfig.Builder b) {
+        return b.kvEventsEndpoint(EPHEMERAL).kvReplayEndpoint(EPHEMERAL).timeScale(10).defaultMaxTokens(2);
+    }
+
+    /**
+     * A prompt of exactly {@code blocks} full blocks that starts with {@code tag}, so prompts of different tags share no
+     * block (and, when the tags differ in their first character, not a single character).
+     */
+    public static String prompt(String tag, int blocks) {
+        StringBuilder sb = new StringBuilder();
+        int i = 0;
+        while (sb.length() < blocks * BLOCK_CHARS) {
+            sb.append(tag).append(':').append(i++).append(' ');
+        }
+        return sb.substring(0, blocks * BLOCK_CHARS);
+    }
+
+    /** The block hashes an engine with default settings publishes for this completion prompt. */
+    public static long[] hashes(String prompt) {
+        return HASHER.hashes(TOKENIZER.encode(prompt));
+    }
+
+    /** Registers an engine through the admin API with its KV-event endpoints; returns the worker id. */
+    public static String register(GatewayClient gateway, SimEngine engine, String model) {
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("url", engine.url());
+        body.put("model_id", model);
+        body.put("kv_events_endpoint", engine.kvEventsEndpoint());
+        body.put("kv_replay_endpoint", engine.kvReplayEndpoint());
+        HttpResponse<String> r = gateway.postJson("/workers", GatewayClient.json(body));
+        if (r.statusCode() != 202) {
+            throw new IllegalStateException("POST /workers answered " + r.statusCode() + ": " + r.body());
+        }
+        return GatewayClient.parse(r.body()).path("worker_id").asText();
+    }
+
+    /** A completion sent to {@code base} (an engine, or the gateway); fails unless it answers 200. */
+    public static HttpResponse<String> complete(String base, String model, String prompt) {
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("model", model);
+        body.put("prompt", prompt);
+        body.put("max_tokens", 2);
+        HttpResponse<String> r = new GatewayClient(base).postJson("/v1/completions", GatewayClient.json(body));
+        if (r.statusCode() != 200) {
+            throw new IllegalStateException(base + " answered " + r.statusCode() + ": " + r.body());
+        }
+        return r;
+    }
+
+    /**
+     * Sums every sample of a Prometheus metric whose labels contain all the given {@code key="value"} pairs; NaN when
+     * there is none.
+     */
+    public static double sample(String metrics, String name, String... labels) {
+        double sum = 0;
+        boolean found = false;
+        Matcher m = Pattern.compile("^" + Pattern.quote(name) + "(\\{[^}]*})? (\\S+)$", Pattern.MULTILINE)
+                .matcher(metrics);
+        while (m.find()) {
+            String l = m.group(1) == null ? "" : m.group(1);
+            boolean all = true;
+            for (String label : labels) {
+                all &= l.contains(label);
+            }
+            if (all) {
+                sum += Double.parseDouble(m.group(2));
+                found = true;
+            }
+        }
+        return found ? sum : Double.NaN;
+    }
+}

@@ -1,0 +1,169 @@
+package dev.caravan.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import dev.caravan.gateway.KvBeans;
+import dev.caravan.policies.kv.KvBlockIndex;
+import dev.caravan.policies.kv.ParityTracker;
+import dev.caravan.processors.config.CaravanFlags;
+import dev.caravan.processors.config.GatewayConfig;
+import dev.caravan.processors.forward.ForwardStreamProcessor;
+import dev.caravan.sim.SimEngine;
+
+/**
+ * {@code --policy kv_aware} through the real gateway against three simulated engines publishing KV events over ZeroMQ
+ * on loopback: a prompt goes to the engine that reported holding its blocks, and stops going there once that engine
+ * reports it dropped them (a flush, an LRU eviction): events, not timers. The parity self-check agrees with the
+ * engines, and notices when the gateway hashes differently.
+ */
+class KvAwareRoutingIT {
+
+    /** 128 blocks of 16 tokens per engine: a few dozen 8-block prompts evict the oldest. */
+    private static final int CAPACITY_TOKENS = 2048;
+    private static final int PROMPT_BLOCKS = 8;
+    private static final Duration WAIT = Duration.ofSeconds(20);
+
+    @RegisterExtension
+    static final SimFleetExtension SIMS = new SimFleetExtension(3,
+            b -> KvFixtures.publishing(b).kvCapacityTokens(CAPACITY_TOKENS));
+
+    private static GatewayHarness gateway;
+    private static KvBlockIndex index;
+    private static final List<String> ids = new ArrayList<>();
+
+    @BeforeAll
+    static void start() {
+        gateway = GatewayHarness.start(GatewayHarness.config(List.of()).with(CaravanFlags.POLICY_NAME, "kv_aware"));
+        KvBeans kv = gateway.gateway().beans().kv();
+        index = kv.index();
+        for (SimEngine e : SIMS.fleet().engines()) {
+            ids.add(KvFixtures.register(gateway.client(), e, SIMS.model()));
+        }
+        for (int i = 0; i < ids.size(); i++) {
+            awaitSubscribed(SIMS.engine(i), ids.get(i), gateway, index);
+        }
+    }
+
+    @AfterAll
+    static void stop() {
+        gateway.close();
+    }
+
+    /** Slow joiner: publishes (a direct request) until the gateway has seen one of the engine's events. */
+    static void awaitSubscribed(SimEngine engine, String workerId, GatewayHarness gw, KvBlockIndex idx) {
+        int[] n = {0};
+        await().atMost(WAIT).pollInterval(Duration.ofMillis(100)).until(() -> {
+            KvFixtures.complete(engine.url(), SIMS.model(), KvFixtures.prompt("probe-" + workerId + "-" + n[0]++, 1));
+            return idx.residentBlocks(workerId) > 0;
+        });
+    }
+
+    private static int matched(String workerId, String prompt) {
+        return index.longestPrefixes(SIMS.model(), KvFixtures.hashes(prompt)).matched(workerId);
+    }
+
+    private static HttpResponse<String> viaGateway(String prompt) {
+        return KvFixtures.complete(gateway.url(), SIMS.model(), prompt);
+    }
+
+    private static String header(HttpResponse<String> r, String name) {
+        return r.headers().firstValue(name).orElseThrow();
+    }
+
+    @Test
+    void sendsAPromptToTheEngineHoldingItsBlocksUntilTheEngineFlushesThem() {
+        SimEngine holder = SIMS.engine(1);
+        String prompt = KvFixtures.prompt("flushed", PROMPT_BLOCKS);
+        KvFixtures.complete(holder.url(), SIMS.model(), prompt);                 // only engine 1 computes it
+        await().atMost(WAIT).until(() -> matched(ids.get(1), prompt) == PROMPT_BLOCKS);
+
+        HttpResponse<String> hit = viaGateway(prompt);
+        assertThat(header(hit, ForwardStreamProcessor.WORKER_HEADER)).isEqualTo(holder.url());
+        assertThat(header(hit, ForwardStreamProcessor.DECISION_HEADER)).isEqualTo("kv_aware:kv_hit");
+        assertThat(GatewayClient.parse(hit.body()).path("usage").path("prompt_tokens_details").path("cached_tokens")
+                .asInt()).isEqualTo(PROMPT_BLOCKS * 16 - 16);                  // the engine agrees: all but the last
+
+        await().atMost(WAIT).until(holder::flushCache);                          // AllBlocksCleared
+        await().atMost(WAIT).until(() -> matched(ids.get(1), prompt) == 0);
+
+        HttpResponse<String> miss = viaGateway(prompt);
+        assertThat(header(miss, ForwardStreamProcessor.DECISION_HEADER)).isEqualTo("kv_aware:kv_miss_min_cost");
+        String metrics = gateway.client().get("/metrics").body();
+        assertThat(KvFixtures.sample(metrics, "caravan_kv_events_total", "type=\"AllBlocksCleared\"",
+                "worker=\"" + holder.url() + "\"")).isGreaterThanOrEqualTo(1);
+    }
+
+    @Test
+    void stopsSendingAPromptToAnEngineOnceItEvictsTheBlocks() {
+        SimEngine holder = SIMS.engine(2);
+        String prompt = KvFixtures.prompt("evicted", PROMPT_BLOCKS);
+        KvFixtures.complete(holder.url(), SIMS.model(), prompt);
+        await().atMost(WAIT).until(() -> matched(ids.get(2), prompt) == PROMPT_BLOCKS);
+        assertThat(header(viaGateway(prompt), ForwardStreamProcessor.WORKER_HEADER)).isEqualTo(holder.url());
+
+        // Other traffic on that engine alone (not through the gateway) pushes the prompt out of its LRU cache.
+        int filler = 0;
+        while (filler * PROMPT_BLOCKS < 2 * CAPACITY_TOKENS / 16) {
+            KvFixtures.complete(holder.url(), SIMS.model(), KvFixtures.prompt("filler-" + filler++, PROMPT_BLOCKS));
+        }
+        await().atMost(WAIT).until(() -> matched(ids.get(2), prompt) == 0);      // BlockRemoved, one per block
+
+        HttpResponse<String> after = viaGateway(prompt);
+        assertThat(header(after, ForwardStreamProcessor.DECISION_HEADER)).isEqualTo("kv_aware:kv_miss_min_cost");
+        String metrics = gateway.client().get("/metrics").body();
+        assertThat(KvFixtures.sample(metrics, "caravan_kv_events_total", "type=\"BlockRemoved\"",
+                "worker=\"" + holder.url() + "\"")).isGreaterThanOrEqualTo(PROMPT_BLOCKS);
+        assertThat(KvFixtures.sample(metrics, "caravan_kv_index_blocks", "worker=\"" + holder.url() + "\""))
+                .isLessThanOrEqualTo(CAPACITY_TOKENS / 16.0);
+    }
+
+    @Test
+    void predictedBlocksAreTheOnesTheEnginesReportStoring() {
+        ParityTracker parity = gateway.gateway().beans().kv().parity();
+        long before = parity.snapshot().matched();
+        for (int i = 0; i < 6; i++) {
+            viaGateway(KvFixtures.prompt("parity-" + i, PROMPT_BLOCKS));
+        }
+        await().atMost(WAIT).until(() -> parity.snapshot().matched() - before >= 6L * PROMPT_BLOCKS
+                && parity.snapshot().pending() == 0);
+        ParityTracker.Snapshot s = parity.snapshot();
+        assertThat(s.missed()).isZero();
+        assertThat(s.recentAgreement()).isEqualTo(1.0);
+        assertThat(KvFixtures.sample(gateway.client().get("/metrics").body(), "caravan_kv_parity_agreement"))
+                .isEqualTo(1.0);
+    }
+
+    /** The silent-tokenizer-mismatch bug class: a gateway hashing with another seed is told so by the self-check. */
+    @Test
+    void aHashSeedMismatchDrivesParityToZeroAndIsFlagged() {
+        GatewayConfig wrongSeed = GatewayHarness.config(List.of()).with(CaravanFlags.POLICY_NAME, "kv_aware")
+                .with(CaravanFlags.KV_HASH_SEED, "1").with(CaravanFlags.KV_PARITY_EXPIRY_SECS, "1");
+        try (GatewayHarness other = GatewayHarness.start(wrongSeed)) {
+            KvFixtures.register(other.client(), SIMS.engine(0), SIMS.model());
+            ParityTracker parity = other.gateway().beans().kv().parity();
+            int blocks = 0;
+            for (int i = 0; blocks < 104; i++, blocks += PROMPT_BLOCKS) {
+                HttpResponse<String> r = KvFixtures.complete(other.url(), SIMS.model(),
+                        KvFixtures.prompt("seed-" + i, PROMPT_BLOCKS));
+                assertThat(header(r, ForwardStreamProcessor.DECISION_HEADER)).isEqualTo("kv_aware:kv_miss_min_cost");
+            }
+            int predicted = blocks;
+            await().atMost(WAIT).until(() -> parity.snapshot().missed() >= predicted);
+            assertThat(parity.snapshot().matched()).isZero();
+            assertThat(parity.snapshot().degraded()).isTrue();
+            assertThat(KvFixtures.sample(other.client().get("/metrics").body(), "caravan_kv_parity_agreement"))
+                    .isEqualTo(0.0);
+        }
+    }
+}

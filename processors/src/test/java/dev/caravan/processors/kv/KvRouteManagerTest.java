@@ -1,0 +1,125 @@
+package dev.caravan.processors.kv;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.apache.camel.builder.RouteBuilder;
+import org.apache.camel.impl.DefaultCamelContext;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.zeromq.SocketType;
+import org.zeromq.ZContext;
+import org.zeromq.ZMQ;
+
+import dev.caravan.policies.Worker;
+import dev.caravan.policies.WorkerRegistry;
+import dev.caravan.policies.kv.KvBlockIndex;
+import dev.caravan.processors.CaravanExchangeProperties;
+import dev.caravan.processors.config.GatewayConfig;
+import dev.caravan.processors.zeromq.ZeroMqConfiguration;
+
+/**
+ * {@link KvRouteManager} with the route template of {@code routes/kv-events.camel.yaml} (Java DSL twin here; the YAML
+ * itself runs in the routes module and the integration tests): a worker with an endpoint gets its route when the
+ * context has started, loses it when it leaves, and takes its index entries and meters with it.
+ */
+class KvRouteManagerTest {
+
+    private static final Duration WAIT = Duration.ofSeconds(10);
+
+    private final ZContext zmq = new ZContext(1);
+    private final DefaultCamelContext camel = new DefaultCamelContext();
+    private final KvBlockIndex index = new KvBlockIndex();
+    private final KvEventIngestor ingestor = new KvEventIngestor(List.of(index), Duration.ofSeconds(5), System::nanoTime);
+    private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
+    private final WorkerRegistry workers = new WorkerRegistry();
+    private final List<String> forgotten = new ArrayList<>();
+    private KvRouteManager manager;
+    private ZMQ.Socket pub;
+
+    @BeforeEach
+    void setUp() throws Exception {
+        camel.getRegistry().bind("decodeKvBatch", new DecodeKvBatchProcessor(ingestor));
+        camel.getRegistry().bind("applyKvEvents", new ApplyKvEventsProcessor(ingestor));
+        camel.addRoutes(new RouteBuilder() {
+            @Override
+            public void configure() {
+                routeTemplate(KvRouteManager.TEMPLATE_ID).templateParameter("workerId").templateParameter("endpoint")
+                        .templateParameter("topics", "")
+                        .from("zeromq:sub:{{endpoint}}?topics={{topics}}")
+                        .setProperty(CaravanExchangeProperties.KV_WORKER_ID, constant("{{workerId}}"))
+                        .process("decodeKvBatch")
+                        .process("applyKvEvents");
+            }
+        });
+        KvMetrics metrics = new KvMetrics(meters, ingestor, index, null, null, System::nanoTime);
+        manager = new KvRouteManager(KvSettings.from(GatewayConfig.defaults()), ingestor, metrics,
+                List.of(index::removeWorker, id -> {
+                    synchronized (forgotten) {
+                        forgotten.add(id);
+                    }
+                }));
+        workers.addListener(manager);
+        pub = zmq.createSocket(SocketType.PUB);
+        pub.setLinger(0);
+        pub.setHandshakeIvl((int) ZeroMqConfiguration.DEFAULT_HANDSHAKE_INTERVAL_MS);
+        pub.bind("tcp://127.0.0.1:*");
+    }
+
+    @AfterEach
+    void tearDown() {
+        manager.close();
+        camel.stop();
+        ingestor.close();
+        zmq.close();
+    }
+
+    @Test
+    void createsAWorkersRouteOnceTheContextRunsAndRemovesItWithItsStateWhenItLeaves() {
+        Worker worker = workers.add(Worker.builder("http://engine-a:8000").id("engine-a").modelId("m")
+                .kvEventsEndpoint(pub.getLastEndpoint()).build());
+        Worker silent = workers.add(Worker.builder("http://engine-b:8000").id("engine-b").build());
+        camel.start();
+        manager.start(camel);
+
+        String routeId = KvRouteManager.routeId(worker);
+        await().atMost(WAIT).until(() -> camel.getRoute(routeId) != null);
+        long[] seq = {0};
+        await().atMost(WAIT).pollInterval(Duration.ofMillis(20)).pollInSameThread().until(() -> {
+            pub.send("".getBytes(StandardCharsets.UTF_8), ZMQ.SNDMORE);
+            pub.send(KvEventDecoder.sequenceFrame(seq[0]++), ZMQ.SNDMORE);
+            pub.send(KvTestPayloads.stored(0, 77), 0);
+            return index.contains("m", "engine-a", 77);
+        });
+        assertThat(manager.routeIds()).containsExactly("kv-events-engine-a");
+        assertThat(camel.getRoute(KvRouteManager.routeId(silent))).isNull();
+        assertThat(meters.find("caravan.kv.events").tag("worker", worker.url()).tag("type", "BlockStored")
+                .functionCounter().count()).isGreaterThanOrEqualTo(1);
+
+        workers.remove(worker.id());
+
+        await().atMost(WAIT).until(() -> camel.getRoute(routeId) == null && forgotten.contains("engine-a"));
+        assertThat(index.residentBlocks("engine-a")).isZero();
+        assertThat(ingestor.stats("engine-a")).isNull();
+        assertThat(meters.find("caravan.kv.events").tag("worker", worker.url()).functionCounters()).isEmpty();
+        assertThat(manager.routeIds()).isEmpty();
+    }
+
+    @Test
+    void workersAddedAfterStartGetTheirRouteAtOnce() {
+        camel.start();
+        manager.start(camel);
+        Worker worker = workers.add(Worker.builder("http://engine-c:8000").id("engine-c")
+                .kvEventsEndpoint(pub.getLastEndpoint()).build());
+
+        await().atMost(WAIT).until(() -> camel.getRoute(KvRouteManager.routeId(worker)) != null);
+        assertThat(camel.getRouteController().getRouteStatus("kv-events-engine-c").isStarted()).isTrue();
+    }
+}
