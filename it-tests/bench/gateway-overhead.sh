@@ -18,6 +18,9 @@ jar="$here/routes/target/caravan.jar"
 [ -f "$jar" ] || (cd "$here" && mvn -B -q -DskipTests package)
 
 work="$(mktemp -d)"
+# run from a copy: rebuilding the jar under a running JVM breaks its lazy class loading
+cp "$jar" "$work/caravan.jar"
+jar="$work/caravan.jar"
 sim_port=18101; gw_port=18102; nginx_port=18103; gw_el_port=18104
 pids=()
 cleanup() {

@@ -62,7 +62,8 @@ public final class GatewayMain {
      * @param config the gateway configuration
      * @param others extra camel-main properties ({@code camel.*} keys from property files)
      */
-    public static Main create(GatewayConfig config, Map<String, String> others) {
+    public static Main create(GatewayConfig requested, Map<String, String> others) {
+        GatewayConfig config = GatewayBeans.withConcretePort(requested);
         GatewayBeans beans = new GatewayBeans(config, null, null);
         try {
             beans.registerStaticWorkers();
@@ -79,7 +80,7 @@ public final class GatewayMain {
         main.addMainListener(new MainListenerSupport() {
             @Override
             public void afterStart(BaseMainSupport m) {
-                CaravanGateway.installErrorHandlers(m.getCamelContext(), beans);
+                CaravanGateway.afterServerStart(m.getCamelContext(), beans);
                 LOG.info("Caravan gateway listening on {}:{} (policy {}, {} worker(s))", config.host(),
                         CaravanGateway.actualPort(m.getCamelContext(), config.port()), config.policyName(),
                         beans.workers().size());

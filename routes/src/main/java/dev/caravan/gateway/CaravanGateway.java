@@ -22,6 +22,7 @@ import org.slf4j.LoggerFactory;
 import dev.caravan.policies.WorkerRegistry;
 import dev.caravan.processors.config.GatewayConfig;
 import dev.caravan.processors.http.RouterErrorHandlers;
+import dev.caravan.processors.http.ServerEventLoops;
 
 /**
  * Adds the gateway — its beans, its YAML routes and, when the context has none, its HTTP server — to an existing
@@ -71,6 +72,7 @@ public final class CaravanGateway {
      * @param routes a resource pattern for the YAML routes, e.g. {@code file:/etc/caravan/routes/*.camel.yaml}
      */
     public static CaravanGateway install(CamelContext context, GatewayConfig config, String routes) throws Exception {
+        config = GatewayBeans.withConcretePort(config);
         GatewayBeans beans = new GatewayBeans(config, CamelContextHelper.findSingleByType(context, Vertx.class),
                 CamelContextHelper.findSingleByType(context, PrometheusMeterRegistry.class));
         bind(context, beans);
@@ -85,9 +87,9 @@ public final class CaravanGateway {
         }
         if (context.isStarted()) {
             loadRoutes(context, routes, config);
-            installErrorHandlers(context, beans);
+            afterServerStart(context, beans);
         } else {
-            context.addStartupListener((ctx, alreadyStarted) -> installErrorHandlers(ctx, beans));
+            context.addStartupListener((ctx, alreadyStarted) -> afterServerStart(ctx, beans));
             loadRoutes(context, routes, config);
         }
         beans.registerStaticWorkers();
@@ -119,17 +121,28 @@ public final class CaravanGateway {
         PluginHelper.getRoutesLoader(context).loadRoutes(resources);
     }
 
-    /** Gives the HTTP layer's own errors (404, 405, 413) the gateway's JSON shape. */
-    public static void installErrorHandlers(CamelContext context, GatewayBeans beans) {
+    /**
+     * Once the platform-http server listens: gives the HTTP layer's own errors (404, 405, 413) the gateway's JSON shape,
+     * and spreads the server over {@code --server-event-loops} event loops ({@link ServerEventLoops}).
+     */
+    public static void afterServerStart(CamelContext context, GatewayBeans beans) {
         VertxPlatformHttpRouter router = mainRouter(context);
         if (router == null) {
             LOG.warn("No platform-http router found; HTTP-layer errors keep Vert.x's default bodies");
             return;
         }
         RouterErrorHandlers.install(router, beans.metrics());
-        if (router.getServer() != null && router.getServer().getServer() != null
-                && router.getServer().getServer().requestHandler() instanceof Router root) {
-            RouterErrorHandlers.install(root, beans.metrics());
+        VertxPlatformHttpServer server = router.getServer();
+        if (server == null || server.getServer() == null || !(server.getServer().requestHandler() instanceof Router root)) {
+            return;
+        }
+        RouterErrorHandlers.install(root, beans.metrics());
+        int extra = beans.config().serverEventLoops() - 1;
+        if (extra > 0 && server.getConfigurationPort() == 0) {
+            LOG.info("HTTP server on an ephemeral port: it stays on one event loop (loops share concrete ports only)");
+        } else if (extra > 0) {
+            beans.addServerEventLoops(ServerEventLoops.add(router.vertx(), root, server.getHost(),
+                    server.getServer().actualPort(), extra));
         }
     }
 

@@ -13,6 +13,7 @@ import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
 import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -47,6 +48,7 @@ import dev.caravan.processors.error.MapErrorProcessor;
 import dev.caravan.processors.forward.ForwardStreamProcessor;
 import dev.caravan.processors.forward.UpstreamClient;
 import dev.caravan.processors.http.CaravanPlatformHttpEngine;
+import dev.caravan.processors.http.ServerEventLoops;
 import dev.caravan.processors.metrics.GatewayMetrics;
 import dev.caravan.processors.metrics.ScrapeMetricsProcessor;
 import dev.caravan.processors.request.CheckApiKeyProcessor;
@@ -81,6 +83,7 @@ public final class GatewayBeans implements AutoCloseable {
     private final UpstreamClient upstream;
     private final JvmGcMetrics gcMetrics = new JvmGcMetrics();
     private final Map<String, Object> beans = new LinkedHashMap<>();
+    private volatile Future<String> serverEventLoops = Future.succeededFuture(null);
 
     /**
      * @param config        the configuration
@@ -166,6 +169,23 @@ public final class GatewayBeans implements AutoCloseable {
         DiscoveryBeans.define(config, workers, meterRegistry, beans);
     }
 
+    /**
+     * The configuration with port 0 replaced by a free concrete port when the server will use several event loops
+     * (Vert.x shares a listening socket between event loops only on a concrete port).
+     */
+    public static GatewayConfig withConcretePort(GatewayConfig config) {
+        if (config.port() != 0 || config.serverEventLoops() <= 1) {
+            return config;
+        }
+        String host = config.host().equals("0.0.0.0") ? "127.0.0.1" : config.host();
+        return config.with(CaravanFlags.PORT, Integer.toString(ServerEventLoops.freePort(host)));
+    }
+
+    /** Keeps the deployment of the extra server instances, to close them with the beans. */
+    public void addServerEventLoops(Future<String> deployment) {
+        this.serverEventLoops = deployment;
+    }
+
     /** Registers the {@code --worker-urls} workers. */
     public void registerStaticWorkers() {
         for (String url : config.workerUrls()) {
@@ -218,6 +238,14 @@ public final class GatewayBeans implements AutoCloseable {
 
     @Override
     public void close() {
+        String deployment = serverEventLoops.result();
+        if (deployment != null) {
+            try {
+                vertx.undeploy(deployment).toCompletionStage().toCompletableFuture().join();
+            } catch (RuntimeException e) {
+                LOG.debug("Extra HTTP server instances did not close cleanly: {}", e.toString());
+            }
+        }
         upstream.close();
         gcMetrics.close();
         if (ownsVertx) {

@@ -57,6 +57,9 @@ public final class CaravanFlags {
     public static final CaravanFlag DECISION_HEADERS = row("--decision-headers", "caravan.decision-headers",
             GatewayConfig.DEFAULT_DECISION_HEADERS, FlagType.BOOLEAN, SERVER,
             "Add X-Caravan-Worker and X-Caravan-Decision (policy:branch) to inference responses.");
+    public static final CaravanFlag SERVER_EVENT_LOOPS = row("--server-event-loops", "caravan.server-event-loops",
+            GatewayConfig.DEFAULT_SERVER_EVENT_LOOPS, FlagType.INT, SERVER,
+            "Vert.x event loops that accept and serve connections (each with its upstream connections); 0 = one per core.");
     public static final CaravanFlag DISPATCH = row("--dispatch", "caravan.dispatch", GatewayConfig.DEFAULT_DISPATCH,
             FlagType.STRING, SERVER,
             "Where a request's route starts: 'worker' (a Vert.x worker thread, released as soon as the request is "

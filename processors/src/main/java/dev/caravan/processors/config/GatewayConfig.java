@@ -38,6 +38,8 @@ public final class GatewayConfig {
     public static final String DEFAULT_REQUEST_ID_HEADERS = "x-request-id,x-correlation-id,x-trace-id,request-id";
     public static final boolean DEFAULT_DECISION_HEADERS = true;
     public static final String DEFAULT_DISPATCH = "worker";
+    /** 0 = one event loop per available core. */
+    public static final int DEFAULT_SERVER_EVENT_LOOPS = 0;
     public static final String DEFAULT_POLICY = "cache_aware";
     /** SGLang's reqwest total timeout, 30 minutes: long generations must not be cut. */
     public static final long DEFAULT_REQUEST_TIMEOUT_SECS = 1800;
@@ -75,6 +77,7 @@ public final class GatewayConfig {
         }
         checkRange(all, CaravanFlags.PORT, 0, 65535, errors);
         checkRange(all, CaravanFlags.MAX_PAYLOAD_SIZE, 1, Long.MAX_VALUE, errors);
+        checkRange(all, CaravanFlags.SERVER_EVENT_LOOPS, 0, 256, errors);
         checkRange(all, CaravanFlags.REQUEST_TIMEOUT_SECS, 1, Long.MAX_VALUE, errors);
         checkRange(all, CaravanFlags.CONNECT_TIMEOUT_SECS, 1, Long.MAX_VALUE, errors);
         checkRange(all, CaravanFlags.MAX_CONNECTIONS_PER_WORKER, 1, Integer.MAX_VALUE, errors);
@@ -232,6 +235,12 @@ public final class GatewayConfig {
 
     public boolean decisionHeaders() {
         return getBoolean(CaravanFlags.DECISION_HEADERS);
+    }
+
+    /** Event loops serving HTTP: the configured number, or one per available core when 0. */
+    public int serverEventLoops() {
+        int n = getInt(CaravanFlags.SERVER_EVENT_LOOPS);
+        return n > 0 ? n : Runtime.getRuntime().availableProcessors();
     }
 
     public boolean dispatchOnEventLoop() {

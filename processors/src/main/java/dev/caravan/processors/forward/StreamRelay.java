@@ -1,7 +1,5 @@
 package dev.caravan.processors.forward;
 
-import java.net.URI;
-
 import io.vertx.core.MultiMap;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClientRequest;
@@ -75,13 +73,13 @@ final class StreamRelay {
         client.closeHandler(v -> onClientClosed());
         long timeoutMs = owner.upstream().requestTimeout().toMillis();
         timerId = owner.upstream().vertx().setTimer(timeoutMs, id -> onTimeout());
-        URI base = URI.create(worker.url());
+        UpstreamClient.Target target = owner.upstream().target(worker.url());
         RequestOptions options = new RequestOptions()
                 .setMethod(HttpMethod.POST)
-                .setHost(base.getHost())
-                .setPort(worker.port())
-                .setSsl("https".equals(base.getScheme()))
-                .setURI(prefix(base) + path)
+                .setHost(target.host())
+                .setPort(target.port())
+                .setSsl(target.ssl())
+                .setURI(target.pathPrefix() + path)
                 .setHeaders(headers);
         owner.upstream().client().request(options).onComplete(ar -> {
             if (ar.failed()) {
@@ -101,11 +99,6 @@ final class StreamRelay {
                 }
             });
         });
-    }
-
-    private static String prefix(URI base) {
-        String p = base.getRawPath();
-        return p == null ? "" : p;
     }
 
     private void onHead(HttpClientResponse upstream) {

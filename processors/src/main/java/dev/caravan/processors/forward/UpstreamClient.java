@@ -1,6 +1,9 @@
 package dev.caravan.processors.forward;
 
+import java.net.URI;
 import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpClient;
@@ -20,9 +23,14 @@ public final class UpstreamClient implements AutoCloseable {
     /** Idle keep-alive connections are closed after this long. */
     public static final Duration IDLE_TIMEOUT = Duration.ofSeconds(50);
 
+    /** Where a worker URL points: parsed once per URL, not per request. */
+    record Target(String host, int port, boolean ssl, String pathPrefix) {
+    }
+
     private final Vertx vertx;
     private final HttpClient client;
     private final Duration requestTimeout;
+    private final Map<String, Target> targets = new ConcurrentHashMap<>();
 
     /**
      * @param vertx                    the gateway's Vert.x instance
@@ -41,6 +49,16 @@ public final class UpstreamClient implements AutoCloseable {
                 .setConnectTimeout((int) Math.min(Integer.MAX_VALUE, connectTimeout.toMillis()))
                 .setDecompressionSupported(false);
         this.client = vertx.createHttpClient(options, new PoolOptions().setHttp1MaxSize(maxConnectionsPerWorker));
+    }
+
+    /** The parsed host, port, scheme and path prefix of a worker URL. */
+    Target target(String url) {
+        return targets.computeIfAbsent(url, u -> {
+            URI uri = URI.create(u);
+            boolean ssl = "https".equals(uri.getScheme());
+            int port = uri.getPort() != -1 ? uri.getPort() : (ssl ? 443 : 80);
+            return new Target(uri.getHost(), port, ssl, uri.getRawPath() == null ? "" : uri.getRawPath());
+        });
     }
 
     public HttpClient client() {

@@ -45,24 +45,35 @@ public final class UpstreamHeaders {
      */
     public static MultiMap forRequest(Map<String, Object> message, Set<String> notHeaders, String apiKey,
                                       String requestId) {
-        MultiMap client = MultiMap.caseInsensitiveMultiMap();
+        Object connection = message.get("connection");
+        Set<String> named = connection instanceof String c ? tokens(c) : Set.of();
+        MultiMap out = MultiMap.caseInsensitiveMultiMap();
         for (Map.Entry<String, Object> e : message.entrySet()) {
             String name = e.getKey();
             Object value = e.getValue();
             if (value == null || name.regionMatches(true, 0, "Camel", 0, 5) || notHeaders.contains(name)) {
                 continue;
             }
+            String lower = name.toLowerCase(Locale.ROOT);
+            if (HOP_BY_HOP.contains(lower) || REQUEST_DROPPED.contains(lower) || named.contains(lower)
+                    || (apiKey != null && lower.equals("authorization"))) {
+                continue;
+            }
             if (value instanceof Iterable<?> values) {
                 for (Object v : values) {
-                    if (v instanceof CharSequence || v instanceof Number || v instanceof Boolean) {
-                        client.add(name, v.toString());
+                    if (isText(v)) {
+                        out.add(name, v.toString());
                     }
                 }
-            } else if (value instanceof CharSequence || value instanceof Number || value instanceof Boolean) {
-                client.add(name, value.toString());
+            } else if (isText(value)) {
+                out.add(name, value.toString());
             }
         }
-        return forRequest(client, apiKey, requestId);
+        return finish(out, apiKey, requestId);
+    }
+
+    private static boolean isText(Object v) {
+        return v instanceof CharSequence || v instanceof Number || v instanceof Boolean;
     }
 
     /**
@@ -81,6 +92,10 @@ public final class UpstreamHeaders {
             }
             out.add(e.getKey(), e.getValue());
         }
+        return finish(out, apiKey, requestId);
+    }
+
+    private static MultiMap finish(MultiMap out, String apiKey, String requestId) {
         if (apiKey != null) {
             out.set("Authorization", "Bearer " + apiKey);
         }
@@ -103,7 +118,11 @@ public final class UpstreamHeaders {
 
     private static Set<String> connectionTokens(MultiMap headers) {
         String connection = headers.get("connection");
-        if (connection == null || connection.isEmpty()) {
+        return connection == null ? Set.of() : tokens(connection);
+    }
+
+    private static Set<String> tokens(String connection) {
+        if (connection.isEmpty()) {
             return Set.of();
         }
         Set<String> out = new HashSet<>();

@@ -76,7 +76,9 @@ final class UsageSniffer {
     /** The counts read so far; call after the last chunk. */
     Usage finish() {
         if (mode == Mode.JSON && pending != null && !overflow) {
-            usage = fromJson(pending.getBytes());
+            if (contains(pending, 0, pending.length(), MARKER)) {
+                usage = fromJson(pending.getBytes());
+            }
             pending = null;
         }
         return usage;

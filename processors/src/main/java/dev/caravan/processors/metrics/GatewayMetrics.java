@@ -53,6 +53,8 @@ public final class GatewayMetrics implements RequestObserver, Consumer<Decision>
 
     private final MeterRegistry registry;
     private final Map<String, List<Meter>> workerMeters = new ConcurrentHashMap<>();
+    // Micrometer's builder().register() allocates an id and sorts tags on every call; the hot path looks meters up here.
+    private final Map<String, Meter> cache = new ConcurrentHashMap<>();
     private final MultiGauge treeChars;
     private volatile PolicyRegistry policies;
 
@@ -74,8 +76,9 @@ public final class GatewayMetrics implements RequestObserver, Consumer<Decision>
 
     @Override
     public void onRequestComplete(Exchange exchange, String endpoint, int status, long durationNanos) {
-        Counter.builder("caravan.requests").description("Requests answered, by route path and HTTP status")
-                .tags("endpoint", endpoint, "status", Integer.toString(status)).register(registry).increment();
+        counter("r\0" + endpoint + '\0' + status, () -> Counter.builder("caravan.requests")
+                .description("Requests answered, by route path and HTTP status")
+                .tags("endpoint", endpoint, "status", Integer.toString(status)).register(registry)).increment();
         timer("caravan.request.duration", "Time from request arrival to the end of the response", endpoint)
                 .record(durationNanos, TimeUnit.NANOSECONDS);
         if (exchange == null) {
@@ -88,30 +91,36 @@ public final class GatewayMetrics implements RequestObserver, Consumer<Decision>
         }
         String outcome = exchange.getProperty(CaravanExchangeProperties.OUTCOME, String.class);
         if (outcome != null) {
-            Counter.builder("caravan.forward.outcomes").description("How forwarded requests ended")
-                    .tag("outcome", outcome).register(registry).increment();
+            counter("o\0" + outcome, () -> Counter.builder("caravan.forward.outcomes")
+                    .description("How forwarded requests ended").tag("outcome", outcome).register(registry)).increment();
         }
         Usage usage = exchange.getProperty(CaravanExchangeProperties.USAGE, Usage.class);
         Worker worker = exchange.getProperty(CaravanExchangeProperties.WORKER, Worker.class);
         if (usage != null && worker != null && usage.hasPromptTokens()) {
-            Counter.builder("caravan.prompt.tokens").description("Prompt tokens the engines reported")
-                    .tag("worker", worker.url()).register(registry).increment(usage.promptTokens());
-            Counter.builder("caravan.cached.tokens")
+            counter("p\0" + worker.url(), () -> Counter.builder("caravan.prompt.tokens")
+                    .description("Prompt tokens the engines reported").tag("worker", worker.url()).register(registry))
+                    .increment(usage.promptTokens());
+            counter("c\0" + worker.url(), () -> Counter.builder("caravan.cached.tokens")
                     .description("Prompt tokens the engines served from their prefix cache")
-                    .tag("worker", worker.url()).register(registry).increment(Math.max(0, usage.cachedTokens()));
+                    .tag("worker", worker.url()).register(registry)).increment(Math.max(0, usage.cachedTokens()));
         }
     }
 
+    private Counter counter(String key, java.util.function.Supplier<Counter> create) {
+        return (Counter) cache.computeIfAbsent(key, k -> create.get());
+    }
+
     private Timer timer(String name, String description, String endpoint) {
-        return Timer.builder(name).description(description).tag("endpoint", endpoint)
-                .serviceLevelObjectives(LATENCY_BUCKETS).register(registry);
+        return (Timer) cache.computeIfAbsent(name + '\0' + endpoint, k -> Timer.builder(name).description(description)
+                .tag("endpoint", endpoint).serviceLevelObjectives(LATENCY_BUCKETS).register(registry));
     }
 
     /** Counts one policy decision. */
     @Override
     public void accept(Decision decision) {
-        Counter.builder("caravan.policy.decisions").description("Policy decisions by branch")
-                .tags("policy", decision.policy(), "branch", decision.branch()).register(registry).increment();
+        counter("d\0" + decision.label(), () -> Counter.builder("caravan.policy.decisions")
+                .description("Policy decisions by branch")
+                .tags("policy", decision.policy(), "branch", decision.branch()).register(registry)).increment();
     }
 
     @Override
@@ -131,6 +140,7 @@ public final class GatewayMetrics implements RequestObserver, Consumer<Decision>
         if (meters != null) {
             meters.forEach(registry::remove);
         }
+        // the token counters stay: they are totals, and Prometheus keeps counting them across re-registration
     }
 
     /** Re-reads every tree-backed policy's per-worker sizes into {@code caravan_tree_chars}. */

@@ -1,10 +1,7 @@
 package dev.caravan.processors.routing;
 
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Locale;
-import java.util.Map;
 import java.util.function.Consumer;
 
 import org.apache.camel.Exchange;
@@ -64,7 +61,8 @@ public final class SelectWorkerProcessor implements Processor {
                     ? "No workers are registered" : "No available workers (all circuits open or unhealthy)");
         }
         String text = exchange.getProperty(CaravanExchangeProperties.ROUTING_TEXT, String.class);
-        SelectionContext context = new SelectionContext(pool.model(), text, null, headersOf(exchange));
+        SelectionContext context = new SelectionContext(pool.model(), text, null,
+                new HeaderView(exchange.getIn().getHeaders()));
         LoadBalancingPolicy policy = pool.policy();
         Decision decision = policy.select(available, context);
         decisions.accept(decision);
@@ -85,17 +83,6 @@ public final class SelectWorkerProcessor implements Processor {
             LOG.debug("Request {} model={} -> {} ({}); loads: {}", exchange.getProperty(
                     CaravanExchangeProperties.REQUEST_ID), pool.model(), worker.url(), decision.label(), loads);
         }
-    }
-
-    private static Map<String, String> headersOf(Exchange exchange) {
-        Map<String, Object> headers = exchange.getIn().getHeaders();
-        Map<String, String> out = new HashMap<>(headers.size() * 2);
-        for (Map.Entry<String, Object> e : headers.entrySet()) {
-            if (e.getValue() instanceof String v && !e.getKey().startsWith("Camel")) {
-                out.put(e.getKey().toLowerCase(Locale.ROOT), v);
-            }
-        }
-        return out;
     }
 
     /** Releases the lease (idempotent) and tells the policy how the request went. */
