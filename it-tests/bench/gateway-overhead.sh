@@ -6,6 +6,8 @@
 # Needs: the built jars (./caravan builds them), wrk and nginx on the PATH (apt-get install -y nginx wrk).
 # Usage: it-tests/bench/gateway-overhead.sh [ROUNDS] [SECONDS] [CONNECTIONS...]
 #        defaults: 3 rounds, 10 s per measurement, connections 1 and 16.
+# Targets: the engine directly; nginx (worker_processes auto, keepalive upstream); Caravan with its defaults (event-loop
+# dispatch, one event loop per core); Caravan with --dispatch worker.
 set -euo pipefail
 here="$(cd "$(dirname "$0")/../.." && pwd)"
 rounds=${1:-3}
@@ -21,7 +23,7 @@ work="$(mktemp -d)"
 # run from a copy: rebuilding the jar under a running JVM breaks its lazy class loading
 cp "$jar" "$work/caravan.jar"
 jar="$work/caravan.jar"
-sim_port=18101; gw_port=18102; nginx_port=18103; gw_el_port=18104
+sim_port=18101; gw_port=18102; nginx_port=18103; gw_w_port=18104
 pids=()
 cleanup() {
   for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
@@ -34,10 +36,10 @@ trap cleanup EXIT
 java -jar "$jar" sim --port $sim_port --time-scale 1000 --default-max-tokens 1 >"$work/sim.log" 2>&1 & pids+=($!)
 java ${CARAVAN_JAVA_OPTS:-} -jar "$jar" run --host 127.0.0.1 --port $gw_port --log-level warn \
   --worker-urls http://127.0.0.1:$sim_port >"$work/gw.log" 2>&1 & pids+=($!)
-java ${CARAVAN_JAVA_OPTS:-} -jar "$jar" run --host 127.0.0.1 --port $gw_el_port --log-level warn --dispatch event-loop \
-  --worker-urls http://127.0.0.1:$sim_port >"$work/gw-el.log" 2>&1 & pids+=($!)
+java ${CARAVAN_JAVA_OPTS:-} -jar "$jar" run --host 127.0.0.1 --port $gw_w_port --log-level warn --dispatch worker \
+  --worker-urls http://127.0.0.1:$sim_port >"$work/gw-worker.log" 2>&1 & pids+=($!)
 cat >"$work/nginx.conf" <<NGINX
-worker_processes 1;
+worker_processes auto;
 pid $work/nginx.pid;
 error_log $work/nginx-error.log warn;
 events { worker_connections 4096; }
@@ -58,22 +60,23 @@ wrk.headers["Content-Type"] = "application/json"
 wrk.body = '{"model":"meta-llama/Meta-Llama-3-8B-Instruct","prompt":"hello","max_tokens":1}'
 LUA
 body='{"model":"meta-llama/Meta-Llama-3-8B-Instruct","prompt":"hello","max_tokens":1}'
-for port in $sim_port $gw_port $gw_el_port $nginx_port; do
+for port in $sim_port $gw_port $gw_w_port $nginx_port; do
   for _ in $(seq 1 60); do
     curl -sf -o /dev/null -H 'Content-Type: application/json' -d "$body" "http://127.0.0.1:$port/v1/completions" && break
     sleep 1
   done
 done
 
-targets=("direct:$sim_port" "caravan:$gw_port" "caravan-event-loop:$gw_el_port" "nginx:$nginx_port")
+targets=("direct:$sim_port" "caravan:$gw_port" "caravan-worker-dispatch:$gw_w_port" "nginx:$nginx_port")
 echo "warming up (JIT) ..." >&2
-for t in "${targets[@]}"; do wrk -t1 -c16 -d10s -s "$work/post.lua" "http://127.0.0.1:${t#*:}/v1/completions" >/dev/null; done
+for t in "${targets[@]}"; do wrk -t2 -c16 -d20s -s "$work/post.lua" "http://127.0.0.1:${t#*:}/v1/completions" >/dev/null; done
 
 results="$work/results.txt"
 for c in "${conns[@]}"; do
   for r in $(seq 1 "$rounds"); do
     for t in "${targets[@]}"; do
-      out=$(wrk -t1 -c"$c" -d"${secs}s" --latency -s "$work/post.lua" "http://127.0.0.1:${t#*:}/v1/completions")
+      threads=$(( c < 2 ? 1 : 2 ))
+      out=$(wrk -t"$threads" -c"$c" -d"${secs}s" --latency -s "$work/post.lua" "http://127.0.0.1:${t#*:}/v1/completions")
       rps=$(echo "$out" | awk '/Requests\/sec/ {print $2}')
       p50=$(echo "$out" | awk '$1=="50%" {print $2}')
       p99=$(echo "$out" | awk '$1=="99%" {print $2}')
@@ -95,7 +98,7 @@ print("| connections | target | req/s (median) | p50 ms | p99 ms | added p50 vs 
 print("|---|---|---|---|---|---|---|")
 for c in sorted({k[0] for k in rows}):
     med = {t: tuple(statistics.median(x[i] for x in v) for i in range(3)) for (cc, t), v in rows.items() if cc == c}
-    for t in ("direct", "nginx", "caravan", "caravan-event-loop"):
+    for t in ("direct", "nginx", "caravan", "caravan-worker-dispatch"):
         if t not in med:
             continue
         rps, p50, p99 = med[t]

@@ -62,8 +62,9 @@ public final class CaravanFlags {
             "Vert.x event loops that accept and serve connections (each with its upstream connections); 0 = one per core.");
     public static final CaravanFlag DISPATCH = row("--dispatch", "caravan.dispatch", GatewayConfig.DEFAULT_DISPATCH,
             FlagType.STRING, SERVER,
-            "Where a request's route starts: 'worker' (a Vert.x worker thread, released as soon as the request is "
-                    + "forwarded) or 'event-loop' (no thread hop; route steps must never block).");
+            "Where a request's route runs until it goes asynchronous: 'event-loop' (the connection's event loop; no thread "
+                    + "hop; every step must be non-blocking, as the built-in ones are) or 'worker' (a Vert.x worker thread, "
+                    + "released once the request is forwarded; for routes with blocking steps).");
     public static final CaravanFlag ROUTES = row("--routes", "caravan.routes", "", FlagType.STRING, SERVER,
             "Directory of *.camel.yaml routes to load instead of the built-in ones; edits there reload live.");
     public static final CaravanFlag CONFIG = row("--config", "caravan.config", "", FlagType.STRING, SERVER,

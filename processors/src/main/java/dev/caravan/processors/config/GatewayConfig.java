@@ -37,7 +37,8 @@ public final class GatewayConfig {
     /** SGLang's default request-id headers. */
     public static final String DEFAULT_REQUEST_ID_HEADERS = "x-request-id,x-correlation-id,x-trace-id,request-id";
     public static final boolean DEFAULT_DECISION_HEADERS = true;
-    public static final String DEFAULT_DISPATCH = "worker";
+    /** Every built-in step is non-blocking; the thread hop of "worker" costs ~0.1-0.2 ms per request (benchmarks.md). */
+    public static final String DEFAULT_DISPATCH = "event-loop";
     /** 0 = one event loop per available core. */
     public static final int DEFAULT_SERVER_EVENT_LOOPS = 0;
     public static final String DEFAULT_POLICY = "cache_aware";

@@ -30,10 +30,10 @@ import dev.caravan.processors.error.GatewayError;
  * it) and the unit of work completed. So in-flight streams stay visible as in-flight exchanges (graceful shutdown waits
  * for them) without a thread each.
  *
- * <p>Where the route starts: by default on a Vert.x worker thread ({@code executeBlocking}), which is held only for the
- * synchronous steps (parse, routing text, policy decision: microseconds) and then released, so a blocking step a user adds
- * to a YAML route cannot stall the event loop. With {@code dispatchOnEventLoop} the route starts directly on the
- * connection's event loop (no thread hop; every step must then be non-blocking).
+ * <p>Where the route starts: with {@code dispatchOnEventLoop} (the gateway's default) directly on the connection's event
+ * loop — no thread hop, and every step must be non-blocking, as the built-in ones are (parse, routing text, policy
+ * decision: microseconds of CPU). Otherwise on a Vert.x worker thread ({@code executeBlocking}), held only for the
+ * synchronous steps and then released, so a blocking step a user adds to a YAML route cannot stall the event loop.
  *
  * <p>Writing: {@link ResponseWriter} writes the Camel message unless the response is already committed. Errors that
  * escape the route become a JSON 500 without a stack trace.
