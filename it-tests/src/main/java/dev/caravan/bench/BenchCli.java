@@ -113,8 +113,8 @@ public final class BenchCli implements Callable<Integer> {
         SimConfig engine = SimConfig.builder().timeScale(timeScale).kvCapacityTokens(kv).maxModelLen(len)
                 .prefillTokensPerSec(prefillTokensPerSec).decodeMsPerToken(decodeMsPerToken).model(model).build();
         BenchRunner.Config config = new BenchRunner.Config(w, specs, engines, engine, gateway, model,
-                w.defaultWarmup(), requestTimeoutS * 1000, maxWallS, whatIf, jvmWarmupS, "./caravan bench " + String.join(" ",
-                args));
+                w.defaultWarmup(), requestTimeoutS * 1000, maxWallS, whatIf, jvmWarmupS,
+                "./caravan bench " + String.join(" ", args));
         stderr.println("caravan bench: " + w.description());
         BenchReport report = new BenchRunner(config, stderr, System.console() != null).run();
         String markdown = MarkdownReport.render(report);

@@ -92,7 +92,8 @@ public final class NginxTarget extends SimFleetTarget {
                 + "  fastcgi_temp_path " + d + "/fastcgi; uwsgi_temp_path " + d + "/uwsgi; scgi_temp_path " + d
                 + "/scgi;\n"
                 + "  client_max_body_size 256m;\n  client_body_buffer_size 2m;\n"
-                + "  upstream engines {\n    zone engines 1m;\n" + (directive.isEmpty() ? "" : "    " + directive + "\n")
+                + "  upstream engines {\n    zone engines 1m;\n"
+                + (directive.isEmpty() ? "" : "    " + directive + "\n")
                 + servers + "    keepalive 1024;\n  }\n"
                 + "  server {\n    listen 127.0.0.1:" + port + ";\n"
                 + "    location / {\n      proxy_pass http://engines;\n      proxy_http_version 1.1;\n"

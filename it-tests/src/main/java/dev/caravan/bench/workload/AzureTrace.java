@@ -181,7 +181,8 @@ public final class AzureTrace implements Workload {
         int max = 0;
         for (Row r : rows) {
             int out = Math.max(1, r.generated());
-            max = Math.max(max, Math.max(2, r.context()) + (maxOutputTokens > 0 ? Math.min(out, maxOutputTokens) : out));
+            int capped = maxOutputTokens > 0 ? Math.min(out, maxOutputTokens) : out;
+            max = Math.max(max, Math.max(2, r.context()) + capped);
         }
         return max + 16;
     }

@@ -192,8 +192,8 @@ public final class MooncakeTrace implements Workload {
     public int maxModelLen() {
         int max = 0;
         for (Row r : rows) {
-            int out = maxOutputTokens > 0 ? Math.min(maxOutputTokens, Math.max(1, r.output())) : Math.max(1, r.output());
-            max = Math.max(max, r.input() + out);
+            int out = Math.max(1, r.output());
+            max = Math.max(max, r.input() + (maxOutputTokens > 0 ? Math.min(maxOutputTokens, out) : out));
         }
         return max + 16;
     }

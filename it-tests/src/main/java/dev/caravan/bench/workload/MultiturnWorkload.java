@@ -126,7 +126,8 @@ public final class MultiturnWorkload implements Workload {
         }
         List<Map<String, Object>> messages = new ArrayList<>(done.messages());
         messages.add(BenchRequest.message("assistant", output));
-        SplittableRandom think = new SplittableRandom(TextSource.seedOf(seed, "think", (long) s.id() * 4096 + s.turn()));
+        SplittableRandom think = new SplittableRandom(TextSource.seedOf(seed, "think",
+                (long) s.id() * 4096 + s.turn()));
         long at = doneAtNanos + (long) (-Math.log(1.0 - think.nextDouble()) * thinkSeconds * 1e9);
         return turn(at, new Session(s.id(), s.turn() + 1, messages));
     }
