@@ -38,10 +38,11 @@ import picocli.CommandLine.Parameters;
             "  ./caravan bench b2b --mode whatif --policies round_robin,cache_aware   (no HTTP: seconds)"})
 public final class BenchCli implements Callable<Integer> {
 
-    @Parameters(index = "0", paramLabel = "WORKLOAD", description = "b2b, multiturn, rag or trace.")
+    @Parameters(index = "0", paramLabel = "WORKLOAD", description = "b2b, multiturn, rag or trace; or render "
+            + "(re-render the table and plots of a saved --json report).")
     String workload;
     @Parameters(index = "1", arity = "0..1", paramLabel = "FILE",
-            description = "trace: a Mooncake .jsonl or an Azure .csv trace.")
+            description = "trace: a Mooncake .jsonl or an Azure .csv trace; render: a report .json.")
     Path file;
 
     @Option(names = "--policies", paramLabel = "LIST", description = "Comma-separated NAME[:KEY=VALUE]...[@LABEL] "
@@ -104,6 +105,14 @@ public final class BenchCli implements Callable<Integer> {
             default -> throw new CommandLine.ParameterException(new CommandLine(this),
                     "--mode must be http or whatif, was " + mode);
         };
+        if (workload.equals("render")) {
+            if (file == null || !Files.isRegularFile(file)) {
+                throw new IllegalArgumentException("render needs a report FILE written by --json, got " + file);
+            }
+            BenchReport saved = BenchReport.readJson(file);
+            write(saved, MarkdownReport.render(saved), saved.workload());
+            return 0;
+        }
         Workload w = workloadOptions.create(workload, file);
         String list = policies != null ? policies : gateway != null ? "external" : "round_robin,cache_aware";
         List<PolicySpec> specs = PolicySpec.parseList(list);
@@ -117,20 +126,24 @@ public final class BenchCli implements Callable<Integer> {
                 "./caravan bench " + String.join(" ", args));
         stderr.println("caravan bench: " + w.description());
         BenchReport report = new BenchRunner(config, stderr, System.console() != null).run();
-        String markdown = MarkdownReport.render(report);
-        stdout.print(markdown);
-        stdout.flush();
         if (json != null) {
             report.writeJson(json);
             stderr.println("caravan bench: wrote " + json);
         }
+        write(report, MarkdownReport.render(report), w.name());
+        return 0;
+    }
+
+    /** Prints the table and, with {@code --out}, writes it and the plots there. */
+    private void write(BenchReport report, String markdown, String defaultName) throws IOException {
+        stdout.print(markdown);
+        stdout.flush();
         if (out != null) {
-            String prefix = name != null ? name : w.name();
+            String prefix = name != null ? name : defaultName;
             Files.createDirectories(out);
             Files.writeString(out.resolve(prefix + ".md"), markdown, StandardCharsets.UTF_8);
             Plots.write(report, out, prefix).forEach(p -> stderr.println("caravan bench: wrote " + p));
         }
-        return 0;
     }
 
     /** Runs the benchmark with these arguments, printing to the given streams; returns the exit code. */

@@ -49,6 +49,7 @@ public final class MarkdownReport {
         }
         sb.append('\n');
         sharesTable(sb, r.results());
+        conditionsTable(sb, r.results());
         List<String> notes = new ArrayList<>(r.notes());
         if (a != null) {
             notes.add(String.format(Locale.ROOT, "Analytic model: M = %d prefixes per engine, W = %,d, N = %d, "
@@ -87,6 +88,16 @@ public final class MarkdownReport {
                 sb.append(' ').append(i < p.engineShares().size() ? f3(p.engineShares().get(i)) : "–").append(" |");
             }
             sb.append('\n');
+        }
+    }
+
+    private static void conditionsTable(StringBuilder sb, List<PolicyResult> results) {
+        sb.append("\nRun conditions (wall clock):\n\n| policy | wall s | sent late by p99 ms | load average start → end |"
+                + "\n|---|---:|---:|---|\n");
+        for (PolicyResult p : results) {
+            sb.append("| ").append(p.label()).append(" | ").append(String.format(Locale.ROOT, "%.0f", p.wallSeconds()))
+                    .append(" | ").append(f1(p.sendLagP99Ms())).append(" | ")
+                    .append(p.settings().getOrDefault("load_average", "–")).append(" |\n");
         }
     }
 
