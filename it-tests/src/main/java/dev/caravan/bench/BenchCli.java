@@ -1,13 +1,175 @@
 package dev.caravan.bench;
 
-/** Entry point of caravan-bench.jar (./caravan bench). */
-public final class BenchCli {
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
 
-    private BenchCli() {
+import dev.caravan.bench.report.BenchReport;
+import dev.caravan.bench.report.MarkdownReport;
+import dev.caravan.bench.report.Plots;
+import dev.caravan.bench.workload.Workload;
+import dev.caravan.sim.SimConfig;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code ./caravan bench}: the fleet benchmark. Starts simulated engines and a load balancer per policy (or uses
+ * {@code --gateway}), drives a workload through real HTTP with open-loop arrivals, and prints a Markdown table per
+ * policy; {@code --json} and {@code --out} write the same figures as JSON and PNG plots. See docs/benchmarks.md,
+ * "Fleet benchmark".
+ */
+@Command(name = "caravan bench", mixinStandardHelpOptions = true, sortOptions = false, usageHelpWidth = 118,
+        description = {"The fleet benchmark: one workload, several policies side by side, each on a fresh fleet of "
+                + "simulated engines (cold caches) behind a fresh load balancer, same requests and seed.",
+            "Latencies, req/s and G_waste are in simulated time (wall time × --time-scale)."},
+        footer = {"", "Examples:",
+            "  ./caravan bench b2b --time-scale 4 --policies round_robin,consistent_hashing,cache_aware,nginx",
+            "  ./caravan bench b2b --popularity hot:0.4 --policies 'cache_aware:balance-abs-threshold=8@tuned'",
+            "  ./caravan bench trace ../shared/traces/conversation_trace.jsonl --speedup 4 --time-scale 4",
+            "  ./caravan bench b2b --mode whatif --policies round_robin,cache_aware   (no HTTP: seconds)"})
+public final class BenchCli implements Callable<Integer> {
+
+    @Parameters(index = "0", paramLabel = "WORKLOAD", description = "b2b, multiturn, rag or trace; or render "
+            + "(re-render the table and plots of a saved --json report).")
+    String workload;
+    @Parameters(index = "1", arity = "0..1", paramLabel = "FILE",
+            description = "trace: a Mooncake .jsonl or an Azure .csv trace; render: a report .json.")
+    Path file;
+
+    @Option(names = "--policies", paramLabel = "LIST", description = "Comma-separated NAME[:KEY=VALUE]...[@LABEL] "
+            + "entries: Caravan policies with gateway options (cache_aware:min-prefix-match-chars=4096), nginx, "
+            + "nginx:least_conn, nginx:hash, external. Default: round_robin,cache_aware (external with --gateway).")
+    String policies;
+    @Option(names = "--mode", description = "http (real gateway and engines) or whatif (the policy code against "
+            + "engine models in simulated time, no HTTP).", defaultValue = "http")
+    String mode;
+    @Option(names = "--gateway", paramLabel = "URL", description = "Use this running load balancer instead of "
+            + "starting one per policy (policy entry 'external').")
+    URI gateway;
+    @Option(names = "--engines", description = "Simulated engines per run.", defaultValue = "8")
+    int engines;
+    @Option(names = "--time-scale", description = "Simulated seconds per wall second, for the engines' clocks and "
+            + "the arrival schedule alike.", defaultValue = "1")
+    double timeScale;
+    @Option(names = "--kv-capacity-tokens", description = "KV pool per engine (default: the workload's sizing; b2b "
+            + "derives it from --cache-prompts; others the simulator's 428,569).")
+    Integer kvCapacityTokens;
+    @Option(names = "--max-model-len", description = "Engines' context limit (default: what the workload needs, at "
+            + "least 8,192).")
+    Integer maxModelLen;
+    @Option(names = "--prefill-tokens-per-sec", description = "Engines' prefill speed.",
+            defaultValue = "" + SimConfig.DEFAULT_PREFILL_TOKENS_PER_SEC)
+    double prefillTokensPerSec;
+    @Option(names = "--decode-ms-per-token", description = "Engines' decode step.",
+            defaultValue = "" + SimConfig.DEFAULT_DECODE_MS_PER_TOKEN)
+    double decodeMsPerToken;
+    @Option(names = "--model", description = "The model field sent.", defaultValue = SimConfig.DEFAULT_MODEL)
+    String model;
+    @Option(names = "--request-timeout-s", description = "Wall seconds without a byte before a request fails.",
+            defaultValue = "600")
+    long requestTimeoutS;
+    @Option(names = "--max-wall-s", description = "Wall seconds after which one policy's run is cut short.",
+            defaultValue = "21600")
+    long maxWallS;
+    @Option(names = "--jvm-warmup-s", description = "Wall seconds of the workload sent once, unmeasured, before the "
+            + "first policy (JIT and class loading); 0 to skip.", defaultValue = "15")
+    long jvmWarmupS;
+    @Option(names = "--json", paramLabel = "FILE", description = "Write the report as JSON.")
+    Path json;
+    @Option(names = "--out", paramLabel = "DIR", description = "Write PNG plots (hit rate, TTFT, load share) and the "
+            + "Markdown report here.")
+    Path out;
+    @Option(names = "--name", description = "File name prefix in --out (default: the workload name).")
+    String name;
+    @Mixin
+    WorkloadOptions workloadOptions = new WorkloadOptions();
+
+    private String[] args = new String[0];
+    private PrintStream stdout = System.out;
+    private PrintStream stderr = System.err;
+
+    @Override
+    public Integer call() throws Exception {
+        boolean whatIf = switch (mode) {
+            case "http" -> false;
+            case "whatif" -> true;
+            default -> throw new CommandLine.ParameterException(new CommandLine(this),
+                    "--mode must be http or whatif, was " + mode);
+        };
+        if (workload.equals("render")) {
+            if (file == null || !Files.isRegularFile(file)) {
+                throw new IllegalArgumentException("render needs a report FILE written by --json, got " + file);
+            }
+            BenchReport saved = BenchReport.readJson(file);
+            write(saved, MarkdownReport.render(saved), saved.workload());
+            return 0;
+        }
+        Workload w = workloadOptions.create(workload, file);
+        String list = policies != null ? policies : gateway != null ? "external" : "round_robin,cache_aware";
+        List<PolicySpec> specs = PolicySpec.parseList(list);
+        int kv = kvCapacityTokens != null ? kvCapacityTokens : w.kvCapacityTokens(engines) > 0
+                ? w.kvCapacityTokens(engines) : SimConfig.DEFAULT_KV_CAPACITY_TOKENS;
+        int len = maxModelLen != null ? maxModelLen : Math.max(SimConfig.DEFAULT_MAX_MODEL_LEN, w.maxModelLen());
+        SimConfig engine = SimConfig.builder().timeScale(timeScale).kvCapacityTokens(kv).maxModelLen(len)
+                .prefillTokensPerSec(prefillTokensPerSec).decodeMsPerToken(decodeMsPerToken).model(model).build();
+        BenchRunner.Config config = new BenchRunner.Config(w, specs, engines, engine, gateway, model,
+                w.defaultWarmup(), requestTimeoutS * 1000, maxWallS, whatIf, jvmWarmupS,
+                "./caravan bench " + String.join(" ", args));
+        stderr.println("caravan bench: " + w.description());
+        BenchReport report = new BenchRunner(config, stderr, System.console() != null).run();
+        if (json != null) {
+            report.writeJson(json);
+            stderr.println("caravan bench: wrote " + json);
+        }
+        write(report, MarkdownReport.render(report), w.name());
+        return 0;
+    }
+
+    /** Prints the table and, with {@code --out}, writes it and the plots there. */
+    private void write(BenchReport report, String markdown, String defaultName) throws IOException {
+        stdout.print(markdown);
+        stdout.flush();
+        if (out != null) {
+            String prefix = name != null ? name : defaultName;
+            Files.createDirectories(out);
+            Files.writeString(out.resolve(prefix + ".md"), markdown, StandardCharsets.UTF_8);
+            Plots.write(report, out, prefix).forEach(p -> stderr.println("caravan bench: wrote " + p));
+        }
+    }
+
+    /** Runs the benchmark with these arguments, printing to the given streams; returns the exit code. */
+    public static int run(String[] args, PrintStream out, PrintStream err) {
+        BenchCli cli = new BenchCli();
+        cli.args = args.clone();
+        cli.stdout = out;
+        cli.stderr = err;
+        CommandLine cmd = new CommandLine(cli).setOut(new java.io.PrintWriter(out, true))
+                .setErr(new java.io.PrintWriter(err, true));
+        cmd.setExecutionExceptionHandler((ex, line, parsed) -> {
+            if (ex instanceof IllegalArgumentException || ex instanceof IOException
+                    || ex instanceof java.io.UncheckedIOException) {
+                err.println("caravan bench: " + ex.getMessage());
+                return 2;
+            }
+            throw ex;
+        });
+        return cmd.execute(args);
     }
 
     public static void main(String[] args) {
-        System.err.println("caravan bench: the fleet benchmark is not built yet.");
-        System.exit(2);
+        if (System.getProperty("log4j2.configurationFile") == null) {
+            System.setProperty("log4j2.configurationFile", "caravan-bench-log4j2.properties");
+        }
+        System.setProperty("java.awt.headless", "true");
+        System.exit(run(args, System.out, System.err));
     }
 }

@@ -1,0 +1,175 @@
+package dev.caravan.bench;
+
+import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
+import java.net.URI;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+
+import dev.caravan.bench.drive.ExternalTarget;
+import dev.caravan.bench.drive.GatewayTarget;
+import dev.caravan.bench.drive.InflightSampler;
+import dev.caravan.bench.drive.LoadDriver;
+import dev.caravan.bench.drive.NginxTarget;
+import dev.caravan.bench.drive.Progress;
+import dev.caravan.bench.drive.ReuseTracker;
+import dev.caravan.bench.drive.Target;
+import dev.caravan.bench.report.BenchReport;
+import dev.caravan.bench.report.PolicyResult;
+import dev.caravan.bench.report.ResultCalculator;
+import dev.caravan.bench.whatif.WhatIfRunner;
+import dev.caravan.bench.workload.TruncatedWorkload;
+import dev.caravan.bench.workload.Workload;
+import dev.caravan.sim.SimConfig;
+
+import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs one workload against each policy in turn and collects the {@link BenchReport}. In the HTTP mode every policy
+ * gets a fresh set of simulated engines (cold caches) and a fresh load balancer, and sees the identical request
+ * sequence (same seed); in the what-if mode the same sequence is replayed through the policy code against engine
+ * models in simulated time ({@link WhatIfRunner}).
+ */
+public final class BenchRunner {
+
+    private static final Logger LOG = LoggerFactory.getLogger(BenchRunner.class);
+    private static final long SAMPLE_PERIOD_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
+
+    /**
+     * @param engine        configuration of every simulated engine (time scale included)
+     * @param gateway       an external load balancer, or null to start one per policy
+     * @param warmup        requests excluded from the statistics
+     * @param whatIf        replay against engine models instead of HTTP
+     * @param jvmWarmupSeconds wall seconds of the workload's beginning sent once, unmeasured, before the first policy
+     */
+    public record Config(Workload workload, List<PolicySpec> policies, int engines, SimConfig engine, URI gateway,
+                         String model, int warmup, long requestTimeoutMs, long maxWallSeconds, boolean whatIf,
+                         long jvmWarmupSeconds, String command) {
+    }
+
+    private final Config config;
+    private final PrintStream err;
+    private final boolean terminal;
+
+    public BenchRunner(Config config, PrintStream err, boolean terminal) {
+        this.config = config;
+        this.err = err;
+        this.terminal = terminal;
+    }
+
+    public BenchReport run() throws InterruptedException {
+        List<PolicyResult> results = new ArrayList<>();
+        List<String> notes = new ArrayList<>();
+        Map<String, String> machine = new LinkedHashMap<>();
+        machine.put("cores", String.valueOf(Runtime.getRuntime().availableProcessors()));
+        machine.put("load_average_start", load());
+        machine.put("java", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
+        Optional<Path> nginx = NginxTarget.find();
+        Vertx vertx = config.whatIf() ? null : Vertx.vertx(new VertxOptions().setEventLoopPoolSize(2));
+        try {
+            if (!config.whatIf() && config.jvmWarmupSeconds() > 0) {
+                warmUpJvm(vertx, nginx, notes);
+            }
+            for (PolicySpec spec : config.policies()) {
+                if (spec.kind() == PolicySpec.Kind.NGINX && nginx.isEmpty() && !config.whatIf()) {
+                    notes.add(spec.label() + " skipped: no nginx executable on the PATH (apt-get install -y nginx)");
+                    err.println("caravan bench: " + notes.get(notes.size() - 1));
+                    continue;
+                }
+                if (config.whatIf() && spec.kind() != PolicySpec.Kind.CARAVAN) {
+                    notes.add(spec.label() + " skipped: the what-if mode replays Caravan's policy code only");
+                    continue;
+                }
+                PolicyResult r = config.whatIf() ? new WhatIfRunner(config, err, terminal).run(spec)
+                        : runHttp(vertx, spec, nginx, config.workload(), config.warmup());
+                results.add(r);
+                LOG.info("{}: {} of {} measured requests completed", spec.label(), r.completed(), r.measured());
+            }
+        } finally {
+            if (vertx != null) {
+                vertx.close().toCompletionStage().toCompletableFuture().join();
+            }
+        }
+        machine.put("load_average_end", load());
+        SimConfig e = config.engine();
+        BenchReport.EngineSetup setup = new BenchReport.EngineSetup(config.engines(), e.kvCapacityTokens(),
+                e.blockSize(), e.prefillTokensPerSec(), e.prefillOverheadMs(), e.decodeMsPerToken(), e.maxModelLen(),
+                config.whatIf() ? 1.0 : e.timeScale());
+        return new BenchReport(config.command(), config.whatIf() ? "whatif" : "http", config.workload().name(),
+                config.workload().description(), config.workload().parameters(), setup,
+                config.workload().analytic(config.engines(), e.prefillTokensPerSec()), results, notes, machine);
+    }
+
+    /**
+     * Sends the first {@code jvmWarmupSeconds} (wall) of the workload through the first runnable entry on a throwaway
+     * fleet, so the first measured policy does not pay for class loading and JIT compilation.
+     */
+    private void warmUpJvm(Vertx vertx, Optional<Path> nginx, List<String> notes) throws InterruptedException {
+        Optional<PolicySpec> first = config.policies().stream()
+                .filter(p -> p.kind() != PolicySpec.Kind.NGINX || nginx.isPresent()).findFirst();
+        if (first.isEmpty()) {
+            return;
+        }
+        long until = (long) (config.jvmWarmupSeconds() * 1e9 * config.engine().timeScale());
+        PolicyResult r = runHttp(vertx, first.get(), nginx, new TruncatedWorkload(config.workload(), until), 0);
+        notes.add(String.format(Locale.ROOT, "JVM warm-up before the first policy (not measured): the first %d wall "
+                + "s of the workload (%,d requests) through %s on a throwaway fleet.", config.jvmWarmupSeconds(),
+                r.sent(), first.get().label()));
+    }
+
+    private PolicyResult runHttp(Vertx vertx, PolicySpec spec, Optional<Path> nginx, Workload workload, int warmup)
+            throws InterruptedException {
+        String before = load();
+        long wallStart = System.nanoTime();
+        try (Target target = target(spec, nginx)) {
+            ReuseTracker reuse = new ReuseTracker(config.engine().blockSize(), config.engine().charsPerToken());
+            LoadDriver.Run run;
+            InflightSampler sampler = new InflightSampler(target.inflightProbes(), SAMPLE_PERIOD_NANOS);
+            String label = warmup == 0 && workload instanceof TruncatedWorkload ? "JVM warm-up" : spec.label();
+            try (Progress progress = new Progress(label, workload.expectedRequests(), err, terminal)) {
+                sampler.start();
+                LoadDriver driver = new LoadDriver(vertx, new LoadDriver.Settings(target.baseUrl(), config.model(),
+                        config.engine().timeScale(), warmup, config.requestTimeoutMs()), workload, reuse, progress);
+                run = driver.run(System.nanoTime() + TimeUnit.SECONDS.toNanos(config.maxWallSeconds()));
+            } finally {
+                sampler.close();
+            }
+            Map<String, String> settings = new LinkedHashMap<>(target.settings());
+            settings.put("load_average", before + " → " + load());
+            double[] inflight = run.firstMeasuredSentNanos() < 0 ? null
+                    : sampler.window(run.firstMeasuredSentNanos(), run.lastSentNanos());
+            return ResultCalculator.compute(spec, spec.kind().name().toLowerCase(Locale.ROOT), settings,
+                    run.records(), new ResultCalculator.RunWindow(config.engine().timeScale(),
+                            config.engine().prefillTokensPerSec(), target.engines(), inflight,
+                            (System.nanoTime() - wallStart) / 1e9));
+        }
+    }
+
+    private Target target(PolicySpec spec, Optional<Path> nginx) {
+        return switch (spec.kind()) {
+            case CARAVAN -> new GatewayTarget(spec, config.engines(), config.engine());
+            case NGINX -> new NginxTarget(nginx.orElseThrow(), spec.policy(), config.engines(), config.engine());
+            case EXTERNAL -> {
+                if (config.gateway() == null) {
+                    throw new IllegalArgumentException("policy entry 'external' needs --gateway URL");
+                }
+                yield new ExternalTarget(config.gateway());
+            }
+        };
+    }
+
+    private static String load() {
+        double l = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
+        return l < 0 ? "n/a" : String.format(Locale.ROOT, "%.1f", l);
+    }
+}

@@ -1,0 +1,83 @@
+package dev.caravan.bench.drive;
+
+import java.net.URI;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import dev.caravan.bench.PolicySpec;
+import dev.caravan.it.GatewayHarness;
+import dev.caravan.processors.config.CaravanFlag;
+import dev.caravan.processors.config.CaravanFlags;
+import dev.caravan.processors.config.GatewayConfig;
+import dev.caravan.sim.SimConfig;
+
+/**
+ * The Caravan gateway (in this JVM, built exactly as an embedding application builds it) in front of a fresh simulated
+ * fleet, configured with one policy and its options.
+ *
+ * <p>Options of a {@link PolicySpec} are gateway flags without the leading dashes ({@code cache-threshold=0.5},
+ * {@code load-check-interval=1}). The gateway's own timers run on the wall clock while the engines run
+ * {@code timeScale} times faster, so unless a run sets them, the two timer settings are divided by the time scale
+ * (at least 1 s): {@code --eviction-interval} (cache_aware's tree eviction, 60 s) and {@code --load-check-interval}
+ * (the engine-load poll power_of_two uses, 5 s). They then fire at their intended simulated period.
+ */
+public final class GatewayTarget extends SimFleetTarget {
+
+    private final GatewayHarness gateway;
+    private final Map<String, String> settings = new LinkedHashMap<>();
+
+    public GatewayTarget(PolicySpec spec, int engines, SimConfig engine) {
+        super(engines, engine);
+        try {
+            GatewayConfig config = GatewayHarness.config(fleet.urls()).with(CaravanFlags.POLICY_NAME, spec.policy());
+            settings.put("policy", spec.policy());
+            config = scaled(config, spec, CaravanFlags.EVICTION_INTERVAL, engine.timeScale());
+            config = scaled(config, spec, CaravanFlags.LOAD_CHECK_INTERVAL, engine.timeScale());
+            for (Map.Entry<String, String> o : spec.options().entrySet()) {
+                CaravanFlag flag = flag(o.getKey());
+                config = config.with(flag, o.getValue());
+                settings.put(o.getKey(), o.getValue());
+            }
+            gateway = GatewayHarness.start(config);
+        } catch (RuntimeException e) {
+            fleet.close();
+            throw e;
+        }
+    }
+
+    /** The gateway flag named {@code option} (no leading dashes). */
+    static CaravanFlag flag(String option) {
+        return CaravanFlags.byFlag("--" + option).orElseThrow(() -> new IllegalArgumentException(
+                "unknown gateway option '" + option + "' (use a ./caravan run flag name without dashes, e.g. "
+                        + "cache-threshold=0.5)"));
+    }
+
+    private GatewayConfig scaled(GatewayConfig config, PolicySpec spec, CaravanFlag flag, double timeScale) {
+        String option = flag.flag().substring(2);
+        if (spec.options().containsKey(option)) {
+            return config;
+        }
+        long seconds = config.getLong(flag);
+        if (seconds <= 0 || timeScale == 1.0) {
+            return config;
+        }
+        long wall = Math.max(1, Math.round(seconds / timeScale));
+        settings.put(option, wall + " (wall s; " + seconds + " simulated s / time scale)");
+        return config.with(flag, Long.toString(wall));
+    }
+
+    @Override
+    public URI baseUrl() {
+        return URI.create(gateway.url());
+    }
+
+    @Override
+    public Map<String, String> settings() {
+        return settings;
+    }
+
+    @Override
+    protected void closeBalancer() {
+        gateway.close();
+    }
+}
