@@ -2,10 +2,13 @@ package dev.caravan.bench.drive;
 
 import java.net.URI;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 import dev.caravan.bench.PolicySpec;
 import dev.caravan.it.GatewayHarness;
+import dev.caravan.policies.PolicyName;
+import dev.caravan.policies.Worker;
 import dev.caravan.processors.config.CaravanFlag;
 import dev.caravan.processors.config.CaravanFlags;
 import dev.caravan.processors.config.GatewayConfig;
@@ -20,16 +23,26 @@ import dev.caravan.sim.SimConfig;
  * {@code timeScale} times faster, so unless a run sets them, the two timer settings are divided by the time scale
  * (at least 1 s): {@code --eviction-interval} (cache_aware's tree eviction, 60 s) and {@code --load-check-interval}
  * (the engine-load poll power_of_two uses, 5 s). They then fire at their intended simulated period.
+ *
+ * <p>Runs that consume KV-cache events ({@code kv_aware}, or {@code kv-calibrate-tree=true}) start engines that publish
+ * them on ephemeral ZeroMQ ports and register each engine with its endpoints, as the demo does; the other runs' engines
+ * publish nothing, so no policy pays for events it ignores.
  */
 public final class GatewayTarget extends SimFleetTarget {
 
     private final GatewayHarness gateway;
     private final Map<String, String> settings = new LinkedHashMap<>();
 
+    /** Where an engine binds its KV-event sockets when a run consumes them: a free loopback port each. */
+    static final String EPHEMERAL_ZMQ = "tcp://127.0.0.1:*";
+
     public GatewayTarget(PolicySpec spec, int engines, SimConfig engine) {
-        super(engines, engine);
+        super(engines, consumesKvEvents(spec)
+                ? engine.toBuilder().kvEventsEndpoint(EPHEMERAL_ZMQ).kvReplayEndpoint(EPHEMERAL_ZMQ).build() : engine);
         try {
-            GatewayConfig config = GatewayHarness.config(fleet.urls()).with(CaravanFlags.POLICY_NAME, spec.policy());
+            boolean kv = consumesKvEvents(spec);
+            GatewayConfig config = GatewayHarness.config(kv ? List.of() : fleet.urls())
+                    .with(CaravanFlags.POLICY_NAME, spec.policy());
             settings.put("policy", spec.policy());
             config = scaled(config, spec, CaravanFlags.EVICTION_INTERVAL, engine.timeScale());
             config = scaled(config, spec, CaravanFlags.LOAD_CHECK_INTERVAL, engine.timeScale());
@@ -39,10 +52,21 @@ public final class GatewayTarget extends SimFleetTarget {
                 settings.put(o.getKey(), o.getValue());
             }
             gateway = GatewayHarness.start(config);
+            if (kv) {
+                settings.put("kv_events", "engines publish, gateway subscribes");
+                fleet.engines().forEach(e -> gateway.workers().add(Worker.builder(e.url()).modelId(e.config().model())
+                        .kvEventsEndpoint(e.kvEventsEndpoint()).kvReplayEndpoint(e.kvReplayEndpoint()).build()));
+            }
         } catch (RuntimeException e) {
             fleet.close();
             throw e;
         }
+    }
+
+    /** Whether the run's gateway reads the engines' KV-cache events. */
+    static boolean consumesKvEvents(PolicySpec spec) {
+        return PolicyName.resolve(spec.policy()) == PolicyName.KV_AWARE
+                || Boolean.parseBoolean(spec.options().getOrDefault("kv-calibrate-tree", "false"));
     }
 
     /** The gateway flag named {@code option} (no leading dashes). */
