@@ -22,7 +22,7 @@ import org.knowm.xchart.style.Styler;
 public final class Plots {
 
     private static final int WIDTH = 1000;
-    private static final int HEIGHT = 520;
+    private static final int HEIGHT = 600;
 
     private Plots() {
     }
@@ -45,7 +45,7 @@ public final class Plots {
     private static CategoryChart chart(String title, String x, String y) {
         CategoryChart c = new CategoryChartBuilder().width(WIDTH).height(HEIGHT).title(title).xAxisTitle(x)
                 .yAxisTitle(y).build();
-        c.getStyler().setLegendPosition(Styler.LegendPosition.InsideNW);
+        c.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS); // below the bars, never over them
         c.getStyler().setXAxisLabelRotation(20);
         c.getStyler().setChartBackgroundColor(java.awt.Color.WHITE);
         return c;
