@@ -65,7 +65,7 @@ class PolicyConfigTest {
                 .hasMessageContaining("'least_load'")
                 .hasMessageContaining("random, round_robin|roundrobin, power_of_two|poweroftwo, "
                         + "cache_aware|cacheaware, bucket, manual, consistent_hashing|consistenthashing, "
-                        + "prefix_hash|prefixhash");
+                        + "prefix_hash|prefixhash, bounded_consistent_hashing|boundedconsistenthashing, kv_aware|kvaware");
         assertThatThrownBy(() -> PolicyConfig.fromOptions(null, Map.of()))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("unknown policy");
     }
