@@ -48,6 +48,13 @@ public sealed interface PolicyConfig permits RandomConfig, RoundRobinConfig, Pow
     String IMBALANCE_PREFER_CACHED = "imbalance-prefer-cached";
     /** Option key {@code stale-fallback-min-load} (Caravan improvement c). */
     String STALE_FALLBACK_MIN_LOAD = "stale-fallback-min-load";
+    /** Option key {@code balance-engine-load} (Caravan improvement d): the guard also counts the engine's queue. */
+    String BALANCE_ENGINE_LOAD = "balance-engine-load";
+    /**
+     * Option key {@code engine-load-max-age}, in seconds: how old a polled engine load may be and still count. Not a
+     * flag of its own: the gateway derives it from {@code --load-check-interval}.
+     */
+    String ENGINE_LOAD_MAX_AGE = "engine-load-max-age";
 
     /** Option key {@code kv-tokenizer} (kv_aware): {@code pseudo} or the path of a HuggingFace tokenizer.json. */
     String KV_TOKENIZER = "kv-tokenizer";

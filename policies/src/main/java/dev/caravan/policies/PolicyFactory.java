@@ -68,7 +68,7 @@ public final class PolicyFactory {
 
         @Override
         public LoadBalancingPolicy visit(CacheAwareConfig config) {
-            return new CacheAwarePolicy(config);
+            return new CacheAwarePolicy(config, env);
         }
 
         @Override

@@ -81,6 +81,20 @@ class PolicyConfigTest {
     }
 
     @Test
+    void readsTheEngineLoadGuardOptionsOffByDefault() {
+        assertThat(CacheAwareConfig.defaults().balanceEngineLoad()).isFalse();
+        assertThat(CacheAwareConfig.defaults().engineLoadMaxAge()).isEqualTo(Duration.ofSeconds(10));
+        CacheAwareConfig c = (CacheAwareConfig) PolicyConfig.fromOptions("cache_aware", Map.of(
+                "balance-engine-load", "true", "engine-load-max-age", "4"));
+        assertThat(c.balanceEngineLoad()).isTrue();
+        assertThat(c.engineLoadMaxAge()).isEqualTo(Duration.ofSeconds(4));
+        assertThatThrownBy(() -> CacheAwareConfig.defaults().withBalanceEngineLoad(true, Duration.ofSeconds(-2)))
+                .hasMessage("engineLoadMaxAge (engine-load-max-age) must be >= 0 seconds, was -2s");
+        assertThatThrownBy(() -> PolicyConfig.fromOptions("cache_aware", Map.of("balance-engine-load", "yes")))
+                .hasMessage("option balance-engine-load must be true or false, was 'yes'");
+    }
+
+    @Test
     void acceptsDashedUnderscoredAndSecsSuffixedKeys() {
         PolicyConfig c = PolicyConfig.fromOptions("cache_aware", Map.of(
                 "--cache_threshold", "0.4", "eviction_interval_secs", "30"));
