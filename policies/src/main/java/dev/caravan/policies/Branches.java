@@ -56,7 +56,10 @@ public final class Branches {
 
     /** consistent_hashing, bounded_consistent_hashing: {@code X-SMG-Target-Worker} names a healthy candidate index. */
     public static final String TARGET_WORKER_HIT = "target_worker_hit";
-    /** consistent_hashing, bounded_consistent_hashing: {@code X-SMG-Target-Worker} is out of range, unparsable or unhealthy (no worker). */
+    /**
+     * consistent_hashing, bounded_consistent_hashing: {@code X-SMG-Target-Worker} is out of range, unparsable or
+     * unhealthy (no worker).
+     */
     public static final String TARGET_WORKER_MISS = "target_worker_miss";
     /** consistent_hashing: ring lookup by explicit or implicit routing key. */
     public static final String ROUTING_KEY_HIT = "routing_key_hit";

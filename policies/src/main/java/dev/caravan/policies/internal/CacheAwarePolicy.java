@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
+import java.util.function.ToIntFunction;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -68,6 +69,8 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy, Maintainable
 
     private final CacheAwareConfig config;
     private final LongSupplier nanoTime;
+    /** {@link #effectiveLoad}, allocated once for the least-loaded choices. */
+    private final ToIntFunction<Worker> loadOf = this::effectiveLoad;
     private final ConcurrentHashMap<String, ApproximateRadixTree> trees = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, Long> budgetOverrides = new ConcurrentHashMap<>();
 
@@ -113,13 +116,14 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy, Maintainable
             }
             tree.removeTenant(match.tenant());
             if (config.staleFallbackMinLoad()) {
-                return route(tree, text, HealthyWorkers.minLoad(healthy, this::effectiveLoad), Branches.STALE_TENANT_MIN_LOAD, match);
+                return route(tree, text, HealthyWorkers.minLoad(healthy, loadOf), Branches.STALE_TENANT_MIN_LOAD,
+                        match);
             }
             LOG.debug("cache_aware: tenant {} is stale; purged, falling back to the first healthy worker",
                     match.tenant());
             return Decision.of(healthy.get(0), NAME, Branches.STALE_TENANT);
         }
-        return route(tree, text, HealthyWorkers.minLoad(healthy, this::effectiveLoad), Branches.CACHE_MISS_MIN_LOAD, match);
+        return route(tree, text, HealthyWorkers.minLoad(healthy, loadOf), Branches.CACHE_MISS_MIN_LOAD, match);
     }
 
     /** {@code matched / input > cacheThreshold}, strictly, in f32 like SGLang; an empty input never qualifies. */
@@ -133,7 +137,7 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy, Maintainable
     }
 
     private Decision imbalanced(List<Worker> healthy, String text, ApproximateRadixTree tree, int min, int max) {
-        Worker least = HealthyWorkers.minLoad(healthy, this::effectiveLoad);
+        Worker least = HealthyWorkers.minLoad(healthy, loadOf);
         if (config.imbalancePreferCached()) {
             Worker cached = mostCachedNearMin(healthy, text, tree, effectiveLoad(least));
             if (cached != null) {
