@@ -54,14 +54,26 @@ public final class Branches {
     /** manual: known key, none of its workers is usable; re-assigned. */
     public static final String OCCUPIED_MISS = "occupied_miss";
 
-    /** consistent_hashing: {@code X-SMG-Target-Worker} names a healthy candidate index. */
+    /** consistent_hashing, bounded_consistent_hashing: {@code X-SMG-Target-Worker} names a healthy candidate index. */
     public static final String TARGET_WORKER_HIT = "target_worker_hit";
-    /** consistent_hashing: {@code X-SMG-Target-Worker} is out of range, unparsable or unhealthy (no worker). */
+    /**
+     * consistent_hashing, bounded_consistent_hashing: {@code X-SMG-Target-Worker} is out of range, unparsable or
+     * unhealthy (no worker).
+     */
     public static final String TARGET_WORKER_MISS = "target_worker_miss";
     /** consistent_hashing: ring lookup by explicit or implicit routing key. */
     public static final String ROUTING_KEY_HIT = "routing_key_hit";
-    /** consistent_hashing / bucket: no key or no usable boundary, random healthy worker. */
+    /** consistent_hashing (both) / bucket: no key or no usable boundary, random healthy worker. */
     public static final String RANDOM_FALLBACK = "random_fallback";
+
+    /** bounded_consistent_hashing: ring pick by {@code X-SMG-Routing-Key}, within the load bound. */
+    public static final String EXPLICIT_ROUTING_KEY_HIT = "explicit_routing_key_hit";
+    /** bounded_consistent_hashing: the key's ring pick was overloaded; the next ring worker within the bound. */
+    public static final String EXPLICIT_ROUTING_KEY_SPILLOVER = "explicit_routing_key_spillover";
+    /** bounded_consistent_hashing: the ring pick was overloaded but no worker is within the bound; kept the pick. */
+    public static final String EXPLICIT_ROUTING_KEY_NO_ELIGIBLE_CANDIDATE = "explicit_routing_key_no_eligible_candidate";
+    /** bounded_consistent_hashing: ring pick by {@code authorization}/{@code x-forwarded-for}/{@code cookie}; never spills. */
+    public static final String IMPLICIT_ROUTING_KEY_HIT = "implicit_routing_key_hit";
 
     /** prefix_hash: the request carries no token ids. */
     public static final String NO_TOKENS = "no_tokens";

@@ -4,7 +4,7 @@ import java.time.Duration;
 
 /**
  * Configuration of {@code cache_aware}. Defaults are SGLang's Python launcher values ({@code router_args.py}), which the
- * gateway's CLI also uses; the three Caravan improvements default off so that default behaviour is SGLang's.
+ * gateway's CLI also uses; the Caravan improvements default off so that default behaviour is SGLang's.
  *
  * @param cacheThreshold          a prefix match rate (matched / input code points) strictly above this is a cache hit;
  *                                in [0,1]; default {@value #DEFAULT_CACHE_THRESHOLD}
@@ -26,10 +26,21 @@ import java.time.Duration;
  * @param staleFallbackMinLoad    improvement (c): when the matched tenant is gone or unhealthy, fall back to the least
  *                                loaded worker (and record the prompt there) instead of the first healthy one; default
  *                                false
+ * @param balanceEngineLoad       improvement (d), the design document's sharp edge 4: the load the imbalance guard and
+ *                                every least-loaded choice read for a worker is {@code max(in-flight, engine running +
+ *                                waiting)} while the engine's polled load ({@link Worker#engineLoad()}) is fresh, so
+ *                                a worker whose engine queue is long (requests from other gateways, long prefills) is
+ *                                seen as loaded; default false (the router's in-flight count only, as SGLang)
+ * @param engineLoadMaxAge        how old a polled engine load may be and still count ({@link EngineLoad#isFresh});
+ *                                &gt;= 0, {@link Duration#ZERO} never trusts one; default
+ *                                {@link #DEFAULT_ENGINE_LOAD_MAX_AGE}. The gateway sets it to twice its
+ *                                {@code --load-check-interval}, so one missed or slow poll is tolerated and a worker that
+ *                                stops answering drops back to in-flight counting
  */
 public record CacheAwareConfig(double cacheThreshold, int balanceAbsThreshold, double balanceRelThreshold,
                                Duration evictionInterval, long maxTreeSize, int minPrefixMatchChars,
-                               boolean imbalancePreferCached, boolean staleFallbackMinLoad) implements PolicyConfig {
+                               boolean imbalancePreferCached, boolean staleFallbackMinLoad, boolean balanceEngineLoad,
+                               Duration engineLoadMaxAge) implements PolicyConfig {
 
     public static final double DEFAULT_CACHE_THRESHOLD = 0.3;
     public static final int DEFAULT_BALANCE_ABS_THRESHOLD = 64;
@@ -39,6 +50,9 @@ public record CacheAwareConfig(double cacheThreshold, int balanceAbsThreshold, d
     public static final int DEFAULT_MIN_PREFIX_MATCH_CHARS = 0;
     public static final boolean DEFAULT_IMBALANCE_PREFER_CACHED = false;
     public static final boolean DEFAULT_STALE_FALLBACK_MIN_LOAD = false;
+    public static final boolean DEFAULT_BALANCE_ENGINE_LOAD = false;
+    /** Twice the gateway's default 5 s load poll. */
+    public static final Duration DEFAULT_ENGINE_LOAD_MAX_AGE = Duration.ofSeconds(10);
 
     public CacheAwareConfig {
         Checks.inUnitInterval(cacheThreshold, "cacheThreshold", CACHE_THRESHOLD);
@@ -47,12 +61,23 @@ public record CacheAwareConfig(double cacheThreshold, int balanceAbsThreshold, d
         Checks.nonNegative(evictionInterval, "evictionInterval", EVICTION_INTERVAL);
         Checks.atLeast(maxTreeSize, 1, "maxTreeSize", MAX_TREE_SIZE);
         Checks.atLeast(minPrefixMatchChars, 0, "minPrefixMatchChars", MIN_PREFIX_MATCH_CHARS);
+        Checks.nonNegative(engineLoadMaxAge, "engineLoadMaxAge", ENGINE_LOAD_MAX_AGE);
+    }
+
+    /** The configuration without improvement (d): engine loads off, default age. */
+    public CacheAwareConfig(double cacheThreshold, int balanceAbsThreshold, double balanceRelThreshold,
+                            Duration evictionInterval, long maxTreeSize, int minPrefixMatchChars,
+                            boolean imbalancePreferCached, boolean staleFallbackMinLoad) {
+        this(cacheThreshold, balanceAbsThreshold, balanceRelThreshold, evictionInterval, maxTreeSize,
+                minPrefixMatchChars, imbalancePreferCached, staleFallbackMinLoad, DEFAULT_BALANCE_ENGINE_LOAD,
+                DEFAULT_ENGINE_LOAD_MAX_AGE);
     }
 
     public static CacheAwareConfig defaults() {
         return new CacheAwareConfig(DEFAULT_CACHE_THRESHOLD, DEFAULT_BALANCE_ABS_THRESHOLD,
                 DEFAULT_BALANCE_REL_THRESHOLD, DEFAULT_EVICTION_INTERVAL, DEFAULT_MAX_TREE_SIZE,
-                DEFAULT_MIN_PREFIX_MATCH_CHARS, DEFAULT_IMBALANCE_PREFER_CACHED, DEFAULT_STALE_FALLBACK_MIN_LOAD);
+                DEFAULT_MIN_PREFIX_MATCH_CHARS, DEFAULT_IMBALANCE_PREFER_CACHED, DEFAULT_STALE_FALLBACK_MIN_LOAD,
+                DEFAULT_BALANCE_ENGINE_LOAD, DEFAULT_ENGINE_LOAD_MAX_AGE);
     }
 
     static CacheAwareConfig from(PolicyOptions o) {
@@ -64,37 +89,45 @@ public record CacheAwareConfig(double cacheThreshold, int balanceAbsThreshold, d
                 o.getLongOrAuto(MAX_TREE_SIZE, DEFAULT_MAX_TREE_SIZE),
                 o.getInt(MIN_PREFIX_MATCH_CHARS, DEFAULT_MIN_PREFIX_MATCH_CHARS),
                 o.getBoolean(IMBALANCE_PREFER_CACHED, DEFAULT_IMBALANCE_PREFER_CACHED),
-                o.getBoolean(STALE_FALLBACK_MIN_LOAD, DEFAULT_STALE_FALLBACK_MIN_LOAD));
+                o.getBoolean(STALE_FALLBACK_MIN_LOAD, DEFAULT_STALE_FALLBACK_MIN_LOAD),
+                o.getBoolean(BALANCE_ENGINE_LOAD, DEFAULT_BALANCE_ENGINE_LOAD),
+                o.getSeconds(ENGINE_LOAD_MAX_AGE, DEFAULT_ENGINE_LOAD_MAX_AGE));
     }
 
     public CacheAwareConfig withCacheThreshold(double v) {
         return new CacheAwareConfig(v, balanceAbsThreshold, balanceRelThreshold, evictionInterval, maxTreeSize,
-                minPrefixMatchChars, imbalancePreferCached, staleFallbackMinLoad);
+                minPrefixMatchChars, imbalancePreferCached, staleFallbackMinLoad, balanceEngineLoad, engineLoadMaxAge);
     }
 
     public CacheAwareConfig withBalance(int abs, double rel) {
         return new CacheAwareConfig(cacheThreshold, abs, rel, evictionInterval, maxTreeSize, minPrefixMatchChars,
-                imbalancePreferCached, staleFallbackMinLoad);
+                imbalancePreferCached, staleFallbackMinLoad, balanceEngineLoad, engineLoadMaxAge);
     }
 
     public CacheAwareConfig withMaxTreeSize(long v) {
         return new CacheAwareConfig(cacheThreshold, balanceAbsThreshold, balanceRelThreshold, evictionInterval, v,
-                minPrefixMatchChars, imbalancePreferCached, staleFallbackMinLoad);
+                minPrefixMatchChars, imbalancePreferCached, staleFallbackMinLoad, balanceEngineLoad, engineLoadMaxAge);
     }
 
     public CacheAwareConfig withMinPrefixMatchChars(int v) {
         return new CacheAwareConfig(cacheThreshold, balanceAbsThreshold, balanceRelThreshold, evictionInterval,
-                maxTreeSize, v, imbalancePreferCached, staleFallbackMinLoad);
+                maxTreeSize, v, imbalancePreferCached, staleFallbackMinLoad, balanceEngineLoad, engineLoadMaxAge);
     }
 
     public CacheAwareConfig withImbalancePreferCached(boolean v) {
         return new CacheAwareConfig(cacheThreshold, balanceAbsThreshold, balanceRelThreshold, evictionInterval,
-                maxTreeSize, minPrefixMatchChars, v, staleFallbackMinLoad);
+                maxTreeSize, minPrefixMatchChars, v, staleFallbackMinLoad, balanceEngineLoad, engineLoadMaxAge);
     }
 
     public CacheAwareConfig withStaleFallbackMinLoad(boolean v) {
         return new CacheAwareConfig(cacheThreshold, balanceAbsThreshold, balanceRelThreshold, evictionInterval,
-                maxTreeSize, minPrefixMatchChars, imbalancePreferCached, v);
+                maxTreeSize, minPrefixMatchChars, imbalancePreferCached, v, balanceEngineLoad, engineLoadMaxAge);
+    }
+
+    /** Improvement (d) on or off, trusting engine loads polled at most {@code maxAge} ago. */
+    public CacheAwareConfig withBalanceEngineLoad(boolean v, Duration maxAge) {
+        return new CacheAwareConfig(cacheThreshold, balanceAbsThreshold, balanceRelThreshold, evictionInterval,
+                maxTreeSize, minPrefixMatchChars, imbalancePreferCached, staleFallbackMinLoad, v, maxAge);
     }
 
     @Override

@@ -1,5 +1,7 @@
 package dev.caravan.policies;
 
+import java.time.Duration;
+
 /**
  * What an engine last reported about its own load, as polled by the gateway's load monitor from {@code /get_load} and
  * {@code /metrics}. This is the engine's queue, which the router's in-flight count is not (the design document's sharp
@@ -12,6 +14,26 @@ package dev.caravan.policies;
  * @param polledAtNanos   monotonic time ({@link System#nanoTime()} scale, or the injected clock's) of the poll
  */
 public record EngineLoad(long tokens, int running, int waiting, double kvUsage, long polledAtNanos) {
+
+    /**
+     * The requests the engine holds, running plus waiting (an unknown part counts 0), or {@code -1} when it reported
+     * neither. Comparable with {@link Worker#load()}, which counts only this gateway's requests.
+     */
+    public int queued() {
+        if (running < 0 && waiting < 0) {
+            return -1;
+        }
+        return Math.max(running, 0) + Math.max(waiting, 0);
+    }
+
+    /**
+     * Whether the poll is recent enough to act on: at most {@code maxAge} before {@code nowNanos} (same clock as
+     * {@link #polledAtNanos}). A zero {@code maxAge} trusts nothing. The gateway keeps a worker's last value when a poll
+     * fails, so without this check a dead engine's last queue would count for ever.
+     */
+    public boolean isFresh(long nowNanos, Duration maxAge) {
+        return !maxAge.isZero() && nowNanos - polledAtNanos <= maxAge.toNanos();
+    }
 
     /** True when the engine reported a token load, the quantity power_of_two compares. */
     public boolean hasTokens() {

@@ -15,7 +15,8 @@ import java.util.Map;
  * }</pre>
  */
 public sealed interface PolicyConfig permits RandomConfig, RoundRobinConfig, PowerOfTwoConfig, CacheAwareConfig,
-        BucketConfig, ManualConfig, ConsistentHashingConfig, PrefixHashConfig, KvAwareConfig {
+        BucketConfig, ManualConfig, ConsistentHashingConfig, PrefixHashConfig, BoundedConsistentHashingConfig,
+        KvAwareConfig {
 
     /** Option key {@code cache-threshold}: minimum prefix match rate for a cache hit (cache_aware). */
     String CACHE_THRESHOLD = "cache-threshold";
@@ -37,12 +38,23 @@ public sealed interface PolicyConfig permits RandomConfig, RoundRobinConfig, Pow
     String PREFIX_TOKEN_COUNT = "prefix-token-count";
     /** Option key {@code load-factor}: prefix_hash's overload factor over the mean load. */
     String LOAD_FACTOR = "load-factor";
+    /** Option key {@code max-load-skew}: bounded_consistent_hashing's load bound as a multiple of the mean load. */
+    String MAX_LOAD_SKEW = "max-load-skew";
+    /** Option key {@code min-load-gap}: bounded_consistent_hashing's minimum gap to the least-loaded worker to spill. */
+    String MIN_LOAD_GAP = "min-load-gap";
     /** Option key {@code min-prefix-match-chars} (Caravan improvement a): absolute matched prefix that counts as a hit. */
     String MIN_PREFIX_MATCH_CHARS = "min-prefix-match-chars";
     /** Option key {@code imbalance-prefer-cached} (Caravan improvement b). */
     String IMBALANCE_PREFER_CACHED = "imbalance-prefer-cached";
     /** Option key {@code stale-fallback-min-load} (Caravan improvement c). */
     String STALE_FALLBACK_MIN_LOAD = "stale-fallback-min-load";
+    /** Option key {@code balance-engine-load} (Caravan improvement d): the guard also counts the engine's queue. */
+    String BALANCE_ENGINE_LOAD = "balance-engine-load";
+    /**
+     * Option key {@code engine-load-max-age}, in seconds: how old a polled engine load may be and still count. Not a
+     * flag of its own: the gateway derives it from {@code --load-check-interval}.
+     */
+    String ENGINE_LOAD_MAX_AGE = "engine-load-max-age";
 
     /** Option key {@code kv-tokenizer} (kv_aware): {@code pseudo} or the path of a HuggingFace tokenizer.json. */
     String KV_TOKENIZER = "kv-tokenizer";
@@ -83,6 +95,8 @@ public sealed interface PolicyConfig permits RandomConfig, RoundRobinConfig, Pow
 
         R visit(PrefixHashConfig config);
 
+        R visit(BoundedConsistentHashingConfig config);
+
         R visit(KvAwareConfig config);
     }
 
@@ -105,6 +119,7 @@ public sealed interface PolicyConfig permits RandomConfig, RoundRobinConfig, Pow
             case MANUAL -> ManualConfig.from(o);
             case CONSISTENT_HASHING -> new ConsistentHashingConfig();
             case PREFIX_HASH -> PrefixHashConfig.from(o);
+            case BOUNDED_CONSISTENT_HASHING -> BoundedConsistentHashingConfig.from(o);
             case KV_AWARE -> KvAwareConfig.from(o);
         };
     }

@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
+import dev.caravan.policies.internal.BoundedConsistentHashingPolicy;
 import dev.caravan.policies.internal.BucketPolicy;
 import dev.caravan.policies.internal.CacheAwarePolicy;
 import dev.caravan.policies.internal.ConsistentHashingPolicy;
@@ -43,7 +44,7 @@ public final class PolicyFactory {
         return create(PolicyConfig.fromOptions(name, options), env);
     }
 
-    /** The canonical policy names: SGLang's eight in its registration order, then Caravan's {@code kv_aware}. */
+    /** The canonical policy names: SGLang's in its registration order, then Caravan's {@code kv_aware}. */
     public static List<String> names() {
         return PolicyName.canonicalNames();
     }
@@ -67,7 +68,7 @@ public final class PolicyFactory {
 
         @Override
         public LoadBalancingPolicy visit(CacheAwareConfig config) {
-            return new CacheAwarePolicy(config);
+            return new CacheAwarePolicy(config, env);
         }
 
         @Override
@@ -88,6 +89,11 @@ public final class PolicyFactory {
         @Override
         public LoadBalancingPolicy visit(PrefixHashConfig config) {
             return new PrefixHashPolicy(config);
+        }
+
+        @Override
+        public LoadBalancingPolicy visit(BoundedConsistentHashingConfig config) {
+            return new BoundedConsistentHashingPolicy(config, env);
         }
 
         /** Needs the KV ground truth: without KV events there is nothing precise to route on. */

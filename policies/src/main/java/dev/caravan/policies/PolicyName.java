@@ -7,7 +7,8 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The eight policy names SGLang's gateway registers, with its aliases, and Caravan's {@code kv_aware}. This enum is the one place a policy key is
+ * The policy names SGLang's gateway registers (its eight classic ones, then the latest {@code bounded_consistent_hashing}),
+ * with their aliases, and Caravan's {@code kv_aware}. This enum is the one place a policy key is
  * spelled; {@link PolicyConfig#fromOptions} and {@link PolicyFactory#names()} read it.
  *
  * <p>Resolution is case-insensitive, as SGLang's {@code create_by_name} is: {@code Round_Robin} and {@code roundrobin}
@@ -22,7 +23,9 @@ public enum PolicyName {
     MANUAL("manual"),
     CONSISTENT_HASHING("consistent_hashing", "consistenthashing"),
     PREFIX_HASH("prefix_hash", "prefixhash"),
-    /** Caravan's precise KV-event policy (not in SGLang); listed after SGLang's eight. */
+    /** Latest SGLang's consistent hashing with load-bounded spill-over of explicit routing keys. */
+    BOUNDED_CONSISTENT_HASHING("bounded_consistent_hashing", "boundedconsistenthashing"),
+    /** Caravan's precise KV-event policy (not in SGLang); listed after SGLang's. */
     KV_AWARE("kv_aware", "kvaware");
 
     private final String wireName;
@@ -59,7 +62,7 @@ public enum PolicyName {
                 validSpellings()));
     }
 
-    /** Canonical names: SGLang's eight in its registration order, then Caravan's. */
+    /** Canonical names: SGLang's in its registration order, then Caravan's. */
     public static List<String> canonicalNames() {
         return Arrays.stream(values()).map(PolicyName::wireName).toList();
     }

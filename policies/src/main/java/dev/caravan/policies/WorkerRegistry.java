@@ -6,7 +6,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.locks.ReentrantLock;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -17,20 +20,34 @@ import org.slf4j.LoggerFactory;
  * <p>Writes (add, remove) are rare and serialised; each publishes a new immutable snapshot, so request threads iterate
  * {@link #all()} or {@link #list} without locks and never see a half-applied change. A removed worker disappears from
  * every later snapshot at once (no new routing) while requests that already hold its {@link WorkerLease} finish.
+ *
+ * <p>Listener delivery is ordered per registry: each change enqueues its event while still holding the write lock, so
+ * the queue is in change order, and events are delivered from that queue, in order, under a separate delivery lock.
+ * Without it a concurrent add then remove of one worker could reach listeners as remove-then-add (both notified after
+ * their lock was released), leaking whatever the listener creates per worker. The changing thread drains the queue
+ * before returning, so when {@code add} or {@code remove} returns its own event has been delivered (by it or by the
+ * thread that drained first), as listeners expect. The write lock is never held while waiting for the delivery lock,
+ * so the two cannot deadlock each other; a listener that changes the registry itself (same thread, delivery lock held)
+ * only enqueues, and the outer drain delivers that event after the current one. Listeners must not block on another
+ * thread that is changing this registry.
  */
 public final class WorkerRegistry {
 
     private static final Logger LOG = LoggerFactory.getLogger(WorkerRegistry.class);
 
     private final Object writeLock = new Object();
+    private final ReentrantLock deliveryLock = new ReentrantLock();
+    private final Queue<Event> pending = new ConcurrentLinkedQueue<>();
     private final List<WorkerListener> listeners = new CopyOnWriteArrayList<>();
     private volatile Map<String, Worker> byId = Map.of();
     private volatile List<Worker> snapshot = List.of();
 
     /**
-     * Registers a worker and notifies listeners.
+     * Registers a worker and notifies listeners. The same URL may be registered once per role (a P/D engine can be a
+     * prefill and a decode worker).
      *
-     * @throws IllegalStateException when a worker with the same URL and role is already registered
+     * @throws IllegalStateException when a worker with the same URL and role, or with the same id, is already registered
+     *                               (an id clash would otherwise replace that worker without a removal event)
      */
     public Worker add(Worker worker) {
         synchronized (writeLock) {
@@ -40,14 +57,18 @@ public final class WorkerRegistry {
                             + ") is already registered as " + w.id());
                 }
             }
+            Worker sameId = byId.get(worker.id());
+            if (sameId != null) {
+                throw new IllegalStateException("worker id " + worker.id() + " is already registered for "
+                        + sameId.url());
+            }
             Map<String, Worker> ids = new LinkedHashMap<>(byId);
             ids.put(worker.id(), worker);
             publish(ids);
+            pending.add(new Event(true, worker, List.copyOf(listeners)));
         }
         LOG.info("Worker added: {}", worker);
-        for (WorkerListener l : listeners) {
-            notifySafely(() -> l.onWorkerAdded(worker), l, worker);
-        }
+        deliver();
         return worker;
     }
 
@@ -61,11 +82,10 @@ public final class WorkerRegistry {
                 return Optional.empty();
             }
             publish(ids);
+            pending.add(new Event(false, removed, List.copyOf(listeners)));
         }
         LOG.info("Worker removed: {} (in flight: {})", removed, removed.load());
-        for (WorkerListener l : listeners) {
-            notifySafely(() -> l.onWorkerRemoved(removed), l, removed);
-        }
+        deliver();
         return Optional.of(removed);
     }
 
@@ -88,12 +108,40 @@ public final class WorkerRegistry {
         snapshot = List.copyOf(ids.values());
     }
 
-    private static void notifySafely(Runnable r, WorkerListener l, Worker w) {
-        try {
-            r.run();
-        } catch (RuntimeException e) {
-            LOG.warn("Worker listener {} failed for {}: {}", l, w, e.toString());
+    /**
+     * Delivers every pending event in change order. A thread already delivering (a listener changed the registry) returns
+     * at once: its outer loop picks the new event up next.
+     */
+    private void deliver() {
+        if (deliveryLock.isHeldByCurrentThread()) {
+            return;
         }
+        deliveryLock.lock();
+        try {
+            for (Event e = pending.poll(); e != null; e = pending.poll()) {
+                for (WorkerListener l : e.listeners()) {
+                    notifySafely(e, l);
+                }
+            }
+        } finally {
+            deliveryLock.unlock();
+        }
+    }
+
+    private static void notifySafely(Event e, WorkerListener l) {
+        try {
+            if (e.added()) {
+                l.onWorkerAdded(e.worker());
+            } else {
+                l.onWorkerRemoved(e.worker());
+            }
+        } catch (RuntimeException ex) {
+            LOG.warn("Worker listener {} failed for {}: {}", l, e.worker(), ex.toString());
+        }
+    }
+
+    /** One change to deliver, with the listeners registered when it happened. */
+    private record Event(boolean added, Worker worker, List<WorkerListener> listeners) {
     }
 
     public Optional<Worker> get(String id) {

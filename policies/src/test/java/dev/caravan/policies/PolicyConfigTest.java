@@ -65,7 +65,7 @@ class PolicyConfigTest {
                 .hasMessageContaining("'least_load'")
                 .hasMessageContaining("random, round_robin|roundrobin, power_of_two|poweroftwo, "
                         + "cache_aware|cacheaware, bucket, manual, consistent_hashing|consistenthashing, "
-                        + "prefix_hash|prefixhash");
+                        + "prefix_hash|prefixhash, bounded_consistent_hashing|boundedconsistenthashing, kv_aware|kvaware");
         assertThatThrownBy(() -> PolicyConfig.fromOptions(null, Map.of()))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("unknown policy");
     }
@@ -78,6 +78,20 @@ class PolicyConfigTest {
                 "imbalance-prefer-cached", "true", "stale-fallback-min-load", "TRUE"));
         assertThat(c).isEqualTo(new CacheAwareConfig(0.5, 32, 1.1, Duration.ofSeconds(120), 10_000, 4096, true,
                 true));
+    }
+
+    @Test
+    void readsTheEngineLoadGuardOptionsOffByDefault() {
+        assertThat(CacheAwareConfig.defaults().balanceEngineLoad()).isFalse();
+        assertThat(CacheAwareConfig.defaults().engineLoadMaxAge()).isEqualTo(Duration.ofSeconds(10));
+        CacheAwareConfig c = (CacheAwareConfig) PolicyConfig.fromOptions("cache_aware", Map.of(
+                "balance-engine-load", "true", "engine-load-max-age", "4"));
+        assertThat(c.balanceEngineLoad()).isTrue();
+        assertThat(c.engineLoadMaxAge()).isEqualTo(Duration.ofSeconds(4));
+        assertThatThrownBy(() -> CacheAwareConfig.defaults().withBalanceEngineLoad(true, Duration.ofSeconds(-2)))
+                .hasMessage("engineLoadMaxAge (engine-load-max-age) must be >= 0 seconds, was -2s");
+        assertThatThrownBy(() -> PolicyConfig.fromOptions("cache_aware", Map.of("balance-engine-load", "yes")))
+                .hasMessage("option balance-engine-load must be true or false, was 'yes'");
     }
 
     @Test

@@ -16,9 +16,9 @@ import dev.caravan.policies.text.TokenizerSource;
 class PolicyFactoryTest {
 
     @Test
-    void listsTheEightSglangNamesInRegistrationOrderThenKvAware() {
+    void listsTheSglangNamesInRegistrationOrderThenKvAware() {
         assertThat(PolicyFactory.names()).containsExactly("random", "round_robin", "power_of_two", "cache_aware",
-                "bucket", "manual", "consistent_hashing", "prefix_hash", "kv_aware");
+                "bucket", "manual", "consistent_hashing", "prefix_hash", "bounded_consistent_hashing", "kv_aware");
     }
 
     private static PolicyEnvironment withKv(PolicyEnvironment env) {

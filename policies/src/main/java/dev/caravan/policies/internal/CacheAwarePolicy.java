@@ -6,6 +6,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.LongSupplier;
+import java.util.function.ToIntFunction;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -13,8 +15,10 @@ import org.slf4j.LoggerFactory;
 import dev.caravan.policies.Branches;
 import dev.caravan.policies.CacheAwareConfig;
 import dev.caravan.policies.Decision;
+import dev.caravan.policies.EngineLoad;
 import dev.caravan.policies.LoadBalancingPolicy;
 import dev.caravan.policies.Maintainable;
+import dev.caravan.policies.PolicyEnvironment;
 import dev.caravan.policies.PolicyName;
 import dev.caravan.policies.SelectionContext;
 import dev.caravan.policies.TreeBacked;
@@ -47,7 +51,10 @@ import dev.caravan.policies.tree.PrefixMatch;
  * with {@code load <= minHealthyLoad + balanceAbsThreshold}, the one holding the longest prefix of the prompt, if that
  * prefix would itself count as a hit, ties to the lighter then the earlier worker ({@code imbalanced_cached});
  * (c) {@code staleFallbackMinLoad} sends a stale hit to the least-loaded worker and records the prompt there
- * ({@code stale_tenant_min_load}) instead of piling every stale hit onto the first worker.
+ * ({@code stale_tenant_min_load}) instead of piling every stale hit onto the first worker; (d) {@code balanceEngineLoad}
+ * makes the guard and every least-loaded choice read {@link #effectiveLoad}: {@code max(in-flight, engine running +
+ * waiting)} while the engine's polled load is fresh, so a worker whose engine queue is long although this gateway sent
+ * it few requests (other gateways, long prefills) is recognised as loaded (the design document's sharp edge 4).
  *
  * <p>Trees: one per model ({@link ModelKey}), created on first use, so SGLang's "no tree for this model, route randomly"
  * branch (a seeding race) cannot happen here. Workers are seeded into their model's tree when added and purged from
@@ -61,11 +68,16 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy, Maintainable
     private static final String NAME = PolicyName.CACHE_AWARE.wireName();
 
     private final CacheAwareConfig config;
+    private final LongSupplier nanoTime;
+    /** {@link #effectiveLoad}, allocated once for the least-loaded choices. */
+    private final ToIntFunction<Worker> loadOf = this::effectiveLoad;
     private final ConcurrentHashMap<String, ApproximateRadixTree> trees = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, Long> budgetOverrides = new ConcurrentHashMap<>();
 
-    public CacheAwarePolicy(CacheAwareConfig config) {
+    /** {@code env} supplies the clock engine-load ages are measured with (the load monitor stamps the same clock). */
+    public CacheAwarePolicy(CacheAwareConfig config, PolicyEnvironment env) {
         this.config = config;
+        this.nanoTime = env.nanoTime();
     }
 
     public CacheAwareConfig config() {
@@ -84,7 +96,7 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy, Maintainable
         int min = Integer.MAX_VALUE;
         int max = 0;
         for (int i = 0, n = candidates.size(); i < n; i++) {
-            int load = candidates.get(i).load();
+            int load = effectiveLoad(candidates.get(i));
             min = Math.min(min, load);
             max = Math.max(max, load);
         }
@@ -104,13 +116,14 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy, Maintainable
             }
             tree.removeTenant(match.tenant());
             if (config.staleFallbackMinLoad()) {
-                return route(tree, text, HealthyWorkers.minLoad(healthy), Branches.STALE_TENANT_MIN_LOAD, match);
+                return route(tree, text, HealthyWorkers.minLoad(healthy, loadOf), Branches.STALE_TENANT_MIN_LOAD,
+                        match);
             }
             LOG.debug("cache_aware: tenant {} is stale; purged, falling back to the first healthy worker",
                     match.tenant());
             return Decision.of(healthy.get(0), NAME, Branches.STALE_TENANT);
         }
-        return route(tree, text, HealthyWorkers.minLoad(healthy), Branches.CACHE_MISS_MIN_LOAD, match);
+        return route(tree, text, HealthyWorkers.minLoad(healthy, loadOf), Branches.CACHE_MISS_MIN_LOAD, match);
     }
 
     /** {@code matched / input > cacheThreshold}, strictly, in f32 like SGLang; an empty input never qualifies. */
@@ -124,9 +137,9 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy, Maintainable
     }
 
     private Decision imbalanced(List<Worker> healthy, String text, ApproximateRadixTree tree, int min, int max) {
-        Worker least = HealthyWorkers.minLoad(healthy);
+        Worker least = HealthyWorkers.minLoad(healthy, loadOf);
         if (config.imbalancePreferCached()) {
-            Worker cached = mostCachedNearMin(healthy, text, tree, least.load());
+            Worker cached = mostCachedNearMin(healthy, text, tree, effectiveLoad(least));
             if (cached != null) {
                 LOG.debug("cache_aware: imbalanced (min {}, max {}), kept affinity on {}", min, max, cached.url());
                 return route(tree, text, cached, Branches.IMBALANCED_CACHED, null);
@@ -144,12 +157,12 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy, Maintainable
         Worker best = null;
         long bestChars = 0;
         for (Worker w : healthy) {
-            int load = w.load();
+            int load = effectiveLoad(w);
             long chars = byTenant.getOrDefault(w.url(), 0L);
             if (load > window || chars == 0) {
                 continue;
             }
-            if (chars > bestChars || (chars == bestChars && load < best.load())) {
+            if (chars > bestChars || (chars == bestChars && load < effectiveLoad(best))) {
                 best = w;
                 bestChars = chars;
             }
@@ -158,6 +171,24 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy, Maintainable
             return null;
         }
         return aboveThreshold(bestChars, input) || isLongEnough(bestChars) ? best : null;
+    }
+
+    /**
+     * The load the guard and the least-loaded choices compare: in-flight requests through this gateway, or with
+     * improvement (d) the larger of that and the engine's own running + waiting count when that poll is fresh
+     * ({@link EngineLoad#isFresh}). Stale, unknown or absent engine loads fall back to in-flight, so a worker whose
+     * poll fails is neither favoured nor shunned for its last report.
+     */
+    int effectiveLoad(Worker w) {
+        int inFlight = w.load();
+        if (!config.balanceEngineLoad()) {
+            return inFlight;
+        }
+        EngineLoad engine = w.engineLoad();
+        if (engine == null || !engine.isFresh(nanoTime.getAsLong(), config.engineLoadMaxAge())) {
+            return inFlight;
+        }
+        return Math.max(inFlight, engine.queued());
     }
 
     private Decision route(ApproximateRadixTree tree, String text, Worker w, String branch, PrefixMatch match) {

@@ -47,7 +47,7 @@ public final class ConsistentHashingPolicy implements LoadBalancingPolicy {
         }
         String target = context.header(SelectionContext.TARGET_WORKER_HEADER);
         if (target != null) {
-            return byTarget(candidates, target);
+            return byTarget(candidates, target, NAME);
         }
         String key = routingKey(context);
         List<Worker> healthy = HealthyWorkers.of(candidates);
@@ -67,22 +67,32 @@ public final class ConsistentHashingPolicy implements LoadBalancingPolicy {
         return Decision.of(w, NAME, Branches.ROUTING_KEY_HIT);
     }
 
-    private Decision byTarget(List<Worker> candidates, String target) {
+    /**
+     * The strict {@code X-SMG-Target-Worker} rule, shared with bounded_consistent_hashing: the index into the candidate
+     * list if it parses, is in range and that worker is healthy, else no worker. Load is never consulted.
+     */
+    static Decision byTarget(List<Worker> candidates, String target, String policy) {
         int idx;
         try {
             idx = Integer.parseInt(target);
         } catch (NumberFormatException e) {
-            return Decision.none(NAME, Branches.TARGET_WORKER_MISS);
+            return Decision.none(policy, Branches.TARGET_WORKER_MISS);
         }
         if (idx >= 0 && idx < candidates.size() && candidates.get(idx).isHealthy()) {
-            return Decision.of(candidates.get(idx), NAME, Branches.TARGET_WORKER_HIT);
+            return Decision.of(candidates.get(idx), policy, Branches.TARGET_WORKER_HIT);
         }
-        return Decision.none(NAME, Branches.TARGET_WORKER_MISS);
+        return Decision.none(policy, Branches.TARGET_WORKER_MISS);
     }
 
     /** The explicit routing key, else the first stable implicit one, else null. */
     static String routingKey(SelectionContext context) {
         String key = context.header(SelectionContext.ROUTING_KEY_HEADER);
+        return key != null ? key : implicitKey(context);
+    }
+
+    /** The first non-empty of {@code authorization}, {@code x-forwarded-for}, {@code cookie}, else null. */
+    static String implicitKey(SelectionContext context) {
+        String key = null;
         for (int i = 0; key == null && i < IMPLICIT_KEY_HEADERS.length; i++) {
             key = context.header(IMPLICIT_KEY_HEADERS[i]);
         }

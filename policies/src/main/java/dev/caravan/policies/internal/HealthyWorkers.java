@@ -2,6 +2,7 @@ package dev.caravan.policies.internal;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.ToIntFunction;
 
 import dev.caravan.policies.Worker;
 
@@ -42,12 +43,17 @@ final class HealthyWorkers {
      * worker, so a cold fleet fills one replica's cache before any other.
      */
     static Worker minLoad(List<Worker> healthy) {
+        return minLoad(healthy, Worker::load);
+    }
+
+    /** {@link #minLoad(List)} by the given load measure (cache_aware's engine-aware load), same tie-breaks. */
+    static Worker minLoad(List<Worker> healthy, ToIntFunction<Worker> loadOf) {
         Worker best = null;
         int bestLoad = Integer.MAX_VALUE;
         long bestProcessed = Long.MAX_VALUE;
         for (int i = 0, n = healthy.size(); i < n; i++) {
             Worker w = healthy.get(i);
-            int load = w.load();
+            int load = loadOf.applyAsInt(w);
             if (load < bestLoad || (load == bestLoad && w.processed() < bestProcessed)) {
                 best = w;
                 bestLoad = load;

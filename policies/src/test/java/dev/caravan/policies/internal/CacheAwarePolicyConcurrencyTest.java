@@ -12,6 +12,7 @@ import org.junit.jupiter.api.Test;
 
 import dev.caravan.policies.CacheAwareConfig;
 import dev.caravan.policies.Decision;
+import dev.caravan.policies.PolicyEnvironment;
 import dev.caravan.policies.SelectionContext;
 import dev.caravan.policies.TestWorkers;
 import dev.caravan.policies.Worker;
@@ -26,7 +27,8 @@ class CacheAwarePolicyConcurrencyTest {
     @Test
     void selectionStaysCorrectWhileEvictionAndHealthFlipsRun() throws Exception {
         List<Worker> w = TestWorkers.of(4);
-        CacheAwarePolicy p = new CacheAwarePolicy(CacheAwareConfig.defaults().withMaxTreeSize(500));
+        CacheAwarePolicy p = new CacheAwarePolicy(CacheAwareConfig.defaults().withMaxTreeSize(500),
+                PolicyEnvironment.seeded(1));
         w.forEach(p::onWorkerAdded);
         ConcurrentLinkedQueue<Throwable> errors = new ConcurrentLinkedQueue<>();
         AtomicBoolean done = new AtomicBoolean();

@@ -12,6 +12,9 @@ import org.junit.jupiter.api.Test;
 
 import dev.caravan.policies.CacheAwareConfig;
 import dev.caravan.policies.Decision;
+import dev.caravan.policies.EngineLoad;
+import dev.caravan.policies.ManualTicker;
+import dev.caravan.policies.PolicyEnvironment;
 import dev.caravan.policies.SelectionContext;
 import dev.caravan.policies.TestWorkers;
 import dev.caravan.policies.Worker;
@@ -24,7 +27,7 @@ class CacheAwarePolicyTest {
     }
 
     private static CacheAwarePolicy seeded(CacheAwareConfig cfg, List<Worker> workers) {
-        CacheAwarePolicy p = new CacheAwarePolicy(cfg);
+        CacheAwarePolicy p = new CacheAwarePolicy(cfg, PolicyEnvironment.seeded(1));
         workers.forEach(p::onWorkerAdded);
         return p;
     }
@@ -310,7 +313,7 @@ class CacheAwarePolicyTest {
         List<Worker> plain = TestWorkers.of(2);
         List<Worker> llama = List.of(Worker.builder("http://l0:8000").modelId("llama").build(),
                 Worker.builder("http://l1:8000").modelId("llama").build());
-        CacheAwarePolicy p = new CacheAwarePolicy(CacheAwareConfig.defaults());
+        CacheAwarePolicy p = new CacheAwarePolicy(CacheAwareConfig.defaults(), PolicyEnvironment.seeded(1));
         plain.forEach(p::onWorkerAdded);
         llama.forEach(p::onWorkerAdded);
         assertThat(p.treeChars().keySet()).containsExactlyInAnyOrder("unknown", "llama");
@@ -329,7 +332,7 @@ class CacheAwarePolicyTest {
     void removingAWorkerPurgesItFromEveryTree() {
         Worker a = Worker.builder("http://a:8000").build();
         Worker b = Worker.builder("http://b:8000").build();
-        CacheAwarePolicy p = new CacheAwarePolicy(CacheAwareConfig.defaults());
+        CacheAwarePolicy p = new CacheAwarePolicy(CacheAwareConfig.defaults(), PolicyEnvironment.seeded(1));
         p.select(List.of(a, b), new SelectionContext("m1", "one", null, Map.of()));
         p.select(List.of(a, b), new SelectionContext("m2", "two", null, Map.of())); // tie → b (fewer processed)
         p.select(List.of(a, b), new SelectionContext("m2", "three", null, Map.of())); // tie again → a
@@ -374,7 +377,7 @@ class CacheAwarePolicyTest {
 
     @Test
     void rejectsNegativeBudgetOverride() {
-        CacheAwarePolicy p = new CacheAwarePolicy(CacheAwareConfig.defaults());
+        CacheAwarePolicy p = new CacheAwarePolicy(CacheAwareConfig.defaults(), PolicyEnvironment.seeded(1));
         assertThatThrownBy(() -> p.setTenantCharBudget("http://w0:8000", -1))
                 .hasMessage("tenant char budget must be >= 0, was -1");
     }
@@ -403,6 +406,90 @@ class CacheAwarePolicyTest {
 
     @Test
     void needsRequestText() {
-        assertThat(new CacheAwarePolicy(CacheAwareConfig.defaults()).needsRequestText()).isTrue();
+        assertThat(new CacheAwarePolicy(CacheAwareConfig.defaults(), PolicyEnvironment.seeded(1)).needsRequestText())
+                .isTrue();
+    }
+
+    // ---- improvement (d): engine-queue-aware balance guard --------------------------------------------------------
+
+    private static final Duration MAX_AGE = Duration.ofSeconds(10);
+
+    /** w0 holds the prompt and has the same in-flight count as w1, but its engine queues 70 requests. */
+    private static Decision hitWithLongEngineQueue(boolean balanceEngineLoad, Duration age) {
+        List<Worker> w = TestWorkers.of(2);
+        ManualTicker clock = new ManualTicker(1_000_000_000L);
+        CacheAwareConfig cfg = CacheAwareConfig.defaults().withBalanceEngineLoad(balanceEngineLoad, MAX_AGE);
+        CacheAwarePolicy p = new CacheAwarePolicy(cfg, PolicyEnvironment.of(clock, 1));
+        w.forEach(p::onWorkerAdded);
+        assertThat(p.select(w, text("the shared system prompt")).worker()).isSameAs(w.get(0));
+        load(w.get(0), 3);
+        load(w.get(1), 3);
+        w.get(0).setEngineLoad(new EngineLoad(-1, 10, 60, 0.9, clock.getAsLong()));
+        w.get(1).setEngineLoad(new EngineLoad(-1, 3, 0, 0.1, clock.getAsLong()));
+        clock.advance(age);
+        return p.select(w, text("the shared system prompt"));
+    }
+
+    @Test
+    void longEngineQueueTripsTheGuardOnlyWithBalanceEngineLoad() {
+        Decision on = hitWithLongEngineQueue(true, Duration.ofSeconds(2));
+        assertThat(on.worker().url()).isEqualTo("http://w1:8000"); // 70 vs 3: 67 > 64 and 70 > 4.5
+        assertThat(on.branch()).isEqualTo("imbalanced_min_load");
+
+        Decision off = hitWithLongEngineQueue(false, Duration.ofSeconds(2));
+        assertThat(off.worker().url()).isEqualTo("http://w0:8000"); // in-flight 3 vs 3: balanced, affinity kept
+        assertThat(off.branch()).isEqualTo("cache_hit");
+    }
+
+    @Test
+    void staleEngineLoadIsIgnored() {
+        Decision atLimit = hitWithLongEngineQueue(true, MAX_AGE);
+        assertThat(atLimit.branch()).isEqualTo("imbalanced_min_load");
+        Decision stale = hitWithLongEngineQueue(true, MAX_AGE.plusNanos(1));
+        assertThat(stale.worker().url()).isEqualTo("http://w0:8000");
+        assertThat(stale.branch()).isEqualTo("cache_hit");
+    }
+
+    @Test
+    void missGoesToTheShorterEngineQueueWithBalanceEngineLoad() {
+        List<Worker> w = TestWorkers.of(2);
+        ManualTicker clock = new ManualTicker(5L);
+        w.get(0).setEngineLoad(new EngineLoad(-1, 4, 2, -1, clock.getAsLong()));
+        w.get(1).setEngineLoad(new EngineLoad(-1, 1, -1, -1, clock.getAsLong())); // waiting unknown counts 0
+        CacheAwareConfig on = CacheAwareConfig.defaults().withBalanceEngineLoad(true, MAX_AGE);
+        CacheAwarePolicy p = new CacheAwarePolicy(on, PolicyEnvironment.of(clock, 1));
+        assertThat(p.effectiveLoad(w.get(0))).isEqualTo(6);
+        assertThat(p.effectiveLoad(w.get(1))).isEqualTo(1);
+        Decision d = p.select(w, text("nobody has seen this"));
+        assertThat(d.worker()).isSameAs(w.get(1));
+        assertThat(d.branch()).isEqualTo("cache_miss_min_load");
+
+        CacheAwarePolicy off = new CacheAwarePolicy(CacheAwareConfig.defaults(), PolicyEnvironment.of(clock, 1));
+        assertThat(off.select(w, text("nor this")).worker()).isSameAs(w.get(0)); // in-flight 0 vs 0, processed tie
+    }
+
+    @Test
+    void inFlightCountsWhenItExceedsTheEngineQueueOrTheEngineNeverAnswered() {
+        List<Worker> w = TestWorkers.of(3);
+        ManualTicker clock = new ManualTicker(0L);
+        CacheAwarePolicy p = new CacheAwarePolicy(CacheAwareConfig.defaults().withBalanceEngineLoad(true, MAX_AGE),
+                PolicyEnvironment.of(clock, 1));
+        load(w.get(0), 9);
+        w.get(0).setEngineLoad(new EngineLoad(-1, 2, 1, -1, 0)); // the engine has not seen our 9 yet
+        load(w.get(1), 4);
+        w.get(1).setEngineLoad(new EngineLoad(500, -1, -1, -1, 0)); // tokens only: no queue figure
+        load(w.get(2), 2);                                           // never polled
+        assertThat(p.effectiveLoad(w.get(0))).isEqualTo(9);
+        assertThat(p.effectiveLoad(w.get(1))).isEqualTo(4);
+        assertThat(p.effectiveLoad(w.get(2))).isEqualTo(2);
+    }
+
+    @Test
+    void zeroMaxAgeNeverTrustsAnEngineLoad() {
+        Worker w = TestWorkers.of(1).get(0);
+        w.setEngineLoad(new EngineLoad(-1, 50, 50, -1, 7));
+        CacheAwarePolicy p = new CacheAwarePolicy(CacheAwareConfig.defaults().withBalanceEngineLoad(true,
+                Duration.ZERO), PolicyEnvironment.of(new ManualTicker(7), 1));
+        assertThat(p.effectiveLoad(w)).isZero();
     }
 }

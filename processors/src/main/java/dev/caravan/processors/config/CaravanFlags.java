@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
+import dev.caravan.policies.BoundedConsistentHashingConfig;
 import dev.caravan.policies.BucketConfig;
 import dev.caravan.policies.CacheAwareConfig;
 import dev.caravan.policies.KvAwareConfig;
@@ -92,7 +93,8 @@ public final class CaravanFlags {
     // ---- Policy -------------------------------------------------------------------------------------------------
     public static final CaravanFlag POLICY_NAME = row("--policy", "caravan.policy.name", GatewayConfig.DEFAULT_POLICY,
             FlagType.STRING, POLICY, "Load-balancing policy: random, round_robin, power_of_two, cache_aware, bucket, "
-                    + "manual, consistent_hashing, prefix_hash or kv_aware (precise, from KV events). One instance per model.");
+                    + "manual, consistent_hashing, prefix_hash, bounded_consistent_hashing or kv_aware (precise, from KV events). "
+                    + "One instance per model.");
     public static final CaravanFlag CACHE_THRESHOLD = policyRow(PolicyConfig.CACHE_THRESHOLD,
             CacheAwareConfig.DEFAULT_CACHE_THRESHOLD, FlagType.DOUBLE,
             "cache_aware: prefix match rate (0..1) above which a request goes to the worker holding the prefix.");
@@ -118,6 +120,10 @@ public final class CaravanFlags {
     public static final CaravanFlag STALE_FALLBACK_MIN_LOAD = policyRow(PolicyConfig.STALE_FALLBACK_MIN_LOAD,
             CacheAwareConfig.DEFAULT_STALE_FALLBACK_MIN_LOAD, FlagType.BOOLEAN,
             "cache_aware (Caravan): when the matched worker is gone, fall back to the least loaded one.");
+    public static final CaravanFlag BALANCE_ENGINE_LOAD = policyRow(PolicyConfig.BALANCE_ENGINE_LOAD,
+            CacheAwareConfig.DEFAULT_BALANCE_ENGINE_LOAD, FlagType.BOOLEAN,
+            "cache_aware (Caravan): the imbalance guard and least-loaded choices count a worker's load as max(in-flight, "
+                    + "engine running + waiting) while its polled engine load is under two --load-check-interval old.");
     public static final CaravanFlag BUCKET_ADJUST_INTERVAL = policyRow(PolicyConfig.BUCKET_ADJUST_INTERVAL,
             BucketConfig.DEFAULT_BUCKET_ADJUST_INTERVAL.toSeconds(), FlagType.LONG,
             "bucket: seconds between bucket boundary adjustments.");
@@ -133,6 +139,14 @@ public final class CaravanFlags {
     public static final CaravanFlag LOAD_FACTOR = policyRow(PolicyConfig.LOAD_FACTOR,
             PrefixHashConfig.DEFAULT_LOAD_FACTOR, FlagType.DOUBLE,
             "prefix_hash: a worker above this factor times the mean load is skipped.");
+    public static final CaravanFlag MAX_LOAD_SKEW = policyRow(PolicyConfig.MAX_LOAD_SKEW,
+            BoundedConsistentHashingConfig.DEFAULT_MAX_LOAD_SKEW, FlagType.DOUBLE,
+            "bounded_consistent_hashing: an X-SMG-Routing-Key whose worker is above this factor times the mean load "
+                    + "spills to the next ring worker within it.");
+    public static final CaravanFlag MIN_LOAD_GAP = policyRow(PolicyConfig.MIN_LOAD_GAP,
+            BoundedConsistentHashingConfig.DEFAULT_MIN_LOAD_GAP, FlagType.INT,
+            "bounded_consistent_hashing: ... and only when its load exceeds the least loaded worker's by more than "
+                    + "this many requests.");
 
     // ---- Upstream -----------------------------------------------------------------------------------------------
     public static final CaravanFlag REQUEST_TIMEOUT_SECS = row("--request-timeout-secs", "caravan.request-timeout-secs",

@@ -10,6 +10,8 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
 
+import dev.caravan.policies.PolicyConfig;
+
 /**
  * The gateway's resolved, validated configuration: one string value per {@code caravan.*} key of {@link CaravanFlags}
  * (the row's default when nothing set it), plus any other {@code caravan.*} keys given (passed through to route
@@ -50,6 +52,8 @@ public final class GatewayConfig {
     public static final int DEFAULT_MAX_CONNECTIONS_PER_WORKER = 1024;
     public static final long DEFAULT_LOAD_CHECK_INTERVAL_SECS = 5;
     public static final long DEFAULT_CONTROL_TIMEOUT_SECS = 5;
+    /** Poll intervals an engine load stays trustworthy for (cache_aware's {@code --balance-engine-load}). */
+    public static final long ENGINE_LOAD_AGE_POLLS = 2;
     /** Longer than any pause of a healthy engine between tokens, short enough to free a stuck slot. */
     public static final long DEFAULT_STREAM_IDLE_TIMEOUT_SECS = 300;
     /** SGLang's shutdown grace. */
@@ -228,7 +232,12 @@ public final class GatewayConfig {
         return getList(flag).stream().map(g -> List.of(g.trim().split("\\s+"))).toList();
     }
 
-    /** The policy options ({@code caravan.policy.<option>} minus the name), keyed by SGLang flag name without dashes. */
+    /**
+     * The policy options ({@code caravan.policy.<option>} minus the name), keyed by SGLang flag name without dashes, plus
+     * the derived {@code engine-load-max-age}: twice {@code --load-check-interval} (0 when polling is off), the age up to
+     * which cache_aware's {@code --balance-engine-load} trusts a polled engine load, so one missed or slow poll is
+     * tolerated and an engine that stops answering soon stops counting.
+     */
     public Map<String, String> policyOptions() {
         Map<String, String> out = new TreeMap<>();
         values.forEach((k, v) -> {
@@ -236,6 +245,8 @@ public final class GatewayConfig {
                 out.put(k.substring(POLICY_PREFIX.length()), v);
             }
         });
+        out.putIfAbsent(PolicyConfig.ENGINE_LOAD_MAX_AGE,
+                String.valueOf(ENGINE_LOAD_AGE_POLLS * getLong(CaravanFlags.LOAD_CHECK_INTERVAL)));
         return out;
     }
 

@@ -16,10 +16,12 @@ import dev.caravan.policies.Worker;
 /**
  * Control step {@code applyEngineLoads} (the {@code load-monitor} timer route, after polling {@code /get_load} and
  * {@code /metrics} of every worker): merges each worker's two answers into an {@link EngineLoad} and publishes it with
- * {@link Worker#setEngineLoad}, where power_of_two and the engine-queue-aware balance guard read it. {@code /get_load}
- * supplies tokens (and request counts when {@code /metrics} has none); {@code /metrics} supplies running and waiting
- * requests and KV usage. A worker that answered neither keeps its previous (aging) value: its {@code polledAtNanos}
- * tells readers how old it is.
+ * {@link Worker#setEngineLoad}. Readers: power_of_two (token loads), kv_aware with {@code kv-decode-load-source engine},
+ * and, when {@code --balance-engine-load} is on, cache_aware's imbalance guard and least-loaded choices, which count
+ * {@code max(in-flight, running + waiting)}. {@code /get_load} supplies tokens (and request counts when {@code /metrics}
+ * has none); {@code /metrics} supplies running and waiting requests and KV usage. A worker that answered neither keeps
+ * its previous (aging) value: its {@code polledAtNanos} tells readers how old it is, and cache_aware ignores it once it
+ * is older than {@code engine-load-max-age} (twice the poll interval, {@code EngineLoad.isFresh}).
  */
 public final class ApplyEngineLoadsProcessor implements Processor {
 

@@ -30,6 +30,17 @@ class GatewayConfigTest {
     }
 
     @Test
+    void engineLoadMaxAgeIsTwiceTheLoadPollIntervalUnlessSet() {
+        assertThat(GatewayConfig.defaults().policyOptions()).containsEntry("engine-load-max-age", "10");
+        assertThat(GatewayConfig.defaults().with(CaravanFlags.LOAD_CHECK_INTERVAL, "3").policyOptions())
+                .containsEntry("engine-load-max-age", "6");
+        assertThat(GatewayConfig.defaults().with(CaravanFlags.LOAD_CHECK_INTERVAL, "0").policyOptions())
+                .containsEntry("engine-load-max-age", "0");
+        assertThat(GatewayConfig.of(Map.of("caravan.policy.engine-load-max-age", "30")).policyOptions())
+                .containsEntry("engine-load-max-age", "30");
+    }
+
+    @Test
     void rejectsPortAbove65535() {
         assertThatThrownBy(() -> GatewayConfig.defaults().with(CaravanFlags.PORT, "70000"))
                 .hasMessage("caravan.port must be in [0,65535], was 70000");

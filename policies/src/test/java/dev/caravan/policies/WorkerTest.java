@@ -1,0 +1,77 @@
+package dev.caravan.policies;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+
+import org.junit.jupiter.api.Test;
+
+class WorkerTest {
+
+    private final Worker worker = Worker.builder("http://w0:8000/").build();
+
+    @Test
+    void leaseIsReleasedExactlyOnceEvenWhenReleasedTwice() {
+        WorkerLease a = worker.acquire();
+        WorkerLease b = worker.acquire();
+        assertThat(worker.load()).isEqualTo(2);
+        assertThat(a.release()).isTrue();
+        assertThat(a.release()).isFalse();
+        a.close();
+        assertThat(a.isReleased()).isTrue();
+        assertThat(worker.load()).isEqualTo(1); // b's unit is untouched by a's extra releases
+        try (WorkerLease c = worker.acquire()) {
+            assertThat(c.worker()).isSameAs(worker);
+            assertThat(worker.load()).isEqualTo(2);
+        }
+        assertThat(worker.load()).isEqualTo(1);
+        b.release();
+        assertThat(worker.load()).isZero();
+    }
+
+    @Test
+    void healthFlagReportsWhetherItChanged() {
+        assertThat(worker.isHealthy()).isTrue();
+        assertThat(worker.setHealthy(true)).isFalse();
+        assertThat(worker.setHealthy(false)).isTrue();
+        assertThat(worker.isHealthy()).isFalse();
+        assertThat(worker.isAvailable()).isFalse();
+        assertThat(worker.setHealthy(true)).isTrue();
+        assertThat(worker.isAvailable()).isTrue();
+        worker.setAvailabilityGate(() -> false); // breaker open: healthy but not available
+        assertThat(worker.isHealthy()).isTrue();
+        assertThat(worker.isAvailable()).isFalse();
+    }
+
+    @Test
+    void processedCounterOnlyGrows() {
+        assertThat(worker.processed()).isZero();
+        worker.incrementProcessed();
+        worker.incrementProcessed();
+        worker.acquire().release(); // load does not count as processed
+        assertThat(worker.processed()).isEqualTo(2);
+    }
+
+    @Test
+    void normalisesUrlAndModelAndRejectsBadOnes() {
+        assertThat(worker.url()).isEqualTo("http://w0:8000");
+        assertThat(worker.modelId()).isEqualTo(Worker.UNKNOWN_MODEL_ID);
+        assertThat(worker.port()).isEqualTo(8000);
+        assertThatThrownBy(() -> Worker.builder("ftp://x").build())
+                .hasMessage("worker url must look like http://host:port, was 'ftp://x'");
+        assertThatThrownBy(() -> Worker.builder("http://x:1").bootstrapPort(70000).build())
+                .hasMessage("bootstrap_port must be in [1,65535], was 70000");
+    }
+
+    @Test
+    void engineLoadQueueAndFreshness() {
+        EngineLoad both = new EngineLoad(-1, 3, 4, 0.5, 1_000);
+        assertThat(both.queued()).isEqualTo(7);
+        assertThat(new EngineLoad(10, -1, 2, -1, 0).queued()).isEqualTo(2);
+        assertThat(new EngineLoad(10, -1, -1, -1, 0).queued()).isEqualTo(-1);
+        assertThat(both.isFresh(1_000 + 5_000_000_000L, Duration.ofSeconds(5))).isTrue();
+        assertThat(both.isFresh(1_001 + 5_000_000_000L, Duration.ofSeconds(5))).isFalse();
+        assertThat(both.isFresh(1_000, Duration.ZERO)).isFalse();
+    }
+}
