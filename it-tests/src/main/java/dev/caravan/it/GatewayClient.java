@@ -107,17 +107,24 @@ public final class GatewayClient {
 
     /** POSTs JSON and reads the response line by line, timestamping each line as it arrives. */
     public Streamed stream(String path, String body) {
+        return stream(path, body, new ArrayList<>());
+    }
+
+    /**
+     * As {@link #stream(String, String)}, adding each line to {@code received} as it arrives, so a test still sees what
+     * came before a stream that breaks with an I/O error (thrown as {@link UncheckedIOException}).
+     */
+    public Streamed stream(String path, String body, List<Line> received) {
         HttpRequest req = request(path).header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(body)).build();
         try {
             HttpResponse<java.util.stream.Stream<String>> r = HTTP.send(req, HttpResponse.BodyHandlers.ofLines());
-            List<Line> lines = new ArrayList<>();
             r.body().forEach(l -> {
                 if (!l.isEmpty()) {
-                    lines.add(new Line(System.nanoTime(), l));
+                    received.add(new Line(System.nanoTime(), l));
                 }
             });
-            return new Streamed(r.statusCode(), r.headers().map(), lines);
+            return new Streamed(r.statusCode(), r.headers().map(), List.copyOf(received));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {

@@ -209,12 +209,51 @@ class PdRoutingIT {
     @Test
     void aDecodeThatBreaksMidStreamCutsTheClientStream() {
         PD.decode(0).setFaults(Faults.NONE.merge(Map.of("drop_after_chunks", 3)));
+        List<GatewayClient.Line> received = new java.util.concurrent.CopyOnWriteArrayList<>();
         try {
-            GatewayClient.Streamed s = gateway.client().stream("/v1/chat/completions", chat("hello", 40, true));
-            assertThat(s.data()).doesNotContain("[DONE]").hasSizeLessThanOrEqualTo(3);
+            gateway.client().stream("/v1/chat/completions", chat("hello", 40, true), received);
         } catch (java.io.UncheckedIOException expected) {
-            // the reset connection may surface as an I/O error: either way the stream is not complete
+            // the reset connection may surface as an I/O error, or as a body that just ends: the lines count either way
         }
+        List<String> data = received.stream().map(GatewayClient.Line::text).filter(t -> t.startsWith("data:")).toList();
+        // the chunks decode sent before it broke reached the client, and nothing claims the stream completed
+        assertThat(data).hasSizeBetween(1, 3).noneMatch(d -> d.contains("[DONE]"));
+        awaitNoLoad();
+    }
+
+    /** The value of one Prometheus series ({@code name{tags}} exactly as exposed), 0 when it is not there yet. */
+    private static double series(String name) {
+        String prefix = name + " ";
+        return gateway.client().get("/metrics").body().lines().filter(l -> l.startsWith(prefix))
+                .mapToDouble(l -> Double.parseDouble(l.substring(prefix.length()))).sum();
+    }
+
+    private static String selections(String leg, SimEngine engine) {
+        return "caravan_pd_selections_total{leg=\"" + leg + "\",worker=\"" + engine.url() + "\"}";
+    }
+
+    @Test
+    void eachRequestCountsOneSelectionPerLegAndOnePrefillWait() {
+        double prefillBefore = series(selections("prefill", PD.prefill(0)));
+        double decodeBefore = series(selections("decode", PD.decode(0)));
+        double waitsBefore = series("caravan_pd_prefill_wait_seconds_count");
+        double waitedBefore = series("caravan_pd_prefill_wait_seconds_sum");
+        int promptTokens = 0;
+        for (int i = 0; i < 3; i++) {
+            // raw text (no chat template) with a distinct first word: no prompt's prefix is cached, each prefill
+            // computes every token
+            HttpResponse<String> r = gateway.client().postJson("/generate",
+                    generate("prompt" + i + " " + "word ".repeat(200), 2, false, false));
+            assertThat(r.statusCode()).isEqualTo(200);
+            promptTokens += GatewayClient.parse(r.body()).path("meta_info").path("prompt_tokens").asInt();
+        }
+
+        assertThat(series(selections("prefill", PD.prefill(0))) - prefillBefore).isEqualTo(3.0);
+        assertThat(series(selections("decode", PD.decode(0))) - decodeBefore).isEqualTo(3.0);
+        assertThat(series("caravan_pd_prefill_wait_seconds_count") - waitsBefore).isEqualTo(3.0);
+        // prefill runs at 2,000 tokens/s: decode waited at least that long for its KV
+        assertThat(series("caravan_pd_prefill_wait_seconds_sum") - waitedBefore)
+                .isGreaterThanOrEqualTo(promptTokens / 2_000.0);
         awaitNoLoad();
     }
 

@@ -99,13 +99,15 @@ class StreamingIT {
     @Test
     void anEngineThatBreaksMidStreamCutsTheClientStreamAndReleasesTheLoad() {
         SIMS.engine(0).setFaults(Faults.NONE.merge(Map.of("drop_after_chunks", 3)));
-        GatewayClient.Streamed s;
+        List<GatewayClient.Line> received = new java.util.concurrent.CopyOnWriteArrayList<>();
         try {
-            s = gateway.client().stream("/v1/chat/completions", streamingChat(50));
-            assertThat(s.data()).doesNotContain("[DONE]").hasSizeLessThanOrEqualTo(3);
+            gateway.client().stream("/v1/chat/completions", streamingChat(50), received);
         } catch (java.io.UncheckedIOException expected) {
-            // the reset connection may also surface as an I/O error: either way the stream is not complete
+            // the reset connection may surface as an I/O error, or as a body that just ends: the lines count either way
         }
+        List<String> data = received.stream().map(GatewayClient.Line::text).filter(t -> t.startsWith("data:")).toList();
+        // the chunks the engine sent before it broke reached the client, and nothing claims the stream completed
+        assertThat(data).hasSizeBetween(1, 3).noneMatch(d -> d.contains("[DONE]"));
         await().atMost(Duration.ofSeconds(5)).until(() -> worker().load() == 0);
     }
 

@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 
 import org.apache.camel.main.BaseMainSupport;
 import org.apache.camel.main.Main;
@@ -27,7 +28,8 @@ import dev.caravan.sim.SimFleet;
  *
  * <p>Flags: {@code --engines N} (default {@value #DEFAULT_ENGINES}) plus any {@code ./caravan run} flag
  * ({@code --port 8080}, {@code --policy round_robin}, ...). {@code --pd} starts a prefill/decode fleet instead
- * ({@link PdDemo}: {@code --engines N} prefill and N decode engines, default 2 + 2).
+ * ({@link PdDemo}: {@code --engines N} prefill and N decode engines, default 2 + 2). {@code --port 0} binds a free
+ * port, which the banner names; {@link #run(String[], Consumer)} hands the running demo to a test.
  */
 public final class DemoMain {
 
@@ -39,7 +41,32 @@ public final class DemoMain {
     private DemoMain() {
     }
 
+    /**
+     * The running demo, handed to {@link #run}'s callback once the gateway listens.
+     *
+     * @param gatewayUrl the gateway's base URL, with the port it actually bound
+     * @param engineUrls every simulated engine's base URL (P/D: prefill engines first)
+     * @param main       the camel-main application; {@link #stop()} ends {@link #run} as Ctrl-C would
+     */
+    public record Running(String gatewayUrl, List<String> engineUrls, Main main) {
+
+        /** Stops the gateway (in-flight requests finish); {@link #run} then stops the engines and returns. */
+        public void stop() {
+            main.completed();
+        }
+    }
+
     public static void main(String[] args) throws Exception {
+        run(args, running -> { });
+    }
+
+    /**
+     * Runs the demo as {@code ./caravan demo ARGS} does and blocks until it is stopped (Ctrl-C, or
+     * {@link Running#stop()}); the engines are closed before this returns.
+     *
+     * @param onStarted called once after the banner is printed (on camel-main's thread)
+     */
+    public static void run(String[] args, Consumer<Running> onStarted) throws Exception {
         Integer requestedEngines = null;
         boolean pd = false;
         List<String> gatewayArgs = new ArrayList<>(List.of("--host", DEMO_HOST));
@@ -57,7 +84,8 @@ public final class DemoMain {
             }
         }
         if (pd) {
-            PdDemo.run(requestedEngines == null ? PdDemo.DEFAULT_ENGINES_PER_ROLE : requestedEngines, gatewayArgs);
+            PdDemo.run(requestedEngines == null ? PdDemo.DEFAULT_ENGINES_PER_ROLE : requestedEngines, gatewayArgs,
+                    onStarted);
             return;
         }
         int engines = requestedEngines == null ? DEFAULT_ENGINES : requestedEngines;
@@ -73,8 +101,9 @@ public final class DemoMain {
                 @Override
                 public void afterStart(BaseMainSupport m) {
                     int port = CaravanGateway.actualPort(m.getCamelContext(), config.port());
-                    System.out.println(banner("http://" + DEMO_HOST + ":" + port, fleet.urls(), model,
-                            config.policyName()));
+                    String url = "http://" + DEMO_HOST + ":" + port;
+                    System.out.println(banner(url, fleet.urls(), model, config.policyName()));
+                    onStarted.accept(new Running(url, fleet.urls(), main));
                 }
             });
             main.run();

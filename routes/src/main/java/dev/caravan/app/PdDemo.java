@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 
 import org.apache.camel.main.BaseMainSupport;
 import org.apache.camel.main.Main;
@@ -31,7 +32,7 @@ final class PdDemo {
     private PdDemo() {
     }
 
-    static void run(int perRole, List<String> gatewayArgs) throws Exception {
+    static void run(int perRole, List<String> gatewayArgs, Consumer<DemoMain.Running> onStarted) throws Exception {
         ConfigResolver.Resolved resolved = ConfigResolver.resolve(gatewayArgs.toArray(String[]::new), Map.of(),
                 Path.of("").toAbsolutePath());
         GatewayMain.applyLogLevel(resolved.config().get(CaravanFlags.LOG_LEVEL));
@@ -52,8 +53,11 @@ final class PdDemo {
                 @Override
                 public void afterStart(BaseMainSupport m) {
                     int port = CaravanGateway.actualPort(m.getCamelContext(), config.port());
-                    System.out.println(banner("http://" + DemoMain.DEMO_HOST + ":" + port, groups, decode.urls(), model,
-                            config));
+                    String url = "http://" + DemoMain.DEMO_HOST + ":" + port;
+                    System.out.println(banner(url, groups, decode.urls(), model, config));
+                    List<String> engines = new ArrayList<>(prefill.urls());
+                    engines.addAll(decode.urls());
+                    onStarted.accept(new DemoMain.Running(url, engines, main));
                 }
             });
             main.run();

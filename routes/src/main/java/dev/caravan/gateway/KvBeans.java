@@ -50,7 +50,7 @@ public final class KvBeans implements AutoCloseable {
     private final MeterRegistry meters;
     private final KvBlockIndex index;
     private final ParityTracker parity;
-    private final KvTokenizers tokenizers = new KvTokenizers();
+    private final KvTokenizers tokenizers;
     private final KvCapacities capacities = new KvCapacities();
     private final Map<String, LongAdder> routed = new ConcurrentHashMap<>();
     private KvEventIngestor ingestor;
@@ -62,6 +62,7 @@ public final class KvBeans implements AutoCloseable {
      */
     public KvBeans(GatewayConfig config, WorkerRegistry workers, MeterRegistry meters) {
         this.settings = KvSettings.from(config);
+        this.tokenizers = KvTokenizers.from(config);
         this.workers = workers;
         this.meters = meters;
         this.index = new KvBlockIndex(settings.maxBlocksPerWorker());

@@ -20,6 +20,7 @@ import dev.caravan.processors.health.HealthConfig;
 import dev.caravan.processors.reliability.BreakerConfig;
 import dev.caravan.processors.reliability.RetryConfig;
 import dev.caravan.processors.pd.PdConfig;
+import dev.caravan.processors.kv.HfTokenizer;
 import dev.caravan.processors.kv.KvSettings;
 
 /**
@@ -310,6 +311,11 @@ public final class CaravanFlags {
     public static final CaravanFlag KV_TOKENIZER = kvPolicyRow(PolicyConfig.KV_TOKENIZER,
             KvAwareConfig.DEFAULT_TOKENIZER, FlagType.STRING, "kv_aware: 'pseudo' (the engine simulator's tokenizer) or "
                     + "the path of the model's HuggingFace tokenizer.json; must tokenize exactly as the engines do.");
+    public static final CaravanFlag KV_ADD_SPECIAL_TOKENS = row("--kv-add-special-tokens",
+            "caravan.kv.add-special-tokens", HfTokenizer.DEFAULT_ADD_SPECIAL_TOKENS,
+            FlagType.BOOLEAN, KV, "kv_aware with a tokenizer.json: add the tokenizer's special tokens (BOS...) when "
+                    + "encoding, as vLLM's /v1/completions does (true); false for engines fed pre-rendered prompts "
+                    + "encoded without them. Chat prompts do not hash exactly either way (docs/kv-events.md).");
     public static final CaravanFlag KV_CHARS_PER_TOKEN = kvPolicyRow(PolicyConfig.KV_CHARS_PER_TOKEN,
             KvAwareConfig.DEFAULT_CHARS_PER_TOKEN, FlagType.INT, "Characters per token: the pseudo-tokenizer's "
                     + "(the simulator's --chars-per-token), and the estimate the tree calibration and 'auto' tree size use.");

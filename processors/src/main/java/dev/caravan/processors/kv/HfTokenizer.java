@@ -22,15 +22,19 @@ import dev.caravan.policies.text.Tokenizer;
  * the system property {@code ai.djl.offline=true} unless it is already set, so DJL never tries to download a native
  * library (for example a CUDA flavour) at runtime.
  *
- * <p>Encoding: no truncation, no padding; special tokens (BOS...) are added only when {@code addSpecialTokens} is true.
- * For chat requests the rendered template already contains them, as vLLM encodes chat prompts with
- * {@code add_special_tokens=False}. Thread-safe: the native tokenizer is immutable and DJL's encode may be called
+ * <p>Encoding: no truncation, no padding; special tokens (the post-processor's BOS...) are added only when
+ * {@code addSpecialTokens} is true. The default is true because vLLM's {@code /v1/completions} (and its
+ * {@code LLM.generate}) tokenizes prompts with {@code add_special_tokens=True}: with a tokenizer whose post-processor
+ * prepends a BOS token, hashing without it would shift every block and match nothing. vLLM's chat path renders the chat
+ * template (which already holds the BOS) and encodes it with {@code add_special_tokens=False}; the gateway's routing
+ * text of a chat request is not the rendered template, so chat prompts do not hash exactly under either setting
+ * (docs/kv-events.md). Thread-safe: the native tokenizer is immutable and DJL's encode may be called
  * concurrently. Close it to free the native memory.
  */
 public final class HfTokenizer implements Tokenizer, AutoCloseable {
 
-    /** Default for {@code addSpecialTokens}: off, as vLLM's chat path. */
-    public static final boolean DEFAULT_ADD_SPECIAL_TOKENS = false;
+    /** Default for {@code addSpecialTokens}: on, as vLLM's completions path. */
+    public static final boolean DEFAULT_ADD_SPECIAL_TOKENS = true;
 
     private static final Logger LOG = LoggerFactory.getLogger(HfTokenizer.class);
     private static final String OFFLINE_PROPERTY = "ai.djl.offline";

@@ -8,16 +8,36 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import dev.caravan.policies.text.Tokenizer;
 import dev.caravan.policies.text.TokenizerSource;
+import dev.caravan.processors.config.CaravanFlags;
+import dev.caravan.processors.config.GatewayConfig;
 
 /**
  * The gateway's {@link TokenizerSource} for {@code --kv-tokenizer}: {@value TokenizerSource#PSEUDO} is the simulator's
  * pseudo-tokenizer, anything else the path of a HuggingFace {@code tokenizer.json} loaded through {@link HfTokenizer}.
- * One native tokenizer per path, shared by every model's {@code kv_aware} instance and closed with the gateway.
+ * One native tokenizer per path, shared by every model's {@code kv_aware} instance and closed with the gateway. Whether
+ * encoding adds the tokenizer's special tokens is the gateway-wide {@code --kv-add-special-tokens} (default true, as
+ * vLLM's {@code /v1/completions} tokenizes prompts).
  */
 public final class KvTokenizers implements TokenizerSource, AutoCloseable {
 
     private final TokenizerSource builtIn = TokenizerSource.pseudoOnly();
     private final Map<Path, HfTokenizer> loaded = new ConcurrentHashMap<>();
+    private final boolean addSpecialTokens;
+
+    /** With {@link HfTokenizer#DEFAULT_ADD_SPECIAL_TOKENS}. */
+    public KvTokenizers() {
+        this(HfTokenizer.DEFAULT_ADD_SPECIAL_TOKENS);
+    }
+
+    /** @param addSpecialTokens whether {@code tokenizer.json} tokenizers add their special tokens (BOS...) */
+    public KvTokenizers(boolean addSpecialTokens) {
+        this.addSpecialTokens = addSpecialTokens;
+    }
+
+    /** The source the configuration asks for ({@code --kv-add-special-tokens}). */
+    public static KvTokenizers from(GatewayConfig config) {
+        return new KvTokenizers(config.getBoolean(CaravanFlags.KV_ADD_SPECIAL_TOKENS));
+    }
 
     /**
      * @throws IllegalArgumentException when the file cannot be read as a tokenizer; the message names the path
@@ -31,7 +51,7 @@ public final class KvTokenizers implements TokenizerSource, AutoCloseable {
         try {
             return loaded.computeIfAbsent(path, p -> {
                 try {
-                    return new HfTokenizer(p);
+                    return new HfTokenizer(p, addSpecialTokens);
                 } catch (IOException e) {
                     throw new UncheckedIOException(e);
                 }

@@ -17,8 +17,9 @@ import org.junit.jupiter.api.io.TempDir;
 import dev.caravan.policies.kv.BlockHasher;
 
 /**
- * Loads a tokenizer.json generated here (a WordLevel model: [UNK]=0, &lt;s&gt;=1, "w1".."w40" = 1001..1040 except that
- * "w&lt;i&gt;" for i in 1..32 maps to id i, so prompts of those words hit vLLM's hash test vectors) through DJL, offline.
+ * Loads a tokenizer.json generated here (a WordLevel model: [UNK]=0, &lt;s&gt;=1000 prepended by a TemplateProcessing
+ * post-processor as Llama's BOS is, "hello"=40, "world"=41, and "w&lt;i&gt;" = i for i in 1..32, so prompts of those
+ * words hit vLLM's hash test vectors) through DJL, offline.
  */
 class HfTokenizerTest {
 
@@ -28,6 +29,11 @@ class HfTokenizerTest {
 
     @BeforeAll
     static void writeTokenizer() throws IOException {
+        tokenizerJson = writeTokenizer(dir);
+    }
+
+    /** Writes the test tokenizer.json (with its BOS post-processor) into {@code dir}; DJL's cache goes there too. */
+    static Path writeTokenizer(Path dir) throws IOException {
         // Keep DJL's native-library extraction inside the build directory, not the user's home.
         System.setProperty("ENGINE_CACHE_DIR", dir.resolve("djl-cache").toString());
         StringJoiner vocab = new StringJoiner(",", "{", "}");
@@ -59,30 +65,48 @@ class HfTokenizerTest {
                   "model": {"type": "WordLevel", "vocab": VOCAB, "unk_token": "[UNK]"}
                 }
                 """.replace("VOCAB", vocab.toString());
-        tokenizerJson = Files.writeString(dir.resolve("tokenizer.json"), json);
+        return Files.writeString(dir.resolve("tokenizer.json"), json);
     }
 
     @Test
-    void encodesWithTheModelsVocabularyAndNoSpecialTokensByDefault() throws IOException {
+    void addsTheBosTokenByDefaultAsVllmCompletionsDo() throws IOException {
         try (HfTokenizer t = new HfTokenizer(tokenizerJson)) {
-            assertThat(t.encode("hello world w7 unknown")).containsExactly(40, 41, 7, 0);
-            assertThat(t.encode("")).isEmpty();
+            assertThat(t.encode("hello world w7 unknown")).containsExactly(1000, 40, 41, 7, 0);
+            assertThat(t.encode("")).containsExactly(1000);
             assertThat(t.name()).isEqualTo("hf:tokenizer.json");
         }
         assertThat(System.getProperty("ai.djl.offline")).isEqualTo("true");
     }
 
     @Test
-    void addsSpecialTokensWhenAsked() throws IOException {
-        try (HfTokenizer t = new HfTokenizer(tokenizerJson, true)) {
-            assertThat(t.encode("hello world")).containsExactly(1000, 40, 41);
+    void leavesSpecialTokensOutWhenAsked() throws IOException {
+        try (HfTokenizer t = new HfTokenizer(tokenizerJson, false)) {
+            assertThat(t.encode("hello world w7 unknown")).containsExactly(40, 41, 7, 0);
+            assertThat(t.encode("")).isEmpty();
+        }
+    }
+
+    @Test
+    void theBosTokenShiftsEveryBlockHash() throws IOException {
+        String prompt = IntStream.rangeClosed(1, 32).mapToObj(i -> "w" + i).collect(Collectors.joining(" "));
+        try (HfTokenizer with = new HfTokenizer(tokenizerJson, true);
+             HfTokenizer without = new HfTokenizer(tokenizerJson, false)) {
+            BlockHasher hasher = new BlockHasher(16, "0");
+            long[] engineWithBos = hasher.hashes(with.encode(prompt));
+            long[] engineWithoutBos = hasher.hashes(without.encode(prompt));
+
+            // 33 tokens with the BOS: still 2 full blocks, but every one differs from the BOS-less chain
+            assertThat(engineWithoutBos).containsExactly(3236607068019569386L, 2758186210834249151L);
+            assertThat(engineWithBos).hasSize(2);
+            assertThat(engineWithBos[0]).isNotEqualTo(engineWithoutBos[0]);
+            assertThat(engineWithBos[1]).isNotEqualTo(engineWithoutBos[1]);
         }
     }
 
     @Test
     void neverTruncatesLongPrompts() throws IOException {
         String longText = IntStream.range(0, 3_000).mapToObj(i -> "hello").collect(Collectors.joining(" "));
-        try (HfTokenizer t = new HfTokenizer(tokenizerJson)) {
+        try (HfTokenizer t = new HfTokenizer(tokenizerJson, false)) {
             assertThat(t.encode(longText)).hasSize(3_000).containsOnly(40);
         }
     }
@@ -91,7 +115,7 @@ class HfTokenizerTest {
     void tokensHashToVllmsSha256CborVectors() throws IOException {
         String prompt = IntStream.rangeClosed(1, 36).mapToObj(i -> i <= 32 ? "w" + i : "hello")
                 .collect(Collectors.joining(" "));
-        try (HfTokenizer t = new HfTokenizer(tokenizerJson)) {
+        try (HfTokenizer t = new HfTokenizer(tokenizerJson, false)) {
             int[] tokens = t.encode(prompt);
 
             // 36 tokens = 2 full blocks of 16 (the 4 trailing tokens have no hash), seed "0" as the vectors.
