@@ -3,8 +3,6 @@ package dev.caravan.it;
 import java.net.http.HttpResponse;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import dev.caravan.policies.kv.BlockHasher;
 import dev.caravan.policies.text.PseudoTokenizer;
@@ -14,7 +12,8 @@ import dev.caravan.sim.SimEngine;
 /**
  * Helpers for the KV-event integration tests: simulated engines that publish KV events on ephemeral loopback ports,
  * their registration with the gateway ({@code POST /workers} with {@code kv_events_endpoint}/{@code kv_replay_endpoint}),
- * prompts of an exact number of blocks, the block hashes the engines compute for them, and Prometheus samples.
+ * prompts of an exact number of blocks and the block hashes the engines compute for them ({@link MetricsText} reads
+ * their metrics).
  */
 public final class KvFixtures {
 
@@ -77,28 +76,5 @@ public final class KvFixtures {
             throw new IllegalStateException(base + " answered " + r.statusCode() + ": " + r.body());
         }
         return r;
-    }
-
-    /**
-     * Sums every sample of a Prometheus metric whose labels contain all the given {@code key="value"} pairs; NaN when
-     * there is none.
-     */
-    public static double sample(String metrics, String name, String... labels) {
-        double sum = 0;
-        boolean found = false;
-        Matcher m = Pattern.compile("^" + Pattern.quote(name) + "(\\{[^}]*})? (\\S+)$", Pattern.MULTILINE)
-                .matcher(metrics);
-        while (m.find()) {
-            String l = m.group(1) == null ? "" : m.group(1);
-            boolean all = true;
-            for (String label : labels) {
-                all &= l.contains(label);
-            }
-            if (all) {
-                sum += Double.parseDouble(m.group(2));
-                found = true;
-            }
-        }
-        return found ? sum : Double.NaN;
     }
 }

@@ -2,27 +2,15 @@ package dev.caravan.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
-import io.vertx.core.Vertx;
-import io.vertx.core.buffer.Buffer;
-import io.vertx.core.http.HttpClient;
-import io.vertx.core.http.HttpClientOptions;
-import io.vertx.core.http.HttpMethod;
-import io.vertx.core.http.PoolOptions;
-import io.vertx.core.http.RequestOptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -32,7 +20,7 @@ import dev.caravan.processors.config.CaravanFlags;
 /**
  * 1,000 SSE streams open through the gateway at the same time must not need 1,000 threads: a stream holds no thread
  * while it waits for the engine's next token. The whole JVM (engines, gateway, and the non-blocking test client) is
- * sampled with {@link ThreadMXBean} while the streams are open.
+ * sampled while the streams are open ({@link ConcurrentStreams}).
  */
 class ConcurrentStreamsIT {
 
@@ -50,65 +38,24 @@ class ConcurrentStreamsIT {
 
     @Test
     void aThousandConcurrentStreamsNeedFarFewerThreads() throws Exception {
-        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         try (GatewayHarness gateway = GatewayHarness.start(GatewayHarness.config(SIMS.urls())
                 .with(CaravanFlags.POLICY_NAME, "round_robin")
                 // the harder case: routes start on Vert.x worker threads (a pool of 20); were a stream to keep its
                 // thread, no more than 20 could be in flight
                 .with(CaravanFlags.DISPATCH, "worker"))) {
             warmUp(gateway);
-            Vertx vertx = Vertx.vertx();
-            HttpClient client = vertx.createHttpClient(new HttpClientOptions().setKeepAlive(false),
-                    new PoolOptions().setHttp1MaxSize(STREAMS));
-            AtomicInteger open = new AtomicInteger();
-            AtomicInteger peakOpen = new AtomicInteger();
-            AtomicInteger peakInFlight = new AtomicInteger();
-            AtomicInteger peakThreads = new AtomicInteger(threads.getThreadCount());
-            AtomicInteger completed = new AtomicInteger();
-            CountDownLatch done = new CountDownLatch(STREAMS);
-            ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor();
-            sampler.scheduleAtFixedRate(() -> {
-                peakThreads.accumulateAndGet(threads.getThreadCount(), Math::max);
-                int inFlight = gateway.workers().all().stream().mapToInt(Worker::load).sum();
-                peakInFlight.accumulateAndGet(inFlight, Math::max);
-            }, 0, 20, TimeUnit.MILLISECONDS);
-            try {
-                Buffer body = Buffer.buffer(requestBody());
-                for (int i = 0; i < STREAMS; i++) {
-                    client.request(new RequestOptions().setMethod(HttpMethod.POST).setHost("127.0.0.1")
-                                    .setPort(gateway.port()).setURI("/v1/chat/completions")
-                                    .putHeader("Content-Type", "application/json"))
-                            .compose(req -> req.send(body))
-                            .onSuccess(resp -> {
-                                peakOpen.accumulateAndGet(open.incrementAndGet(), Math::max);
-                                Buffer all = Buffer.buffer();
-                                resp.handler(all::appendBuffer);
-                                resp.endHandler(v -> {
-                                    open.decrementAndGet();
-                                    if (resp.statusCode() == 200 && all.toString().contains("data: [DONE]")) {
-                                        completed.incrementAndGet();
-                                    }
-                                    done.countDown();
-                                });
-                                resp.exceptionHandler(e -> done.countDown());
-                            })
-                            .onFailure(e -> done.countDown());
-                }
-                assertThat(done.await(90, TimeUnit.SECONDS)).as("all streams ended").isTrue();
-            } finally {
-                sampler.shutdownNow();
-                client.close();
-                vertx.close();
-            }
+            String body = requestBody();
+            ConcurrentStreams.Result r = ConcurrentStreams.run(gateway.port(), STREAMS, i -> body,
+                    () -> gateway.workers().all().stream().mapToInt(Worker::load).sum(), 90);
             System.out.printf("ConcurrentStreamsIT: streams=%d completed=%d peakOpen=%d peakInFlight=%d "
-                    + "peakJvmThreads=%d%n", STREAMS, completed.get(), peakOpen.get(), peakInFlight.get(),
-                    peakThreads.get());
-            assertThat(completed.get()).isEqualTo(STREAMS);
-            assertThat(peakInFlight.get()).as("streams in flight through the gateway at once")
+                    + "peakJvmThreads=%d%n", STREAMS, r.completed(), r.peakOpen(), r.peakInFlight(), r.peakThreads());
+            assertThat(r.ended()).as("all streams ended").isTrue();
+            assertThat(r.completed()).isEqualTo(STREAMS);
+            assertThat(r.peakInFlight()).as("streams in flight through the gateway at once")
                     .isGreaterThanOrEqualTo(STREAMS * 9 / 10);
-            assertThat(peakOpen.get()).as("streams the client was receiving at once")
+            assertThat(r.peakOpen()).as("streams the client was receiving at once")
                     .isGreaterThanOrEqualTo(STREAMS * 9 / 10);
-            assertThat(peakThreads.get()).as("JVM threads while they were open").isLessThan(MAX_THREADS);
+            assertThat(r.peakThreads()).as("JVM threads while they were open").isLessThan(MAX_THREADS);
             assertThat(gateway.workers().all()).allSatisfy(w -> assertThat(w.load()).isZero());
         }
     }

@@ -100,7 +100,7 @@ class KvAwareRoutingIT {
         HttpResponse<String> miss = viaGateway(prompt);
         assertThat(header(miss, ForwardStreamProcessor.DECISION_HEADER)).isEqualTo("kv_aware:kv_miss_min_cost");
         String metrics = gateway.client().get("/metrics").body();
-        assertThat(KvFixtures.sample(metrics, "caravan_kv_events_total", "type=\"AllBlocksCleared\"",
+        assertThat(MetricsText.sample(metrics, "caravan_kv_events_total", "type=\"AllBlocksCleared\"",
                 "worker=\"" + holder.url() + "\"")).isGreaterThanOrEqualTo(1);
     }
 
@@ -122,9 +122,9 @@ class KvAwareRoutingIT {
         HttpResponse<String> after = viaGateway(prompt);
         assertThat(header(after, ForwardStreamProcessor.DECISION_HEADER)).isEqualTo("kv_aware:kv_miss_min_cost");
         String metrics = gateway.client().get("/metrics").body();
-        assertThat(KvFixtures.sample(metrics, "caravan_kv_events_total", "type=\"BlockRemoved\"",
+        assertThat(MetricsText.sample(metrics, "caravan_kv_events_total", "type=\"BlockRemoved\"",
                 "worker=\"" + holder.url() + "\"")).isGreaterThanOrEqualTo(PROMPT_BLOCKS);
-        assertThat(KvFixtures.sample(metrics, "caravan_kv_index_blocks", "worker=\"" + holder.url() + "\""))
+        assertThat(MetricsText.sample(metrics, "caravan_kv_index_blocks", "worker=\"" + holder.url() + "\""))
                 .isLessThanOrEqualTo(CAPACITY_TOKENS / 16.0);
     }
 
@@ -140,7 +140,7 @@ class KvAwareRoutingIT {
         ParityTracker.Snapshot s = parity.snapshot();
         assertThat(s.missed()).isZero();
         assertThat(s.recentAgreement()).isEqualTo(1.0);
-        assertThat(KvFixtures.sample(gateway.client().get("/metrics").body(), "caravan_kv_parity_agreement"))
+        assertThat(MetricsText.sample(gateway.client().get("/metrics").body(), "caravan_kv_parity_agreement"))
                 .isEqualTo(1.0);
     }
 
@@ -162,7 +162,7 @@ class KvAwareRoutingIT {
             await().atMost(WAIT).until(() -> parity.snapshot().missed() >= predicted);
             assertThat(parity.snapshot().matched()).isZero();
             assertThat(parity.snapshot().degraded()).isTrue();
-            assertThat(KvFixtures.sample(other.client().get("/metrics").body(), "caravan_kv_parity_agreement"))
+            assertThat(MetricsText.sample(other.client().get("/metrics").body(), "caravan_kv_parity_agreement"))
                     .isEqualTo(0.0);
         }
     }

@@ -78,7 +78,7 @@ class KvEventStreamIT {
     }
 
     private static double metric(String name, String... labels) {
-        return KvFixtures.sample(gateway.client().get("/metrics").body(), name, labels);
+        return MetricsText.sample(gateway.client().get("/metrics").body(), name, labels);
     }
 
     @Test
@@ -267,13 +267,13 @@ class KvEventStreamIT {
 
             await().atMost(WAIT).pollInterval(Duration.ofMillis(200)).until(() -> {
                 KvFixtures.complete(gw.url(), MODEL, KvFixtures.prompt("served-" + n[0]++, 2));
-                return KvFixtures.sample(gw.client().get("/metrics").body(), "caravan_kv_publisher_silent", w) == 1.0;
+                return MetricsText.sample(gw.client().get("/metrics").body(), "caravan_kv_publisher_silent", w) == 1.0;
             });
             e.resetFaults();
             KvFixtures.complete(gw.url(), MODEL, KvFixtures.prompt("back-" + n[0]++, 2));
             await().atMost(WAIT).until(() ->
-                    KvFixtures.sample(gw.client().get("/metrics").body(), "caravan_kv_publisher_silent", w) == 0.0);
-            assertThat(KvFixtures.sample(gw.client().get("/metrics").body(), "caravan_kv_last_event_age_seconds", w))
+                    MetricsText.sample(gw.client().get("/metrics").body(), "caravan_kv_publisher_silent", w) == 0.0);
+            assertThat(MetricsText.sample(gw.client().get("/metrics").body(), "caravan_kv_last_event_age_seconds", w))
                     .isLessThan(1.0);
         }
     }

@@ -1,12 +1,11 @@
 package dev.caravan.it;
 
+import static dev.caravan.it.MetricsText.sample;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -30,26 +29,6 @@ class MetricsIT {
     @AfterAll
     static void stop() {
         gateway.close();
-    }
-
-    /** Sums every sample of a metric whose labels contain all the given {@code key="value"} pairs. */
-    private static double sample(String metrics, String name, String... labels) {
-        double sum = 0;
-        boolean found = false;
-        Matcher m = Pattern.compile("^" + Pattern.quote(name) + "(\\{[^}]*})? ([0-9.eE+-]+)$", Pattern.MULTILINE)
-                .matcher(metrics);
-        while (m.find()) {
-            String l = m.group(1) == null ? "" : m.group(1);
-            boolean all = true;
-            for (String label : labels) {
-                all &= l.contains(label);
-            }
-            if (all) {
-                sum += Double.parseDouble(m.group(2));
-                found = true;
-            }
-        }
-        return found ? sum : Double.NaN;
     }
 
     private static void chat(String userText, boolean stream) {

@@ -107,7 +107,7 @@ class TreeCalibrationIT {
         long expected = (long) CAPACITY_TOKENS * 4;
         await().atMost(WAIT).until(() -> policy(calibrated).tenantCharBudget(engine().url()) == expected);
         assertThat(policy(plain).tenantCharBudget(engine().url())).isEqualTo(CacheAwareConfig.DEFAULT_MAX_TREE_SIZE);
-        assertThat(KvFixtures.sample(calibrated.client().get("/metrics").body(), "caravan_kv_tree_budget_chars",
+        assertThat(MetricsText.sample(calibrated.client().get("/metrics").body(), "caravan_kv_tree_budget_chars",
                 "worker=\"" + engine().url() + "\"")).isEqualTo(expected);
     }
 
@@ -128,7 +128,7 @@ class TreeCalibrationIT {
 
         await().atMost(WAIT).until(() -> treeChars(calibrated) == 0);
         assertThat(treeChars(plain)).isEqualTo(plainBefore + sent);   // still believes the engine holds them
-        assertThat(KvFixtures.sample(calibrated.client().get("/metrics").body(), "caravan_kv_tree_evicted_chars_total",
+        assertThat(MetricsText.sample(calibrated.client().get("/metrics").body(), "caravan_kv_tree_evicted_chars_total",
                 "worker=\"" + engine().url() + "\"")).isGreaterThanOrEqualTo(sent);
     }
 

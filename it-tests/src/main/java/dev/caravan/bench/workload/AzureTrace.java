@@ -1,10 +1,5 @@
 package dev.caravan.bench.workload;
 
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
@@ -17,7 +12,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.NoSuchElementException;
 import java.util.SplittableRandom;
 
 /**
@@ -54,10 +48,7 @@ public final class AzureTrace implements Workload {
         }
         this.file = file;
         this.rows = read(file, limit);
-        this.warmup = warmup < 0 ? rows.size() / 5 : warmup;
-        if (this.warmup >= rows.size()) {
-            throw new IllegalArgumentException("warmup must be in [0," + rows.size() + "), was " + warmup);
-        }
+        this.warmup = TraceRows.warmup(warmup, rows.size());
         this.speedup = speedup;
         this.tenants = tenants;
         this.prefixTokens = prefixTokens;
@@ -67,35 +58,24 @@ public final class AzureTrace implements Workload {
     }
 
     private static List<Row> read(Path file, int limit) {
-        List<Row> out = new ArrayList<>();
-        try (BufferedReader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-            String header = r.readLine();
+        List<Row> absolute = TraceRows.read(file, limit, header -> {
             if (header == null || !header.toLowerCase(Locale.ROOT).startsWith("timestamp,")) {
                 throw new IllegalArgumentException(file + " is not an Azure trace: header should be "
                         + "TIMESTAMP,ContextTokens,GeneratedTokens, was " + header);
             }
-            String line;
-            long first = Long.MIN_VALUE;
-            while ((line = r.readLine()) != null && (limit <= 0 || out.size() < limit)) {
-                if (line.isBlank()) {
-                    continue;
-                }
-                String[] f = line.split(",");
-                if (f.length < 3) {
-                    throw new IllegalArgumentException(file + ": bad row '" + line + "'");
-                }
-                LocalDateTime t = LocalDateTime.parse(f[0].trim(), TIMESTAMP);
-                long nanos = t.toEpochSecond(ZoneOffset.UTC) * 1_000_000_000L + t.getNano();
-                if (first == Long.MIN_VALUE) {
-                    first = nanos;
-                }
-                out.add(new Row(nanos - first, Integer.parseInt(f[1].trim()), Integer.parseInt(f[2].trim())));
+        }, (n, line) -> {
+            String[] f = line.split(",");
+            if (f.length < 3) {
+                throw new IllegalArgumentException(file + ": bad row '" + line + "'");
             }
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read " + file + ": " + e.getMessage(), e);
-        }
-        if (out.isEmpty()) {
-            throw new IllegalArgumentException(file + " has no rows");
+            LocalDateTime t = LocalDateTime.parse(f[0].trim(), TIMESTAMP);
+            long nanos = t.toEpochSecond(ZoneOffset.UTC) * 1_000_000_000L + t.getNano();
+            return new Row(nanos, Integer.parseInt(f[1].trim()), Integer.parseInt(f[2].trim()));
+        }, "rows");
+        long first = absolute.get(0).nanos();
+        List<Row> out = new ArrayList<>(absolute.size());
+        for (Row r : absolute) {
+            out.add(new Row(r.nanos() - first, r.context(), r.generated()));
         }
         out.sort((a, b) -> Long.compare(a.nanos(), b.nanos()));
         return out;
@@ -112,8 +92,7 @@ public final class AzureTrace implements Workload {
         return String.format(Locale.ROOT, "trace %s (Azure): %,d requests over %.0f s, replayed %.1f× faster "
                 + "(%.2f req/s); overlaid tenants: %,d × %,d-token prefix, popularity %s; %s; %,d warm-up",
                 file.getFileName(), rows.size(), span, speedup, rows.size() / Math.max(1e-9, span / speedup), tenants,
-                prefixTokens, popularity.spec(), maxOutputTokens > 0 ? "answers capped at " + maxOutputTokens
-                        + " tokens" : "answer lengths as traced", warmup);
+                prefixTokens, popularity.spec(), TraceRows.outputNote(maxOutputTokens), warmup);
     }
 
     @Override
@@ -134,36 +113,18 @@ public final class AzureTrace implements Workload {
 
     @Override
     public Iterator<BenchRequest> arrivals() {
-        SplittableRandom picks = new SplittableRandom(seed ^ 0x5DEECE66DL);
-        return new Iterator<>() {
-            private int next;
-
-            @Override
-            public boolean hasNext() {
-                return next < rows.size();
-            }
-
-            @Override
-            public BenchRequest next() {
-                if (!hasNext()) {
-                    throw new NoSuchElementException();
-                }
-                int i = next++;
-                Row r = rows.get(i);
-                int tenant = popularity.sample(picks);
-                int context = Math.max(2, r.context());
-                int prefix = Math.min(prefixTokens, context - 1);
-                StringBuilder sb = new StringBuilder(4 * context);
-                TextSource.append(sb, TextSource.seedOf(seed, "tenant", tenant), 4 * prefix);
-                TextSource.append(sb, TextSource.seedOf(seed, "request", i), 4 * (context - prefix));
-                int out = Math.max(1, r.generated());
-                if (maxOutputTokens > 0) {
-                    out = Math.min(out, maxOutputTokens);
-                }
-                return BenchRequest.completion((long) (r.nanos() / speedup), sb.toString(), "tenant-" + tenant, out,
-                        prefix);
-            }
-        };
+        SplittableRandom picks = new SplittableRandom(seed ^ Arrivals.PICKS_SALT);
+        return Arrivals.indexed(rows.size(), i -> {
+            Row r = rows.get(i);
+            int tenant = popularity.sample(picks);
+            int context = Math.max(2, r.context());
+            int prefix = Math.min(prefixTokens, context - 1);
+            StringBuilder sb = new StringBuilder(4 * context);
+            TextSource.append(sb, TextSource.seedOf(seed, "tenant", tenant), 4 * prefix);
+            TextSource.append(sb, TextSource.seedOf(seed, "request", i), 4 * (context - prefix));
+            return BenchRequest.completion((long) (r.nanos() / speedup), sb.toString(), "tenant-" + tenant,
+                    TraceRows.outputTokens(r.generated(), maxOutputTokens), prefix);
+        });
     }
 
     @Override
@@ -178,12 +139,6 @@ public final class AzureTrace implements Workload {
 
     @Override
     public int maxModelLen() {
-        int max = 0;
-        for (Row r : rows) {
-            int out = Math.max(1, r.generated());
-            int capped = maxOutputTokens > 0 ? Math.min(out, maxOutputTokens) : out;
-            max = Math.max(max, Math.max(2, r.context()) + capped);
-        }
-        return max + 16;
+        return TraceRows.maxModelLen(rows, r -> Math.max(2, r.context()), Row::generated, maxOutputTokens);
     }
 }

@@ -6,8 +6,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.NoSuchElementException;
-import java.util.SplittableRandom;
 
 import dev.caravan.bench.report.Analytic;
 import dev.caravan.bench.report.AnalyticBounds;
@@ -45,7 +43,7 @@ public final class B2bWorkload implements Workload {
     private final Popularity popularity;
     private final long seed;
     private final int cachePrompts;
-    private final String[] systemPrompts;
+    private final TenantPrompts systemPrompts;
 
     /**
      * @param cachePrompts M, prefixes one engine's cache is sized to hold ({@link #kvCapacityTokens})
@@ -75,7 +73,10 @@ public final class B2bWorkload implements Workload {
         this.popularity = Popularity.parse(popularity, tenants);
         this.seed = seed;
         this.cachePrompts = cachePrompts;
-        this.systemPrompts = new String[tenants];
+        // sized so the shared rendered prefix (system open + prompt + user open) is exactly prefixTokens
+        this.systemPrompts = new TenantPrompts(tenants, seed, "tenant",
+                4 * prefixTokens - SYSTEM_OPEN.length() - SYSTEM_CLOSE_USER_OPEN.length(),
+                t -> "Tenant " + t + " assistant. ");
         if (!(rate > 0) || Double.isInfinite(rate)) {
             throw new IllegalArgumentException("rate must be > 0, was " + rate);
         }
@@ -111,43 +112,12 @@ public final class B2bWorkload implements Workload {
 
     @Override
     public Iterator<BenchRequest> arrivals() {
-        PoissonArrivals arrivals = new PoissonArrivals(rate, new SplittableRandom(seed));
-        SplittableRandom picks = new SplittableRandom(seed ^ 0x5DEECE66DL);
-        return new Iterator<>() {
-            private int next;
-
-            @Override
-            public boolean hasNext() {
-                return next < requests;
-            }
-
-            @Override
-            public BenchRequest next() {
-                if (!hasNext()) {
-                    throw new NoSuchElementException();
-                }
-                int i = next++;
-                long at = arrivals.next();
-                int tenant = popularity.sample(picks);
-                List<Map<String, Object>> messages = new ArrayList<>(2);
-                messages.add(BenchRequest.message("system", systemPrompt(tenant)));
-                messages.add(BenchRequest.message("user", userTurn(i)));
-                return BenchRequest.chat(at, messages, "tenant-" + tenant, outputTokens, prefixTokens, null);
-            }
-        };
-    }
-
-    /** Tenant {@code t}'s system prompt: sized so the shared rendered prefix is exactly {@code prefixTokens}. */
-    String systemPrompt(int t) {
-        String s = systemPrompts[t];
-        if (s == null) {
-            StringBuilder sb = new StringBuilder("Tenant ").append(t).append(" assistant. ");
-            int chars = 4 * prefixTokens - SYSTEM_OPEN.length() - SYSTEM_CLOSE_USER_OPEN.length();
-            TextSource.append(sb, TextSource.seedOf(seed, "tenant", t), chars - sb.length());
-            s = sb.toString();
-            systemPrompts[t] = s;
-        }
-        return s;
+        return Arrivals.poissonTenants(rate, requests, popularity, seed, (i, at, tenant, picks) -> {
+            List<Map<String, Object>> messages = new ArrayList<>(2);
+            messages.add(BenchRequest.message("system", systemPrompts.get(tenant)));
+            messages.add(BenchRequest.message("user", userTurn(i)));
+            return BenchRequest.chat(at, messages, "tenant-" + tenant, outputTokens, prefixTokens, null);
+        });
     }
 
     private String userTurn(int i) {

@@ -1,18 +1,11 @@
 package dev.caravan.bench.workload;
 
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.NoSuchElementException;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -55,50 +48,29 @@ public final class MooncakeTrace implements Workload {
         }
         this.file = file;
         this.rows = read(file, limit);
-        if (warmup < 0) {
-            warmup = rows.size() / 5;
-        }
-        if (warmup >= rows.size()) {
-            throw new IllegalArgumentException("warmup must be in [0," + rows.size() + "), was " + warmup);
-        }
         this.speedup = speedup;
         this.keyBlocks = keyBlocks;
         this.maxOutputTokens = maxOutputTokens;
-        this.warmup = warmup;
+        this.warmup = TraceRows.warmup(warmup, rows.size());
         this.seed = seed;
     }
 
     private static List<Row> read(Path file, int limit) {
         ObjectMapper json = new ObjectMapper();
-        List<Row> out = new ArrayList<>();
-        try (BufferedReader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-            String line;
-            int n = 0;
-            while ((line = r.readLine()) != null && (limit <= 0 || out.size() < limit)) {
-                n++;
-                if (line.isBlank()) {
-                    continue;
-                }
-                JsonNode j = json.readTree(line);
-                JsonNode ids = j.path("hash_ids");
-                if (!j.path("timestamp").isNumber() || !j.path("input_length").canConvertToInt() || !ids.isArray()) {
-                    throw new IllegalArgumentException(file + " line " + n + " is not a Mooncake record "
-                            + "(timestamp, input_length, output_length, hash_ids): " + line);
-                }
-                int[] h = new int[ids.size()];
-                for (int i = 0; i < h.length; i++) {
-                    h[i] = ids.get(i).asInt();
-                }
-                out.add(new Row(j.get("timestamp").asLong(), j.get("input_length").asInt(),
-                        j.path("output_length").asInt(1), h));
+        return TraceRows.read(file, limit, null, (n, line) -> {
+            JsonNode j = json.readTree(line);
+            JsonNode ids = j.path("hash_ids");
+            if (!j.path("timestamp").isNumber() || !j.path("input_length").canConvertToInt() || !ids.isArray()) {
+                throw new IllegalArgumentException(file + " line " + n + " is not a Mooncake record "
+                        + "(timestamp, input_length, output_length, hash_ids): " + line);
             }
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read " + file + ": " + e.getMessage(), e);
-        }
-        if (out.isEmpty()) {
-            throw new IllegalArgumentException(file + " has no records");
-        }
-        return out;
+            int[] h = new int[ids.size()];
+            for (int i = 0; i < h.length; i++) {
+                h[i] = ids.get(i).asInt();
+            }
+            return new Row(j.get("timestamp").asLong(), j.get("input_length").asInt(),
+                    j.path("output_length").asInt(1), h);
+        }, "records");
     }
 
     @Override
@@ -113,8 +85,7 @@ public final class MooncakeTrace implements Workload {
                 + "faster (%.2f req/s), hash ids rendered as %d tokens each, routing key = first %d ids, %s, %,d "
                 + "warm-up", file.getFileName(), rows.size(), span / 1e3, speedup,
                 rows.size() / Math.max(1e-9, span / 1e3 / speedup), BLOCK_TOKENS, keyBlocks,
-                maxOutputTokens > 0 ? "answers capped at " + maxOutputTokens + " tokens" : "answer lengths as traced",
-                warmup);
+                TraceRows.outputNote(maxOutputTokens), warmup);
     }
 
     @Override
@@ -134,26 +105,12 @@ public final class MooncakeTrace implements Workload {
     @Override
     public Iterator<BenchRequest> arrivals() {
         long t0 = rows.get(0).timestampMs();
-        return new Iterator<>() {
-            private int next;
-
-            @Override
-            public boolean hasNext() {
-                return next < rows.size();
-            }
-
-            @Override
-            public BenchRequest next() {
-                if (!hasNext()) {
-                    throw new NoSuchElementException();
-                }
-                Row r = rows.get(next++);
-                long at = (long) ((r.timestampMs() - t0) * 1e6 / speedup);
-                int out = maxOutputTokens > 0 ? Math.min(maxOutputTokens, Math.max(1, r.output()))
-                        : Math.max(1, r.output());
-                return BenchRequest.completion(at, render(r), key(r), out, 0);
-            }
-        };
+        return Arrivals.indexed(rows.size(), i -> {
+            Row r = rows.get(i);
+            long at = (long) ((r.timestampMs() - t0) * 1e6 / speedup);
+            return BenchRequest.completion(at, render(r), key(r), TraceRows.outputTokens(r.output(), maxOutputTokens),
+                    0);
+        });
     }
 
     private String render(Row r) {
@@ -190,11 +147,6 @@ public final class MooncakeTrace implements Workload {
 
     @Override
     public int maxModelLen() {
-        int max = 0;
-        for (Row r : rows) {
-            int out = Math.max(1, r.output());
-            max = Math.max(max, r.input() + (maxOutputTokens > 0 ? Math.min(maxOutputTokens, out) : out));
-        }
-        return max + 16;
+        return TraceRows.maxModelLen(rows, Row::input, Row::output, maxOutputTokens);
     }
 }

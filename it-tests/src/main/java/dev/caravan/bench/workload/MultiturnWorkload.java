@@ -6,7 +6,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.NoSuchElementException;
 import java.util.SplittableRandom;
 
 import dev.caravan.policies.text.ChatTemplate;
@@ -95,27 +94,13 @@ public final class MultiturnWorkload implements Workload {
     public Iterator<BenchRequest> arrivals() {
         PoissonArrivals starts = new PoissonArrivals(rate / turns, new SplittableRandom(seed));
         String shared = TextSource.text(TextSource.seedOf(seed, "preamble", 0), 4 * sharedTokens);
-        return new Iterator<>() {
-            private int next;
-
-            @Override
-            public boolean hasNext() {
-                return next < sessions;
-            }
-
-            @Override
-            public BenchRequest next() {
-                if (!hasNext()) {
-                    throw new NoSuchElementException();
-                }
-                int id = next++;
-                StringBuilder system = new StringBuilder(shared).append("Session ").append(id).append(". ");
-                TextSource.append(system, TextSource.seedOf(seed, "session", id), 4 * prefixTokens);
-                List<Map<String, Object>> messages = new ArrayList<>();
-                messages.add(BenchRequest.message("system", system.toString()));
-                return turn(starts.next(), new Session(id, 0, messages));
-            }
-        };
+        return Arrivals.indexed(sessions, id -> {
+            StringBuilder system = new StringBuilder(shared).append("Session ").append(id).append(". ");
+            TextSource.append(system, TextSource.seedOf(seed, "session", id), 4 * prefixTokens);
+            List<Map<String, Object>> messages = new ArrayList<>();
+            messages.add(BenchRequest.message("system", system.toString()));
+            return turn(starts.next(), new Session(id, 0, messages));
+        });
     }
 
     @Override

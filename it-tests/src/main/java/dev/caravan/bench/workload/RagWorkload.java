@@ -5,8 +5,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.NoSuchElementException;
-import java.util.SplittableRandom;
 
 /**
  * Retrieval-augmented requests: a tenant's shared preamble of L_p tokens, then a long retrieved document nobody else
@@ -30,7 +28,7 @@ public final class RagWorkload implements Workload {
     private final int warmup;
     private final Popularity popularity;
     private final long seed;
-    private final String[] preambles;
+    private final TenantPrompts preambles;
 
     public RagWorkload(int tenants, int prefixTokens, int docTokens, int userTokens, int outputTokens, double rate,
                        int requests, int warmup, String popularity, long seed) {
@@ -52,7 +50,9 @@ public final class RagWorkload implements Workload {
         this.warmup = warmup;
         this.popularity = Popularity.parse(popularity, tenants);
         this.seed = seed;
-        this.preambles = new String[tenants];
+        // 21 = the rendered "<|system|>\n" and "\n<|user|>\n" around the preamble, so the shared prefix is L_p tokens
+        this.preambles = new TenantPrompts(tenants, seed, "preamble", 4 * prefixTokens - 21,
+                t -> "Knowledge base " + t + ". ");
     }
 
     @Override
@@ -86,45 +86,16 @@ public final class RagWorkload implements Workload {
 
     @Override
     public Iterator<BenchRequest> arrivals() {
-        PoissonArrivals arrivals = new PoissonArrivals(rate, new SplittableRandom(seed));
-        SplittableRandom picks = new SplittableRandom(seed ^ 0x5DEECE66DL);
-        return new Iterator<>() {
-            private int next;
-
-            @Override
-            public boolean hasNext() {
-                return next < requests;
-            }
-
-            @Override
-            public BenchRequest next() {
-                if (!hasNext()) {
-                    throw new NoSuchElementException();
-                }
-                int i = next++;
-                long at = arrivals.next();
-                int tenant = popularity.sample(picks);
-                int doc = docTokens / 2 + picks.nextInt(docTokens + 1);
-                StringBuilder user = new StringBuilder("Document ").append(i).append(":\n");
-                TextSource.append(user, TextSource.seedOf(seed, "doc", i), 4 * doc);
-                user.append("\nQuestion: ");
-                TextSource.append(user, TextSource.seedOf(seed, "question", i), 4 * userTokens);
-                return BenchRequest.chat(at, List.of(BenchRequest.message("system", preamble(tenant)),
-                        BenchRequest.message("user", user.toString())), "tenant-" + tenant, outputTokens,
-                        prefixTokens, null);
-            }
-        };
-    }
-
-    private String preamble(int t) {
-        String s = preambles[t];
-        if (s == null) {
-            StringBuilder sb = new StringBuilder("Knowledge base ").append(t).append(". ");
-            TextSource.append(sb, TextSource.seedOf(seed, "preamble", t), 4 * prefixTokens - 21 - sb.length());
-            s = sb.toString();
-            preambles[t] = s;
-        }
-        return s;
+        return Arrivals.poissonTenants(rate, requests, popularity, seed, (i, at, tenant, picks) -> {
+            int doc = docTokens / 2 + picks.nextInt(docTokens + 1);
+            StringBuilder user = new StringBuilder("Document ").append(i).append(":\n");
+            TextSource.append(user, TextSource.seedOf(seed, "doc", i), 4 * doc);
+            user.append("\nQuestion: ");
+            TextSource.append(user, TextSource.seedOf(seed, "question", i), 4 * userTokens);
+            return BenchRequest.chat(at, List.of(BenchRequest.message("system", preambles.get(tenant)),
+                    BenchRequest.message("user", user.toString())), "tenant-" + tenant, outputTokens, prefixTokens,
+                    null);
+        });
     }
 
     @Override

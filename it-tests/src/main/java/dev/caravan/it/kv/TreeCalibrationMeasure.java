@@ -10,6 +10,7 @@ import java.util.SplittableRandom;
 import dev.caravan.it.GatewayClient;
 import dev.caravan.it.GatewayHarness;
 import dev.caravan.it.KvFixtures;
+import dev.caravan.it.MetricsText;
 import dev.caravan.policies.TreeBacked;
 import dev.caravan.policies.tree.ApproximateRadixTree;
 import dev.caravan.policies.tree.PrefixMatch;
@@ -184,7 +185,7 @@ public final class TreeCalibrationMeasure {
 
     private static long residentBlocks(SimEngine e) {
         String metrics = new GatewayClient(e.url()).get("/metrics").body();
-        return (long) KvFixtures.sample(metrics, "caravan_sim_kv_resident_blocks");
+        return (long) MetricsText.sample(metrics, "caravan_sim_kv_resident_blocks");
     }
 
     private static int intArg(String[] args, String name, int dflt) {

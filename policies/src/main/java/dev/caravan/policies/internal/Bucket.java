@@ -84,7 +84,7 @@ final class Bucket {
             min = Math.min(min, c);
             max = Math.max(max, c);
         }
-        return max - min > absThreshold && (float) max > (float) relThreshold * (float) min;
+        return Imbalance.imbalanced(min, max, absThreshold, relThreshold);
     }
 
     /** The worker with the fewest windowed characters, first in order on ties. */

@@ -100,9 +100,7 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy, Maintainable
             min = Math.min(min, load);
             max = Math.max(max, load);
         }
-        // f32 arithmetic, as SGLang's config fields are f32, so boundary cases decide identically.
-        float rel = (float) config.balanceRelThreshold();
-        if (max - min > config.balanceAbsThreshold() && (float) max > (float) min * rel) {
+        if (Imbalance.imbalanced(min, max, config.balanceAbsThreshold(), config.balanceRelThreshold())) {
             return imbalanced(healthy, text, tree, min, max);
         }
 

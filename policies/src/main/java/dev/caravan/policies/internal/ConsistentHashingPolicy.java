@@ -57,9 +57,7 @@ public final class ConsistentHashingPolicy implements LoadBalancingPolicy {
         if (key == null) {
             return Decision.of(healthy.get(random.nextInt(healthy.size())), NAME, Branches.RANDOM_FALLBACK);
         }
-        HashRing ring = rings.ring(ModelKey.of(context, healthy), candidates);
-        String url = ring.find(key, u -> find(healthy, u) != null);
-        Worker w = url == null ? null : find(healthy, url);
+        Worker w = rings.pick(ModelKey.of(context, healthy), candidates, healthy, key);
         if (w == null) {
             return Decision.none(NAME, Branches.NO_HEALTHY_WORKERS);
         }

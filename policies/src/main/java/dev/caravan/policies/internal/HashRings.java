@@ -31,6 +31,15 @@ final class HashRings {
         return byModel.compute(model, (m, r) -> r == null ? HashRing.of(urls) : r.with(urls));
     }
 
+    /**
+     * The worker of {@code healthy} the model's ring (grown to {@code candidates}) assigns {@code key} to: the first
+     * ring member clockwise from the key's hash that is healthy; null when none is.
+     */
+    Worker pick(String model, List<Worker> candidates, List<Worker> healthy, String key) {
+        String url = ring(model, candidates).find(key, u -> ConsistentHashingPolicy.find(healthy, u) != null);
+        return url == null ? null : ConsistentHashingPolicy.find(healthy, url);
+    }
+
     private static boolean containsAll(HashRing ring, List<Worker> candidates) {
         for (int i = 0, n = candidates.size(); i < n; i++) {
             if (!ring.urls().contains(candidates.get(i).url())) {

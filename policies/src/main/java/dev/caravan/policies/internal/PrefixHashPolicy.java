@@ -61,9 +61,7 @@ public final class PrefixHashPolicy implements LoadBalancingPolicy {
             total += w.load();
         }
         int n = healthy.size();
-        HashRing ring = rings.ring(ModelKey.of(context, healthy), candidates);
-        String url = ring.find(key, u -> ConsistentHashingPolicy.find(healthy, u) != null);
-        Worker picked = url == null ? null : ConsistentHashingPolicy.find(healthy, url);
+        Worker picked = rings.pick(ModelKey.of(context, healthy), candidates, healthy, key);
         if (picked == null) {
             // Unreachable while the ring holds every candidate; kept as SGLang's no-ring fallback.
             return Decision.of(HealthyWorkers.minLoad(healthy), NAME, Branches.FALLBACK_LEAST_LOAD);

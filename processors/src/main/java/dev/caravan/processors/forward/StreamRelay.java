@@ -17,7 +17,6 @@ import org.slf4j.LoggerFactory;
 import dev.caravan.policies.Worker;
 import dev.caravan.policies.WorkerLease;
 import dev.caravan.processors.CaravanExchangeProperties;
-import dev.caravan.processors.error.ErrorBody;
 import dev.caravan.processors.error.GatewayError;
 
 /**
@@ -212,10 +211,7 @@ final class StreamRelay {
         }
     }
 
-    /**
-     * A limit passed while streaming. An SSE stream ends cleanly with a final error event (OpenAI clients raise it), so
-     * the client knows it is incomplete; any other body cannot say so and the connection is reset instead.
-     */
+    /** A limit passed while streaming: cancel the upstream and tell the client ({@link ClientStreams}). */
     private void endStreamOnTimeout(String outcome) {
         finished = true;
         String reason = outcome.equals(ForwardOutcomes.TIMEOUT)
@@ -225,13 +221,8 @@ final class StreamRelay {
         if (upstreamRequest != null) {
             upstreamRequest.reset();
         }
-        if (!client.ended() && !clientGone) {
-            String contentType = client.headers().get("content-type");
-            if (contentType != null && contentType.startsWith("text/event-stream")) {
-                client.end(Buffer.buffer("data: " + ErrorBody.json(GatewayError.UPSTREAM_TIMEOUT, reason) + "\n\n"));
-            } else {
-                client.reset();
-            }
+        if (!clientGone) {
+            ClientStreams.endOnTimeout(client, reason);
         }
         finish(outcome);
     }
@@ -246,8 +237,7 @@ final class StreamRelay {
         if (upstreamRequest != null) {
             upstreamRequest.reset();
         }
-        exchange.setProperty(CaravanExchangeProperties.RESPONSE_COMMITTED, true);
-        exchange.setProperty(CaravanExchangeProperties.RESPONSE_STATUS, 499);
+        ClientStreams.markClientClosed(exchange);
         finish(ForwardOutcomes.CLIENT_CLOSED);
     }
 

@@ -10,8 +10,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import dev.caravan.processors.CaravanExchangeProperties;
-import dev.caravan.processors.error.ErrorBody;
-import dev.caravan.processors.error.GatewayError;
+import dev.caravan.processors.forward.ClientStreams;
 import dev.caravan.processors.forward.ForwardOutcomes;
 import dev.caravan.processors.forward.UpstreamHeaders;
 
@@ -146,23 +145,13 @@ final class DecodeRelay {
         }
     }
 
-    /**
-     * A limit passed while streaming: an SSE stream ends with a final error event (OpenAI clients raise it), so the
-     * client knows it is incomplete; any other body cannot say so and the connection is reset.
-     */
+    /** A limit passed while streaming: cancel the decode stream and tell the client ({@link ClientStreams}). */
     private void endOnTimeout(String outcome, String reason) {
         finished = true;
         LOG.warn("P/D request {} from decode {} ended while streaming ({}): {}", requestId(),
                 dispatch.pair().decode().worker().url(), outcome, reason);
         upstream.request().reset();
-        String type = client.headers().get("content-type");
-        if (!client.ended()) {
-            if (type != null && type.startsWith("text/event-stream")) {
-                client.end(Buffer.buffer("data: " + ErrorBody.json(GatewayError.UPSTREAM_TIMEOUT, reason) + "\n\n"));
-            } else {
-                client.reset();
-            }
-        }
+        ClientStreams.endOnTimeout(client, reason);
         finish(outcome);
     }
 
@@ -185,8 +174,7 @@ final class DecodeRelay {
         LOG.debug("Client left P/D request {}; cancelling the decode stream on {}", requestId(),
                 dispatch.pair().decode().worker().url());
         upstream.request().reset();
-        exchange.setProperty(CaravanExchangeProperties.RESPONSE_COMMITTED, true);
-        exchange.setProperty(CaravanExchangeProperties.RESPONSE_STATUS, 499);
+        ClientStreams.markClientClosed(exchange);
         finish(CLIENT_CLOSED);
     }
 

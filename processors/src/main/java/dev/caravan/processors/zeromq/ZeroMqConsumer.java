@@ -3,9 +3,6 @@ package dev.caravan.processors.zeromq;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.apache.camel.Exchange;
@@ -40,8 +37,6 @@ import org.zeromq.ZMsg;
 public class ZeroMqConsumer extends DefaultConsumer {
 
     private static final Logger LOG = LoggerFactory.getLogger(ZeroMqConsumer.class);
-    /** How long {@link #doStart} waits for the socket thread to bind or connect. */
-    private static final long START_TIMEOUT_MS = 10_000;
 
     private final ZeroMqConfiguration config;
     private final AtomicLong received = new AtomicLong();
@@ -73,19 +68,14 @@ public class ZeroMqConsumer extends DefaultConsumer {
     protected void doStart() throws Exception {
         super.doStart();
         running = true;
-        CompletableFuture<String> ready = new CompletableFuture<>();
-        String name = "zeromq-" + config.getSocketType().uriName() + "-" + config.getAddress();
-        Thread t = getEndpoint().getCamelContext().getExecutorServiceManager().newThread(name, () -> loop(ready));
-        t.setDaemon(true);
-        thread = t;
-        t.start();
+        ZeroMqSocketThread socketThread = new ZeroMqSocketThread(getEndpoint().getCamelContext(), config, "consumer",
+                this::receive);
+        thread = socketThread.thread();
         try {
-            boundAddress = ready.get(START_TIMEOUT_MS, TimeUnit.MILLISECONDS);
-        } catch (ExecutionException e) {
+            boundAddress = socketThread.start();
+        } catch (ZeroMqException e) {
             running = false;
-            t.join(START_TIMEOUT_MS);
-            throw new ZeroMqException("cannot open " + config.getSocketType().uriName() + " socket on "
-                    + config.getAddress() + ": " + e.getCause());
+            throw e;
         }
         LOG.info("ZeroMQ {} consumer started on {} (topics {})", config.getSocketType().uriName(), boundAddress,
                 config.getSocketType() == ZeroMqSocketType.SUB ? config.topicList() : "-");
@@ -96,7 +86,7 @@ public class ZeroMqConsumer extends DefaultConsumer {
         running = false;
         Thread t = thread;
         if (t != null) {
-            t.join(config.getReceiveTimeout().toMillis() * 4 + START_TIMEOUT_MS);
+            t.join(config.getReceiveTimeout().toMillis() * 4 + ZeroMqSocketThread.START_TIMEOUT_MS);
             if (t.isAlive()) {
                 LOG.warn("ZeroMQ consumer thread {} did not stop; its route is still processing a message", t.getName());
             }
@@ -107,34 +97,22 @@ public class ZeroMqConsumer extends DefaultConsumer {
         super.doStop();
     }
 
-    private void loop(CompletableFuture<String> ready) {
-        try (ZContext context = new ZContext(1)) {
-            ZMQ.Socket socket;
+    /** The socket thread's loop: receive until stopped, running the route for each message in arrival order. */
+    private void receive(ZMQ.Socket socket) {
+        while (running) {
+            ZMsg msg;
             try {
-                socket = ZeroMqSockets.open(context, config);
-            } catch (RuntimeException e) {
-                ready.completeExceptionally(e);
-                return;
-            }
-            ready.complete(socket.getLastEndpoint() != null ? socket.getLastEndpoint() : config.getAddress());
-            while (running) {
-                ZMsg msg;
-                try {
-                    msg = ZMsg.recvMsg(socket); // null after receiveTimeout without a message
-                } catch (ZMQException e) {
-                    if (running) {
-                        LOG.warn("ZeroMQ receive failed on {}: {}", config.getAddress(), e.toString());
-                    }
-                    continue;
+                msg = ZMsg.recvMsg(socket); // null after receiveTimeout without a message
+            } catch (ZMQException e) {
+                if (running) {
+                    LOG.warn("ZeroMQ receive failed on {}: {}", config.getAddress(), e.toString());
                 }
-                if (msg != null) {
-                    received.incrementAndGet();
-                    dispatch(msg);
-                }
+                continue;
             }
-        } catch (RuntimeException e) {
-            ready.completeExceptionally(e);
-            LOG.error("ZeroMQ consumer thread on {} failed", config.getAddress(), e);
+            if (msg != null) {
+                received.incrementAndGet();
+                dispatch(msg);
+            }
         }
     }
 

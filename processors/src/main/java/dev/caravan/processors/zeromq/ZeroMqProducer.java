@@ -5,8 +5,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.camel.AsyncCallback;
@@ -15,7 +13,6 @@ import org.apache.camel.NoTypeConversionAvailableException;
 import org.apache.camel.support.DefaultAsyncProducer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.zeromq.ZContext;
 import org.zeromq.ZMQ;
 
 /**
@@ -33,7 +30,6 @@ import org.zeromq.ZMQ;
 public class ZeroMqProducer extends DefaultAsyncProducer {
 
     private static final Logger LOG = LoggerFactory.getLogger(ZeroMqProducer.class);
-    private static final long START_TIMEOUT_MS = 10_000;
     /** How often the idle socket thread re-checks whether it must stop. */
     private static final long STOP_CHECK_MS = 100;
 
@@ -66,18 +62,14 @@ public class ZeroMqProducer extends DefaultAsyncProducer {
         super.doStart();
         queue = new ArrayBlockingQueue<>(config.getProducerQueueSize());
         running = true;
-        CompletableFuture<String> ready = new CompletableFuture<>();
-        Thread t = getEndpoint().getCamelContext().getExecutorServiceManager()
-                .newThread("zeromq-pub-" + config.getAddress(), () -> loop(ready));
-        t.setDaemon(true);
-        thread = t;
-        t.start();
+        ZeroMqSocketThread socketThread = new ZeroMqSocketThread(getEndpoint().getCamelContext(), config, "producer",
+                this::sendQueued);
+        thread = socketThread.thread();
         try {
-            boundAddress = ready.get(START_TIMEOUT_MS, TimeUnit.MILLISECONDS);
-        } catch (ExecutionException e) {
+            boundAddress = socketThread.start();
+        } catch (ZeroMqException e) {
             running = false;
-            t.join(START_TIMEOUT_MS);
-            throw new ZeroMqException("cannot open pub socket on " + config.getAddress() + ": " + e.getCause());
+            throw e;
         }
         LOG.info("ZeroMQ pub producer started on {}", boundAddress);
     }
@@ -87,7 +79,7 @@ public class ZeroMqProducer extends DefaultAsyncProducer {
         running = false;
         Thread t = thread;
         if (t != null) {
-            t.join(STOP_CHECK_MS * 4 + START_TIMEOUT_MS);
+            t.join(STOP_CHECK_MS * 4 + ZeroMqSocketThread.START_TIMEOUT_MS);
             thread = null;
         }
         BlockingQueue<Pending> q = queue;
@@ -157,31 +149,19 @@ public class ZeroMqProducer extends DefaultAsyncProducer {
         return exchange.getContext().getTypeConverter().mandatoryConvertTo(byte[].class, exchange, value);
     }
 
-    private void loop(CompletableFuture<String> ready) {
-        try (ZContext context = new ZContext(1)) {
-            ZMQ.Socket socket;
+    /** The socket thread's loop: send queued messages in order until stopped. */
+    private void sendQueued(ZMQ.Socket socket) {
+        while (running) {
+            Pending p;
             try {
-                socket = ZeroMqSockets.open(context, config);
-            } catch (RuntimeException e) {
-                ready.completeExceptionally(e);
+                p = queue.poll(STOP_CHECK_MS, TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
                 return;
             }
-            ready.complete(socket.getLastEndpoint() != null ? socket.getLastEndpoint() : config.getAddress());
-            while (running) {
-                Pending p;
-                try {
-                    p = queue.poll(STOP_CHECK_MS, TimeUnit.MILLISECONDS);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    return;
-                }
-                if (p != null) {
-                    send(socket, p);
-                }
+            if (p != null) {
+                send(socket, p);
             }
-        } catch (RuntimeException e) {
-            ready.completeExceptionally(e);
-            LOG.error("ZeroMQ producer thread on {} failed", config.getAddress(), e);
         }
     }
 

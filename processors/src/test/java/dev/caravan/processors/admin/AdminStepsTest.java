@@ -6,41 +6,24 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.util.List;
 import java.util.Map;
 
-import io.vertx.core.buffer.Buffer;
-import org.apache.camel.CamelContext;
 import org.apache.camel.Exchange;
-import org.apache.camel.impl.DefaultCamelContext;
-import org.apache.camel.support.DefaultExchange;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.caravan.policies.Worker;
 import dev.caravan.policies.WorkerRegistry;
 import dev.caravan.policies.WorkerRole;
 import dev.caravan.processors.Json;
+import dev.caravan.processors.StartedCamel;
 import dev.caravan.processors.error.GatewayError;
 import dev.caravan.processors.error.GatewayException;
 
 class AdminStepsTest {
 
-    private static final CamelContext CAMEL = new DefaultCamelContext();
+    @RegisterExtension
+    static final StartedCamel CAMEL = new StartedCamel();
 
-    static {
-        CAMEL.start(); // a started context gives messages Camel's case-insensitive headers
-    }
     private final WorkerRegistry workers = new WorkerRegistry();
-
-    @AfterAll
-    static void stop() throws Exception {
-        CAMEL.close();
-    }
-
-    private static Exchange json(String body) {
-        Exchange e = new DefaultExchange(CAMEL);
-        e.getIn().setHeader("Content-Type", "application/json");
-        e.getIn().setBody(Buffer.buffer(body));
-        return e;
-    }
 
     private static Map<String, Object> bodyOf(Exchange e) {
         return Json.parseObject(e.getMessage().getBody(String.class).getBytes());
@@ -48,7 +31,7 @@ class AdminStepsTest {
 
     @Test
     void registersAWorkerWithEveryField() {
-        Exchange e = json("{\"url\":\"http://10.0.0.5:8000/\",\"model_id\":\"llama\",\"worker_type\":\"prefill\","
+        Exchange e = CAMEL.json("{\"url\":\"http://10.0.0.5:8000/\",\"model_id\":\"llama\",\"worker_type\":\"prefill\","
                 + "\"bootstrap_port\":8998,\"api_key\":\"k\",\"labels\":{\"zone\":\"a\"},\"priority\":7,\"cost\":2.5,"
                 + "\"kv_events_endpoint\":\"tcp://10.0.0.5:5557\",\"kv_replay_endpoint\":\"tcp://10.0.0.5:5558\"}");
         new RegisterWorkerProcessor(workers).process(e);
@@ -71,20 +54,20 @@ class AdminStepsTest {
 
     @Test
     void rejectsAWorkerWithoutUrl() {
-        assertThatThrownBy(() -> new RegisterWorkerProcessor(workers).process(json("{\"model_id\":\"x\"}")))
+        assertThatThrownBy(() -> new RegisterWorkerProcessor(workers).process(CAMEL.json("{\"model_id\":\"x\"}")))
                 .hasMessage("url is required and must be a string");
     }
 
     @Test
     void rejectsFieldsOfTheWrongType() {
         RegisterWorkerProcessor register = new RegisterWorkerProcessor(workers);
-        assertThatThrownBy(() -> register.process(json("{\"url\":\"http://a:1\",\"priority\":\"high\"}")))
+        assertThatThrownBy(() -> register.process(CAMEL.json("{\"url\":\"http://a:1\",\"priority\":\"high\"}")))
                 .hasMessage("priority must be an integer");
-        assertThatThrownBy(() -> register.process(json("{\"url\":\"http://a:1\",\"labels\":{\"z\":1}}")))
+        assertThatThrownBy(() -> register.process(CAMEL.json("{\"url\":\"http://a:1\",\"labels\":{\"z\":1}}")))
                 .hasMessage("labels.z must be a string");
-        assertThatThrownBy(() -> register.process(json("{\"url\":\"ftp://a:1\"}")))
+        assertThatThrownBy(() -> register.process(CAMEL.json("{\"url\":\"ftp://a:1\"}")))
                 .hasMessageContaining("worker url must look like http://host:port");
-        assertThatThrownBy(() -> register.process(json("{\"url\":\"http://a:1\",\"worker_type\":\"both\"}")))
+        assertThatThrownBy(() -> register.process(CAMEL.json("{\"url\":\"http://a:1\",\"worker_type\":\"both\"}")))
                 .hasMessageContaining("worker_type must be one of regular, prefill, decode");
         assertThat(workers.size()).isZero();
     }
@@ -92,7 +75,7 @@ class AdminStepsTest {
     @Test
     void aDuplicateUrlIs409() {
         workers.add(Worker.builder("http://a:1").build());
-        assertThatThrownBy(() -> new RegisterWorkerProcessor(workers).process(json("{\"url\":\"http://a:1\"}")))
+        assertThatThrownBy(() -> new RegisterWorkerProcessor(workers).process(CAMEL.json("{\"url\":\"http://a:1\"}")))
                 .isInstanceOf(GatewayException.class)
                 .satisfies(t -> assertThat(((GatewayException) t).error()).isEqualTo(GatewayError.WORKER_ALREADY_EXISTS));
     }
@@ -101,7 +84,7 @@ class AdminStepsTest {
     void listsWorkersWithStatsAndWithoutApiKeys() {
         workers.add(Worker.builder("http://a:1").apiKey("secret").build());
         workers.add(Worker.builder("http://d:1").role(WorkerRole.DECODE).build());
-        Exchange e = json("");
+        Exchange e = CAMEL.json("");
         new ListWorkersProcessor(workers).process(e);
         Map<String, Object> body = bodyOf(e);
         assertThat(body).containsEntry("total", 2)
@@ -112,7 +95,7 @@ class AdminStepsTest {
     @Test
     void updatesAndRemovesByIdAnd404sUnknownIds() {
         Worker w = workers.add(Worker.builder("http://a:1").build());
-        Exchange update = json("{\"priority\":9,\"cost\":0.5,\"labels\":{\"t\":\"x\"},\"api_key\":\"new\"}");
+        Exchange update = CAMEL.json("{\"priority\":9,\"cost\":0.5,\"labels\":{\"t\":\"x\"},\"api_key\":\"new\"}");
         update.getIn().setHeader("id", w.id());
         new UpdateWorkerProcessor(workers).process(update);
         assertThat(w.priority()).isEqualTo(9);
@@ -120,13 +103,13 @@ class AdminStepsTest {
         assertThat(w.labels()).isEqualTo(Map.of("t", "x"));
         assertThat(w.apiKey()).isEqualTo("new");
 
-        Exchange remove = json("");
+        Exchange remove = CAMEL.json("");
         remove.getIn().setHeader("id", w.id());
         new RemoveWorkerProcessor(workers).process(remove);
         assertThat(workers.size()).isZero();
         assertThat(remove.getMessage().getHeader(Exchange.HTTP_RESPONSE_CODE)).isEqualTo(202);
 
-        Exchange get = json("");
+        Exchange get = CAMEL.json("");
         get.getIn().setHeader("id", w.id());
         assertThatThrownBy(() -> new GetWorkerProcessor(workers).process(get))
                 .hasMessage("no worker with id " + w.id());
@@ -134,33 +117,33 @@ class AdminStepsTest {
 
     @Test
     void legacyEndpointsAddListAndRemoveByUrl() {
-        Exchange add = json("");
+        Exchange add = CAMEL.json("");
         add.getIn().setHeader("url", "http://a:1");
         new AddWorkerByUrlProcessor(workers).process(add);
         assertThat(add.getMessage().getBody()).isEqualTo("Successfully added worker: http://a:1");
 
-        Exchange list = json("");
+        Exchange list = CAMEL.json("");
         new ListWorkerUrlsProcessor(workers).process(list);
         assertThat(bodyOf(list)).isEqualTo(Map.of("urls", List.of("http://a:1")));
 
-        Exchange remove = json("");
+        Exchange remove = CAMEL.json("");
         remove.getIn().setHeader("url", "http://a:1/");
         new RemoveWorkerByUrlProcessor(workers).process(remove);
         assertThat(workers.size()).isZero();
         assertThatThrownBy(() -> new RemoveWorkerByUrlProcessor(workers).process(remove))
                 .hasMessage("no worker with url http://a:1/");
-        assertThatThrownBy(() -> new AddWorkerByUrlProcessor(workers).process(json("")))
+        assertThatThrownBy(() -> new AddWorkerByUrlProcessor(workers).process(CAMEL.json("")))
                 .hasMessageContaining("query parameter url is required");
     }
 
     @Test
     void readinessNeedsAHealthyWorker() {
-        Exchange e = json("");
+        Exchange e = CAMEL.json("");
         new ReadinessProcessor(workers, () -> false).process(e);
         assertThat(e.getMessage().getHeader(Exchange.HTTP_RESPONSE_CODE)).isEqualTo(503);
 
         workers.add(Worker.builder("http://a:1").build());
-        Exchange ok = json("");
+        Exchange ok = CAMEL.json("");
         new ReadinessProcessor(workers, () -> false).process(ok);
         assertThat(ok.getMessage().getHeader(Exchange.HTTP_RESPONSE_CODE)).isEqualTo(200);
         assertThat(bodyOf(ok)).containsEntry("status", "ready").containsEntry("healthy_workers", 1);
@@ -169,12 +152,12 @@ class AdminStepsTest {
     @Test
     void readinessInPdModeNeedsAHealthyPrefillAndDecode() {
         workers.add(Worker.builder("http://p:1").role(WorkerRole.PREFILL).build());
-        Exchange onlyPrefill = json("");
+        Exchange onlyPrefill = CAMEL.json("");
         new ReadinessProcessor(workers, () -> true).process(onlyPrefill);
         assertThat(onlyPrefill.getMessage().getHeader(Exchange.HTTP_RESPONSE_CODE)).isEqualTo(503);
 
         workers.add(Worker.builder("http://d:1").role(WorkerRole.DECODE).build());
-        Exchange both = json("");
+        Exchange both = CAMEL.json("");
         new ReadinessProcessor(workers, () -> true).process(both);
         assertThat(both.getMessage().getHeader(Exchange.HTTP_RESPONSE_CODE)).isEqualTo(200);
     }

@@ -6,45 +6,27 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.util.List;
 import java.util.Map;
 
-import io.vertx.core.buffer.Buffer;
-import org.apache.camel.CamelContext;
 import org.apache.camel.Exchange;
-import org.apache.camel.impl.DefaultCamelContext;
-import org.apache.camel.support.DefaultExchange;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.caravan.policies.Worker;
 import dev.caravan.policies.WorkerHealthCheck;
 import dev.caravan.policies.WorkerRegistry;
 import dev.caravan.processors.Json;
+import dev.caravan.processors.StartedCamel;
 
 /** SGLang's per-worker health-check fields on POST/PUT /workers, and what GET /workers shows (never the API key). */
 class WorkerHealthFieldsTest {
 
-    private static final CamelContext CAMEL = new DefaultCamelContext();
-
-    static {
-        CAMEL.start();
-    }
+    @RegisterExtension
+    static final StartedCamel CAMEL = new StartedCamel();
 
     private final WorkerRegistry workers = new WorkerRegistry();
 
-    @AfterAll
-    static void stop() throws Exception {
-        CAMEL.close();
-    }
-
-    private static Exchange json(String body) {
-        Exchange e = new DefaultExchange(CAMEL);
-        e.getIn().setHeader("Content-Type", "application/json");
-        e.getIn().setBody(Buffer.buffer(body));
-        return e;
-    }
-
     @Test
     void registrationTakesTheHealthCheckOverrides() {
-        new RegisterWorkerProcessor(workers).process(json("{\"url\":\"http://a:1\",\"health_check_timeout_secs\":3,"
+        new RegisterWorkerProcessor(workers).process(CAMEL.json("{\"url\":\"http://a:1\",\"health_check_timeout_secs\":3,"
                 + "\"health_check_interval_secs\":7,\"health_success_threshold\":1,\"health_failure_threshold\":4,"
                 + "\"disable_health_check\":true}"));
 
@@ -53,18 +35,18 @@ class WorkerHealthFieldsTest {
 
     @Test
     void absentFieldsKeepTheGatewaysDefaults() {
-        new RegisterWorkerProcessor(workers).process(json("{\"url\":\"http://a:1\"}"));
+        new RegisterWorkerProcessor(workers).process(CAMEL.json("{\"url\":\"http://a:1\"}"));
         assertThat(workers.all().get(0).healthCheck()).isEqualTo(WorkerHealthCheck.DEFAULTS);
     }
 
     @Test
     void badHealthFieldsAre400NamingTheField() {
         RegisterWorkerProcessor register = new RegisterWorkerProcessor(workers);
-        assertThatThrownBy(() -> register.process(json("{\"url\":\"http://a:1\",\"health_check_interval_secs\":0}")))
+        assertThatThrownBy(() -> register.process(CAMEL.json("{\"url\":\"http://a:1\",\"health_check_interval_secs\":0}")))
                 .hasMessage("health_check_interval_secs must be >= 1, was 0");
-        assertThatThrownBy(() -> register.process(json("{\"url\":\"http://a:1\",\"disable_health_check\":\"yes\"}")))
+        assertThatThrownBy(() -> register.process(CAMEL.json("{\"url\":\"http://a:1\",\"disable_health_check\":\"yes\"}")))
                 .hasMessage("disable_health_check must be a boolean");
-        assertThatThrownBy(() -> register.process(json("{\"url\":\"http://a:1\",\"health_failure_threshold\":\"3\"}")))
+        assertThatThrownBy(() -> register.process(CAMEL.json("{\"url\":\"http://a:1\",\"health_failure_threshold\":\"3\"}")))
                 .hasMessage("health_failure_threshold must be an integer");
         assertThat(workers.all()).isEmpty();
     }
@@ -73,7 +55,7 @@ class WorkerHealthFieldsTest {
     void anUpdateMergesHealthFieldsIntoTheWorkersOwn() {
         Worker w = workers.add(Worker.builder("http://a:1").healthCheck(new WorkerHealthCheck(3L, 7L, null, null, null))
                 .build());
-        Exchange e = json("{\"health_check_interval_secs\":30}");
+        Exchange e = CAMEL.json("{\"health_check_interval_secs\":30}");
         e.getIn().setHeader("id", w.id());
 
         new UpdateWorkerProcessor(workers).process(e);
@@ -85,7 +67,7 @@ class WorkerHealthFieldsTest {
     void theWorkerListShowsDisabledHealthChecksAndNeverTheKey() {
         workers.add(Worker.builder("http://a:1").apiKey("sk-secret-123")
                 .healthCheck(new WorkerHealthCheck(null, null, null, null, true)).build());
-        Exchange e = new DefaultExchange(CAMEL);
+        Exchange e = CAMEL.exchange();
 
         new ListWorkersProcessor(workers).process(e);
 

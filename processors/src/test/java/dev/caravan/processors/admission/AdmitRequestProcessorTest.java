@@ -5,29 +5,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import org.apache.camel.CamelContext;
 import org.apache.camel.Exchange;
-import org.apache.camel.impl.DefaultCamelContext;
-import org.apache.camel.support.DefaultExchange;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.caravan.processors.CaravanExchangeProperties;
+import dev.caravan.processors.StartedCamel;
 import dev.caravan.processors.error.GatewayException;
 import dev.caravan.processors.reliability.ManualScheduler;
 
 class AdmitRequestProcessorTest {
 
-    private static final CamelContext CAMEL = new DefaultCamelContext();
-
-    static {
-        CAMEL.start();
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        CAMEL.close();
-    }
+    @RegisterExtension
+    static final StartedCamel CAMEL = new StartedCamel();
 
     private final ManualScheduler timers = new ManualScheduler();
     private final AdmissionController controller = new AdmissionController(
@@ -40,12 +30,12 @@ class AdmitRequestProcessorTest {
 
     @Test
     void aSlotIsHeldUntilTheExchangeCompletesAndThenPassedOn() {
-        Exchange first = new DefaultExchange(CAMEL);
+        Exchange first = CAMEL.exchange();
         AtomicInteger firstDone = new AtomicInteger();
         assertThat(admit.process(first, sync -> firstDone.incrementAndGet())).isTrue();
         assertThat(first.getProperty(CaravanExchangeProperties.ADMISSION_TICKET)).isInstanceOf(AdmissionTicket.class);
 
-        Exchange second = new DefaultExchange(CAMEL);
+        Exchange second = CAMEL.exchange();
         AtomicInteger secondDone = new AtomicInteger();
         assertThat(admit.process(second, sync -> secondDone.incrementAndGet())).as("queued: asynchronous").isFalse();
         assertThat(secondDone).hasValue(0);
@@ -62,10 +52,10 @@ class AdmitRequestProcessorTest {
 
     @Test
     void rejectionsBecomeTheirHttpErrors() {
-        admit.process(new DefaultExchange(CAMEL), sync -> { });
-        Exchange queued = new DefaultExchange(CAMEL);
+        admit.process(CAMEL.exchange(), sync -> { });
+        Exchange queued = CAMEL.exchange();
         admit.process(queued, sync -> { });
-        Exchange overflow = new DefaultExchange(CAMEL);
+        Exchange overflow = CAMEL.exchange();
 
         admit.process(overflow, sync -> { });
         timers.advance(5_000);

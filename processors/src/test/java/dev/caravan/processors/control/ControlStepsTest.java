@@ -7,39 +7,29 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-import org.apache.camel.CamelContext;
 import org.apache.camel.Exchange;
-import org.apache.camel.impl.DefaultCamelContext;
-import org.apache.camel.support.DefaultExchange;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.caravan.policies.EngineLoad;
 import dev.caravan.policies.Worker;
 import dev.caravan.policies.WorkerRegistry;
 import dev.caravan.processors.CaravanExchangeProperties;
 import dev.caravan.processors.Json;
+import dev.caravan.processors.StartedCamel;
 import dev.caravan.processors.routing.PolicyRegistry;
 
 class ControlStepsTest {
 
-    private static final CamelContext CAMEL = new DefaultCamelContext();
-
-    static {
-        CAMEL.start(); // a started context gives messages Camel's case-insensitive headers
-    }
+    @RegisterExtension
+    static final StartedCamel CAMEL = new StartedCamel();
 
     private final WorkerRegistry workers = new WorkerRegistry();
     private final Worker a = workers.add(Worker.builder("http://a:1").apiKey("ka").build());
     private final Worker b = workers.add(Worker.builder("http://b:1").build());
 
-    @AfterAll
-    static void stop() throws Exception {
-        CAMEL.close();
-    }
-
     private static Exchange exchange(Object body) {
-        Exchange e = new DefaultExchange(CAMEL);
+        Exchange e = CAMEL.exchange();
         e.getMessage().setBody(body);
         return e;
     }

@@ -2,30 +2,20 @@ package dev.caravan.processors.error;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import org.apache.camel.CamelContext;
 import org.apache.camel.Exchange;
-import org.apache.camel.impl.DefaultCamelContext;
-import org.apache.camel.support.DefaultExchange;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.caravan.processors.CaravanExchangeProperties;
+import dev.caravan.processors.StartedCamel;
 
 class MapErrorProcessorTest {
 
-    private static final CamelContext CAMEL = new DefaultCamelContext();
-
-    static {
-        CAMEL.start(); // a started context gives messages Camel's case-insensitive headers
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        CAMEL.close();
-    }
+    @RegisterExtension
+    static final StartedCamel CAMEL = new StartedCamel();
 
     private static Exchange failedWith(Throwable t) {
-        Exchange e = new DefaultExchange(CAMEL);
+        Exchange e = CAMEL.exchange();
         e.setProperty(Exchange.EXCEPTION_CAUGHT, t);
         return e;
     }

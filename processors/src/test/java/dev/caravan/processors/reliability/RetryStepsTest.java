@@ -9,15 +9,13 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntPredicate;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import org.apache.camel.CamelContext;
 import org.apache.camel.Exchange;
-import org.apache.camel.impl.DefaultCamelContext;
-import org.apache.camel.support.DefaultExchange;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.caravan.policies.Worker;
 import dev.caravan.processors.CaravanExchangeProperties;
+import dev.caravan.processors.StartedCamel;
 import dev.caravan.processors.error.GatewayError;
 import dev.caravan.processors.error.GatewayException;
 import dev.caravan.processors.forward.ForwardOutcomes;
@@ -25,16 +23,8 @@ import dev.caravan.processors.forward.ForwardOutcomes;
 /** beginAttempts, decideRetry and awaitBackoff on exchanges shaped like the attempt loop leaves them. */
 class RetryStepsTest {
 
-    private static final CamelContext CAMEL = new DefaultCamelContext();
-
-    static {
-        CAMEL.start();
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        CAMEL.close();
-    }
+    @RegisterExtension
+    static final StartedCamel CAMEL = new StartedCamel();
 
     private final RetryConfig config = new RetryConfig(3, Duration.ofMillis(100), Duration.ofSeconds(1), 2.0, 0);
     private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
@@ -45,7 +35,7 @@ class RetryStepsTest {
     private final Worker a = Worker.builder("http://a:1").build();
 
     private Exchange begun() {
-        Exchange e = new DefaultExchange(CAMEL);
+        Exchange e = CAMEL.exchange();
         begin.process(e);
         return e;
     }
@@ -84,7 +74,7 @@ class RetryStepsTest {
 
     @Test
     void withOneAttemptNothingIsHeldBack() {
-        Exchange e = new DefaultExchange(CAMEL);
+        Exchange e = CAMEL.exchange();
         new BeginAttemptsProcessor(RetryConfig.disabled()).process(e);
         assertThat(e.getProperty(CaravanExchangeProperties.HOLD_BACK_STATUSES)).isNull();
     }

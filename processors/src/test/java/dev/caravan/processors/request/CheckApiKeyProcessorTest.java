@@ -3,32 +3,19 @@ package dev.caravan.processors.request;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import org.apache.camel.CamelContext;
 import org.apache.camel.Exchange;
-import org.apache.camel.impl.DefaultCamelContext;
-import org.apache.camel.support.DefaultExchange;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import dev.caravan.processors.StartedCamel;
 
 class CheckApiKeyProcessorTest {
 
-    private static final CamelContext CAMEL = new DefaultCamelContext();
-
-    static {
-        CAMEL.start(); // a started context gives messages Camel's case-insensitive headers
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        CAMEL.close();
-    }
+    @RegisterExtension
+    static final StartedCamel CAMEL = new StartedCamel();
 
     private static Exchange withAuth(String value) {
-        Exchange e = new DefaultExchange(CAMEL);
-        if (value != null) {
-            e.getIn().setHeader("Authorization", value);
-        }
-        return e;
+        return CAMEL.exchange("Authorization", value);
     }
 
     @Test

@@ -9,34 +9,25 @@ import java.util.Map;
 import java.util.Random;
 
 import io.vertx.core.buffer.Buffer;
-import org.apache.camel.CamelContext;
 import org.apache.camel.Exchange;
-import org.apache.camel.impl.DefaultCamelContext;
-import org.apache.camel.support.DefaultExchange;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.caravan.processors.CaravanExchangeProperties;
+import dev.caravan.processors.StartedCamel;
 import dev.caravan.processors.error.GatewayError;
 import dev.caravan.processors.error.GatewayException;
 
 class ParseRequestProcessorTest {
 
-    private static final CamelContext CAMEL = new DefaultCamelContext();
+    @RegisterExtension
+    static final StartedCamel CAMEL = new StartedCamel();
 
-    static {
-        CAMEL.start(); // a started context gives messages Camel's case-insensitive headers
-    }
     private final ParseRequestProcessor parse = new ParseRequestProcessor(List.of("x-request-id", "x-correlation-id"),
             () -> new Random(7));
 
-    @AfterAll
-    static void stop() throws Exception {
-        CAMEL.close();
-    }
-
     private static Exchange exchange(String kind, String contentType, String body) {
-        Exchange e = new DefaultExchange(CAMEL);
+        Exchange e = CAMEL.exchange();
         e.setProperty(CaravanExchangeProperties.REQUEST_KIND, kind);
         if (contentType != null) {
             e.getIn().setHeader("Content-Type", contentType);

@@ -6,28 +6,23 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.util.ArrayList;
 import java.util.List;
 
-import org.apache.camel.CamelContext;
 import org.apache.camel.Exchange;
-import org.apache.camel.impl.DefaultCamelContext;
-import org.apache.camel.support.DefaultExchange;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.caravan.policies.Decision;
 import dev.caravan.policies.Worker;
 import dev.caravan.policies.WorkerLease;
 import dev.caravan.policies.WorkerRegistry;
 import dev.caravan.processors.CaravanExchangeProperties;
+import dev.caravan.processors.StartedCamel;
 import dev.caravan.processors.error.GatewayError;
 import dev.caravan.processors.error.GatewayException;
 
 class SelectWorkerProcessorTest {
 
-    private static final CamelContext CAMEL = new DefaultCamelContext();
-
-    static {
-        CAMEL.start(); // a started context gives messages Camel's case-insensitive headers
-    }
+    @RegisterExtension
+    static final StartedCamel CAMEL = new StartedCamel();
 
     private final WorkerRegistry workers = new WorkerRegistry();
     private final List<RecordingPolicy> created = new ArrayList<>();
@@ -39,13 +34,8 @@ class SelectWorkerProcessorTest {
     private final List<Decision> decisions = new ArrayList<>();
     private final SelectWorkerProcessor select = new SelectWorkerProcessor(policies, decisions::add);
 
-    @AfterAll
-    static void stop() throws Exception {
-        CAMEL.close();
-    }
-
     private static Exchange exchange() {
-        Exchange e = new DefaultExchange(CAMEL);
+        Exchange e = CAMEL.exchange();
         e.setProperty(CaravanExchangeProperties.ROUTING_TEXT, "hello world");
         e.getIn().setHeader("X-SMG-Routing-Key", "user-1");
         return e;
