@@ -88,9 +88,11 @@ final class StreamRelay {
         // Engines send a streamed response's head early; a non-streamed one only when the generation is done, so
         // silence before its head is normal.
         this.idleBeforeHead = exchange.getProperty(CaravanExchangeProperties.STREAM, false, Boolean.class);
-        // ...so a non-streamed attempt gets its own limit instead: long enough for a whole generation.
+        // ...so a non-streamed attempt gets its own limit instead: long enough for a whole generation. One not shorter
+        // than the end-to-end timeout can never pass first (and would overflow the nanoTime arithmetic when huge).
         long attemptNanos = owner.upstream().nonStreamAttemptTimeout().toNanos();
-        this.headLimited = !idleBeforeHead && attemptNanos > 0;
+        this.headLimited = !idleBeforeHead && attemptNanos > 0
+                && attemptNanos < owner.upstream().requestTimeout().toNanos();
         this.headDueNanos = System.nanoTime() + attemptNanos;
     }
 
