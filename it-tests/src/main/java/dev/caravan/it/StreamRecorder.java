@@ -50,6 +50,11 @@ public final class StreamRecorder implements AutoCloseable {
             return status == 200 && sawDone && ended && !broken;
         }
 
+        /** A complete non-streamed answer: 200 and a JSON body with {@code choices} that ended cleanly. */
+        public boolean answered() {
+            return status == 200 && ended && !broken && body().contains("\"choices\"");
+        }
+
         public synchronized String body() {
             return body.toString();
         }

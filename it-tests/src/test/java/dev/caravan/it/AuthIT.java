@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 import dev.caravan.processors.config.CaravanFlags;
 
 /**
- * --api-key on inference routes, --admin-api-key on the admin API, a worker's own key sent upstream instead of the
+ * --api-key on inference routes, --admin-api-key on the admin API (every admin route, the legacy ones included), a worker's own key sent upstream instead of the
  * client's, and no key ever in logs (the gateway's at DEBUG), metrics, GET /workers or the configuration's toString.
  */
 class AuthIT {
@@ -80,6 +80,42 @@ class AuthIT {
         } finally {
             release(capture);
         }
+    }
+
+    @Test
+    void everyAdminRouteRequiresTheAdminKey() {
+        try (StubEngine stub = StubEngine.start(req -> req.body().onSuccess(b -> req.response()
+                .putHeader("Content-Type", "application/json").end("{\"num_reqs\":0}")));
+             GatewayHarness gw = GatewayHarness.start(GatewayHarness.config(List.of())
+                     .with(CaravanFlags.API_KEY, CLIENT_KEY).with(CaravanFlags.ADMIN_API_KEY, ADMIN_KEY))) {
+            GatewayClient c = gw.client();
+            String add = "/add_worker?url=" + stub.url();
+            String remove = "/remove_worker?url=" + stub.url();
+            for (String[] key : new String[][] {{}, {"Authorization", "Bearer " + CLIENT_KEY}}) {
+                String who = key.length == 0 ? "no key" : "the client key";
+                assertUnauthorized(c.post(add, null, "", key), "POST /add_worker, " + who);
+                assertUnauthorized(c.get("/list_workers", key), "GET /list_workers, " + who);
+                assertUnauthorized(c.get("/get_loads", key), "GET /get_loads, " + who);
+                assertUnauthorized(c.post("/flush_cache", null, "", key), "POST /flush_cache, " + who);
+                assertUnauthorized(c.post(remove, null, "", key), "POST /remove_worker, " + who);
+            }
+            assertThat(gw.workers().all()).as("no refused call changed the fleet").isEmpty();
+
+            String[] admin = {"Authorization", "Bearer " + ADMIN_KEY};
+            assertThat(c.post(add, null, "", admin).statusCode()).as("POST /add_worker").isEqualTo(200);
+            HttpResponse<String> list = c.get("/list_workers", admin);
+            assertThat(list.statusCode()).as("GET /list_workers").isEqualTo(200);
+            assertThat(list.body()).contains(stub.url());
+            assertThat(c.get("/get_loads", admin).statusCode()).as("GET /get_loads").isEqualTo(200);
+            assertThat(c.post("/flush_cache", null, "", admin).statusCode()).as("POST /flush_cache").isEqualTo(200);
+            assertThat(c.post(remove, null, "", admin).statusCode()).as("POST /remove_worker").isEqualTo(200);
+            assertThat(gw.workers().all()).isEmpty();
+        }
+    }
+
+    private static void assertUnauthorized(HttpResponse<String> r, String call) {
+        assertThat(r.statusCode()).as(call).isEqualTo(401);
+        assertThat(r.body()).as(call).contains("\"code\":\"invalid_api_key\"");
     }
 
     private static AbstractAppender captureLogs(List<String> lines) {

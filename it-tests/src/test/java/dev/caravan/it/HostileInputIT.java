@@ -33,8 +33,8 @@ import dev.caravan.processors.reliability.BreakerState;
 import dev.caravan.processors.reliability.WorkerBreakers;
 
 /**
- * Hostile input: 1,000 seeded malformed requests get a precise 4xx each, never a 5xx; afterwards no in-flight count is
- * stuck, no worker was marked unhealthy or had its breaker tripped, and normal traffic is served. Plus the HTTP layer's
+ * Hostile input: 1,000 seeded malformed requests get a precise 4xx each from the gateway itself, never a 5xx, and none
+ * reaches an engine; afterwards no in-flight count is stuck, no worker was marked unhealthy or had its breaker tripped, and normal traffic is served. Plus the HTTP layer's
  * own limits: oversized headers.
  */
 class HostileInputIT {
@@ -54,6 +54,7 @@ class HostileInputIT {
                 .with(CaravanFlags.MAX_PAYLOAD_SIZE, Integer.toString(MalformedRequests.PAYLOAD_LIMIT))
                 .with(CaravanFlags.CB_FAILURE_THRESHOLD, "3")
                 .with(CaravanFlags.HEALTH_CHECK_INTERVAL_SECS, "1"))) {
+            long engineRequestsBefore = engineRequests();
             MalformedRequests generator = new MalformedRequests(SEED);
             List<MalformedRequests.Case> cases = new ArrayList<>();
             for (int i = 0; i < REQUESTS; i++) {
@@ -92,6 +93,8 @@ class HostileInputIT {
 
             assertThat(unexpected).as("requests answered otherwise than expected").isEmpty();
             assertThat(byStatus.keySet()).allSatisfy(s -> assertThat(s).isBetween(400, 499));
+            assertThat(engineRequests() - engineRequestsBefore).as("malformed requests that reached an engine")
+                    .isZero();
             var admission = gw.gateway().beans().reliability().admission();
             await().atMost(Duration.ofSeconds(5)).until(() -> admission.inFlight() == 0);
             assertThat(gw.workers().all()).allSatisfy(w -> assertThat(w.load()).isZero());
@@ -112,9 +115,15 @@ class HostileInputIT {
             figures.put("by_status", new TreeMap<>(byStatus));
             figures.put("by_kind", new TreeMap<>(byKind));
             figures.put("5xx", 0);
+            figures.put("reached_engines", 0);
             figures.put("ms", ms);
             ChaosReport.record("hostile-input", figures);
         }
+    }
+
+    /** Inference requests the engines received, as their {@code /sim/stats} counts them. */
+    private static long engineRequests() {
+        return SIMS.engine(0).stats().requests() + SIMS.engine(1).stats().requests();
     }
 
     private static HttpResponse<String> send(String base, MalformedRequests.Case c) throws Exception {

@@ -153,16 +153,22 @@ final class MalformedRequests {
                 BAD_JSON);
     }
 
+    /** No input field at all, or only nulls: the gateway must answer (the engines would reject it too). */
     private Case missingInput(String path, int p) {
-        String body = p == 2 ? "{\"text\":null,\"input_ids\":null}" : "{\"max_tokens\":2,\"model\":\"m\"}";
-        return new Case("missing-input", path, "application/json", utf8(body), p == 2 ? Set.of(400) : BAD_JSON);
+        String[] generate = {"{\"text\":null,\"input_ids\":null}", "{\"sampling_params\":{\"max_new_tokens\":2}}"};
+        String body = p == 2 ? generate[random.nextInt(generate.length)] : "{\"max_tokens\":2,\"model\":\"m\"}";
+        return new Case("missing-input", path, "application/json", utf8(body), BAD_JSON);
     }
 
+    /** A genuinely empty input array on every path, at the top level or as a sequence inside a batch. */
     private Case emptyArray(String path, int p) {
-        String body = p == 0 ? "{\"messages\":[]}" : p == 2 ? "{\"input_ids\":[[\"x\"]]}" : "{\"prompt\":[[\"x\"]]}";
-        if (p == 3) {
-            body = "{\"input\":[{\"a\":1}]}";
-        }
+        String[] bodies = switch (p) {
+            case 0 -> new String[] {"{\"messages\":[]}"};
+            case 1 -> new String[] {"{\"prompt\":[]}", "{\"prompt\":[[]]}", "{\"prompt\":[[1,2],[]]}"};
+            case 2 -> new String[] {"{\"input_ids\":[]}", "{\"text\":[]}", "{\"input_ids\":[[7],[]]}"};
+            default -> new String[] {"{\"input\":[]}", "{\"input\":[[]]}"};
+        };
+        String body = bodies[random.nextInt(bodies.length)];
         return new Case("empty-array", path, "application/json", utf8(body), BAD_JSON);
     }
 }

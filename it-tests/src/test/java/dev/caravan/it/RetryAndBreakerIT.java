@@ -56,7 +56,19 @@ class RetryAndBreakerIT {
                     .isEqualTo(3);
             assertThat(gw.gateway().beans().meterRegistry().find("caravan.retries").tag("reason", "500").counter()
                     .count()).isEqualTo(3);
+            assertThat(cbState(gw, bad)).as("open breaker").isEqualTo(1.0);
+            Worker good = gw.workers().findByUrl(SIMS.engine(1).url()).orElseThrow();
+            assertThat(cbState(gw, good)).as("closed breaker").isEqualTo(0.0);
+            String scrape = gw.client().get("/metrics").body();
+            assertThat(scrape).contains("caravan_worker_cb_state{worker=\"" + bad.url() + "\"} 1.0")
+                    .contains("caravan_worker_cb_state{worker=\"" + good.url() + "\"} 0.0");
         }
+    }
+
+    /** The {@code caravan_worker_cb_state} gauge of one worker: 0 closed, 1 open, 2 half-open. */
+    private static double cbState(GatewayHarness gw, Worker w) {
+        return gw.gateway().beans().meterRegistry().get("caravan.worker.cb.state").tag("worker", w.url()).gauge()
+                .value();
     }
 
     @Test
@@ -121,10 +133,12 @@ class RetryAndBreakerIT {
 
             await().atMost(Duration.ofSeconds(5)).until(w::isAvailable); // half-open once the second has passed
             assertThat(breakers.state(w)).isEqualTo(BreakerState.HALF_OPEN);
+            assertThat(cbState(gw, w)).as("half-open breaker").isEqualTo(2.0);
             await().atMost(Duration.ofSeconds(5)).until(() -> {
                 gw.client().postJson("/v1/completions", BODY);
                 return breakers.state(w) == BreakerState.CLOSED;
             });
+            assertThat(cbState(gw, w)).isEqualTo(0.0);
         }
     }
 }

@@ -12,10 +12,13 @@ import org.junit.jupiter.api.Test;
 
 import dev.caravan.policies.Worker;
 import dev.caravan.processors.config.CaravanFlags;
+import dev.caravan.sim.SimConfig;
+import dev.caravan.sim.SimFleet;
 
 /**
- * The end-to-end request timeout and the idle-stream timeout against a stub engine that stalls: before the response
- * head, after two SSE chunks, and in a chunked JSON body.
+ * The end-to-end request timeout, the idle-stream timeout and the non-streamed attempt limit against a stub engine that
+ * stalls: before the response head, after two SSE chunks, and in a chunked JSON body; and the connect timeout against a
+ * listening socket whose accept queue is full.
  */
 class TimeoutsIT {
 
@@ -102,6 +105,69 @@ class TimeoutsIT {
                     gw.client().postJson("/v1/completions", "{\"prompt\":\"chunked-json\"}"))
                     .hasRootCauseInstanceOf(java.io.IOException.class);
             assertThat(gw.workers().all().get(0).load()).isZero();
+        }
+    }
+
+    @Test
+    void aNonStreamedRequestWithoutAnswerFailsAtTheAttemptLimitAndIsRetried() {
+        try (StubEngine stub = StubEngine.start(TimeoutsIT::stall);
+             GatewayHarness gw = GatewayHarness.start(GatewayHarness.config(List.of(stub.url()))
+                     .with(CaravanFlags.NON_STREAM_ATTEMPT_TIMEOUT_SECS, "1")
+                     .with(CaravanFlags.RETRY_MAX_RETRIES, "2"))) {
+            long start = System.nanoTime();
+            HttpResponse<String> r = gw.client().postJson("/v1/completions", "{\"prompt\":\"hi\"}");
+            long ms = (System.nanoTime() - start) / 1_000_000;
+
+            assertThat(r.statusCode()).isEqualTo(504);
+            assertThat(r.body()).contains("\"code\":\"upstream_timeout\"").contains("did not answer within 1 s");
+            assertThat(ms).as("two attempts of 1 s, not the 1800 s request timeout").isBetween(1900L, 10_000L);
+            Worker w = gw.workers().all().get(0);
+            var meters = gw.gateway().beans().meterRegistry();
+            assertThat(meters.find("caravan.retries").tag("reason", "attempt_timeout").counter().count()).isEqualTo(1);
+            await().atMost(Duration.ofSeconds(5)).until(() -> meters.find("caravan.worker.cb.outcomes")
+                    .tags("worker", w.url(), "outcome", "failure").counter().count() == 2);
+            assertThat(w.load()).isZero();
+        }
+    }
+
+    @Test
+    void aWorkerThatDoesNotAcceptTheConnectionFailsAtTheConnectTimeoutAndTheRequestMovesOn() throws Exception {
+        try (SimFleet fleet = SimFleet.start(1, SimConfig.builder().decodeMsPerToken(1).defaultMaxTokens(2).build());
+             StalledListener stalled = StalledListener.open();
+             GatewayHarness gw = GatewayHarness.start(GatewayHarness.config(List.of(stalled.url()))
+                     .with(CaravanFlags.CONNECT_TIMEOUT_SECS, "1")
+                     .with(CaravanFlags.DISABLE_RETRIES, "true"))) {
+            long start = System.nanoTime();
+            HttpResponse<String> alone = gw.client().postJson("/v1/completions", "{\"prompt\":\"hi\"}");
+            long ms = (System.nanoTime() - start) / 1_000_000;
+            assertThat(alone.statusCode()).isEqualTo(502);
+            assertThat(alone.body()).contains("\"code\":\"upstream_error\"").contains("timed out");
+            assertThat(ms).as("the 1 s connect timeout, not the 1800 s request timeout").isBetween(900L, 10_000L);
+            Worker w = gw.workers().findByUrl(stalled.url()).orElseThrow();
+            var meters = gw.gateway().beans().meterRegistry();
+            await().atMost(Duration.ofSeconds(5)).until(() -> meters.find("caravan.worker.cb.outcomes")
+                    .tags("worker", w.url(), "outcome", "failure").counter() != null);
+            assertThat(w.load()).isZero();
+        }
+        try (SimFleet fleet = SimFleet.start(1, SimConfig.builder().decodeMsPerToken(1).defaultMaxTokens(2).build());
+             StalledListener stalled = StalledListener.open();
+             GatewayHarness gw = GatewayHarness.start(GatewayHarness.config(List.of(stalled.url(),
+                             fleet.urls().get(0)))
+                     .with(CaravanFlags.POLICY_NAME, "round_robin")
+                     .with(CaravanFlags.CONNECT_TIMEOUT_SECS, "1"))) {
+            for (int i = 0; i < 4; i++) {
+                HttpResponse<String> r = gw.client().postJson("/v1/completions", "{\"prompt\":\"hi\"}");
+                assertThat(r.statusCode()).as("request %d", i).isEqualTo(200);
+                assertThat(r.headers().firstValue("X-Caravan-Worker")).contains(fleet.urls().get(0));
+            }
+            var meters = gw.gateway().beans().meterRegistry();
+            Worker w = gw.workers().findByUrl(stalled.url()).orElseThrow();
+            double failed = meters.find("caravan.worker.cb.outcomes").tags("worker", w.url(), "outcome", "failure")
+                    .counter().count();
+            assertThat(failed).as("round robin sent at least one of four requests there first")
+                    .isGreaterThanOrEqualTo(1);
+            assertThat(meters.find("caravan.retries").tag("reason", "upstream_failed").counter().count())
+                    .as("every attempt on the stalled worker was retried").isEqualTo(failed);
         }
     }
 

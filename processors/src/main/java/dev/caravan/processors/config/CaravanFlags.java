@@ -278,6 +278,11 @@ public final class CaravanFlags {
             "caravan.stream-idle-timeout-secs", GatewayConfig.DEFAULT_STREAM_IDLE_TIMEOUT_SECS, FlagType.LONG, LIFECYCLE,
             "Seconds a worker may send nothing during one attempt: between chunks, and before the head of a streamed "
                     + "request (then the attempt fails and is retried); 0 = no limit.");
+    public static final CaravanFlag NON_STREAM_ATTEMPT_TIMEOUT_SECS = row("--non-stream-attempt-timeout-secs",
+            "caravan.non-stream-attempt-timeout-secs", GatewayConfig.DEFAULT_NON_STREAM_ATTEMPT_TIMEOUT_SECS,
+            FlagType.LONG, LIFECYCLE, "Seconds one attempt of a non-streamed request (and a P/D prefill leg) may wait "
+                    + "for the response, which engines send only when the generation is done; then the attempt fails "
+                    + "and is retried elsewhere. 0 = no limit (only --request-timeout-secs).");
     public static final CaravanFlag SHUTDOWN_GRACE_PERIOD_SECS = row("--shutdown-grace-period-secs",
             "caravan.shutdown-grace-period-secs", GatewayConfig.DEFAULT_SHUTDOWN_GRACE_PERIOD_SECS, FlagType.LONG,
             LIFECYCLE, "On SIGTERM/SIGINT: new inference requests get 503 and readiness fails at once; in-flight "

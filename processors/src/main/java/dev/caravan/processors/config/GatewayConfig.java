@@ -56,6 +56,11 @@ public final class GatewayConfig {
     public static final long ENGINE_LOAD_AGE_POLLS = 2;
     /** Longer than any pause of a healthy engine between tokens, short enough to free a stuck slot. */
     public static final long DEFAULT_STREAM_IDLE_TIMEOUT_SECS = 300;
+    /**
+     * Ten minutes: the OpenAI Python client's own default timeout, so a client rarely waits longer for a non-streamed
+     * answer; longer than a whole 8k-token generation at 15 tokens/s, so a healthy engine's answer is not cut.
+     */
+    public static final long DEFAULT_NON_STREAM_ATTEMPT_TIMEOUT_SECS = 600;
     /** SGLang's shutdown grace. */
     public static final long DEFAULT_SHUTDOWN_GRACE_PERIOD_SECS = 180;
     /** Deep enough for any tool schema; Jackson's own default is 1,000. */
@@ -109,6 +114,7 @@ public final class GatewayConfig {
         checkRange(all, CaravanFlags.QUEUE_TIMEOUT_SECS, 1, Long.MAX_VALUE, errors);
         checkRange(all, CaravanFlags.RATE_LIMIT_TOKENS_PER_SECOND, -1, Integer.MAX_VALUE, errors);
         checkRange(all, CaravanFlags.STREAM_IDLE_TIMEOUT_SECS, 0, Long.MAX_VALUE, errors);
+        checkRange(all, CaravanFlags.NON_STREAM_ATTEMPT_TIMEOUT_SECS, 0, Long.MAX_VALUE, errors);
         checkRange(all, CaravanFlags.SHUTDOWN_GRACE_PERIOD_SECS, 0, Long.MAX_VALUE, errors);
         checkRange(all, CaravanFlags.MAX_JSON_NESTING_DEPTH, 1, 100_000, errors);
         String treeSize = all.get(CaravanFlags.MAX_TREE_SIZE.key());

@@ -14,6 +14,11 @@ public final class ForwardOutcomes {
     public static final String TIMEOUT = "timeout";
     /** The worker sent nothing for {@code --stream-idle-timeout-secs} (before the head or between chunks). */
     public static final String IDLE_TIMEOUT = "idle_timeout";
+    /**
+     * A non-streamed request got no response head within {@code --non-stream-attempt-timeout-secs} of its attempt
+     * (engines send it only when the generation is done): the worker is presumed hung, the attempt is retried.
+     */
+    public static final String ATTEMPT_TIMEOUT = "attempt_timeout";
     /** The client went away; the upstream request was cancelled. */
     public static final String CLIENT_CLOSED = "client_closed";
     /** The worker answered a retryable status and another attempt will follow: nothing was sent to the client. */

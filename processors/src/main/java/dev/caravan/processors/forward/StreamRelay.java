@@ -32,8 +32,10 @@ import dev.caravan.processors.error.GatewayError;
  *       outcome {@code upstream_failed};</li>
  *   <li>end-to-end deadline ({@code --request-timeout-secs}, counted from the request's arrival, so queueing and
  *       earlier attempts use it up) or idle limit ({@code --stream-idle-timeout-secs}: nothing from the worker since the
- *       last chunk, or since sending a streamed request) → before the head a 504 exception (outcome {@code timeout} /
- *       {@code idle_timeout}); while streaming an SSE stream ends with a final error event, other bodies are reset;</li>
+ *       last chunk, or since sending a streamed request) or, for a non-streamed request, the attempt limit
+ *       ({@code --non-stream-attempt-timeout-secs}: no response head since the attempt started) → before the head a
+ *       504 exception (outcome {@code timeout} / {@code idle_timeout} / {@code attempt_timeout}); while streaming an
+ *       SSE stream ends with a final error event, other bodies are reset;</li>
  *   <li>a status the retry step asked to hold back ({@code HOLD_BACK_STATUSES}) → nothing written, upstream reset,
  *       outcome {@code retryable_status};</li>
  *   <li>client gone (connection closed before the response ended) → upstream request reset, which closes the upstream
@@ -59,6 +61,9 @@ final class StreamRelay {
     private final long deadlineNanos;
     private final long idleNanos;
     private final boolean idleBeforeHead;
+    /** When a non-streamed attempt without a response head fails ({@link System#nanoTime()} scale); unused if 0 limit. */
+    private final long headDueNanos;
+    private final boolean headLimited;
 
     private HttpClientRequest upstreamRequest;
     private long timerId = -1;
@@ -82,6 +87,12 @@ final class StreamRelay {
         // Engines send a streamed response's head early; a non-streamed one only when the generation is done, so
         // silence before its head is normal.
         this.idleBeforeHead = exchange.getProperty(CaravanExchangeProperties.STREAM, false, Boolean.class);
+        // ...so a non-streamed attempt gets its own limit instead: long enough for a whole generation. One not shorter
+        // than the end-to-end timeout can never pass first (and would overflow the nanoTime arithmetic when huge).
+        long attemptNanos = owner.upstream().nonStreamAttemptTimeout().toNanos();
+        this.headLimited = !idleBeforeHead && attemptNanos > 0
+                && attemptNanos < owner.upstream().requestTimeout().toNanos();
+        this.headDueNanos = System.nanoTime() + attemptNanos;
     }
 
     void start(String path, MultiMap headers, Buffer body) {
@@ -176,14 +187,18 @@ final class StreamRelay {
     }
 
     /**
-     * One timer per relay for both limits: it fires at the earlier of the end-to-end deadline and the idle limit after
-     * the last activity, and re-arms itself if data arrived meanwhile — so chunks never touch the timer.
+     * One timer per relay for all limits: it fires at the earliest of the end-to-end deadline, the idle limit after the
+     * last activity and (non-streamed, before the head) the attempt limit, and re-arms itself if data arrived meanwhile
+     * — so chunks never touch the timer.
      */
     private void armTimer() {
         long now = System.nanoTime();
         long due = deadlineNanos;
         if (idleNanos > 0 && (streaming || idleBeforeHead)) {
-            due = Math.min(due, lastActivityNanos + idleNanos);
+            due = earlier(due, lastActivityNanos + idleNanos);
+        }
+        if (headLimited && !streaming) {
+            due = earlier(due, headDueNanos);
         }
         long delayMs = Math.max(1, (due - now + 999_999) / 1_000_000);
         timerId = owner.upstream().vertx().setTimer(delayMs, id -> onTimer());
@@ -200,6 +215,8 @@ final class StreamRelay {
             outcome = ForwardOutcomes.TIMEOUT;
         } else if (idleNanos > 0 && (streaming || idleBeforeHead) && now - lastActivityNanos >= idleNanos) {
             outcome = ForwardOutcomes.IDLE_TIMEOUT;
+        } else if (headLimited && !streaming && now - headDueNanos >= 0) {
+            outcome = ForwardOutcomes.ATTEMPT_TIMEOUT;
         } else {
             armTimer();
             return;
@@ -260,6 +277,9 @@ final class StreamRelay {
         String reason;
         if (ForwardOutcomes.IDLE_TIMEOUT.equals(timeoutOutcome)) {
             reason = "worker " + worker.url() + " sent nothing for " + owner.upstream().idleTimeout().toSeconds() + " s";
+        } else if (ForwardOutcomes.ATTEMPT_TIMEOUT.equals(timeoutOutcome)) {
+            reason = "worker " + worker.url() + " did not answer within "
+                    + owner.upstream().nonStreamAttemptTimeout().toSeconds() + " s";
         } else if (timeoutOutcome != null) {
             reason = "no response within the request timeout of " + owner.upstream().requestTimeout().toSeconds()
                     + " s (last worker " + worker.url() + ")";
@@ -301,6 +321,11 @@ final class StreamRelay {
         owner.attemptEnded(worker, outcome, exchange.getProperty(CaravanExchangeProperties.RESPONSE_STATUS,
                 Integer.class));
         callback.done(false);
+    }
+
+    /** The earlier of two {@link System#nanoTime()} instants (overflow-safe). */
+    private static long earlier(long a, long b) {
+        return a - b <= 0 ? a : b;
     }
 
     private String requestId() {

@@ -31,6 +31,7 @@ public final class UpstreamClient implements AutoCloseable {
     private final HttpClient client;
     private final Duration requestTimeout;
     private final Duration idleTimeout;
+    private final Duration nonStreamAttemptTimeout;
     private final Map<String, Target> targets = new ConcurrentHashMap<>();
 
     /**
@@ -48,9 +49,23 @@ public final class UpstreamClient implements AutoCloseable {
      */
     public UpstreamClient(Vertx vertx, Duration connectTimeout, Duration requestTimeout, Duration idleTimeout,
                           int maxConnectionsPerWorker) {
+        this(vertx, connectTimeout, requestTimeout, idleTimeout, Duration.ZERO, maxConnectionsPerWorker);
+    }
+
+    /**
+     * @param nonStreamAttemptTimeout longest wait, per attempt, for the response head of a non-streamed request
+     *                                ({@code StreamRelay}, P/D legs); zero = no limit
+     */
+    public UpstreamClient(Vertx vertx, Duration connectTimeout, Duration requestTimeout, Duration idleTimeout,
+                          Duration nonStreamAttemptTimeout, int maxConnectionsPerWorker) {
+        if (nonStreamAttemptTimeout.isNegative() || idleTimeout.isNegative()) {
+            throw new IllegalArgumentException("idleTimeout and nonStreamAttemptTimeout must be >= 0, were "
+                    + idleTimeout + " and " + nonStreamAttemptTimeout);
+        }
         this.vertx = vertx;
         this.requestTimeout = requestTimeout;
         this.idleTimeout = idleTimeout;
+        this.nonStreamAttemptTimeout = nonStreamAttemptTimeout;
         HttpClientOptions options = new HttpClientOptions()
                 .setKeepAlive(true)
                 .setKeepAliveTimeout((int) IDLE_TIMEOUT.toSeconds())
@@ -86,6 +101,14 @@ public final class UpstreamClient implements AutoCloseable {
     /** Longest silence from a worker during one attempt; {@link Duration#ZERO} = no limit. */
     public Duration idleTimeout() {
         return idleTimeout;
+    }
+
+    /**
+     * Longest wait, per attempt, for the head of a non-streamed response — which engines send only when the generation
+     * is done, so this bounds a whole non-streamed generation; {@link Duration#ZERO} = no limit.
+     */
+    public Duration nonStreamAttemptTimeout() {
+        return nonStreamAttemptTimeout;
     }
 
     @Override

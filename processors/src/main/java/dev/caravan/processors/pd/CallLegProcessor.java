@@ -25,7 +25,7 @@ import dev.caravan.processors.forward.UpstreamHeaders;
  * leg's engine only), with the worker's (or gateway's) API key and the request id.
  *
  * <p>Reads {@code PD_DISPATCH}, {@code PD_PREFILL_BODY} / {@code PD_DECODE_BODY}, {@code UPSTREAM_PATH},
- * {@code REQUEST_ID}. Writes the body and {@code PD_LEG_RESULT}.
+ * {@code REQUEST_ID}, {@code STREAM}. Writes the body and {@code PD_LEG_RESULT}.
  */
 public final class CallLegProcessor extends AsyncProcessorSupport {
 
@@ -57,7 +57,10 @@ public final class CallLegProcessor extends AsyncProcessorSupport {
         String apiKey = worker.apiKey() != null ? worker.apiKey() : gatewayApiKey;
         MultiMap headers = UpstreamHeaders.forRequest(exchange.getIn().getHeaders(), parameterNames(dispatch.client()),
                 apiKey, exchange.getProperty(CaravanExchangeProperties.REQUEST_ID, String.class));
-        dispatch.startLeg(leg, path, headers, body, result -> {
+        // a prefill answers one token, whole; a decode sends its head early only when streamed
+        boolean answersWhenDone = leg == Leg.PREFILL
+                || !exchange.getProperty(CaravanExchangeProperties.STREAM, false, Boolean.class);
+        dispatch.startLeg(leg, path, headers, body, answersWhenDone, result -> {
             exchange.getIn().setBody(result);
             exchange.setProperty(CaravanExchangeProperties.PD_LEG_RESULT, result);
             callback.done(false);

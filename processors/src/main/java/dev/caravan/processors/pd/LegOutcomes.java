@@ -88,7 +88,7 @@ public final class LegOutcomes {
     private static AttemptOutcome judge(LegResult r) {
         return switch (r.kind()) {
             case RESPONSE -> AttemptOutcome.ofStatus(r.status());
-            case TRANSPORT_ERROR, TIMEOUT -> AttemptOutcome.FAILURE;
+            case TRANSPORT_ERROR, TIMEOUT, ATTEMPT_TIMEOUT -> AttemptOutcome.FAILURE;
             case CANCELLED -> null;
         };
     }

@@ -30,6 +30,11 @@ public record LegResult(Leg leg, Kind kind, int status, MultiMap headers, Buffer
         TRANSPORT_ERROR,
         /** No (complete) answer within the request timeout. */
         TIMEOUT,
+        /**
+         * No answer within the per-attempt limit ({@code --non-stream-attempt-timeout-secs}) to a leg whose engine
+         * answers only when done: the prefill leg, and the decode leg of a non-streamed request. Retryable.
+         */
+        ATTEMPT_TIMEOUT,
         /** The gateway cancelled the leg (the other leg failed, or the client left); its connection was closed. */
         CANCELLED
     }

@@ -97,8 +97,14 @@ public final class PdDispatch {
         clientDetached = true;
     }
 
-    /** Starts a leg's upstream call; reports its result to {@code listener} (on this dispatch's context). */
-    void startLeg(Leg leg, String path, MultiMap headers, Buffer body, Consumer<LegResult> listener) {
+    /**
+     * Starts a leg's upstream call; reports its result to {@code listener} (on this dispatch's context).
+     *
+     * @param answersWhenDone the engine sends the head only when done (prefill, or a non-streamed decode), so the
+     *                        per-attempt limit {@link UpstreamClient#nonStreamAttemptTimeout()} bounds the wait
+     */
+    void startLeg(Leg leg, String path, MultiMap headers, Buffer body, boolean answersWhenDone,
+                  Consumer<LegResult> listener) {
         onContext(() -> {
             PdLeg call = new PdLeg(leg, pair.side(leg), upstream, listener);
             legs.put(leg, call);
@@ -108,7 +114,8 @@ public final class PdDispatch {
                 metrics.cancelled(leg, early);
                 return;
             }
-            call.start(path, headers, body, remainingNanos() / 1_000_000);
+            call.start(path, headers, body, remainingNanos() / 1_000_000,
+                    answersWhenDone ? upstream.nonStreamAttemptTimeout().toMillis() : 0);
         });
     }
 

@@ -25,7 +25,8 @@ import dev.caravan.processors.forward.UpstreamClient;
  *       (the body stays on the connection for the relay to stream); the decode lease stays taken until the relay
  *       ends.</li>
  *   <li>A connection failure or a response broken before it was complete is {@code TRANSPORT_ERROR}; no (complete)
- *       answer within the timeout is {@code TIMEOUT}.</li>
+ *       answer within the request's remaining time is {@code TIMEOUT}; within the per-attempt limit of a leg whose
+ *       engine answers only when done ({@code --non-stream-attempt-timeout-secs}) {@code ATTEMPT_TIMEOUT}.</li>
  *   <li>{@link #cancel} resets the request — closing the connection, which is how an engine learns to abort — and
  *       reports {@code CANCELLED} if nothing was reported yet; a decode response already reported but not yet taken
  *       by the relay is reset too.</li>
@@ -63,12 +64,17 @@ final class PdLeg {
         return leg;
     }
 
-    /** Sends the request; {@code timeoutMs} bounds the prefill's whole response or the decode's head. */
-    void start(String path, MultiMap headers, Buffer body, long timeoutMs) {
-        timerId = upstream.vertx().setTimer(Math.max(1, timeoutMs), id -> {
+    /**
+     * Sends the request; the earlier of {@code timeoutMs} (the request's remaining time) and {@code attemptLimitMs}
+     * (0 = none) bounds the prefill's whole response or the decode's head.
+     */
+    void start(String path, MultiMap headers, Buffer body, long timeoutMs, long attemptLimitMs) {
+        boolean attemptFirst = attemptLimitMs > 0 && attemptLimitMs < timeoutMs;
+        long limitMs = attemptFirst ? attemptLimitMs : timeoutMs;
+        timerId = upstream.vertx().setTimer(Math.max(1, limitMs), id -> {
             timerId = -1;
-            fail(LegResult.Kind.TIMEOUT, "no " + (leg == Leg.PREFILL ? "complete response" : "response head")
-                    + " within " + timeoutMs + " ms");
+            fail(attemptFirst ? LegResult.Kind.ATTEMPT_TIMEOUT : LegResult.Kind.TIMEOUT, "no "
+                    + (leg == Leg.PREFILL ? "complete response" : "response head") + " within " + limitMs + " ms");
         });
         UpstreamClient.Target target = upstream.target(side.worker().url());
         RequestOptions options = new RequestOptions().setMethod(HttpMethod.POST).setHost(target.host())

@@ -89,6 +89,7 @@ public final class PdMetrics {
         return switch (r.kind()) {
             case RESPONSE -> r.status() >= 500 ? "http_5xx" : "http_4xx";
             case TIMEOUT -> "timeout";
+            case ATTEMPT_TIMEOUT -> "attempt_timeout";
             default -> "transport";
         };
     }

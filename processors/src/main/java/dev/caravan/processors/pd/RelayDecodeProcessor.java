@@ -118,6 +118,7 @@ public final class RelayDecodeProcessor extends AsyncProcessorSupport {
         return switch (leg.kind()) {
             case RESPONSE -> held(holdBack, leg.status()) ? ForwardOutcomes.RETRYABLE_STATUS : ForwardOutcomes.COMPLETED;
             case TIMEOUT -> ForwardOutcomes.TIMEOUT;
+            case ATTEMPT_TIMEOUT -> ForwardOutcomes.ATTEMPT_TIMEOUT;
             default -> ForwardOutcomes.UPSTREAM_FAILED;
         };
     }

@@ -27,6 +27,7 @@ public enum AttemptOutcome {
                 case ForwardOutcomes.UPSTREAM_FAILED:
                 case ForwardOutcomes.TIMEOUT:
                 case ForwardOutcomes.IDLE_TIMEOUT:
+                case ForwardOutcomes.ATTEMPT_TIMEOUT:
                     return FAILURE;
                 default:
                     break;

@@ -19,7 +19,8 @@ import dev.caravan.processors.forward.ForwardOutcomes;
  * {@code forwardStream} inside a doTry) decides whether another one follows.
  *
  * <p>Retried, while attempts remain: a connection failure or a broken connection before the response head
- * ({@code upstream_failed}), a worker that sent nothing within the idle limit ({@code idle_timeout}), and a retryable
+ * ({@code upstream_failed}), a worker that sent nothing within the idle limit ({@code idle_timeout}) or
+ * no response head to a non-streamed request within the attempt limit ({@code attempt_timeout}), and a retryable
  * status the forward step held back (408, 429, 500, 502, 503, 504: {@code retryable_status}). Never retried: anything
  * after the response head reached the client ({@code RESPONSE_COMMITTED}), an end-to-end timeout, a client that left,
  * the gateway's own errors (no available worker, bad input). When no attempt follows, the caught failure is re-thrown
@@ -32,7 +33,7 @@ public final class DecideRetryProcessor implements Processor {
     private static final Logger LOG = LoggerFactory.getLogger(DecideRetryProcessor.class);
 
     private static final Set<String> RETRYABLE_OUTCOMES = Set.of(ForwardOutcomes.UPSTREAM_FAILED,
-            ForwardOutcomes.IDLE_TIMEOUT, ForwardOutcomes.RETRYABLE_STATUS);
+            ForwardOutcomes.IDLE_TIMEOUT, ForwardOutcomes.ATTEMPT_TIMEOUT, ForwardOutcomes.RETRYABLE_STATUS);
     /** What one attempt left on the exchange; cleared before the next. */
     private static final String[] ATTEMPT_PROPERTIES = {CaravanExchangeProperties.WORKER,
         CaravanExchangeProperties.LEASE, CaravanExchangeProperties.DECISION, CaravanExchangeProperties.OUTCOME,

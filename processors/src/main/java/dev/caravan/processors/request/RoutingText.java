@@ -16,10 +16,15 @@ import dev.caravan.processors.error.GatewayException;
  *   <li>completions: {@code prompt} as is; an array of strings joined with single spaces; token ids (an array of
  *       integers, or of integer arrays) as decimal ids joined with single spaces;</li>
  *   <li>generate: {@code text} (a string, or strings joined with spaces); else {@code input_ids} as decimal ids joined
- *       with spaces (a batch flattened); else the empty string;</li>
+ *       with spaces (a batch flattened); else, when {@code input_embeds} is given, the empty string (nothing to route
+ *       by);</li>
  *   <li>embeddings: {@code input}, with the same rules as {@code prompt}.</li>
  * </ul>
- * A field of the wrong type is a {@link GatewayError#INVALID_REQUEST} naming the field (400, never a 500).
+ * A field of the wrong type is a {@link GatewayError#INVALID_REQUEST} naming the field (400, never a 500); so is a request
+ * with no input at all (no {@code prompt}/{@code input}; a {@code /generate} without {@code text}, {@code input_ids} and
+ * {@code input_embeds}) and an empty array, at the top level or inside a batch ({@code prompt:[]},
+ * {@code input_ids:[[1],[]]}): the engines reject all of these, so the gateway answers them itself and they never cost
+ * an upstream round trip or a worker slot.
  */
 public final class RoutingText {
 
@@ -66,7 +71,10 @@ public final class RoutingText {
             }
             return textOrIds(ids, "input_ids", true);
         }
-        return "";
+        if (body.get("input_embeds") != null) {
+            return "";
+        }
+        throw invalid("text, input_ids or input_embeds is required");
     }
 
     private static String promptLike(Map<String, Object> body, String field, boolean required) {
@@ -88,6 +96,9 @@ public final class RoutingText {
         if (!(value instanceof List<?> list)) {
             throw invalid(field + " must be a string or an array");
         }
+        if (list.isEmpty()) {
+            throw invalid(field + " must not be an empty array");
+        }
         StringBuilder sb = new StringBuilder();
         boolean strings = !list.isEmpty() && list.get(0) instanceof String;
         for (int i = 0; i < list.size(); i++) {
@@ -100,6 +111,9 @@ public final class RoutingText {
             } else if (idsAllowed && isInteger(e)) {
                 append(sb, e.toString());
             } else if (idsAllowed && e instanceof List<?> inner) {
+                if (inner.isEmpty()) {
+                    throw invalid(field + "[" + i + "] must not be an empty array");
+                }
                 for (int j = 0; j < inner.size(); j++) {
                     if (!isInteger(inner.get(j))) {
                         throw invalid(field + "[" + i + "][" + j + "] must be an integer token id");

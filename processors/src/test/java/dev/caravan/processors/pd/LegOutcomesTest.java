@@ -49,6 +49,13 @@ class LegOutcomesTest {
     }
 
     @Test
+    void aLegThatHitTheAttemptLimitIsAFailure() {
+        PdVerdict v = verdict(failed(Leg.PREFILL, LegResult.Kind.ATTEMPT_TIMEOUT),
+                failed(Leg.DECODE, LegResult.Kind.CANCELLED), Leg.PREFILL);
+        assertThat(LegOutcomes.prefill(v)).isEqualTo(AttemptOutcome.FAILURE);
+    }
+
+    @Test
     void aStreamedDecodeIsJudgedByHowTheStreamEnded() {
         assertThat(LegOutcomes.decodeStream(200, DecodeRelay.COMPLETED)).isEqualTo(AttemptOutcome.SUCCESS);
         assertThat(LegOutcomes.decodeStream(200, DecodeRelay.UPSTREAM_FAILED)).isEqualTo(AttemptOutcome.FAILURE);

@@ -33,6 +33,7 @@ class AttemptOutcomeTest {
         "upstream_failed,200,FAILURE",
         "timeout,null,FAILURE",
         "idle_timeout,200,FAILURE",
+        "attempt_timeout,null,FAILURE",
         "null,null,NEUTRAL"})
     void classifiesOnlyTheWorkersOwnFailuresAsFailures(String outcome, Integer status, AttemptOutcome expected) {
         assertThat(AttemptOutcome.classify(outcome, status)).isEqualTo(expected);

@@ -124,6 +124,18 @@ class RetryStepsTest {
     }
 
     @Test
+    void aNonStreamedAttemptThatHitItsLimitIsRetriedOnAnotherWorker() throws Exception {
+        Exchange e = begun();
+        attemptEnded(e, a, ForwardOutcomes.ATTEMPT_TIMEOUT, null, false,
+                GatewayError.UPSTREAM_TIMEOUT.exception("did not answer"));
+        decide.process(e);
+
+        assertThat(e.getProperty(CaravanExchangeProperties.ATTEMPT_PENDING, Boolean.class)).isTrue();
+        assertThat(RetryState.of(e).excluded()).containsExactly(a);
+        assertThat(retries("attempt_timeout")).isEqualTo(1);
+    }
+
+    @Test
     void theLastAttemptsFailureIsRethrownAndCountedAsExhausted() throws Exception {
         Exchange e = begun();
         for (int i = 0; i < 2; i++) {

@@ -72,7 +72,12 @@ class RoutingTextTest {
         assertThat(RoutingText.extract(RequestKind.GENERATE, body("text", "hi", "input_ids", List.of(1))))
                 .isEqualTo("hi");
         assertThat(RoutingText.extract(RequestKind.GENERATE, body("text", List.of("x", "y")))).isEqualTo("x y");
-        assertThat(RoutingText.extract(RequestKind.GENERATE, body("sampling_params", Map.of()))).isEmpty();
+    }
+
+    @Test
+    void generateWithOnlyInputEmbedsHasNoRoutingText() {
+        assertThat(RoutingText.extract(RequestKind.GENERATE, body("input_embeds", List.of(List.of(0.5, -0.25)))))
+                .isEmpty();
     }
 
     @Test
@@ -113,6 +118,31 @@ class RoutingTextTest {
     void rejectsMissingPrompt() {
         assertInvalid(RequestKind.COMPLETIONS, body(), "prompt is required");
         assertInvalid(RequestKind.EMBEDDINGS, body(), "input is required");
+    }
+
+    @Test
+    void rejectsGenerateWithoutInput() {
+        assertInvalid(RequestKind.GENERATE, body("sampling_params", Map.of()),
+                "text, input_ids or input_embeds is required");
+        assertInvalid(RequestKind.GENERATE, body("text", null, "input_ids", null),
+                "text, input_ids or input_embeds is required");
+    }
+
+    @Test
+    void rejectsEmptyInputArraysOnEveryPath() {
+        assertInvalid(RequestKind.COMPLETIONS, body("prompt", List.of()), "prompt must not be an empty array");
+        assertInvalid(RequestKind.EMBEDDINGS, body("input", List.of()), "input must not be an empty array");
+        assertInvalid(RequestKind.GENERATE, body("input_ids", List.of()), "input_ids must not be an empty array");
+        assertInvalid(RequestKind.GENERATE, body("text", List.of()), "text must not be an empty array");
+        assertInvalid(RequestKind.CHAT, body("messages", List.of()), "messages must be a non-empty array");
+    }
+
+    @Test
+    void rejectsAnEmptySequenceInsideATokenIdBatch() {
+        assertInvalid(RequestKind.GENERATE, body("input_ids", List.of(List.of(1, 2), List.of())),
+                "input_ids[1] must not be an empty array");
+        assertInvalid(RequestKind.COMPLETIONS, body("prompt", List.of(List.of())),
+                "prompt[0] must not be an empty array");
     }
 
     @Test
