@@ -61,10 +61,7 @@ public final class InvalidRequestHandler implements Handler<HttpServerRequest> {
                 cause == null ? "no cause" : cause.toString());
         HttpServerResponse response = request.response();
         response.putHeader(HttpHeaders.CONNECTION, HttpHeaders.CLOSE);
-        ResponseWriter.writeError(response, error, message).onComplete(done -> {
-            response.close();
-            observer.onRequestComplete(null, RouterErrorHandlers.UNMATCHED, error.status(),
-                    System.nanoTime() - start);
-        });
+        ResponseWriter.writeError(response, error, message).onComplete(done -> response.close());
+        observer.onRequestComplete(null, RouterErrorHandlers.UNMATCHED, error.status(), System.nanoTime() - start);
     }
 }
