@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,7 +26,8 @@ import dev.caravan.processors.config.CaravanFlags;
 
 /**
  * The application as {@code ./caravan run --routes DIR} starts it (camel-main): routes copied to a folder reload live
- * when edited or added, and Camel's own route metrics join the gateway's at /metrics.
+ * when edited or added, Camel's own route metrics join the gateway's at /metrics, and camel-main's HTTP server answers
+ * undecodable requests in the gateway's JSON error shape.
  */
 class GatewayMainIT {
 
@@ -93,6 +95,16 @@ class GatewayMainIT {
         await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(200))
                 .until(() -> client.get("/hello").statusCode() == 200);
         assertThat(client.get("/hello").body()).isEqualTo("hello from a new file");
+    }
+
+    @Test
+    void camelMainsServerAnswersOversizedHeadersWithTheJsonErrorShape() {
+        HttpResponse<String> r = client.get("/v1/models", "X-Huge", "a".repeat(20_000));
+        assertThat(r.statusCode()).isEqualTo(431);
+        assertThat(r.headers().firstValue("X-Caravan-Error-Code")).hasValue("headers_too_large");
+        assertThat(GatewayClient.parse(r.body()).path("error").path("message").asText())
+                .isEqualTo("request headers exceed the gateway's limit of 8192 bytes");
+        assertThat(client.get("/v1/models").statusCode()).isEqualTo(200);
     }
 
     @Test

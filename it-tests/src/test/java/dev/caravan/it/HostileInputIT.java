@@ -3,8 +3,7 @@ package dev.caravan.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
+import java.io.IOException;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.net.URI;
@@ -25,6 +24,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -34,8 +34,9 @@ import dev.caravan.processors.reliability.WorkerBreakers;
 
 /**
  * Hostile input: 1,000 seeded malformed requests get a precise 4xx each from the gateway itself, never a 5xx, and none
- * reaches an engine; afterwards no in-flight count is stuck, no worker was marked unhealthy or had its breaker tripped, and normal traffic is served. Plus the HTTP layer's
- * own limits: oversized headers.
+ * reaches an engine; afterwards no in-flight count is stuck, no worker was marked unhealthy or had its breaker tripped,
+ * and normal traffic is served. Plus the HTTP layer's own limits: oversized headers (431) and an over-long request line
+ * (414) get the same JSON error shape from every server event loop, are counted, and leave streaming intact.
  */
 class HostileInputIT {
 
@@ -136,23 +137,77 @@ class HostileInputIT {
     }
 
     @Test
-    void oversizedHeadersAre431AndTheConnectionIsNotAWorkerProblem() throws Exception {
-        try (GatewayHarness gw = GatewayHarness.start(GatewayHarness.config(SIMS.urls()))) {
-            String status;
-            try (Socket s = new Socket("127.0.0.1", gw.port())) {
-                s.setSoTimeout(10_000);
-                byte[] body = "{\"prompt\":\"hi\"}".getBytes(StandardCharsets.UTF_8);
-                String head = "POST /v1/completions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-                        + "X-Huge: " + "a".repeat(20_000) + "\r\nContent-Length: " + body.length + "\r\n\r\n";
-                OutputStream out = s.getOutputStream();
-                out.write(head.getBytes(StandardCharsets.US_ASCII));
-                out.write(body);
-                out.flush();
-                status = new BufferedReader(new InputStreamReader(s.getInputStream(), StandardCharsets.US_ASCII))
-                        .readLine();
+    void oversizedHeadersAndOverLongRequestLinesGetJsonErrorsOnEveryEventLoopAndAreNotAWorkerProblem()
+            throws Exception {
+        try (GatewayHarness gw = GatewayHarness.start(GatewayHarness.config(SIMS.urls())
+                .with(CaravanFlags.SERVER_EVENT_LOOPS, "2"))) {
+            byte[] body = "{\"prompt\":\"hi\"}".getBytes(StandardCharsets.US_ASCII);
+            String hugeHeaders = "POST /v1/completions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                    + "X-Huge: " + "a".repeat(20_000) + "\r\nContent-Length: " + body.length + "\r\n\r\n"
+                    + new String(body, StandardCharsets.US_ASCII);
+            String longUri = "GET /v1/models?q=" + "u".repeat(10_000) + " HTTP/1.1\r\nHost: x\r\n\r\n";
+            // new connections alternate between the main server and the extra event loop's: both must answer in JSON
+            for (int i = 0; i < 4; i++) {
+                RawResponse headers = RawResponse.exchange(gw.port(), hugeHeaders);
+                assertThat(headers.statusLine()).isEqualTo("HTTP/1.1 431 Request Header Fields Too Large");
+                assertThat(headers.header("x-caravan-error-code")).isEqualTo("headers_too_large");
+                assertThat(headers.header("connection")).isEqualTo("close");
+                assertError(headers, "Request Header Fields Too Large", "headers_too_large",
+                        "request headers exceed the gateway's limit of 8192 bytes");
+
+                RawResponse uri = RawResponse.exchange(gw.port(), longUri);
+                assertThat(uri.statusLine()).matches("HTTP/1\\.[01] 414 Request-URI Too Long");
+                assertError(uri, "Request-URI Too Long", "uri_too_long",
+                        "request line exceeds the gateway's limit of 4096 bytes");
             }
-            assertThat(status).startsWith("HTTP/1.1 431");
+
+            await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
+                String metrics = gw.client().get("/metrics").body();
+                assertThat(KvFixtures.sample(metrics, "caravan_requests_total", "endpoint=\"unmatched\"",
+                        "status=\"431\"")).isEqualTo(4.0);
+                assertThat(KvFixtures.sample(metrics, "caravan_requests_total", "endpoint=\"unmatched\"",
+                        "status=\"414\"")).isEqualTo(4.0);
+            });
+            assertThat(gw.workers().all()).allSatisfy(w -> assertThat(w.isHealthy()).isTrue());
             assertThat(gw.client().postJson("/v1/completions", "{\"prompt\":\"hi\"}").statusCode()).isEqualTo(200);
+            GatewayClient.Streamed stream = gw.client().stream("/v1/completions", "{\"prompt\":\"hi\",\"stream\":true}");
+            assertThat(stream.data()).last().isEqualTo("[DONE]");
+        }
+    }
+
+    private static void assertError(RawResponse r, String type, String code, String message) {
+        assertThat(r.header("content-type")).isEqualTo("application/json");
+        JsonNode error = GatewayClient.parse(r.body()).path("error");
+        assertThat(error.path("type").asText()).isEqualTo(type);
+        assertThat(error.path("code").asText()).isEqualTo(code);
+        assertThat(error.path("message").asText()).isEqualTo(message);
+    }
+
+    /** An HTTP/1.x response read off a raw socket until the server closed the connection. */
+    private record RawResponse(String statusLine, Map<String, String> headers, String body) {
+
+        static RawResponse exchange(int port, String request) throws IOException {
+            String text;
+            try (Socket s = new Socket("127.0.0.1", port)) {
+                s.setSoTimeout(10_000);
+                OutputStream out = s.getOutputStream();
+                out.write(request.getBytes(StandardCharsets.US_ASCII));
+                out.flush();
+                text = new String(s.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            }
+            int end = text.indexOf("\r\n\r\n");
+            assertThat(end).as("a complete response head in %s", text).isPositive();
+            String[] lines = text.substring(0, end).split("\r\n");
+            Map<String, String> headers = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+            for (int i = 1; i < lines.length; i++) {
+                int colon = lines[i].indexOf(':');
+                headers.put(lines[i].substring(0, colon).trim(), lines[i].substring(colon + 1).trim());
+            }
+            return new RawResponse(lines[0], headers, text.substring(end + 4));
+        }
+
+        String header(String name) {
+            return headers.get(name);
         }
     }
 }

@@ -42,7 +42,9 @@ import dev.caravan.processors.http.ServerEventLoops;
  * <p>Call before the context starts (or on a started context: the routes start at once). Stopping the context stops the
  * gateway and releases its resources. The gateway's platform-http engine is used only if the context has not already
  * created one; a host context that serves its own platform-http routes keeps its engine, and streams then hold a Vert.x
- * worker thread each (see docs/architecture.md).
+ * worker thread each (see docs/architecture.md). Likewise a platform-http server the host created keeps Vert.x's bare
+ * answers to requests that fail HTTP decoding (431, 414, 400 without a body) unless it takes its Vert.x instance from
+ * the registry after the gateway bound its own there ({@link GatewayBeans#serverVertx()}).
  */
 public final class CaravanGateway {
 
@@ -86,7 +88,7 @@ public final class CaravanGateway {
             server.setBindHost(config.host());
             server.setBindPort(config.port());
             server.setMaxBodySize(config.maxPayloadSize());
-            context.addService(new VertxPlatformHttpServer(server), true, true);
+            context.addService(new GatewayHttpServer(server, beans.serverVertx()), true, true);
         }
         if (context.isStarted()) {
             loadRoutes(context, routes, config);
@@ -147,7 +149,7 @@ public final class CaravanGateway {
             LOG.info("HTTP server on an ephemeral port: it stays on one event loop (loops share concrete ports only)");
         } else if (extra > 0) {
             beans.addServerEventLoops(ServerEventLoops.add(router.vertx(), root, server.getHost(),
-                    server.getServer().actualPort(), extra));
+                    server.getServer().actualPort(), extra, beans.metrics()));
         }
     }
 
@@ -184,6 +186,25 @@ public final class CaravanGateway {
 
     public GatewayBeans beans() {
         return beans;
+    }
+
+    /**
+     * The platform-http server the gateway creates when the context has none: Camel's, on the gateway's server Vert.x
+     * ({@link GatewayBeans#serverVertx()}) even when the host application registered a Vert.x instance of its own, so
+     * requests that fail HTTP decoding get the JSON error shape (Camel would otherwise take the registry's instance).
+     */
+    private static final class GatewayHttpServer extends VertxPlatformHttpServer {
+        private final Vertx vertx;
+
+        GatewayHttpServer(VertxPlatformHttpServerConfiguration configuration, Vertx vertx) {
+            super(configuration);
+            this.vertx = vertx;
+        }
+
+        @Override
+        protected Vertx lookupVertx() {
+            return vertx;
+        }
     }
 
     /** Closes the gateway's resources after the context's routes and server have stopped. */

@@ -48,6 +48,7 @@ import dev.caravan.processors.error.MapErrorProcessor;
 import dev.caravan.processors.forward.ForwardStreamProcessor;
 import dev.caravan.processors.forward.UpstreamClient;
 import dev.caravan.processors.http.CaravanPlatformHttpEngine;
+import dev.caravan.processors.http.GatewayServerVertx;
 import dev.caravan.processors.http.ServerEventLoops;
 import dev.caravan.processors.metrics.GatewayMetrics;
 import dev.caravan.processors.metrics.ScrapeMetricsProcessor;
@@ -75,6 +76,7 @@ public final class GatewayBeans implements AutoCloseable {
 
     private final GatewayConfig config;
     private final Vertx vertx;
+    private final Vertx serverVertx;
     private final boolean ownsVertx;
     private final PrometheusMeterRegistry meterRegistry;
     private final WorkerRegistry workers = new WorkerRegistry();
@@ -105,6 +107,7 @@ public final class GatewayBeans implements AutoCloseable {
         PolicyEnvironment env = PolicyEnvironment.system().withKv(kv.groundTruth());
         this.policies = new PolicyRegistry(workers, model -> PolicyFactory.create(policyConfig, env));
         this.metrics = new GatewayMetrics(this.meterRegistry);
+        this.serverVertx = GatewayServerVertx.wrap(this.vertx, metrics);
         metrics.trackPolicies(policies);
         workers.addListener(metrics);
         this.upstream = new UpstreamClient(this.vertx, config.getSeconds(CaravanFlags.CONNECT_TIMEOUT_SECS),
@@ -125,8 +128,9 @@ public final class GatewayBeans implements AutoCloseable {
 
     private void defineBeans() {
         String apiKey = config.apiKey();
-        // infrastructure
-        beans.put("vertx", vertx);
+        // infrastructure; the platform-http server takes the registry's Vert.x: give it the one whose servers answer
+        // undecodable requests with the JSON error shape (a host application's own instance stays as it is)
+        beans.put("vertx", ownsVertx ? serverVertx : vertx);
         beans.put(METRICS_REGISTRY, meterRegistry);
         beans.put(CaravanPlatformHttpEngine.BEAN_NAME,
                 new CaravanPlatformHttpEngine(metrics, config.dispatchOnEventLoop()));
@@ -232,6 +236,15 @@ public final class GatewayBeans implements AutoCloseable {
 
     public Vertx vertx() {
         return vertx;
+    }
+
+    /**
+     * {@link #vertx()} as the gateway's HTTP server should use it: servers it creates answer requests that fail HTTP
+     * decoding (oversized headers, an over-long request line, malformed HTTP) with the JSON error shape
+     * ({@link GatewayServerVertx}).
+     */
+    public Vertx serverVertx() {
+        return serverVertx;
     }
 
     public WorkerRegistry workers() {

@@ -8,6 +8,8 @@ public enum GatewayError {
     INVALID_JSON(400, "invalid_json"),
     INVALID_REQUEST(400, "invalid_request"),
     MODEL_REQUIRED(400, "model_required"),
+    /** The bytes are not a valid HTTP/1.x request (bad request line, header syntax, ...); no route runs. */
+    MALFORMED_HTTP(400, "malformed_http"),
     UNAUTHORIZED(401, "invalid_api_key"),
     NOT_FOUND(404, "not_found"),
     MODEL_NOT_FOUND(404, "model_not_found"),
@@ -16,9 +18,13 @@ public enum GatewayError {
     QUEUE_TIMEOUT(408, "queue_timeout"),
     WORKER_ALREADY_EXISTS(409, "worker_already_exists"),
     PAYLOAD_TOO_LARGE(413, "payload_too_large"),
+    /** The request line (method, URI, version) is longer than the HTTP server accepts; no route runs. */
+    URI_TOO_LONG(414, "uri_too_long"),
     UNSUPPORTED_MEDIA_TYPE(415, "unsupported_media_type"),
     QUEUE_FULL(429, "queue_full"),
     RATE_LIMITED(429, "rate_limited"),
+    /** The request headers are larger than the HTTP server accepts; no route runs. */
+    HEADERS_TOO_LARGE(431, "headers_too_large"),
     INTERNAL(500, "internal_error"),
     UPSTREAM_FAILED(502, "upstream_error"),
     /** P/D: the prefill leg failed (5xx or no response); the decode leg was cancelled. */

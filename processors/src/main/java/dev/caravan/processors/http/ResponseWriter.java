@@ -106,7 +106,11 @@ final class ResponseWriter {
 
     /** Writes the JSON error body for a request no route answered (or that failed outside a route). */
     static Future<Void> writeError(RoutingContext ctx, GatewayError error, String message) {
-        HttpServerResponse response = ctx.response();
+        return writeError(ctx.response(), error, message);
+    }
+
+    /** As {@link #writeError(RoutingContext, GatewayError, String)}, for a request that never reached a router. */
+    static Future<Void> writeError(HttpServerResponse response, GatewayError error, String message) {
         if (response.headWritten()) {
             return response.ended() ? Future.succeededFuture() : response.end();
         }

@@ -24,7 +24,8 @@ import org.slf4j.LoggerFactory;
  * one core serves the whole data plane. Vert.x shares a listening socket between server instances created on the same
  * host and port in different contexts and deals new connections to them in turn, so this deploys {@code instances}
  * verticles that each listen on the gateway's port with the platform-http root router as handler. The router (and the
- * Camel consumers behind it) is safe to use from several event loops.
+ * Camel consumers behind it) is safe to use from several event loops. Like the main server (see
+ * {@link GatewayServerVertx}), each answers undecodable requests with {@link InvalidRequestHandler}.
  *
  * <p>Sharing needs a concrete port: with "port 0" each server would bind its own random port, so the gateway resolves
  * a free port first ({@link #freePort}). Closing the deployment closes these servers and their connections, so undeploy
@@ -41,17 +42,20 @@ public final class ServerEventLoops {
      * Adds server instances; completes with the deployment id (undeploy it to remove them).
      *
      * @param instances extra instances, each on its own event loop; 0 adds none
+     * @param observer  told about requests that failed HTTP decoding (the router reports the others)
      */
     public static Future<String> add(Vertx vertx, Handler<HttpServerRequest> router, String host, int port,
-                                     int instances) {
+                                     int instances, RequestObserver observer) {
         if (instances <= 0) {
             return Future.succeededFuture(null);
         }
         return vertx.deployVerticle(() -> new AbstractVerticle() {
             @Override
             public void start(Promise<Void> started) {
-                vertx.createHttpServer(new HttpServerOptions()).requestHandler(router).listen(port, host)
-                        .<Void>mapEmpty().onComplete(started);
+                HttpServerOptions options = new HttpServerOptions();
+                vertx.createHttpServer(options).requestHandler(router)
+                        .invalidRequestHandler(new InvalidRequestHandler(options, observer))
+                        .listen(port, host).<Void>mapEmpty().onComplete(started);
             }
         }, new DeploymentOptions().setInstances(instances)).onSuccess(id ->
                 LOG.info("HTTP server on {}:{} now accepts on {} more event loop(s)", host, port, instances));
