@@ -36,6 +36,7 @@ class BenchSmokeIT {
     private Outcome bench(String... args) throws IOException {
         List<String> all = new ArrayList<>(List.of(args));
         all.addAll(List.of("--engines", "2", "--jvm-warmup-s", "0", "--request-timeout-s", "60",
+                "--max-wall-s", "120",
                 "--json", dir.resolve("report.json").toString(), "--out", dir.resolve("out").toString()));
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();

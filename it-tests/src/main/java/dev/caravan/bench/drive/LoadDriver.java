@@ -202,9 +202,9 @@ public final class LoadDriver {
             rec.error = error != null ? error : rec.promptTokens == 0 ? "no usage in the response" : null;
             rec.doneNanos = System.nanoTime();
         }
-        progress.onDone(rec.ok(), rec.cachedTokens, rec.promptTokens);
-        if (rec.ok()) {
-            if (workload.needsOutputText()) {
+        try {
+            progress.onDone(rec.ok(), rec.cachedTokens, rec.promptTokens);
+            if (rec.ok() && workload.needsOutputText()) {
                 String output = reader.output();
                 reuse.remember(req.renderedText() + output);
                 long doneVirtual = (long) ((rec.doneNanos - startNanos) * settings.timeScale());
@@ -213,7 +213,8 @@ public final class LoadDriver {
                     enqueue(next, false);
                 }
             }
+        } finally {
+            outstanding.decrementAndGet(); // even if the follow-up failed: the run must end, not wait for the deadline
         }
-        outstanding.decrementAndGet();
     }
 }
