@@ -163,9 +163,9 @@ class HostileInputIT {
 
             await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
                 String metrics = gw.client().get("/metrics").body();
-                assertThat(KvFixtures.sample(metrics, "caravan_requests_total", "endpoint=\"unmatched\"",
+                assertThat(MetricsText.sample(metrics, "caravan_requests_total", "endpoint=\"unmatched\"",
                         "status=\"431\"")).isEqualTo(4.0);
-                assertThat(KvFixtures.sample(metrics, "caravan_requests_total", "endpoint=\"unmatched\"",
+                assertThat(MetricsText.sample(metrics, "caravan_requests_total", "endpoint=\"unmatched\"",
                         "status=\"414\"")).isEqualTo(4.0);
             });
             assertThat(gw.workers().all()).allSatisfy(w -> assertThat(w.isHealthy()).isTrue());
