@@ -64,18 +64,20 @@ class PdRetryIT {
                 "prefill=" + goodPrefill.url() + "; decode=" + decode.url());
         assertThat(failingPrefill.received()).hasSize(1);
         assertThat(goodPrefill.received()).hasSize(1);
-        // decode got both attempts: the first (cancelled when prefill failed) and the retry, each with its own room
+        // the retry's decode carries the good prefill's room; the first attempt's decode was cancelled when its prefill
+        // failed, and may have been cut before its request reached the engine at all (then only the retry arrives)
         List<RecordingEngine.Received> decodes = decode.received();
-        assertThat(decodes).hasSize(2);
-        JsonNode first = decodes.get(0).body();
-        JsonNode second = decodes.get(1).body();
-        assertThat(first.path("bootstrap_room").asLong()).isEqualTo(
-                failingPrefill.received().get(0).body().path("bootstrap_room").asLong());
-        assertThat(second.path("bootstrap_room").asLong()).isEqualTo(
-                goodPrefill.received().get(0).body().path("bootstrap_room").asLong());
-        assertThat(second.path("bootstrap_room").asLong()).isNotEqualTo(first.path("bootstrap_room").asLong());
-        assertThat(first.path("bootstrap_port").asInt()).isEqualTo(9001);
-        assertThat(second.path("bootstrap_port").asInt()).isEqualTo(9002);
+        assertThat(decodes).hasSizeBetween(1, 2);
+        JsonNode retried = decodes.get(decodes.size() - 1).body();
+        long goodRoom = goodPrefill.received().get(0).body().path("bootstrap_room").asLong();
+        long failedRoom = failingPrefill.received().get(0).body().path("bootstrap_room").asLong();
+        assertThat(goodRoom).isNotEqualTo(failedRoom);
+        assertThat(retried.path("bootstrap_room").asLong()).isEqualTo(goodRoom);
+        assertThat(retried.path("bootstrap_port").asInt()).isEqualTo(9002);
+        if (decodes.size() == 2) {
+            assertThat(decodes.get(0).body().path("bootstrap_room").asLong()).isEqualTo(failedRoom);
+            assertThat(decodes.get(0).body().path("bootstrap_port").asInt()).isEqualTo(9001);
+        }
         assertThat(gateway.client().get("/metrics").body()).contains("caravan_retries_total{reason=\"500\"} 1.0");
     }
 
@@ -93,10 +95,13 @@ class PdRetryIT {
             assertThat(r.statusCode()).isEqualTo(503);
             assertThat(r.body()).contains("decode full");
             assertThat(fullDecode.received()).hasSize(5);
-            assertThat(goodPrefill.received()).hasSize(5);
             // a new room on every attempt
-            assertThat(fullDecode.received().stream().map(d -> d.body().path("bootstrap_room").asLong()).distinct())
-                    .hasSize(5);
+            List<Long> rooms = fullDecode.received().stream().map(d -> d.body().path("bootstrap_room").asLong()).toList();
+            assertThat(rooms).doesNotHaveDuplicates();
+            // each early rejection aborts its prefill leg, which may be cut before its request reached the engine
+            assertThat(goodPrefill.received()).hasSizeLessThanOrEqualTo(5);
+            assertThat(goodPrefill.received()).allSatisfy(p ->
+                    assertThat(rooms).contains(p.body().path("bootstrap_room").asLong()));
         }
     }
 }
