@@ -9,7 +9,6 @@ import org.slf4j.LoggerFactory;
 import dev.caravan.policies.BoundedConsistentHashingConfig;
 import dev.caravan.policies.Branches;
 import dev.caravan.policies.Decision;
-import dev.caravan.policies.LoadBalancingPolicy;
 import dev.caravan.policies.PolicyEnvironment;
 import dev.caravan.policies.PolicyName;
 import dev.caravan.policies.SelectionContext;
@@ -36,14 +35,13 @@ import dev.caravan.policies.Worker;
  * code with consistent_hashing ({@link HashRings}). Thread-safe given a thread-safe generator; loads are read once per
  * worker per decision, so a concurrent change can at worst make a borderline request spill or not.
  */
-public final class BoundedConsistentHashingPolicy implements LoadBalancingPolicy {
+public final class BoundedConsistentHashingPolicy extends RingPolicy {
 
     private static final Logger LOG = LoggerFactory.getLogger(BoundedConsistentHashingPolicy.class);
     private static final String NAME = PolicyName.BOUNDED_CONSISTENT_HASHING.wireName();
 
     private final BoundedConsistentHashingConfig config;
     private final RandomGenerator random;
-    private final HashRings rings = new HashRings();
 
     public BoundedConsistentHashingPolicy(BoundedConsistentHashingConfig config, PolicyEnvironment env) {
         this.config = config;
@@ -122,20 +120,5 @@ public final class BoundedConsistentHashingPolicy implements LoadBalancingPolicy
     @Override
     public String name() {
         return NAME;
-    }
-
-    @Override
-    public void onWorkerAdded(Worker worker) {
-        rings.add(worker);
-    }
-
-    @Override
-    public void onWorkerRemoved(Worker worker) {
-        rings.remove(worker);
-    }
-
-    @Override
-    public void reset() {
-        rings.clear();
     }
 }

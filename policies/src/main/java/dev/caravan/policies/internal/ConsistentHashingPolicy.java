@@ -8,7 +8,6 @@ import org.slf4j.LoggerFactory;
 
 import dev.caravan.policies.Branches;
 import dev.caravan.policies.Decision;
-import dev.caravan.policies.LoadBalancingPolicy;
 import dev.caravan.policies.PolicyEnvironment;
 import dev.caravan.policies.PolicyName;
 import dev.caravan.policies.SelectionContext;
@@ -27,14 +26,13 @@ import dev.caravan.policies.Worker;
  * The ring (150 virtual nodes per worker, see {@link HashRing}) covers every worker of the model, so a worker leaving
  * moves only its own keys, and they come back when it recovers. Thread-safe.
  */
-public final class ConsistentHashingPolicy implements LoadBalancingPolicy {
+public final class ConsistentHashingPolicy extends RingPolicy {
 
     private static final Logger LOG = LoggerFactory.getLogger(ConsistentHashingPolicy.class);
     private static final String NAME = PolicyName.CONSISTENT_HASHING.wireName();
     private static final String[] IMPLICIT_KEY_HEADERS = {"authorization", "x-forwarded-for", "cookie"};
 
     private final RandomGenerator random;
-    private final HashRings rings = new HashRings();
 
     public ConsistentHashingPolicy(PolicyEnvironment env) {
         this.random = env.random();
@@ -110,20 +108,5 @@ public final class ConsistentHashingPolicy implements LoadBalancingPolicy {
     @Override
     public String name() {
         return NAME;
-    }
-
-    @Override
-    public void onWorkerAdded(Worker worker) {
-        rings.add(worker);
-    }
-
-    @Override
-    public void onWorkerRemoved(Worker worker) {
-        rings.remove(worker);
-    }
-
-    @Override
-    public void reset() {
-        rings.clear();
     }
 }

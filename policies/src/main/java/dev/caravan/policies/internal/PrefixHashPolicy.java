@@ -9,7 +9,6 @@ import net.openhft.hashing.LongHashFunction;
 
 import dev.caravan.policies.Branches;
 import dev.caravan.policies.Decision;
-import dev.caravan.policies.LoadBalancingPolicy;
 import dev.caravan.policies.PolicyName;
 import dev.caravan.policies.PrefixHashConfig;
 import dev.caravan.policies.SelectionContext;
@@ -29,14 +28,13 @@ import dev.caravan.policies.Worker;
  * for every request. That is kept: with {@link SelectionContext#tokens()} null or empty the decision is
  * {@link Decision#none}. A gateway that fills tokens (e.g. with the pseudo-tokenizer) makes it route. Thread-safe.
  */
-public final class PrefixHashPolicy implements LoadBalancingPolicy {
+public final class PrefixHashPolicy extends RingPolicy {
 
     private static final Logger LOG = LoggerFactory.getLogger(PrefixHashPolicy.class);
     private static final String NAME = PolicyName.PREFIX_HASH.wireName();
     private static final LongHashFunction XXH3 = LongHashFunction.xx3();
 
     private final PrefixHashConfig config;
-    private final HashRings rings = new HashRings();
 
     public PrefixHashPolicy(PrefixHashConfig config) {
         this.config = config;
@@ -102,20 +100,5 @@ public final class PrefixHashPolicy implements LoadBalancingPolicy {
     @Override
     public String name() {
         return NAME;
-    }
-
-    @Override
-    public void onWorkerAdded(Worker worker) {
-        rings.add(worker);
-    }
-
-    @Override
-    public void onWorkerRemoved(Worker worker) {
-        rings.remove(worker);
-    }
-
-    @Override
-    public void reset() {
-        rings.clear();
     }
 }
