@@ -16,7 +16,7 @@ shift $(( $# > 2 ? 2 : $# )) || true
 conns=("$@")
 [ ${#conns[@]} -eq 0 ] && conns=(1 16)
 for tool in wrk nginx java; do command -v "$tool" >/dev/null || { echo "missing: $tool" >&2; exit 2; }; done
-jar="$here/routes/target/caravan.jar"
+jar="$here/app/target/caravan.jar"
 [ -f "$jar" ] || (cd "$here" && mvn -B -q -DskipTests package)
 
 work="$(mktemp -d)"

@@ -1,5 +1,6 @@
 package dev.caravan.processors.config;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -15,7 +16,6 @@ import dev.caravan.policies.ManualConfig;
 import dev.caravan.policies.PolicyConfig;
 import dev.caravan.policies.PrefixHashConfig;
 import dev.caravan.processors.admission.AdmissionConfig;
-import dev.caravan.processors.discovery.DiscoveryConfig;
 import dev.caravan.processors.health.HealthConfig;
 import dev.caravan.processors.reliability.BreakerConfig;
 import dev.caravan.processors.reliability.RetryConfig;
@@ -170,6 +170,20 @@ public final class CaravanFlags {
             "Limit for one control-plane call (load poll, /flush_cache, /v1/models, /get_loads), in seconds.");
 
     // ---- Kubernetes service discovery (docs/kubernetes.md) --------------------------------------------------------
+    /** SGLang's default {@code --service-discovery-port} (its Python launcher and Rust CLI agree on 80). */
+    public static final int DISCOVERY_DEFAULT_PORT = 80;
+    /** SGLang's default {@code --bootstrap-port-annotation}. */
+    public static final String DISCOVERY_DEFAULT_BOOTSTRAP_PORT_ANNOTATION = "sglang.ai/bootstrap-port";
+    /** Caravan's annotation for the model id a pod serves. */
+    public static final String DISCOVERY_DEFAULT_MODEL_ANNOTATION = "caravan.dev/model";
+    /** Caravan's annotation for a pod's KV-event PUB endpoint, e.g. {@code tcp://*:5557} or just {@code 5557}. */
+    public static final String DISCOVERY_DEFAULT_KV_EVENTS_ANNOTATION = "caravan.dev/kv-events-endpoint";
+    /** Caravan's annotation for a pod's KV-event replay endpoint, e.g. {@code tcp://*:5558} or {@code 5558}. */
+    public static final String DISCOVERY_DEFAULT_KV_REPLAY_ANNOTATION = "caravan.dev/kv-replay-endpoint";
+    /** Default resync interval, the {@code pod-watch:} consumer's: SGLang restarts its watcher every 120 s. */
+    public static final Duration DISCOVERY_DEFAULT_RESYNC_INTERVAL =
+            Duration.ofMillis(dev.caravan.components.podwatch.PodWatchConfiguration.DEFAULT_RESYNC_INTERVAL_MS);
+
     public static final CaravanFlag SERVICE_DISCOVERY = row("--service-discovery", "caravan.discovery.enabled", false,
             FlagType.SWITCH, DISCOVERY, "Discover workers from Kubernetes pods: a pod is added when Running and Ready "
                     + "and drained when it stops being ready, stops matching, terminates or disappears.");
@@ -180,26 +194,26 @@ public final class CaravanFlags {
     public static final CaravanFlag DECODE_SELECTOR = row("--decode-selector", "caravan.discovery.decode-selector",
             "", FlagType.LIST, DISCOVERY, "P/D: labels (k=v ...) of decode pods.");
     public static final CaravanFlag SERVICE_DISCOVERY_PORT = row("--service-discovery-port", "caravan.discovery.port",
-            DiscoveryConfig.DEFAULT_PORT, FlagType.INT, DISCOVERY,
+            DISCOVERY_DEFAULT_PORT, FlagType.INT, DISCOVERY,
             "Engine port on each pod; the worker URL is http://podIP:port.");
     public static final CaravanFlag SERVICE_DISCOVERY_NAMESPACE = row("--service-discovery-namespace",
             "caravan.discovery.namespace", "", FlagType.STRING, DISCOVERY,
             "Namespace whose pods are watched; unset watches all namespaces (needs a ClusterRole).");
     public static final CaravanFlag BOOTSTRAP_PORT_ANNOTATION = row("--bootstrap-port-annotation",
-            "caravan.discovery.bootstrap-port-annotation", DiscoveryConfig.DEFAULT_BOOTSTRAP_PORT_ANNOTATION,
+            "caravan.discovery.bootstrap-port-annotation", DISCOVERY_DEFAULT_BOOTSTRAP_PORT_ANNOTATION,
             FlagType.STRING, DISCOVERY, "Pod annotation holding a prefill pod's KV bootstrap port.");
     public static final CaravanFlag MODEL_ANNOTATION = row("--model-annotation", "caravan.discovery.model-annotation",
-            DiscoveryConfig.DEFAULT_MODEL_ANNOTATION, FlagType.STRING, DISCOVERY,
+            DISCOVERY_DEFAULT_MODEL_ANNOTATION, FlagType.STRING, DISCOVERY,
             "Pod annotation holding the model id the pod serves (absent: it serves any model).");
     public static final CaravanFlag KV_EVENTS_ANNOTATION = row("--kv-events-annotation",
-            "caravan.discovery.kv-events-annotation", DiscoveryConfig.DEFAULT_KV_EVENTS_ANNOTATION, FlagType.STRING,
+            "caravan.discovery.kv-events-annotation", DISCOVERY_DEFAULT_KV_EVENTS_ANNOTATION, FlagType.STRING,
             DISCOVERY, "Pod annotation holding the engine's KV-event PUB endpoint (tcp://*:5557 or 5557; * becomes "
                     + "the pod IP).");
     public static final CaravanFlag KV_REPLAY_ANNOTATION = row("--kv-replay-annotation",
-            "caravan.discovery.kv-replay-annotation", DiscoveryConfig.DEFAULT_KV_REPLAY_ANNOTATION, FlagType.STRING,
+            "caravan.discovery.kv-replay-annotation", DISCOVERY_DEFAULT_KV_REPLAY_ANNOTATION, FlagType.STRING,
             DISCOVERY, "Pod annotation holding the engine's KV-event replay endpoint (tcp://*:5558 or 5558).");
     public static final CaravanFlag DISCOVERY_RESYNC_INTERVAL = row("--discovery-resync-interval",
-            "caravan.discovery.resync-interval", DiscoveryConfig.DEFAULT_RESYNC_INTERVAL.toSeconds(), FlagType.LONG,
+            "caravan.discovery.resync-interval", DISCOVERY_DEFAULT_RESYNC_INTERVAL.toSeconds(), FlagType.LONG,
             DISCOVERY, "Seconds between full pod re-lists that reconcile the workers besides the watch; 0 disables.");
 
     // ---- Health checks (docs/reliability.md) ----------------------------------------------------------------------

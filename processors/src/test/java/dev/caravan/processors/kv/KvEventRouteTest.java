@@ -20,7 +20,7 @@ import dev.caravan.processors.CaravanExchangeProperties;
 import dev.caravan.policies.Worker;
 import dev.caravan.policies.kv.KvBlockIndex;
 import dev.caravan.processors.kv.KvDecodeException.Reason;
-import dev.caravan.processors.zeromq.ZeroMqConfiguration;
+import dev.caravan.components.zeromq.ZeroMqConfiguration;
 
 /**
  * The per-worker route (docs/kv-events.md §7) on a real PUB socket: zeromq SUB → decodeKvBatch →

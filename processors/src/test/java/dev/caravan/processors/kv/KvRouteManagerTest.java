@@ -23,7 +23,7 @@ import dev.caravan.policies.WorkerRegistry;
 import dev.caravan.policies.kv.KvBlockIndex;
 import dev.caravan.processors.CaravanExchangeProperties;
 import dev.caravan.processors.config.GatewayConfig;
-import dev.caravan.processors.zeromq.ZeroMqConfiguration;
+import dev.caravan.components.zeromq.ZeroMqConfiguration;
 
 /**
  * {@link KvRouteManager} with the route template of {@code routes/kv-events.camel.yaml} (Java DSL twin here; the YAML

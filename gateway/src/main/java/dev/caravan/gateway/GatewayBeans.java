@@ -1,0 +1,315 @@
+package dev.caravan.gateway;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+
+import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
+import io.micrometer.core.instrument.binder.system.UptimeMetrics;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import dev.caravan.policies.PolicyConfig;
+import dev.caravan.policies.PolicyEnvironment;
+import dev.caravan.policies.PolicyFactory;
+import dev.caravan.policies.Worker;
+import dev.caravan.policies.WorkerRegistry;
+import dev.caravan.processors.admin.AddWorkerByUrlProcessor;
+import dev.caravan.processors.admin.GetWorkerProcessor;
+import dev.caravan.processors.admin.ListWorkerUrlsProcessor;
+import dev.caravan.processors.admin.ListWorkersProcessor;
+import dev.caravan.processors.admin.ReadinessProcessor;
+import dev.caravan.processors.admin.RegisterWorkerProcessor;
+import dev.caravan.processors.admin.RemoveWorkerByUrlProcessor;
+import dev.caravan.processors.admin.RemoveWorkerProcessor;
+import dev.caravan.processors.admin.UpdateWorkerProcessor;
+import dev.caravan.processors.config.CaravanFlags;
+import dev.caravan.processors.config.GatewayConfig;
+import dev.caravan.processors.control.ApplyEngineLoadsProcessor;
+import dev.caravan.processors.control.CollectControlResultsStrategy;
+import dev.caravan.processors.control.MergeModelsProcessor;
+import dev.caravan.processors.control.PlanControlCallsProcessor;
+import dev.caravan.processors.control.PlanControlCallsProcessor.Scope;
+import dev.caravan.processors.control.PrepareControlCallProcessor;
+import dev.caravan.processors.control.RecordControlFailureProcessor;
+import dev.caravan.processors.control.RunMaintenanceProcessor;
+import dev.caravan.processors.control.SummarizeFlushCacheProcessor;
+import dev.caravan.processors.control.SummarizeLoadsProcessor;
+import dev.caravan.processors.error.MapErrorProcessor;
+import dev.caravan.processors.forward.ForwardStreamProcessor;
+import dev.caravan.processors.forward.UpstreamClient;
+import dev.caravan.processors.http.CaravanPlatformHttpEngine;
+import dev.caravan.processors.http.GatewayServerVertx;
+import dev.caravan.processors.http.ServerEventLoops;
+import dev.caravan.processors.metrics.GatewayMetrics;
+import dev.caravan.processors.metrics.ScrapeMetricsProcessor;
+import dev.caravan.processors.request.CheckApiKeyProcessor;
+import dev.caravan.processors.request.ExtractRoutingTextProcessor;
+import dev.caravan.processors.request.ParseRequestProcessor;
+import dev.caravan.processors.routing.PolicyRegistry;
+import dev.caravan.processors.routing.SelectWorkerProcessor;
+
+/**
+ * The gateway's object graph, built from a {@link GatewayConfig}: the worker registry, per-model policies, metrics, the
+ * upstream client, and every route step under the bean name the YAML routes reference ({@link #beans()}). The one place
+ * that knows how the parts fit; nothing here depends on camel-main, so the same beans serve {@code ./caravan run} and an
+ * application embedding the gateway ({@link CaravanGateway#install}).
+ *
+ * <p>Owns the Vert.x instance it creates (the ingress server's and the upstream client's) and the JVM metric binders;
+ * {@link #close()} releases them after the Camel context has stopped.
+ */
+public final class GatewayBeans implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(GatewayBeans.class);
+
+    /** Registry name of the Micrometer registry; camel-micrometer(-prometheus) looks it up by this name. */
+    public static final String METRICS_REGISTRY = "metricsRegistry";
+
+    private final GatewayConfig config;
+    private final Vertx vertx;
+    private final Vertx serverVertx;
+    private final boolean ownsVertx;
+    private final PrometheusMeterRegistry meterRegistry;
+    private final WorkerRegistry workers = new WorkerRegistry();
+    private final PolicyRegistry policies;
+    private final KvBeans kv;
+    private final GatewayMetrics metrics;
+    private final UpstreamClient upstream;
+    private ReliabilityBeans reliability;
+    private final JvmGcMetrics gcMetrics = new JvmGcMetrics();
+    private final Map<String, Object> beans = new LinkedHashMap<>();
+    private final Extensions extensions = Extensions.load();
+    private volatile Future<String> serverEventLoops = Future.succeededFuture(null);
+
+    /**
+     * @param config        the configuration
+     * @param vertx         the Vert.x instance to share with the ingress server, or null to create one
+     * @param meterRegistry the Prometheus registry to add the gateway's meters to, or null to create one
+     * @throws IllegalArgumentException when the policy name or a policy option is invalid
+     */
+    public GatewayBeans(GatewayConfig config, Vertx vertx, PrometheusMeterRegistry meterRegistry) {
+        this.config = config;
+        PolicyConfig policyConfig = PolicyConfig.fromOptions(config.policyName(), config.policyOptions());
+        this.ownsVertx = vertx == null;
+        this.vertx = vertx != null ? vertx : Vertx.vertx();
+        this.meterRegistry = meterRegistry != null ? meterRegistry
+                : new PrometheusMeterRegistry(io.micrometer.prometheusmetrics.PrometheusConfig.DEFAULT);
+        bindJvmMetrics();
+        this.kv = new KvBeans(config, workers, this.meterRegistry);
+        PolicyEnvironment env = PolicyEnvironment.system().withKv(kv.groundTruth());
+        this.policies = new PolicyRegistry(workers, model -> PolicyFactory.create(policyConfig, env));
+        this.metrics = new GatewayMetrics(this.meterRegistry);
+        this.serverVertx = GatewayServerVertx.wrap(this.vertx, metrics);
+        metrics.trackPolicies(policies);
+        workers.addListener(metrics);
+        this.upstream = new UpstreamClient(this.vertx, config.getSeconds(CaravanFlags.CONNECT_TIMEOUT_SECS),
+                config.requestTimeout(), config.getSeconds(CaravanFlags.STREAM_IDLE_TIMEOUT_SECS),
+                config.getSeconds(CaravanFlags.NON_STREAM_ATTEMPT_TIMEOUT_SECS),
+                config.getInt(CaravanFlags.MAX_CONNECTIONS_PER_WORKER));
+        defineBeans();
+    }
+
+    private void bindJvmMetrics() {
+        new JvmMemoryMetrics().bindTo(meterRegistry);
+        new JvmThreadMetrics().bindTo(meterRegistry);
+        new ClassLoaderMetrics().bindTo(meterRegistry);
+        new ProcessorMetrics().bindTo(meterRegistry);
+        new UptimeMetrics().bindTo(meterRegistry);
+        gcMetrics.bindTo(meterRegistry);
+    }
+
+    private void defineBeans() {
+        String apiKey = config.apiKey();
+        // infrastructure; the platform-http server takes the registry's Vert.x: give it the one whose servers answer
+        // undecodable requests with the JSON error shape (a host application's own instance stays as it is)
+        beans.put("vertx", ownsVertx ? serverVertx : vertx);
+        beans.put(METRICS_REGISTRY, meterRegistry);
+        beans.put(CaravanPlatformHttpEngine.BEAN_NAME,
+                new CaravanPlatformHttpEngine(metrics, config.dispatchOnEventLoop()));
+        beans.put("gatewayConfig", config);
+        beans.put("workerRegistry", workers);
+        beans.put("policyRegistry", policies);
+        beans.put("gatewayMetrics", metrics);
+        beans.put("upstreamClient", upstream);
+        // request path (ingress.camel.yaml)
+        beans.put("checkApiKey", new CheckApiKeyProcessor(apiKey));
+        beans.put("parseRequest", new ParseRequestProcessor(config.getList(CaravanFlags.REQUEST_ID_HEADERS),
+                ThreadLocalRandom::current, config.getInt(CaravanFlags.MAX_JSON_NESTING_DEPTH)));
+        beans.put("extractRoutingText", new ExtractRoutingTextProcessor());
+        beans.put("selectWorker", new SelectWorkerProcessor(policies, metrics.andThen(kv.decisions())));
+        // breakers, retries, admission, health checks, admin key (docs/reliability.md)
+        reliability = ReliabilityBeans.define(config, vertx, workers, meterRegistry, beans);
+        beans.put("forwardStream", new ForwardStreamProcessor(upstream, config.decisionHeaders(), apiKey,
+                reliability.attemptListener()));
+        beans.put("mapError", new MapErrorProcessor());
+        // admin API (admin.camel.yaml)
+        beans.put("registerWorker", new RegisterWorkerProcessor(workers));
+        beans.put("listWorkers", new ListWorkersProcessor(workers));
+        beans.put("getWorker", new GetWorkerProcessor(workers));
+        beans.put("updateWorker", new UpdateWorkerProcessor(workers));
+        beans.put("removeWorker", new RemoveWorkerProcessor(workers));
+        beans.put("addWorkerByUrl", new AddWorkerByUrlProcessor(workers));
+        beans.put("removeWorkerByUrl", new RemoveWorkerByUrlProcessor(workers));
+        beans.put("listWorkerUrls", new ListWorkerUrlsProcessor(workers));
+        boolean prefillDecode = discoversPrefillDecode(config) || PdBeans.enabled(config);
+        beans.put("checkReadiness", new ReadinessProcessor(workers, () -> prefillDecode));
+        beans.put("scrapeMetrics", new ScrapeMetricsProcessor(meterRegistry, metrics));
+        // control plane (control.camel.yaml, admin fan-outs)
+        beans.put("planFlushCache", new PlanControlCallsProcessor(workers, Scope.ALL, "POST", List.of("/flush_cache")));
+        beans.put("planListModels", new PlanControlCallsProcessor(workers, Scope.HEALTHY, "GET", List.of("/v1/models")));
+        beans.put("planGetLoads", new PlanControlCallsProcessor(workers, Scope.ALL, "GET",
+                List.of(ApplyEngineLoadsProcessor.GET_LOAD)));
+        beans.put("planLoadPoll", new PlanControlCallsProcessor(workers, Scope.ALL, "GET",
+                List.of(ApplyEngineLoadsProcessor.GET_LOAD, ApplyEngineLoadsProcessor.METRICS)));
+        beans.put("prepareControlCall", new PrepareControlCallProcessor(apiKey));
+        beans.put("recordControlFailure", new RecordControlFailureProcessor());
+        beans.put("collectControlResults", new CollectControlResultsStrategy());
+        beans.put("summarizeFlushCache", new SummarizeFlushCacheProcessor(workers, policies));
+        beans.put("mergeModels", new MergeModelsProcessor(workers));
+        beans.put("summarizeLoads", new SummarizeLoadsProcessor(workers));
+        beans.put("applyEngineLoads", new ApplyEngineLoadsProcessor(System::nanoTime));
+        beans.put("runMaintenance", new RunMaintenanceProcessor(policies, System::nanoTime));
+        // optional modules on the class path, e.g. Kubernetes service discovery (discovery.camel.yaml) with
+        // --service-discovery
+        for (GatewayExtension extension : extensions.enabled(config)) {
+            extension.define(config, workers, meterRegistry, beans);
+        }
+        // prefill/decode disaggregation (pd.camel.yaml)
+        PdBeans.define(config, workers, upstream, metrics, beans);
+        // KV events (kv-events.camel.yaml): per-worker routes, block index, kv_aware's ground truth, tree calibration
+        kv.define(policies, beans);
+    }
+
+    /**
+     * True when Kubernetes discovery runs a prefill/decode fleet (a P/D selector is set): readiness then needs both
+     * roles.
+     */
+    static boolean discoversPrefillDecode(GatewayConfig config) {
+        return config.getBoolean(CaravanFlags.SERVICE_DISCOVERY)
+                && (!config.getList(CaravanFlags.PREFILL_SELECTOR).isEmpty()
+                || !config.getList(CaravanFlags.DECODE_SELECTOR).isEmpty());
+    }
+
+    /**
+     * Ant-style patterns (comma-separated, camel-main's {@code routesExcludePattern} syntax) of the route files this
+     * configuration leaves out: those of optional modules it does not enable. Empty when none.
+     */
+    public String excludedRoutes() {
+        return extensions.excludedRoutes(config);
+    }
+
+    /**
+     * The configuration with port 0 replaced by a free concrete port when the server will use several event loops
+     * (Vert.x shares a listening socket between event loops only on a concrete port).
+     */
+    public static GatewayConfig withConcretePort(GatewayConfig config) {
+        if (config.port() != 0 || config.serverEventLoops() <= 1) {
+            return config;
+        }
+        String host = config.host().equals("0.0.0.0") ? "127.0.0.1" : config.host();
+        return config.with(CaravanFlags.PORT, Integer.toString(ServerEventLoops.freePort(host)));
+    }
+
+    /** Keeps the deployment of the extra server instances, to close them with the beans. */
+    public void addServerEventLoops(Future<String> deployment) {
+        this.serverEventLoops = deployment;
+    }
+
+    /** Registers the {@code --worker-urls} workers (and the P/D {@code --prefill} / {@code --decode} ones). */
+    public void registerStaticWorkers() {
+        for (String url : config.workerUrls()) {
+            workers.add(Worker.builder(url).build());
+        }
+        PdBeans.registerStaticWorkers(config, workers);
+    }
+
+    /** Every bean by the name the routes use. */
+    public Map<String, Object> beans() {
+        return beans;
+    }
+
+    /**
+     * The properties Camel placeholders resolve: every {@code caravan.*} setting plus values derived from them for the
+     * routes ({@code caravan.derived.*}: milliseconds and on/off switches the YAML needs as literals).
+     */
+    public Map<String, String> properties() {
+        Map<String, String> p = new LinkedHashMap<>(config.asProperties());
+        long loadInterval = config.getLong(CaravanFlags.LOAD_CHECK_INTERVAL);
+        p.put("caravan.derived.load-monitor-enabled", Boolean.toString(loadInterval > 0));
+        p.put("caravan.derived.load-monitor-period-ms", Long.toString(Math.max(1, loadInterval) * 1000));
+        p.put("caravan.derived.control-timeout-ms",
+                Long.toString(Duration.ofSeconds(config.getLong(CaravanFlags.CONTROL_TIMEOUT_SECS)).toMillis()));
+        p.putAll(kv.properties());
+        return p;
+    }
+
+    public GatewayConfig config() {
+        return config;
+    }
+
+    public Vertx vertx() {
+        return vertx;
+    }
+
+    /**
+     * {@link #vertx()} as the gateway's HTTP server should use it: servers it creates answer requests that fail HTTP
+     * decoding (oversized headers, an over-long request line, malformed HTTP) with the JSON error shape
+     * ({@link GatewayServerVertx}).
+     */
+    public Vertx serverVertx() {
+        return serverVertx;
+    }
+
+    public WorkerRegistry workers() {
+        return workers;
+    }
+
+    public PolicyRegistry policies() {
+        return policies;
+    }
+
+    /** The KV-event pipeline (docs/kv-events.md). */
+    public KvBeans kv() {
+        return kv;
+    }
+
+    public GatewayMetrics metrics() {
+        return metrics;
+    }
+
+    public ReliabilityBeans reliability() {
+        return reliability;
+    }
+
+    public PrometheusMeterRegistry meterRegistry() {
+        return meterRegistry;
+    }
+
+    @Override
+    public void close() {
+        String deployment = serverEventLoops.result();
+        if (deployment != null) {
+            try {
+                vertx.undeploy(deployment).toCompletionStage().toCompletableFuture().join();
+            } catch (RuntimeException e) {
+                LOG.debug("Extra HTTP server instances did not close cleanly: {}", e.toString());
+            }
+        }
+        upstream.close();
+        kv.close();
+        gcMetrics.close();
+        if (ownsVertx) {
+            vertx.close().toCompletionStage().toCompletableFuture().join();
+            LOG.debug("Vert.x closed");
+        }
+    }
+}

@@ -1,0 +1,76 @@
+package dev.caravan.kubernetes;
+
+import java.time.Duration;
+import java.util.Map;
+
+import io.micrometer.core.instrument.MeterRegistry;
+
+import dev.caravan.gateway.GatewayExtension;
+import dev.caravan.policies.WorkerRegistry;
+import dev.caravan.processors.config.CaravanFlags;
+import dev.caravan.processors.config.GatewayConfig;
+
+/**
+ * Kubernetes service discovery's part of the gateway: with {@code --service-discovery} it adds the beans
+ * {@code routes/discovery.camel.yaml} references ({@code reconcileWorkers}, {@code discoveryMetrics}, and the
+ * {@code workerReconciler} behind them); without it the route file is not loaded at all, so a gateway that does not
+ * discover never talks to a Kubernetes API server. A {@link GatewayExtension}: the gateway finds it when this module is
+ * on the class path.
+ */
+public final class DiscoveryBeans implements GatewayExtension {
+
+    /** The route file that exists only with {@code --service-discovery}. */
+    public static final String ROUTES_FILE = "discovery.camel.yaml";
+
+    /** The name {@code dev.caravan.gateway.Extensions} knows the feature by. */
+    public static final String NAME = "Kubernetes service discovery";
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public String artifact() {
+        return "dev.caravan:caravan-kubernetes";
+    }
+
+    @Override
+    public String routesFile() {
+        return ROUTES_FILE;
+    }
+
+    @Override
+    public boolean enabled(GatewayConfig config) {
+        return config.getBoolean(CaravanFlags.SERVICE_DISCOVERY);
+    }
+
+    /**
+     * The discovery settings from the flag table.
+     *
+     * @throws IllegalArgumentException naming the flag, e.g. when no selector is given
+     */
+    public static DiscoveryConfig discoveryConfig(GatewayConfig config) {
+        return new DiscoveryConfig(
+                LabelSelector.parse(config.getList(CaravanFlags.SELECTOR)),
+                LabelSelector.parse(config.getList(CaravanFlags.PREFILL_SELECTOR)),
+                LabelSelector.parse(config.getList(CaravanFlags.DECODE_SELECTOR)),
+                config.getInt(CaravanFlags.SERVICE_DISCOVERY_PORT),
+                config.get(CaravanFlags.SERVICE_DISCOVERY_NAMESPACE),
+                config.get(CaravanFlags.BOOTSTRAP_PORT_ANNOTATION),
+                config.get(CaravanFlags.MODEL_ANNOTATION),
+                config.get(CaravanFlags.KV_EVENTS_ANNOTATION),
+                config.get(CaravanFlags.KV_REPLAY_ANNOTATION),
+                Duration.ofSeconds(config.getLong(CaravanFlags.DISCOVERY_RESYNC_INTERVAL)));
+    }
+
+    /** Adds the discovery beans ({@code --service-discovery} is set). */
+    @Override
+    public void define(GatewayConfig config, WorkerRegistry workers, MeterRegistry meters, Map<String, Object> beans) {
+        DiscoveryMetrics metrics = new DiscoveryMetrics(meters);
+        WorkerReconciler reconciler = new WorkerReconciler(workers, new PodClassifier(discoveryConfig(config)), metrics);
+        beans.put("discoveryMetrics", metrics);
+        beans.put("workerReconciler", reconciler);
+        beans.put("reconcileWorkers", new ReconcileWorkersProcessor(reconciler));
+    }
+}

@@ -1,8 +1,0 @@
-/**
- * Kubernetes service discovery: ready pods matching a label selector become workers, and leave (drained) when they
- * stop being ready, stop matching, terminate or disappear. {@link dev.caravan.processors.discovery.PodClassifier}
- * decides from one pod, {@link dev.caravan.processors.discovery.WorkerReconciler} applies events and lists to the
- * registry, {@link dev.caravan.processors.discovery.DiscoveryMetrics} counts it, and the {@code pod-watch:} consumer
- * ({@link dev.caravan.processors.discovery.podwatch}) feeds the {@code discovery} route. See docs/kubernetes.md.
- */
-package dev.caravan.processors.discovery;
