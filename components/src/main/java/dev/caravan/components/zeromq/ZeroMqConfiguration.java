@@ -51,9 +51,13 @@ public class ZeroMqConfiguration implements Cloneable {
     /** Default {@link #setProducerQueueSize producer queue size}, messages. */
     public static final int DEFAULT_PRODUCER_QUEUE_SIZE = 10_000;
 
-    @UriPath(enums = "sub,dealer,pub")
+    // A String, not a ZeroMqSocketType: the plugin would list an enum type's constants in the catalog, and Camel's
+    // catalog splits a URI path at its first "://", so for zeromq:sub:tcp://host:5557 tooling sees socketType "sub:tcp"
+    // and would reject every valid URI against that enum (ZeroMqCatalogTest pins this). The runtime splits at the first
+    // colon, and socketKind() / ZeroMqSocketType#parse name the accepted kinds when one is wrong.
+    @UriPath
     @Metadata(required = true)
-    private ZeroMqSocketType socketType;
+    private String socketType;
     @UriPath
     @Metadata(required = true)
     private String address;
@@ -81,13 +85,22 @@ public class ZeroMqConfiguration implements Cloneable {
     @UriParam(label = "producer", defaultValue = "" + DEFAULT_PRODUCER_QUEUE_SIZE)
     private int producerQueueSize = DEFAULT_PRODUCER_QUEUE_SIZE;
 
-    public ZeroMqSocketType getSocketType() {
+    public String getSocketType() {
         return socketType;
     }
 
     /** The socket kind: sub or dealer (consumers), pub (producer). */
-    public void setSocketType(ZeroMqSocketType socketType) {
+    public void setSocketType(String socketType) {
         this.socketType = socketType;
+    }
+
+    /**
+     * The {@link #getSocketType() socket type} as the enum the sockets are built from.
+     *
+     * @throws IllegalArgumentException naming the bad value and the accepted ones
+     */
+    public ZeroMqSocketType socketKind() {
+        return ZeroMqSocketType.parse(socketType);
     }
 
     public String getAddress() {
@@ -255,6 +268,7 @@ public class ZeroMqConfiguration implements Cloneable {
      * @throws IllegalArgumentException naming the option and the bad value
      */
     public void validate() {
+        socketKind();
         if (address == null || address.isBlank()) {
             throw new IllegalArgumentException("address must be set, e.g. zeromq:sub:tcp://engine-a:5557");
         }

@@ -41,8 +41,8 @@ public class ZeroMqEndpoint extends DefaultEndpoint {
 
     @Override
     public Producer createProducer() {
-        if (configuration.getSocketType().isConsumer()) {
-            throw new IllegalArgumentException("zeromq:" + configuration.getSocketType().uriName()
+        if (configuration.socketKind().isConsumer()) {
+            throw new IllegalArgumentException("zeromq:" + configuration.socketKind().uriName()
                     + " endpoints can only be consumed (from); use zeromq:pub:<address> to send");
         }
         return new ZeroMqProducer(this);
@@ -50,7 +50,7 @@ public class ZeroMqEndpoint extends DefaultEndpoint {
 
     @Override
     public Consumer createConsumer(Processor processor) throws Exception {
-        if (!configuration.getSocketType().isConsumer()) {
+        if (!configuration.socketKind().isConsumer()) {
             throw new IllegalArgumentException("zeromq:pub endpoints can only be sent to (to); use zeromq:sub:<address>"
                     + " or zeromq:dealer:<address> to receive");
         }
