@@ -101,7 +101,8 @@ class ZeroMqComponentTest {
     void rejectsUnknownOptions() {
         assertThatThrownBy(() -> camel.getEndpoint("zeromq:sub:tcp://a:1?topic=kv"))
                 .isInstanceOf(ResolveEndpointFailedException.class)
-                .hasMessageContaining("topic");
+                .hasMessageContaining("Check the uri if the parameters are spelt correctly")
+                .hasMessageContaining("Unknown parameters=[{topic=kv}]");
     }
 
     @Test
