@@ -26,8 +26,8 @@ public final class GeneratedOptionBinding {
      * Binds (and removes) every option the generated configurer knows; leaves the rest in {@code options}.
      *
      * @throws IllegalStateException when the component has no generated configurer, i.e. the jar was built without
-     *                               camel-component-maven-plugin's output (binding would otherwise silently reject
-     *                               every option)
+     *                               camel-component-maven-plugin's output (every option would otherwise be reported
+     *                               as unknown, hiding the cause)
      */
     public static void bind(DefaultEndpoint endpoint, Map<String, Object> options) {
         if (options == null || options.isEmpty()) {

@@ -39,7 +39,7 @@ public class ZeroMqComponent extends DefaultComponent {
         }
         ZeroMqConfiguration config = configuration.copy();
         try {
-            config.setSocketType(ZeroMqSocketType.parse(remaining.substring(0, colon)).uriName());
+            config.setSocketType(remaining.substring(0, colon));
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("Invalid zeromq URI '" + uri + "': " + e.getMessage() + "; " + SYNTAX_HINT, e);
         }

@@ -19,7 +19,8 @@ import org.apache.camel.spi.UriPath;
  *
  * <p>Setter javadoc is written in plain words: Camel's description sanitizer keeps letters, digits, whitespace and
  * {@code .,-='/\!&%():;#$} only, so {@code *}, {@code @}, {@code <>} and {@code []} would silently vanish from the
- * catalog. {@code {@code ...}} around an identifier is fine; around a URL it is not.
+ * catalog. An inline code tag around a plain identifier is unwrapped; around a URL or anything with a colon it is left
+ * as mangled text, so write such values bare.
  *
  * <p>Instances are mutable while an endpoint is being configured and must not be changed afterwards; the component hands
  * every endpoint its own {@link #copy()}.
@@ -58,6 +59,8 @@ public class ZeroMqConfiguration implements Cloneable {
     @UriPath
     @Metadata(required = true)
     private String socketType;
+    /** {@link #socketType} parsed once by the setter (the consumer asks for it per message). */
+    private ZeroMqSocketType socketKind;
     @UriPath
     @Metadata(required = true)
     private String address;
@@ -89,18 +92,19 @@ public class ZeroMqConfiguration implements Cloneable {
         return socketType;
     }
 
-    /** The socket kind: sub or dealer (consumers), pub (producer). */
-    public void setSocketType(String socketType) {
-        this.socketType = socketType;
-    }
-
     /**
-     * The {@link #getSocketType() socket type} as the enum the sockets are built from.
+     * The socket kind: sub or dealer (consumers), pub (producer).
      *
      * @throws IllegalArgumentException naming the bad value and the accepted ones
      */
+    public void setSocketType(String socketType) {
+        this.socketKind = socketType == null ? null : ZeroMqSocketType.parse(socketType);
+        this.socketType = socketKind == null ? null : socketKind.uriName();
+    }
+
+    /** The {@link #getSocketType() socket type} as the enum the sockets are built from; null until set. */
     public ZeroMqSocketType socketKind() {
-        return ZeroMqSocketType.parse(socketType);
+        return socketKind;
     }
 
     public String getAddress() {
@@ -195,8 +199,9 @@ public class ZeroMqConfiguration implements Cloneable {
 
     /**
      * Longest time a new connection may spend in the ZMTP handshake before ZeroMQ drops it and re-dials (milliseconds
-     * or a duration; 0 = no limit). With JeroMQ 0.6.0 a few percent of loopback connections were measured to stall in the handshake (the
-     * peer's monitor shows ACCEPTED but never HANDSHAKE_PROTOCOL); this bound turns such a stall into one quick redial.
+     * or a duration; 0 = no limit). With JeroMQ 0.6.0 a few percent of loopback connections were measured to stall in
+     * the handshake (the peer's monitor shows ACCEPTED but never HANDSHAKE_PROTOCOL); this bound turns such a stall into
+     * one quick redial.
      */
     public void setHandshakeInterval(Duration handshakeInterval) {
         this.handshakeInterval = handshakeInterval;
@@ -268,7 +273,9 @@ public class ZeroMqConfiguration implements Cloneable {
      * @throws IllegalArgumentException naming the option and the bad value
      */
     public void validate() {
-        socketKind();
+        if (socketKind == null) {
+            throw new IllegalArgumentException("socketType must be set: sub, dealer or pub");
+        }
         if (address == null || address.isBlank()) {
             throw new IllegalArgumentException("address must be set, e.g. zeromq:sub:tcp://engine-a:5557");
         }
