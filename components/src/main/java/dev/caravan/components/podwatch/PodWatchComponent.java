@@ -6,7 +6,6 @@ import org.apache.camel.Endpoint;
 import org.apache.camel.spi.Metadata;
 import org.apache.camel.spi.annotations.Component;
 import org.apache.camel.support.DefaultComponent;
-import org.apache.camel.support.PropertyBindingSupport;
 
 /**
  * The {@code pod-watch:} component: a Kubernetes pod list+watch loop as a Camel consumer, which re-lists and re-watches
@@ -14,15 +13,19 @@ import org.apache.camel.support.PropertyBindingSupport;
  * {@code kubernetes-pods} consumer does not do. Consumer only.
  *
  * <p>URI syntax: {@code pod-watch:name[?options]}, e.g.
- * {@code pod-watch:workers?namespace=llm&resyncInterval=120s&kubernetesClient=#kubernetesClient}. Options are in
- * {@link PodWatchConfiguration}; option binding is reflection-based (no generated configurer).
+ * {@code pod-watch:workers?namespace=llm&resyncInterval=120s&kubernetesClient=#kubernetesClient}. Options are declared
+ * once in {@link PodWatchConfiguration}; the build generates from it the catalog JSON
+ * ({@code META-INF/dev/caravan/components/podwatch/pod-watch.json}), the option table of
+ * {@code components/src/main/docs/pod-watch-component.adoc} and the configurers that bind options without reflection
+ * (an option the catalog does not list fails endpoint creation).
  */
 @Component("pod-watch")
 public class PodWatchComponent extends DefaultComponent {
 
     static final String SYNTAX_HINT = "expected pod-watch:name, e.g. pod-watch:workers?namespace=llm";
 
-    @Metadata(description = "Component-wide defaults every endpoint starts from (each endpoint gets its own copy).")
+    @Metadata(label = "advanced", description = "Component-wide defaults every endpoint starts from (each endpoint gets its"
+            + " own copy).")
     private PodWatchConfiguration configuration = new PodWatchConfiguration();
 
     @Override
@@ -32,10 +35,8 @@ public class PodWatchComponent extends DefaultComponent {
         }
         PodWatchConfiguration config = configuration.copy();
         config.setName(remaining);
-        // Options belong to the configuration; bind those first (consumed keys are removed), then let the endpoint take
-        // Camel's standard ones (bridgeErrorHandler, exchangePattern...). Camel rejects leftovers.
-        PropertyBindingSupport.build().withRemoveParameters(true).bind(getCamelContext(), config, parameters);
         PodWatchEndpoint endpoint = new PodWatchEndpoint(uri, this, config);
+        // Binds through PodWatchEndpoint#configureProperties (generated configurer only); Camel rejects what is left over.
         setProperties(endpoint, parameters);
         try {
             config.validate();

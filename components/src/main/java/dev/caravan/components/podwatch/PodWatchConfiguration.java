@@ -10,13 +10,17 @@ import org.apache.camel.spi.UriParams;
 import org.apache.camel.spi.UriPath;
 
 /**
- * Every option of a {@code pod-watch:} endpoint; the javadoc on each setter is its description and each default is a
- * {@code DEFAULT_*} constant used by both the annotation and the field. Mutable only while the endpoint is configured;
- * the component hands every endpoint its own {@link #copy()}.
+ * Every option of a {@code pod-watch:} endpoint, declared once: the javadoc on each setter is its description in the
+ * generated catalog (in plain words: Camel's sanitizer drops {@code *}, {@code @}, {@code <>} and {@code []}), and each
+ * default is a {@code DEFAULT_*} constant used by both the annotation and the field ({@code PodWatchCatalogTest} checks
+ * the catalog against a fresh instance). Mutable only while the endpoint is configured; the component hands every
+ * endpoint its own {@link #copy()}.
  */
 @UriParams
 public class PodWatchConfiguration implements Cloneable {
 
+    /** Default {@link #setNamespace namespace}: empty, i.e. every namespace. */
+    public static final String DEFAULT_NAMESPACE = "";
     /** Default {@link #setResyncInterval resync interval}, ms: SGLang restarts its pod watcher every 120 s. */
     public static final long DEFAULT_RESYNC_INTERVAL_MS = 120_000;
     /** Default {@link #setBackoffInitial first back-off}, ms (SGLang's discovery starts at 1 s too). */
@@ -24,11 +28,11 @@ public class PodWatchConfiguration implements Cloneable {
     /** Default {@link #setBackoffMax back-off cap}, ms: short enough to notice a recovered API server quickly. */
     public static final long DEFAULT_BACKOFF_MAX_MS = 30_000;
 
-    @UriPath(description = "A name for the watch, used in logs and thread names.")
+    @UriPath
     @Metadata(required = true)
     private String name;
-    @UriParam(label = "consumer")
-    private String namespace = "";
+    @UriParam(label = "consumer", defaultValue = DEFAULT_NAMESPACE)
+    private String namespace = DEFAULT_NAMESPACE;
     @UriParam(label = "consumer", javaType = "java.time.Duration", defaultValue = "" + DEFAULT_RESYNC_INTERVAL_MS)
     private Duration resyncInterval = Duration.ofMillis(DEFAULT_RESYNC_INTERVAL_MS);
     @UriParam(label = "advanced", javaType = "java.time.Duration", defaultValue = "" + DEFAULT_BACKOFF_INITIAL_MS)
@@ -63,8 +67,8 @@ public class PodWatchConfiguration implements Cloneable {
     }
 
     /**
-     * How often the pods are listed again and the watch restarted, besides restarts on failure; each list is emitted as
-     * a SNAPSHOT. Zero disables the periodic resync.
+     * How often the pods are listed again and the watch restarted, besides restarts on failure (milliseconds or a
+     * duration); each list is emitted as a SNAPSHOT. Zero disables the periodic resync.
      */
     public void setResyncInterval(Duration resyncInterval) {
         this.resyncInterval = resyncInterval;
@@ -74,7 +78,10 @@ public class PodWatchConfiguration implements Cloneable {
         return backoffInitial;
     }
 
-    /** Delay before the first re-list after a watch failure; it doubles with every consecutive failure. */
+    /**
+     * Delay before the first re-list after a watch failure (milliseconds or a duration); it doubles with every
+     * consecutive failure.
+     */
     public void setBackoffInitial(Duration backoffInitial) {
         this.backoffInitial = backoffInitial;
     }
@@ -83,7 +90,7 @@ public class PodWatchConfiguration implements Cloneable {
         return backoffMax;
     }
 
-    /** Upper bound of the re-list back-off. */
+    /** Upper bound of the re-list back-off (milliseconds or a duration). */
     public void setBackoffMax(Duration backoffMax) {
         this.backoffMax = backoffMax;
     }
@@ -93,7 +100,7 @@ public class PodWatchConfiguration implements Cloneable {
     }
 
     /**
-     * The fabric8 client to use (e.g. {@code #kubernetesClient}). When unset, the only {@code KubernetesClient} in the
+     * The fabric8 client to use, e.g. the bean reference #kubernetesClient. When unset, the only KubernetesClient in the
      * Camel registry is used, else the consumer builds one from the environment (in-cluster service account, else
      * kubeconfig) and closes it on stop.
      */
@@ -105,7 +112,7 @@ public class PodWatchConfiguration implements Cloneable {
         return watchListener;
     }
 
-    /** Told about watch restarts and re-establishment (e.g. {@code #discoveryMetrics}). */
+    /** Told about watch restarts and re-establishment, e.g. the bean reference #discoveryMetrics. */
     public void setWatchListener(PodWatchListener watchListener) {
         this.watchListener = watchListener;
     }

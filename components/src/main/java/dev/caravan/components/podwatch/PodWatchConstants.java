@@ -6,7 +6,7 @@ import org.apache.camel.spi.Metadata;
 public final class PodWatchConstants {
 
     @Metadata(label = "consumer", description = "What the exchange carries: ADDED, MODIFIED or DELETED (body: the Pod) "
-            + "or SNAPSHOT (body: the complete List<Pod>).", javaType = "dev.caravan.components.podwatch.PodEventType")
+            + "or SNAPSHOT (body: the complete list of Pods).", javaType = "dev.caravan.components.podwatch.PodEventType")
     public static final String EVENT_TYPE = "CaravanPodEventType";
 
     @Metadata(label = "consumer", description = "namespace/name of the pod (absent on SNAPSHOT).", javaType = "String")

@@ -6,7 +6,6 @@ import org.apache.camel.Endpoint;
 import org.apache.camel.spi.Metadata;
 import org.apache.camel.spi.annotations.Component;
 import org.apache.camel.support.DefaultComponent;
-import org.apache.camel.support.PropertyBindingSupport;
 
 /**
  * The {@code zeromq:} component: ZeroMQ sockets (JeroMQ, pure Java) as Camel endpoints. Apache Camel 4 ships no ZeroMQ
@@ -14,11 +13,13 @@ import org.apache.camel.support.PropertyBindingSupport;
  *
  * <p>URI syntax: {@code zeromq:socketType:address[?options]}, for example
  * {@code zeromq:sub:tcp://engine-a:5557?topics=kv@}, {@code zeromq:dealer:tcp://engine-a:5558?identity=caravan},
- * {@code zeromq:pub:tcp://*:5557}. Options are listed in {@link ZeroMqConfiguration} and docs/kv-events.md.
+ * {@code zeromq:pub:tcp://*:5557}. Options are declared once in {@link ZeroMqConfiguration}; the build generates from it
+ * the catalog JSON ({@code META-INF/dev/caravan/components/zeromq/zeromq.json}), the option table of
+ * {@code components/src/main/docs/zeromq-component.adoc} and the configurers that bind options without reflection.
  *
- * <p>Option binding is reflection-based (no generated configurer): the endpoint's options are bound onto its own copy of
- * the component-level {@link #getConfiguration() configuration}, and any option left unbound fails endpoint creation as
- * Camel does for every component.
+ * <p>Each endpoint gets its own copy of the component-level {@link #getConfiguration() configuration} (which
+ * {@code camel.component.zeromq.*} properties set), then the URI's options are bound onto it by the generated
+ * {@code ZeroMqEndpointConfigurer}; an option the catalog does not list fails endpoint creation.
  */
 @Component("zeromq")
 public class ZeroMqComponent extends DefaultComponent {
@@ -26,7 +27,8 @@ public class ZeroMqComponent extends DefaultComponent {
     static final String SYNTAX_HINT = "expected zeromq:socketType:address, e.g. zeromq:sub:tcp://engine-a:5557?topics=kv@"
             + " (socketType sub, dealer or pub)";
 
-    @Metadata(description = "Component-wide defaults every endpoint starts from (each endpoint gets its own copy).")
+    @Metadata(label = "advanced", description = "Component-wide defaults every endpoint starts from (each endpoint gets its"
+            + " own copy).")
     private ZeroMqConfiguration configuration = new ZeroMqConfiguration();
 
     @Override
@@ -37,15 +39,13 @@ public class ZeroMqComponent extends DefaultComponent {
         }
         ZeroMqConfiguration config = configuration.copy();
         try {
-            config.setSocketType(ZeroMqSocketType.parse(remaining.substring(0, colon)));
+            config.setSocketType(remaining.substring(0, colon));
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("Invalid zeromq URI '" + uri + "': " + e.getMessage() + "; " + SYNTAX_HINT, e);
         }
         config.setAddress(remaining.substring(colon + 1));
-        // Options belong to the configuration; bind those first (consumed keys are removed), then let the endpoint take
-        // Camel's standard ones (bridgeErrorHandler, exchangePattern, lazyStartProducer...). Camel rejects leftovers.
-        PropertyBindingSupport.build().withRemoveParameters(true).bind(getCamelContext(), config, parameters);
         ZeroMqEndpoint endpoint = new ZeroMqEndpoint(uri, this, config);
+        // Binds through ZeroMqEndpoint#configureProperties (generated configurer only); Camel rejects what is left over.
         setProperties(endpoint, parameters);
         config.validate();
         return endpoint;

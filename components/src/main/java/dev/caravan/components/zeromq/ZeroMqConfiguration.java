@@ -11,10 +11,16 @@ import org.apache.camel.spi.UriParams;
 import org.apache.camel.spi.UriPath;
 
 /**
- * Every option of a {@code zeromq:} endpoint, documented once: the javadoc on each setter is the user-facing description,
- * and each default is a {@code DEFAULT_*} constant used by both the annotation and the field initializer (so the two
- * cannot drift). {@code docs/kv-events.md} carries the same table; {@code ZeroMqOptionsDocTest} checks it against this
- * class.
+ * Every option of a {@code zeromq:} endpoint, declared once. The javadoc on each setter is the user-facing description
+ * (camel-component-maven-plugin copies it into the catalog JSON, from which the option table of
+ * {@code components/src/main/docs/zeromq-component.adoc} is generated), and each default is a {@code DEFAULT_*} constant
+ * used by both the annotation and the field initializer, so the two cannot drift ({@code ZeroMqCatalogTest} checks the
+ * catalog against a fresh instance).
+ *
+ * <p>Setter javadoc is written in plain words: Camel's description sanitizer keeps letters, digits, whitespace and
+ * {@code .,-='/\!&%():;#$} only, so {@code *}, {@code @}, {@code <>} and {@code []} would silently vanish from the
+ * catalog. An inline code tag around a plain identifier is unwrapped; around a URL or anything with a colon it is left
+ * as mangled text, so write such values bare.
  *
  * <p>Instances are mutable while an endpoint is being configured and must not be changed afterwards; the component hands
  * every endpoint its own {@link #copy()}.
@@ -46,9 +52,15 @@ public class ZeroMqConfiguration implements Cloneable {
     /** Default {@link #setProducerQueueSize producer queue size}, messages. */
     public static final int DEFAULT_PRODUCER_QUEUE_SIZE = 10_000;
 
-    @UriPath(enums = "sub,dealer,pub")
+    // A String, not a ZeroMqSocketType: the plugin would list an enum type's constants in the catalog, and Camel's
+    // catalog splits a URI path at its first "://", so for zeromq:sub:tcp://host:5557 tooling sees socketType "sub:tcp"
+    // and would reject every valid URI against that enum (ZeroMqCatalogTest pins this). The runtime splits at the first
+    // colon, and socketKind() / ZeroMqSocketType#parse name the accepted kinds when one is wrong.
+    @UriPath
     @Metadata(required = true)
-    private ZeroMqSocketType socketType;
+    private String socketType;
+    /** {@link #socketType} parsed once by the setter (the consumer asks for it per message). */
+    private ZeroMqSocketType socketKind;
     @UriPath
     @Metadata(required = true)
     private String address;
@@ -76,13 +88,23 @@ public class ZeroMqConfiguration implements Cloneable {
     @UriParam(label = "producer", defaultValue = "" + DEFAULT_PRODUCER_QUEUE_SIZE)
     private int producerQueueSize = DEFAULT_PRODUCER_QUEUE_SIZE;
 
-    public ZeroMqSocketType getSocketType() {
+    public String getSocketType() {
         return socketType;
     }
 
-    /** The socket kind: {@code sub} or {@code dealer} (consumers), {@code pub} (producer). */
-    public void setSocketType(ZeroMqSocketType socketType) {
-        this.socketType = socketType;
+    /**
+     * The socket kind: sub or dealer (consumers), pub (producer).
+     *
+     * @throws IllegalArgumentException naming the bad value and the accepted ones
+     */
+    public void setSocketType(String socketType) {
+        this.socketKind = socketType == null ? null : ZeroMqSocketType.parse(socketType);
+        this.socketType = socketKind == null ? null : socketKind.uriName();
+    }
+
+    /** The {@link #getSocketType() socket type} as the enum the sockets are built from; null until set. */
+    public ZeroMqSocketType socketKind() {
+        return socketKind;
     }
 
     public String getAddress() {
@@ -90,8 +112,9 @@ public class ZeroMqConfiguration implements Cloneable {
     }
 
     /**
-     * The ZeroMQ address, e.g. {@code tcp://engine-a:5557}, {@code tcp://*:5557} or {@code ipc:///tmp/kv}. Binding
-     * {@code tcp://127.0.0.1:*} picks a free port ({@code ZeroMqConsumer#boundAddress()} reports it).
+     * The ZeroMQ address: tcp://host:port, ipc://path or inproc://name, e.g. tcp://engine-a:5557. A wildcard (an
+     * asterisk) as the host binds every interface; as the port, it binds a free port, which
+     * ZeroMqConsumer#boundAddress() then reports.
      */
     public void setAddress(String address) {
         this.address = address;
@@ -103,8 +126,8 @@ public class ZeroMqConfiguration implements Cloneable {
 
     /**
      * Comma-separated topic prefixes a SUB socket subscribes to. ZeroMQ matches them as byte prefixes of frame 0; the
-     * empty string (default) receives everything. Example: {@code kv@} for llm-d style topics
-     * {@code kv@<pod>@<model>}.
+     * empty string (default) receives everything. Example: kv followed by the at sign, for llm-d style topics (kv, pod
+     * and model joined by at signs).
      */
     public void setTopics(String topics) {
         this.topics = topics == null ? "" : topics;
@@ -126,8 +149,8 @@ public class ZeroMqConfiguration implements Cloneable {
     }
 
     /**
-     * Whether the socket binds or connects: {@code AUTO} (bind when the address has {@code *} or {@code ::}, or is
-     * {@code ipc://}/{@code inproc://}; connect otherwise), {@code BIND} or {@code CONNECT}.
+     * Whether the socket binds or connects: AUTO (vLLM's rule: bind when the address has a wildcard asterisk or an IPv6
+     * double colon, or uses ipc:// or inproc://; connect otherwise), BIND or CONNECT.
      */
     public void setMode(ZeroMqMode mode) {
         this.mode = mode;
@@ -163,8 +186,8 @@ public class ZeroMqConfiguration implements Cloneable {
     }
 
     /**
-     * Upper bound of the exponential reconnect back-off (ms); each failed attempt doubles the delay from
-     * {@code reconnectInterval} up to this cap. 0 disables the back-off (retry every {@code reconnectInterval}).
+     * Upper bound of the exponential reconnect back-off (milliseconds or a duration); each failed attempt doubles the
+     * delay from reconnectInterval up to this cap. 0 disables the back-off (retry every reconnectInterval).
      */
     public void setReconnectIntervalMax(Duration reconnectIntervalMax) {
         this.reconnectIntervalMax = reconnectIntervalMax;
@@ -175,9 +198,10 @@ public class ZeroMqConfiguration implements Cloneable {
     }
 
     /**
-     * Longest time a new connection may spend in the ZMTP handshake before ZeroMQ drops it and re-dials (ms; 0 = no
-     * limit). With JeroMQ 0.6.0 a few percent of loopback connections were measured to stall in the handshake (the
-     * peer's monitor shows ACCEPTED but never HANDSHAKE_PROTOCOL); this bound turns such a stall into one quick redial.
+     * Longest time a new connection may spend in the ZMTP handshake before ZeroMQ drops it and re-dials (milliseconds
+     * or a duration; 0 = no limit). With JeroMQ 0.6.0 a few percent of loopback connections were measured to stall in
+     * the handshake (the peer's monitor shows ACCEPTED but never HANDSHAKE_PROTOCOL); this bound turns such a stall into
+     * one quick redial.
      */
     public void setHandshakeInterval(Duration handshakeInterval) {
         this.handshakeInterval = handshakeInterval;
@@ -188,8 +212,8 @@ public class ZeroMqConfiguration implements Cloneable {
     }
 
     /**
-     * How long closing a socket may wait to flush unsent messages (ms). The default 0 drops them, so a route stops
-     * promptly even when the peer is gone.
+     * How long closing a socket may wait to flush unsent messages (milliseconds or a duration). The default 0 drops
+     * them, so a route stops promptly even when the peer is gone.
      */
     public void setLinger(Duration linger) {
         this.linger = linger;
@@ -200,8 +224,8 @@ public class ZeroMqConfiguration implements Cloneable {
     }
 
     /**
-     * How long the consumer thread waits for a message before re-checking whether it must stop (ms). Bounds the time a
-     * route stop waits for the thread; it does not delay messages.
+     * How long the consumer thread waits for a message before re-checking whether it must stop (milliseconds or a
+     * duration). Bounds the time a route stop waits for the thread; it does not delay messages.
      */
     public void setReceiveTimeout(Duration receiveTimeout) {
         this.receiveTimeout = receiveTimeout;
@@ -212,8 +236,8 @@ public class ZeroMqConfiguration implements Cloneable {
     }
 
     /**
-     * When true the exchange body is only the last frame ({@code byte[]}) instead of the whole {@code List<byte[]>};
-     * handy when frame 0 is just a topic and the rest is one payload.
+     * When true the exchange body is only the last frame (a byte array) instead of the list of all frames; handy when
+     * frame 0 is just a topic and the rest is one payload.
      */
     public void setLastFrameOnly(boolean lastFrameOnly) {
         this.lastFrameOnly = lastFrameOnly;
@@ -237,7 +261,7 @@ public class ZeroMqConfiguration implements Cloneable {
 
     /**
      * Exchanges a PUB producer accepts before its socket thread has sent them; beyond this the exchange fails
-     * immediately with {@link ZeroMqException} instead of blocking the route.
+     * immediately with a ZeroMqException instead of blocking the route.
      */
     public void setProducerQueueSize(int producerQueueSize) {
         this.producerQueueSize = producerQueueSize;
@@ -249,6 +273,9 @@ public class ZeroMqConfiguration implements Cloneable {
      * @throws IllegalArgumentException naming the option and the bad value
      */
     public void validate() {
+        if (socketKind == null) {
+            throw new IllegalArgumentException("socketType must be set: sub, dealer or pub");
+        }
         if (address == null || address.isBlank()) {
             throw new IllegalArgumentException("address must be set, e.g. zeromq:sub:tcp://engine-a:5557");
         }

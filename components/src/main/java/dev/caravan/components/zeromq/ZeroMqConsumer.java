@@ -77,8 +77,8 @@ public class ZeroMqConsumer extends DefaultConsumer {
             running = false;
             throw e;
         }
-        LOG.info("ZeroMQ {} consumer started on {} (topics {})", config.getSocketType().uriName(), boundAddress,
-                config.getSocketType() == ZeroMqSocketType.SUB ? config.topicList() : "-");
+        LOG.info("ZeroMQ {} consumer started on {} (topics {})", config.socketKind().uriName(), boundAddress,
+                config.socketKind() == ZeroMqSocketType.SUB ? config.topicList() : "-");
     }
 
     @Override
@@ -92,7 +92,7 @@ public class ZeroMqConsumer extends DefaultConsumer {
             }
             thread = null;
         }
-        LOG.info("ZeroMQ {} consumer stopped on {} after {} messages", config.getSocketType().uriName(), boundAddress,
+        LOG.info("ZeroMQ {} consumer stopped on {} after {} messages", config.socketKind().uriName(), boundAddress,
                 received.get());
         super.doStop();
     }
@@ -127,7 +127,7 @@ public class ZeroMqConsumer extends DefaultConsumer {
             in.setBody(config.isLastFrameOnly() && !frames.isEmpty() ? frames.get(frames.size() - 1) : frames);
             in.setHeader(ZeroMqConstants.FRAME_COUNT, frames.size());
             in.setHeader(ZeroMqConstants.ADDRESS, config.getAddress());
-            if (config.getSocketType() == ZeroMqSocketType.SUB && !frames.isEmpty()) {
+            if (config.socketKind() == ZeroMqSocketType.SUB && !frames.isEmpty()) {
                 in.setHeader(ZeroMqConstants.TOPIC, new String(frames.get(0), StandardCharsets.UTF_8));
             }
             getProcessor().process(exchange);

@@ -1,5 +1,8 @@
 package dev.caravan.components.zeromq;
 
+import java.util.Map;
+
+import dev.caravan.components.support.GeneratedOptionBinding;
 import org.apache.camel.Category;
 import org.apache.camel.Consumer;
 import org.apache.camel.Processor;
@@ -9,12 +12,14 @@ import org.apache.camel.spi.UriParam;
 import org.apache.camel.support.DefaultEndpoint;
 
 /**
- * A ZeroMQ socket address with its options; only a factory for {@link ZeroMqConsumer} (SUB, DEALER) and
- * {@link ZeroMqProducer} (PUB). The socket kind in the URI decides which of the two an endpoint can create.
+ * Receive and send ZeroMQ multipart messages with JeroMQ: SUB and DEALER sockets as consumers, a PUB socket as producer
+ * (for instance the KV-cache events that vLLM and SGLang engines publish).
  */
 @UriEndpoint(firstVersion = "0.1.0", scheme = "zeromq", title = "ZeroMQ", syntax = "zeromq:socketType:address",
         category = {Category.MESSAGING}, headersClass = ZeroMqConstants.class)
 public class ZeroMqEndpoint extends DefaultEndpoint {
+    // The class javadoc is the component description in the generated catalog, so it is written for users. For
+    // developers: the endpoint is only a factory for ZeroMqConsumer / ZeroMqProducer; the URI's socket kind decides which.
 
     @UriParam
     private final ZeroMqConfiguration configuration;
@@ -28,10 +33,16 @@ public class ZeroMqEndpoint extends DefaultEndpoint {
         return configuration;
     }
 
+    /** Binds URI options through the generated {@code ZeroMqEndpointConfigurer} only (see {@link GeneratedOptionBinding}). */
+    @Override
+    public void configureProperties(Map<String, Object> options) {
+        GeneratedOptionBinding.bind(this, options);
+    }
+
     @Override
     public Producer createProducer() {
-        if (configuration.getSocketType().isConsumer()) {
-            throw new IllegalArgumentException("zeromq:" + configuration.getSocketType().uriName()
+        if (configuration.socketKind().isConsumer()) {
+            throw new IllegalArgumentException("zeromq:" + configuration.socketKind().uriName()
                     + " endpoints can only be consumed (from); use zeromq:pub:<address> to send");
         }
         return new ZeroMqProducer(this);
@@ -39,7 +50,7 @@ public class ZeroMqEndpoint extends DefaultEndpoint {
 
     @Override
     public Consumer createConsumer(Processor processor) throws Exception {
-        if (!configuration.getSocketType().isConsumer()) {
+        if (!configuration.socketKind().isConsumer()) {
             throw new IllegalArgumentException("zeromq:pub endpoints can only be sent to (to); use zeromq:sub:<address>"
                     + " or zeromq:dealer:<address> to receive");
         }

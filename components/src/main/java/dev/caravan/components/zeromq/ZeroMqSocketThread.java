@@ -41,7 +41,7 @@ final class ZeroMqSocketThread {
         this.role = role;
         this.loop = loop;
         this.thread = camel.getExecutorServiceManager().newThread(
-                "zeromq-" + config.getSocketType().uriName() + "-" + config.getAddress(), this::run);
+                "zeromq-" + config.socketKind().uriName() + "-" + config.getAddress(), this::run);
         this.thread.setDaemon(true);
     }
 
@@ -61,7 +61,7 @@ final class ZeroMqSocketThread {
             return ready.get(START_TIMEOUT_MS, TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {
             thread.join(START_TIMEOUT_MS);
-            throw new ZeroMqException("cannot open " + config.getSocketType().uriName() + " socket on "
+            throw new ZeroMqException("cannot open " + config.socketKind().uriName() + " socket on "
                     + config.getAddress() + ": " + e.getCause());
         }
     }

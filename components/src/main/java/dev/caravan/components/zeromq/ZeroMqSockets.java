@@ -21,7 +21,7 @@ final class ZeroMqSockets {
      *         port when the configuration asked for {@code *})
      */
     static ZMQ.Socket open(ZContext context, ZeroMqConfiguration config) {
-        ZeroMqSocketType type = config.getSocketType();
+        ZeroMqSocketType type = config.socketKind();
         ZMQ.Socket socket = context.createSocket(type.zmqType());
         socket.setLinger(ZeroMqConfiguration.millis(config.getLinger()));
         socket.setReconnectIVL(ZeroMqConfiguration.millis(config.getReconnectInterval()));

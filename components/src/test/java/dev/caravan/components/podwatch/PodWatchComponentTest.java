@@ -52,7 +52,7 @@ class PodWatchComponentTest {
     void rejectsUnknownOptionAndMissingName() {
         assertThatThrownBy(() -> camel.getEndpoint("pod-watch:w?labelKey=app"))
                 .isInstanceOf(ResolveEndpointFailedException.class)
-                .hasMessageContaining("labelKey");
+                .hasMessageContaining("Unknown parameters=[{labelKey=app}]");
         assertThatThrownBy(() -> camel.getEndpoint("pod-watch://?namespace=llm"))
                 .hasMessageContaining("expected pod-watch:name");
     }

@@ -28,7 +28,7 @@ class ZeroMqComponentTest {
     void resolvesTheSchemeAndParsesSocketTypeAndAddress() {
         ZeroMqConfiguration c = configOf("zeromq:sub:tcp://engine-a:5557?topics=kv@");
 
-        assertThat(c.getSocketType()).isEqualTo(ZeroMqSocketType.SUB);
+        assertThat(c.socketKind()).isEqualTo(ZeroMqSocketType.SUB);
         assertThat(c.getAddress()).isEqualTo("tcp://engine-a:5557");
         assertThat(c.topicList()).containsExactly("kv@");
     }
@@ -55,7 +55,7 @@ class ZeroMqComponentTest {
         ZeroMqConfiguration c = configOf("zeromq:SUB:tcp://*:5557?mode=connect&reconnectInterval=2s"
                 + "&reconnectIntervalMax=1m&highWaterMark=10&topics=kv@a, kv@b&lastFrameOnly=true&receiveTimeout=50");
 
-        assertThat(c.getSocketType()).isEqualTo(ZeroMqSocketType.SUB);
+        assertThat(c.socketKind()).isEqualTo(ZeroMqSocketType.SUB);
         assertThat(c.getMode()).isEqualTo(ZeroMqMode.CONNECT);
         assertThat(c.getReconnectInterval()).isEqualTo(Duration.ofSeconds(2));
         assertThat(c.getReconnectIntervalMax()).isEqualTo(Duration.ofMinutes(1));
@@ -101,7 +101,8 @@ class ZeroMqComponentTest {
     void rejectsUnknownOptions() {
         assertThatThrownBy(() -> camel.getEndpoint("zeromq:sub:tcp://a:1?topic=kv"))
                 .isInstanceOf(ResolveEndpointFailedException.class)
-                .hasMessageContaining("topic");
+                .hasMessageContaining("Check the uri if the parameters are spelt correctly")
+                .hasMessageContaining("Unknown parameters=[{topic=kv}]");
     }
 
     @Test

@@ -2,91 +2,56 @@ package dev.caravan.components.zeromq;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
-import java.lang.reflect.Field;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.util.LinkedHashMap;
-import java.util.Map;
 
-import org.apache.camel.spi.UriParam;
-import org.apache.camel.spi.UriPath;
+import dev.caravan.components.ComponentDoc;
+import dev.caravan.components.GeneratedCatalog;
+import org.apache.camel.impl.DefaultCamelContext;
+import org.apache.camel.tooling.model.ComponentModel;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Keeps docs/kv-events.md's option table and {@link ZeroMqConfiguration} in step (the build generates no catalog), and
- * guards against Camel's classic drift between an option's annotated default and its field initializer.
+ * components/src/main/docs/zeromq-component.adoc lists the options and headers exactly as the generated catalog does
+ * (its reference section is rendered from zeromq.json by {@link ComponentDoc}), and docs/kv-events.md points there
+ * instead of keeping a second table. Rewrite after changing an option: {@code mvn -pl components test
+ * -Dtest=ZeroMqOptionsDocTest -Dcaravan.docs.write=true}.
  */
 class ZeroMqOptionsDocTest {
 
-    private static final Path DOC = Path.of("..", "docs", "kv-events.md");
+    private static final Path DOC = Path.of("src", "main", "docs", "zeromq-component.adoc");
+    private static final Path KV_EVENTS = Path.of("..", "docs", "kv-events.md");
 
-    /** option → [kind, default] as documented. */
-    private static Map<String, String[]> documented() throws IOException {
-        String doc = Files.readString(DOC);
-        String table = doc.substring(doc.indexOf("<!-- zeromq-options:begin -->"), doc.indexOf("<!-- zeromq-options:end -->"));
-        Map<String, String[]> rows = new LinkedHashMap<>();
-        for (String line : table.split("\n")) {
-            if (!line.startsWith("| `")) {
-                continue;
-            }
-            String[] cells = line.split("\\|");
-            rows.put(cells[1].trim().replace("`", ""), new String[] {cells[2].trim(), cells[3].trim()});
-        }
-        return rows;
-    }
+    private final DefaultCamelContext camel = new DefaultCamelContext();
 
-    /** option → [kind, default] from the class: the annotation label and the freshly constructed field value. */
-    private static Map<String, String[]> declared() throws IllegalAccessException {
-        ZeroMqConfiguration fresh = new ZeroMqConfiguration();
-        Map<String, String[]> out = new LinkedHashMap<>();
-        for (Field f : ZeroMqConfiguration.class.getDeclaredFields()) {
-            UriPath path = f.getAnnotation(UriPath.class);
-            UriParam param = f.getAnnotation(UriParam.class);
-            if (path == null && param == null) {
-                continue;
-            }
-            f.setAccessible(true);
-            out.put(f.getName(), new String[] {path != null ? "path" : param.label(), render(f.get(fresh))});
-        }
-        return out;
-    }
-
-    private static String render(Object value) {
-        if (value == null) {
-            return "—";
-        }
-        if (value instanceof Duration d) {
-            return "`" + d.toMillis() + "`";
-        }
-        if (value instanceof String s && s.isEmpty()) {
-            return "`\"\"`";
-        }
-        return "`" + value + "`";
+    @AfterEach
+    void stop() {
+        camel.stop();
     }
 
     @Test
-    void theDocumentedOptionsAreExactlyTheConfigurationsWithTheirKindsAndDefaults() throws Exception {
-        Map<String, String[]> doc = documented();
-        Map<String, String[]> code = declared();
+    void componentDocListsTheCatalogsOptionsAndHeaders() throws Exception {
+        ComponentModel model = GeneratedCatalog.model(camel, "zeromq");
+        String expected = ComponentDoc.expected(DOC, model);
 
-        assertThat(doc.keySet()).containsExactlyElementsOf(code.keySet());
-        code.forEach((name, kindAndDefault) -> assertThat(doc.get(name)).as(name).containsExactly(kindAndDefault));
+        assertThat(Files.readString(DOC, StandardCharsets.UTF_8)).as("zeromq-component.adoc is out of date: run mvn -pl"
+                + " components test -Dtest=ZeroMqOptionsDocTest -Dcaravan.docs.write=true").isEqualTo(expected);
+        assertThat(expected).contains("| *highWaterMark* (common) | Messages queued per peer")
+                .contains("| *receiveTimeout* (consumer) | How long the consumer thread waits for a message before"
+                        + " re-checking whether it must stop (milliseconds or a duration). Bounds the time a route"
+                        + " stop waits for the thread; it does not delay messages. | "
+                        + ZeroMqConfiguration.DEFAULT_RECEIVE_TIMEOUT_MS + " ms | Duration")
+                .contains("| `" + ZeroMqConstants.TOPIC + "` |");
     }
 
     @Test
-    void everyAnnotatedDefaultEqualsTheFieldInitializer() throws Exception {
-        ZeroMqConfiguration fresh = new ZeroMqConfiguration();
-        for (Field f : ZeroMqConfiguration.class.getDeclaredFields()) {
-            UriParam param = f.getAnnotation(UriParam.class);
-            if (param == null) {
-                continue;
-            }
-            f.setAccessible(true);
-            Object value = f.get(fresh);
-            String expected = value == null ? "" : value instanceof Duration d ? Long.toString(d.toMillis()) : value.toString();
-            assertThat(param.defaultValue()).as(f.getName()).isEqualTo(expected);
-        }
+    void kvEventsGuideLinksToTheComponentDocInsteadOfRepeatingTheOptions() throws Exception {
+        String guide = Files.readString(KV_EVENTS, StandardCharsets.UTF_8);
+
+        assertThat(guide).contains("components/src/main/docs/zeromq-component.adoc")
+                .doesNotContain("| `highWaterMark` |")
+                .doesNotContain("reflection-based");
     }
 }

@@ -19,7 +19,7 @@ class ZeroMqSocketsTest {
     @EnumSource(value = ZeroMqSocketType.class, names = {"SUB", "DEALER"})
     void connectingConsumersGetTheConfiguredHandshakeInterval(ZeroMqSocketType type) {
         ZeroMqConfiguration config = new ZeroMqConfiguration();
-        config.setSocketType(type);
+        config.setSocketType(type.uriName());
         config.setAddress("tcp://127.0.0.1:1");   // nothing listens: connect is asynchronous and keeps retrying
         config.setHandshakeInterval(Duration.ofMillis(1234));
         try (ZContext context = new ZContext(1)) {
