@@ -32,7 +32,7 @@ import dev.caravan.processors.reliability.AwaitBackoffProcessor;
 import dev.caravan.processors.reliability.BeginAttemptsProcessor;
 import dev.caravan.processors.reliability.BreakerConfig;
 import dev.caravan.processors.reliability.DecideRetryProcessor;
-import dev.caravan.processors.reliability.DelayScheduler;
+import dev.caravan.processors.time.DelayScheduler;
 import dev.caravan.processors.reliability.ReliabilityMetrics;
 import dev.caravan.processors.reliability.RetryConfig;
 import dev.caravan.processors.reliability.WorkerBreakers;

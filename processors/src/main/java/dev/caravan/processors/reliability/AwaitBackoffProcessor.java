@@ -5,6 +5,7 @@ import org.apache.camel.Exchange;
 import org.apache.camel.support.AsyncProcessorSupport;
 
 import dev.caravan.processors.CaravanExchangeProperties;
+import dev.caravan.processors.time.DelayScheduler;
 
 /**
  * Route step {@code awaitBackoff}, after {@code decideRetry}: waits out the back-off before the next attempt without

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import dev.caravan.processors.CaravanExchangeProperties;
 import dev.caravan.processors.StartedCamel;
 import dev.caravan.processors.error.GatewayException;
-import dev.caravan.processors.reliability.ManualScheduler;
+import dev.caravan.processors.time.ManualScheduler;
 
 class AdmitRequestProcessorTest {
 

@@ -19,6 +19,7 @@ import dev.caravan.processors.StartedCamel;
 import dev.caravan.processors.error.GatewayError;
 import dev.caravan.processors.error.GatewayException;
 import dev.caravan.processors.forward.ForwardOutcomes;
+import dev.caravan.processors.time.ManualScheduler;
 
 /** beginAttempts, decideRetry and awaitBackoff on exchanges shaped like the attempt loop leaves them. */
 class RetryStepsTest {
