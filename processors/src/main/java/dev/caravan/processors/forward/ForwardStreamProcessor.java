@@ -46,6 +46,7 @@ public final class ForwardStreamProcessor extends AsyncProcessorSupport {
     public static final String DECISION_HEADER = "X-Caravan-Decision";
 
     private final UpstreamClient upstream;
+    private final RelayTiming timing;
     private final boolean decisionHeaders;
     private final String gatewayApiKey;
     private final ForwardAttemptListener attempts;
@@ -65,6 +66,7 @@ public final class ForwardStreamProcessor extends AsyncProcessorSupport {
     public ForwardStreamProcessor(UpstreamClient upstream, boolean decisionHeaders, String gatewayApiKey,
                                   ForwardAttemptListener attempts) {
         this.upstream = upstream;
+        this.timing = RelayTiming.of(upstream);
         this.decisionHeaders = decisionHeaders;
         this.gatewayApiKey = gatewayApiKey;
         this.attempts = attempts;
@@ -95,7 +97,7 @@ public final class ForwardStreamProcessor extends AsyncProcessorSupport {
         Buffer body = bodyOf(exchange);
         Long start = exchange.getProperty(CaravanExchangeProperties.START_NANOS, Long.class);
         StreamRelay relay = new StreamRelay(this, exchange, callback, request.response(), worker, lease,
-                start != null ? start : System.nanoTime());
+                start != null ? start : timing.nanoTime().getAsLong());
         String upstreamPath = path;
         // Start on the client connection's event loop so the upstream request and every callback share its thread.
         contextOf(request).runOnContext(v -> relay.start(upstreamPath, headers, body));
@@ -145,7 +147,7 @@ public final class ForwardStreamProcessor extends AsyncProcessorSupport {
         return Buffer.buffer(s == null ? new byte[0] : s.getBytes(StandardCharsets.UTF_8));
     }
 
-    /** Adds the gateway's own response headers (called by the relay when it writes the head). */
+    /** Adds the gateway's own response headers (called by the relay just before it writes the head). */
     void decorate(Exchange exchange, MultiMap headers) {
         String requestId = exchange.getProperty(CaravanExchangeProperties.REQUEST_ID, String.class);
         if (requestId != null && !headers.contains(UpstreamHeaders.REQUEST_ID)) {
@@ -166,6 +168,10 @@ public final class ForwardStreamProcessor extends AsyncProcessorSupport {
 
     UpstreamClient upstream() {
         return upstream;
+    }
+
+    RelayTiming timing() {
+        return timing;
     }
 
     /** Reports one ended attempt; a failing listener must not break the relay. */

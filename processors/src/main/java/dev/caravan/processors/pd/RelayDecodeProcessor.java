@@ -13,6 +13,7 @@ import dev.caravan.policies.Worker;
 import dev.caravan.processors.CaravanExchangeProperties;
 import dev.caravan.processors.error.GatewayError;
 import dev.caravan.processors.forward.ForwardOutcomes;
+import dev.caravan.processors.forward.RelayTiming;
 import dev.caravan.processors.forward.UpstreamClient;
 import dev.caravan.processors.forward.UpstreamHeaders;
 import dev.caravan.processors.forward.UsageSniffer;
@@ -46,12 +47,12 @@ public final class RelayDecodeProcessor extends AsyncProcessorSupport {
     public static final String WORKER_HEADER = "X-Caravan-Worker";
     public static final String DECISION_HEADER = "X-Caravan-Decision";
 
-    private final UpstreamClient upstream;
+    private final RelayTiming timing;
     private final boolean decisionHeaders;
     private final LegOutcomes outcomes;
 
     public RelayDecodeProcessor(UpstreamClient upstream, boolean decisionHeaders, LegOutcomes outcomes) {
-        this.upstream = upstream;
+        this.timing = RelayTiming.of(upstream);
         this.decisionHeaders = decisionHeaders;
         this.outcomes = outcomes;
     }
@@ -147,8 +148,7 @@ public final class RelayDecodeProcessor extends AsyncProcessorSupport {
                 ? BodyRewriter.logprobSplicer(verdict.prefill(), verdict.decode().headers().get("content-type")) : null;
         dispatch.onContext(() -> {
             HttpClientResponse response = dispatch.takeDecodeResponse();
-            new DecodeRelay(exchange, callback, dispatch, response, chosen, decisionHeaders, outcomes, upstream.vertx(),
-                    upstream.idleTimeout().toNanos()).start();
+            new DecodeRelay(exchange, callback, dispatch, response, chosen, decisionHeaders, outcomes, timing).start();
         });
     }
 
