@@ -1,5 +1,11 @@
 package dev.caravan.processors.forward;
 
+import static dev.caravan.processors.CaravanExchangeProperties.OUTCOME;
+import static dev.caravan.processors.CaravanExchangeProperties.REQUEST_ID;
+import static dev.caravan.processors.CaravanExchangeProperties.RESPONSE_COMMITTED;
+import static dev.caravan.processors.CaravanExchangeProperties.RESPONSE_STATUS;
+import static dev.caravan.processors.CaravanExchangeProperties.TTFB_NANOS;
+
 import java.time.Duration;
 
 import io.vertx.core.MultiMap;
@@ -12,7 +18,6 @@ import org.apache.camel.Exchange;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import dev.caravan.processors.CaravanExchangeProperties;
 import dev.caravan.processors.error.GatewayError;
 
 /**
@@ -46,9 +51,9 @@ import dev.caravan.processors.error.GatewayError;
  * chunks never touch it. Delays are rounded <em>up</em> to whole milliseconds: a timer never fires before its limit
  * (rounding down, which the P/D relay once did, woke it early and made it re-arm).
  *
- * <p><b>Threading.</b> Every method and callback runs on the client connection's event loop: the relay is started there,
- * and Vert.x delivers client, upstream and timer events to the context that registered them. So the state needs no
- * locks; "finished" is a plain flag checked first by every event.
+ * <p><b>Threading.</b> Every method and callback runs on the client connection's event loop: the relay is started
+ * there, and Vert.x delivers client, upstream and timer events to the context that registered them. So the state needs
+ * no locks; "finished" is a plain flag checked first by every event.
  */
 public final class RelayCore {
 
@@ -63,7 +68,7 @@ public final class RelayCore {
         /** The head is about to be written: add the gateway's headers (request id, decision headers, ...). */
         void onHead(HttpClientResponse upstream, MultiMap clientHeaders);
 
-        /** The bytes to write for one upstream chunk (possibly empty while a rewriter holds back an incomplete unit). */
+        /** The bytes to write for one upstream chunk (empty while a rewriter holds back an incomplete unit). */
         default Buffer onChunk(Buffer chunk) {
             return chunk;
         }
@@ -171,7 +176,7 @@ public final class RelayCore {
             return;
         }
         finished = true;
-        exchange.setProperty(CaravanExchangeProperties.RESPONSE_STATUS, upstream.statusCode());
+        RESPONSE_STATUS.set(exchange, upstream.statusCode());
         LOG.debug("Request {}: {} answered {}; another attempt follows", requestId(), worker, upstream.statusCode());
         upstream.request().reset();
         finish(ForwardOutcomes.RETRYABLE_STATUS);
@@ -190,15 +195,15 @@ public final class RelayCore {
         long now = timing.nanoTime().getAsLong();
         lastActivityNanos = now;
         rearm(); // the idle limit may now apply, and be due before whatever the timer waited for
-        exchange.setProperty(CaravanExchangeProperties.RESPONSE_COMMITTED, true);
-        exchange.setProperty(CaravanExchangeProperties.RESPONSE_STATUS, upstream.statusCode());
+        RESPONSE_COMMITTED.set(exchange, true);
+        RESPONSE_STATUS.set(exchange, upstream.statusCode());
         client.setStatusCode(upstream.statusCode());
         UpstreamHeaders.copyResponse(upstream.headers(), client.headers());
         hooks.onHead(upstream, client.headers());
         if (!client.headers().contains("content-length")) {
             client.setChunked(true);
         }
-        exchange.setProperty(CaravanExchangeProperties.TTFB_NANOS, now - arrivalNanos);
+        TTFB_NANOS.set(exchange, now - arrivalNanos);
         client.writeHead();
         upstream.handler(chunk -> onChunk(upstream, chunk));
         upstream.exceptionHandler(this::failWhileStreaming);
@@ -280,7 +285,8 @@ public final class RelayCore {
 
     private String timeoutReason(String outcome) {
         return switch (outcome) {
-            case ForwardOutcomes.IDLE_TIMEOUT -> "worker " + worker + " sent nothing for " + seconds(timing.idleTimeout());
+            case ForwardOutcomes.IDLE_TIMEOUT ->
+                    "worker " + worker + " sent nothing for " + seconds(timing.idleTimeout());
             case ForwardOutcomes.ATTEMPT_TIMEOUT -> "worker " + worker + " did not answer within "
                     + seconds(timing.attemptTimeout());
             default -> "no response within the request timeout of " + seconds(timing.requestTimeout())
@@ -348,7 +354,7 @@ public final class RelayCore {
             timing.timers().cancel(timerId);
             timerId = -1;
         }
-        exchange.setProperty(CaravanExchangeProperties.OUTCOME, outcome);
+        OUTCOME.set(exchange, outcome);
         try {
             hooks.finished(outcome);
         } catch (RuntimeException e) {
@@ -359,7 +365,7 @@ public final class RelayCore {
     }
 
     private String requestId() {
-        return exchange.getProperty(CaravanExchangeProperties.REQUEST_ID, String.class);
+        return REQUEST_ID.get(exchange);
     }
 
     /** The earlier of two {@code nanoTime} instants (overflow-safe). */

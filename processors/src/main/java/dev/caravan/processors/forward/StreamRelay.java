@@ -1,5 +1,9 @@
 package dev.caravan.processors.forward;
 
+import static dev.caravan.processors.CaravanExchangeProperties.HOLD_BACK_STATUSES;
+import static dev.caravan.processors.CaravanExchangeProperties.RESPONSE_STATUS;
+import static dev.caravan.processors.CaravanExchangeProperties.STREAM;
+
 import java.util.function.IntPredicate;
 
 import io.vertx.core.MultiMap;
@@ -13,16 +17,15 @@ import org.apache.camel.Exchange;
 
 import dev.caravan.policies.Worker;
 import dev.caravan.policies.WorkerLease;
-import dev.caravan.processors.CaravanExchangeProperties;
 
 /**
  * One forwarded request: sends it to the worker and relays the response through a {@link RelayCore}, which owns the
  * limits, client close, failures and back-pressure. What is particular to the data plane lives here: the request is
  * sent on the shared {@link UpstreamClient}; a status the retry steps asked to hold back ({@code HOLD_BACK_STATUSES})
  * is discarded instead of relayed; the head gets {@code X-Request-Id} and the decision headers; token counts are read
- * as the body passes ({@link UsageSniffer}); finishing releases the worker lease, records {@code USAGE} and reports the
- * attempt to the forward step's {@link ForwardAttemptListener} (the circuit breakers). Runs on the client connection's
- * event loop.
+ * as the body passes ({@link UsageSniffer}); finishing releases the worker lease, records {@code Usage.PROPERTY} and
+ * reports the attempt to the forward step's {@link ForwardAttemptListener} (the circuit breakers). Runs on the client
+ * connection's event loop.
  */
 final class StreamRelay implements RelayCore.Hooks {
 
@@ -39,7 +42,7 @@ final class StreamRelay implements RelayCore.Hooks {
         this.exchange = exchange;
         this.worker = worker;
         this.lease = lease;
-        boolean streamed = exchange.getProperty(CaravanExchangeProperties.STREAM, false, Boolean.class);
+        boolean streamed = STREAM.get(exchange, false);
         this.core = new RelayCore(exchange, callback, client, owner.timing(), startNanos, streamed, worker.url(), this);
     }
 
@@ -71,7 +74,7 @@ final class StreamRelay implements RelayCore.Hooks {
     }
 
     private void onResponse(HttpClientResponse upstream) {
-        IntPredicate holdBack = exchange.getProperty(CaravanExchangeProperties.HOLD_BACK_STATUSES, IntPredicate.class);
+        IntPredicate holdBack = HOLD_BACK_STATUSES.get(exchange);
         if (!core.finished() && holdBack != null && holdBack.test(upstream.statusCode())) {
             core.discard(upstream);
         } else {
@@ -95,9 +98,8 @@ final class StreamRelay implements RelayCore.Hooks {
     public void finished(String outcome) {
         lease.release();
         if (sniffer != null) {
-            exchange.setProperty(CaravanExchangeProperties.USAGE, sniffer.finish());
+            Usage.PROPERTY.set(exchange, sniffer.finish());
         }
-        owner.attemptEnded(worker, outcome, exchange.getProperty(CaravanExchangeProperties.RESPONSE_STATUS,
-                Integer.class));
+        owner.attemptEnded(worker, outcome, RESPONSE_STATUS.get(exchange));
     }
 }

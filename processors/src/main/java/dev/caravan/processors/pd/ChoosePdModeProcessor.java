@@ -1,9 +1,11 @@
 package dev.caravan.processors.pd;
 
+import static dev.caravan.processors.CaravanExchangeProperties.PD_MODE;
+import static dev.caravan.processors.CaravanExchangeProperties.REQUEST_KIND;
+
 import org.apache.camel.Exchange;
 import org.apache.camel.Processor;
 
-import dev.caravan.processors.CaravanExchangeProperties;
 import dev.caravan.processors.error.GatewayError;
 import dev.caravan.processors.request.RequestKind;
 
@@ -29,7 +31,7 @@ public final class ChoosePdModeProcessor implements Processor {
         if (!config.enabled()) {
             return;
         }
-        RequestKind kind = RequestKind.parse(exchange.getProperty(CaravanExchangeProperties.REQUEST_KIND));
+        RequestKind kind = RequestKind.parse(REQUEST_KIND.get(exchange));
         if (kind == RequestKind.EMBEDDINGS) {
             return;
         }
@@ -37,6 +39,6 @@ public final class ChoosePdModeProcessor implements Processor {
             throw GatewayError.INVALID_REQUEST.exception("/generate is not served in vLLM P/D mode (--pd-mode vllm "
                     + "serves /v1/completions and /v1/chat/completions); use --pd-mode sglang");
         }
-        exchange.setProperty(CaravanExchangeProperties.PD_MODE, config.mode().wireName());
+        PD_MODE.set(exchange, config.mode().wireName());
     }
 }

@@ -1,12 +1,15 @@
 package dev.caravan.processors.pd;
 
+import static dev.caravan.processors.CaravanExchangeProperties.REQUEST_ID;
+import static dev.caravan.processors.CaravanExchangeProperties.RESPONSE_STATUS;
+import static dev.caravan.processors.CaravanExchangeProperties.START_NANOS;
+
 import io.vertx.core.MultiMap;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClientResponse;
 import org.apache.camel.AsyncCallback;
 import org.apache.camel.Exchange;
 
-import dev.caravan.processors.CaravanExchangeProperties;
 import dev.caravan.processors.forward.RelayCore;
 import dev.caravan.processors.forward.RelayTiming;
 import dev.caravan.processors.forward.UpstreamHeaders;
@@ -37,7 +40,7 @@ final class DecodeRelay implements RelayCore.Hooks {
         this.rewriter = rewriter;
         this.decisionHeaders = decisionHeaders;
         this.outcomes = outcomes;
-        Long start = exchange.getProperty(CaravanExchangeProperties.START_NANOS, Long.class);
+        Long start = START_NANOS.get(exchange);
         this.core = new RelayCore(exchange, callback, dispatch.client().response(), timing,
                 start != null ? start : dispatch.startNanos(), true, dispatch.pair().decode().worker().url(), this);
     }
@@ -45,7 +48,7 @@ final class DecodeRelay implements RelayCore.Hooks {
     /** Runs on the dispatch's event loop. */
     void start() {
         dispatch.detachClient();
-        exchange.setProperty(CaravanExchangeProperties.RESPONSE_STATUS, upstream.statusCode());
+        RESPONSE_STATUS.set(exchange, upstream.statusCode());
         core.attach(upstream.request());
         if (core.begin()) {
             core.stream(upstream);
@@ -57,7 +60,7 @@ final class DecodeRelay implements RelayCore.Hooks {
         if (rewriter != null) {
             headers.remove("content-length"); // the body changes length
         }
-        String requestId = exchange.getProperty(CaravanExchangeProperties.REQUEST_ID, String.class);
+        String requestId = REQUEST_ID.get(exchange);
         if (requestId != null && !headers.contains(UpstreamHeaders.REQUEST_ID)) {
             headers.set(UpstreamHeaders.REQUEST_ID, requestId);
         }

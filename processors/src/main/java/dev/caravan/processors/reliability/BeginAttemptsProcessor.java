@@ -1,11 +1,13 @@
 package dev.caravan.processors.reliability;
 
+import static dev.caravan.processors.CaravanExchangeProperties.ATTEMPT_PENDING;
+import static dev.caravan.processors.CaravanExchangeProperties.EXCLUDED_WORKERS;
+import static dev.caravan.processors.CaravanExchangeProperties.HOLD_BACK_STATUSES;
+
 import java.util.function.IntPredicate;
 
 import org.apache.camel.Exchange;
 import org.apache.camel.Processor;
-
-import dev.caravan.processors.CaravanExchangeProperties;
 
 /**
  * Route step {@code beginAttempts}, right before the inference route's attempt loop: starts the request's
@@ -31,11 +33,11 @@ public final class BeginAttemptsProcessor implements Processor {
     public void process(Exchange exchange) {
         RetryState state = new RetryState(config.maxAttempts());
         state.startAttempt();
-        exchange.setProperty(CaravanExchangeProperties.RETRY_STATE, state);
-        exchange.setProperty(CaravanExchangeProperties.EXCLUDED_WORKERS, state.excluded());
-        exchange.setProperty(CaravanExchangeProperties.ATTEMPT_PENDING, true);
+        RetryState.PROPERTY.set(exchange, state);
+        EXCLUDED_WORKERS.set(exchange, state.excluded());
+        ATTEMPT_PENDING.set(exchange, true);
         if (state.moreAttemptsAllowed()) {
-            exchange.setProperty(CaravanExchangeProperties.HOLD_BACK_STATUSES, RETRYABLE);
+            HOLD_BACK_STATUSES.set(exchange, RETRYABLE);
         }
     }
 }

@@ -1,5 +1,10 @@
 package dev.caravan.processors.forward;
 
+import static dev.caravan.processors.CaravanExchangeProperties.OUTCOME;
+import static dev.caravan.processors.CaravanExchangeProperties.RESPONSE_COMMITTED;
+import static dev.caravan.processors.CaravanExchangeProperties.RESPONSE_STATUS;
+import static dev.caravan.processors.CaravanExchangeProperties.TTFB_NANOS;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
@@ -15,7 +20,6 @@ import org.apache.camel.Exchange;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import dev.caravan.processors.CaravanExchangeProperties;
 import dev.caravan.processors.StartedCamel;
 import dev.caravan.processors.error.GatewayError;
 import dev.caravan.processors.error.GatewayException;
@@ -80,7 +84,7 @@ class RelayCoreTest {
     private void assertFinishedOnce(String outcome) {
         assertThat(finished).containsExactly(outcome);
         assertThat(callbacks).isEqualTo(1);
-        assertThat(exchange.getProperty(CaravanExchangeProperties.OUTCOME)).isEqualTo(outcome);
+        assertThat(OUTCOME.get(exchange)).isEqualTo(outcome);
         assertThat(timers.pending()).as("no timer left behind").isZero();
     }
 
@@ -107,9 +111,9 @@ class RelayCoreTest {
         assertThat(client.chunked).isTrue();
         assertThat(client.text()).isEqualTo("data: a\n\ndata: b\n\n");
         assertThat(client.ended).isTrue();
-        assertThat(exchange.getProperty(CaravanExchangeProperties.TTFB_NANOS)).isEqualTo(300_000_000L);
-        assertThat(exchange.getProperty(CaravanExchangeProperties.RESPONSE_COMMITTED)).isEqualTo(true);
-        assertThat(exchange.getProperty(CaravanExchangeProperties.RESPONSE_STATUS)).isEqualTo(200);
+        assertThat(TTFB_NANOS.get(exchange)).isEqualTo(300_000_000L);
+        assertThat(RESPONSE_COMMITTED.get(exchange)).isEqualTo(true);
+        assertThat(RESPONSE_STATUS.get(exchange)).isEqualTo(200);
         assertThat(exchange.getException()).isNull();
         assertFinishedOnce(ForwardOutcomes.COMPLETED);
     }
@@ -223,8 +227,8 @@ class RelayCoreTest {
         up.end();
 
         assertThat(up.requestReset).isTrue();
-        assertThat(exchange.getProperty(CaravanExchangeProperties.RESPONSE_STATUS)).isEqualTo(499);
-        assertThat(exchange.getProperty(CaravanExchangeProperties.RESPONSE_COMMITTED)).isEqualTo(true);
+        assertThat(RESPONSE_STATUS.get(exchange)).isEqualTo(499);
+        assertThat(RESPONSE_COMMITTED.get(exchange)).isEqualTo(true);
         assertThat(client.text()).as("nothing written after the client left").isEmpty();
         assertFinishedOnce(ForwardOutcomes.CLIENT_CLOSED);
     }
@@ -282,7 +286,7 @@ class RelayCoreTest {
         up.fail(new IOException("late failure"));
 
         assertThat(client.closed).isTrue();
-        assertThat(exchange.getProperty(CaravanExchangeProperties.RESPONSE_STATUS)).as("not turned into a 499")
+        assertThat(RESPONSE_STATUS.get(exchange)).as("not turned into a 499")
                 .isEqualTo(200);
         assertFinishedOnce(ForwardOutcomes.IDLE_TIMEOUT);
     }
@@ -329,7 +333,7 @@ class RelayCoreTest {
 
         assertThat(client.headWritten).isFalse();
         assertThat(up.requestReset).isTrue();
-        assertThat(exchange.getProperty(CaravanExchangeProperties.RESPONSE_STATUS)).isEqualTo(503);
+        assertThat(RESPONSE_STATUS.get(exchange)).isEqualTo(503);
         assertThat(exchange.getException()).isNull();
         assertFinishedOnce(ForwardOutcomes.RETRYABLE_STATUS);
     }
