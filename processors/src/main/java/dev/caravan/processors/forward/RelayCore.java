@@ -178,14 +178,14 @@ public final class RelayCore {
         finished = true;
         RESPONSE_STATUS.set(exchange, upstream.statusCode());
         LOG.debug("Request {}: {} answered {}; another attempt follows", requestId(), worker, upstream.statusCode());
-        upstream.request().reset();
+        resetUnread(upstream);
         finish(ForwardOutcomes.RETRYABLE_STATUS);
     }
 
     /** Relays the upstream response: writes its head, then each chunk as it arrives, until one event ends it. */
     public void stream(HttpClientResponse upstream) {
         if (finished) {
-            upstream.request().reset();
+            resetUnread(upstream);
             return;
         }
         if (upstreamRequest == null) {
@@ -340,6 +340,16 @@ public final class RelayCore {
             client.reset();
         }
         finish(ForwardOutcomes.UPSTREAM_FAILED);
+    }
+
+    /**
+     * Closes a response nobody will read. The reset fails the response with a {@code StreamResetException}, which
+     * Vert.x would log as an error without a handler; here it is expected.
+     */
+    private void resetUnread(HttpClientResponse upstream) {
+        upstream.exceptionHandler(e -> LOG.debug("Request {}: unread response from {} closed: {}", requestId(), worker,
+                describe(e)));
+        upstream.request().reset();
     }
 
     private void resetUpstream() {
