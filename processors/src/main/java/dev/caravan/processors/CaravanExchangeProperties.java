@@ -122,9 +122,6 @@ public final class CaravanExchangeProperties {
 
     // ---- prefill/decode disaggregation (pd.camel.yaml, docs/pd.md) ----------------------------------------------
 
-    /** Route-read. Set by {@code choosePdMode}: {@code sglang} or {@code vllm} when the request takes a P/D route. */
-    public static final ExchangeProperty<String> PD_MODE = ExchangeProperty.of("caravanPdMode", String.class);
-
     /** The body sent to the prefill leg. */
     public static final ExchangeProperty<Buffer> PD_PREFILL_BODY =
             ExchangeProperty.of("caravanPdPrefillBody", Buffer.class);

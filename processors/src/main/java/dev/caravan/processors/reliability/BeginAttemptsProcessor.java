@@ -10,13 +10,14 @@ import org.apache.camel.Exchange;
 import org.apache.camel.Processor;
 
 /**
- * Route step {@code beginAttempts}, right before the inference route's attempt loop: starts the request's
- * {@link RetryState} (first attempt), makes the loop run once ({@code ATTEMPT_PENDING}), exposes the excluded workers to
- * {@code selectWorker} ({@code EXCLUDED_WORKERS}) and, when a retry is allowed, tells the forward step to hold back a
- * retryable status instead of relaying it ({@code HOLD_BACK_STATUSES}).
+ * Route step {@code beginAttempts}, first in the attempt loop's route: starts the request's {@link RetryState} (first
+ * attempt), makes the loop run once ({@code ATTEMPT_PENDING}), exposes the excluded workers to the selection steps
+ * ({@code EXCLUDED_WORKERS}) and, when a retry is allowed, tells the relaying steps to hold back a retryable status
+ * instead of relaying it ({@code HOLD_BACK_STATUSES}).
  *
- * <p>The loop (ingress.camel.yaml): {@code beginAttempts → loop while ATTEMPT_PENDING [ doTry(selectWorker,
- * forwardStream) → decideRetry → awaitBackoff ]}. A P/D dispatch reuses it by putting its own step in the doTry.
+ * <p>The loop ({@code direct:attempts}, ingress.camel.yaml), written once for every attempt body:
+ * {@code beginAttempts → loop while ATTEMPT_PENDING [ doTry(direct:attempt-<ATTEMPT>) → decideRetry → awaitBackoff ]},
+ * where the body is {@code attempt-forward} (selectWorker, forwardStream) or a P/D one (pd.camel.yaml).
  */
 public final class BeginAttemptsProcessor implements Processor {
 

@@ -28,8 +28,8 @@ import dev.caravan.processors.forward.ForwardOutcomes;
 import dev.caravan.processors.forward.Usage;
 
 /**
- * Route step {@code decideRetry}, last in the attempt loop's body: after an attempt ({@code selectWorker} +
- * {@code forwardStream} inside a doTry) decides whether another one follows.
+ * Route step {@code decideRetry}, in the attempt loop after each attempt (its body, {@code direct:attempt-<ATTEMPT>},
+ * runs inside a doTry): decides whether another one follows.
  *
  * <p>Retried, while attempts remain: a connection failure or a broken connection before the response head
  * ({@code upstream_failed}), a worker that sent nothing within the idle limit ({@code idle_timeout}) or
