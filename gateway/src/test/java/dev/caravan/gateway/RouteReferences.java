@@ -87,8 +87,8 @@ public final class RouteReferences {
     }
 
     /**
-     * The references {@code beans} cannot satisfy, as readable lines (empty when all resolve): a missing bean, or one of
-     * the wrong type for its position.
+     * The references {@code beans} cannot satisfy, as readable lines (empty when all resolve): a missing bean, or one
+     * of the wrong type for its position.
      */
     public static List<String> unresolved(List<Reference> references, Map<String, Object> beans) {
         List<String> problems = new ArrayList<>();

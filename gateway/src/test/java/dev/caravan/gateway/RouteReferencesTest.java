@@ -91,7 +91,8 @@ class RouteReferencesTest {
                 "edited.camel.yaml: /route(inference)/from/steps/process/ref -> parseRequets: no such bean",
                 "edited.camel.yaml: /route(inference)/from/steps/multicast/aggregationStrategy -> parseRequest: a "
                         + beans.get(BeanNames.PARSE_REQUEST).getClass().getSimpleName() + ", not a AggregationStrategy",
-                "edited.camel.yaml: /route(inference)/from/steps/multicast/steps/setBody/simple -> nowhere: no such bean");
+                "edited.camel.yaml: /route(inference)/from/steps/multicast/steps/setBody/simple -> nowhere: "
+                        + "no such bean");
     }
 
     @Test

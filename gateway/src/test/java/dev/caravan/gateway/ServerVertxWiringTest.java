@@ -17,7 +17,8 @@ class ServerVertxWiringTest {
     @Test
     void theRegistryGetsTheWrapperOfTheInstanceTheGatewayOwns() {
         try (GatewayBeans beans = new GatewayBeans(GatewayConfig.defaults(), null, null)) {
-            assertThat(beans.beans().get(BeanNames.VERTX)).isSameAs(beans.serverVertx()).isInstanceOf(GatewayServerVertx.class);
+            assertThat(beans.beans().get(BeanNames.VERTX)).isSameAs(beans.serverVertx())
+                    .isInstanceOf(GatewayServerVertx.class);
             assertThat(beans.vertx()).isNotInstanceOf(GatewayServerVertx.class);
         }
     }
