@@ -247,6 +247,20 @@ class RelayCoreTest {
     }
 
     @Test
+    void aClientThatLeavesWhileAConnectionIsOpenedGetsItClosedOnArrival() {
+        FakeHttp.Upstream up = new FakeHttp.Upstream(200, null);
+        RelayCore core = relay(true, 0);
+        core.begin();
+
+        client.close();
+        assertFinishedOnce(ForwardOutcomes.CLIENT_CLOSED);
+        assertThat(core.attach(up.request)).isFalse();
+
+        assertThat(up.requestReset).isTrue();
+        assertThat(finished).hasSize(1);
+    }
+
+    @Test
     void anUpstreamFailureBeforeTheHeadIsA502() {
         RelayCore core = relay(true, 0);
         core.begin();
