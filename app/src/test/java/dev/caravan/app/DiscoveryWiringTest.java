@@ -24,10 +24,12 @@ import org.apache.camel.main.Main;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import dev.caravan.gateway.BeanNames;
 import dev.caravan.gateway.CaravanGateway;
 import dev.caravan.gateway.GatewayBeans;
 import dev.caravan.kubernetes.DiscoveryBeans;
 import dev.caravan.policies.Worker;
+import dev.caravan.policies.WorkerRegistry;
 import dev.caravan.policies.WorkerRole;
 import dev.caravan.processors.config.ArgsParser;
 import dev.caravan.processors.config.CaravanFlags;
@@ -76,7 +78,7 @@ class DiscoveryWiringTest {
             CamelContext camel = main.getCamelContext();
             assertThat(camel.getRoute("discovery")).isNotNull();
             await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(
-                    camel.getRegistry().lookupByNameAndType("workerRegistry", dev.caravan.policies.WorkerRegistry.class)
+                    camel.getRegistry().lookupByNameAndType(BeanNames.WORKER_REGISTRY, WorkerRegistry.class)
                             .findByUrl("http://10.1.0.1:8000")).isPresent());
         } finally {
             main.stop();

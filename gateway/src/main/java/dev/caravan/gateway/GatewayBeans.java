@@ -60,7 +60,8 @@ import dev.caravan.processors.routing.SelectWorkerProcessor;
 
 /**
  * The gateway's object graph, built from a {@link GatewayConfig}: the worker registry, per-model policies, metrics, the
- * upstream client, and every route step under the bean name the YAML routes reference ({@link #beans()}). The one place
+ * upstream client, and every route step under the bean name the YAML routes reference ({@link #beans()}, names from
+ * {@link BeanNames}). The one place
  * that knows how the parts fit; nothing here depends on camel-main, so the same beans serve {@code ./caravan run} and an
  * application embedding the gateway ({@link CaravanGateway#install}).
  *
@@ -72,7 +73,7 @@ public final class GatewayBeans implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(GatewayBeans.class);
 
     /** Registry name of the Micrometer registry; camel-micrometer(-prometheus) looks it up by this name. */
-    public static final String METRICS_REGISTRY = "metricsRegistry";
+    public static final String METRICS_REGISTRY = BeanNames.METRICS_REGISTRY;
 
     private final GatewayConfig config;
     private final Vertx vertx;
@@ -131,53 +132,55 @@ public final class GatewayBeans implements AutoCloseable {
         String apiKey = config.apiKey();
         // infrastructure; the platform-http server takes the registry's Vert.x: give it the one whose servers answer
         // undecodable requests with the JSON error shape (a host application's own instance stays as it is)
-        beans.put("vertx", ownsVertx ? serverVertx : vertx);
-        beans.put(METRICS_REGISTRY, meterRegistry);
+        beans.put(BeanNames.VERTX, ownsVertx ? serverVertx : vertx);
+        beans.put(BeanNames.METRICS_REGISTRY, meterRegistry);
         beans.put(CaravanPlatformHttpEngine.BEAN_NAME,
                 new CaravanPlatformHttpEngine(metrics, config.dispatchOnEventLoop()));
-        beans.put("gatewayConfig", config);
-        beans.put("workerRegistry", workers);
-        beans.put("policyRegistry", policies);
-        beans.put("gatewayMetrics", metrics);
-        beans.put("upstreamClient", upstream);
+        beans.put(BeanNames.GATEWAY_CONFIG, config);
+        beans.put(BeanNames.WORKER_REGISTRY, workers);
+        beans.put(BeanNames.POLICY_REGISTRY, policies);
+        beans.put(BeanNames.GATEWAY_METRICS, metrics);
+        beans.put(BeanNames.UPSTREAM_CLIENT, upstream);
         // request path (ingress.camel.yaml)
-        beans.put("checkApiKey", new CheckApiKeyProcessor(apiKey));
-        beans.put("parseRequest", new ParseRequestProcessor(config.getList(CaravanFlags.REQUEST_ID_HEADERS),
+        beans.put(BeanNames.CHECK_API_KEY, new CheckApiKeyProcessor(apiKey));
+        beans.put(BeanNames.PARSE_REQUEST, new ParseRequestProcessor(config.getList(CaravanFlags.REQUEST_ID_HEADERS),
                 ThreadLocalRandom::current, config.getInt(CaravanFlags.MAX_JSON_NESTING_DEPTH)));
-        beans.put("extractRoutingText", new ExtractRoutingTextProcessor());
-        beans.put("selectWorker", new SelectWorkerProcessor(policies, metrics.andThen(kv.decisions())));
+        beans.put(BeanNames.EXTRACT_ROUTING_TEXT, new ExtractRoutingTextProcessor());
+        beans.put(BeanNames.SELECT_WORKER, new SelectWorkerProcessor(policies, metrics.andThen(kv.decisions())));
         // breakers, retries, admission, health checks, admin key (docs/reliability.md)
         reliability = ReliabilityBeans.define(config, vertx, workers, meterRegistry, beans);
-        beans.put("forwardStream", new ForwardStreamProcessor(upstream, config.decisionHeaders(), apiKey,
+        beans.put(BeanNames.FORWARD_STREAM, new ForwardStreamProcessor(upstream, config.decisionHeaders(), apiKey,
                 reliability.attemptListener()));
-        beans.put("mapError", new MapErrorProcessor());
+        beans.put(BeanNames.MAP_ERROR, new MapErrorProcessor());
         // admin API (admin.camel.yaml)
-        beans.put("registerWorker", new RegisterWorkerProcessor(workers));
-        beans.put("listWorkers", new ListWorkersProcessor(workers));
-        beans.put("getWorker", new GetWorkerProcessor(workers));
-        beans.put("updateWorker", new UpdateWorkerProcessor(workers));
-        beans.put("removeWorker", new RemoveWorkerProcessor(workers));
-        beans.put("addWorkerByUrl", new AddWorkerByUrlProcessor(workers));
-        beans.put("removeWorkerByUrl", new RemoveWorkerByUrlProcessor(workers));
-        beans.put("listWorkerUrls", new ListWorkerUrlsProcessor(workers));
+        beans.put(BeanNames.REGISTER_WORKER, new RegisterWorkerProcessor(workers));
+        beans.put(BeanNames.LIST_WORKERS, new ListWorkersProcessor(workers));
+        beans.put(BeanNames.GET_WORKER, new GetWorkerProcessor(workers));
+        beans.put(BeanNames.UPDATE_WORKER, new UpdateWorkerProcessor(workers));
+        beans.put(BeanNames.REMOVE_WORKER, new RemoveWorkerProcessor(workers));
+        beans.put(BeanNames.ADD_WORKER_BY_URL, new AddWorkerByUrlProcessor(workers));
+        beans.put(BeanNames.REMOVE_WORKER_BY_URL, new RemoveWorkerByUrlProcessor(workers));
+        beans.put(BeanNames.LIST_WORKER_URLS, new ListWorkerUrlsProcessor(workers));
         boolean prefillDecode = discoversPrefillDecode(config) || PdBeans.enabled(config);
-        beans.put("checkReadiness", new ReadinessProcessor(workers, () -> prefillDecode));
-        beans.put("scrapeMetrics", new ScrapeMetricsProcessor(meterRegistry, metrics));
+        beans.put(BeanNames.CHECK_READINESS, new ReadinessProcessor(workers, () -> prefillDecode));
+        beans.put(BeanNames.SCRAPE_METRICS, new ScrapeMetricsProcessor(meterRegistry, metrics));
         // control plane (control.camel.yaml, admin fan-outs)
-        beans.put("planFlushCache", new PlanControlCallsProcessor(workers, Scope.ALL, "POST", List.of("/flush_cache")));
-        beans.put("planListModels", new PlanControlCallsProcessor(workers, Scope.HEALTHY, "GET", List.of("/v1/models")));
-        beans.put("planGetLoads", new PlanControlCallsProcessor(workers, Scope.ALL, "GET",
+        beans.put(BeanNames.PLAN_FLUSH_CACHE, new PlanControlCallsProcessor(workers, Scope.ALL, "POST",
+                List.of("/flush_cache")));
+        beans.put(BeanNames.PLAN_LIST_MODELS, new PlanControlCallsProcessor(workers, Scope.HEALTHY, "GET",
+                List.of("/v1/models")));
+        beans.put(BeanNames.PLAN_GET_LOADS, new PlanControlCallsProcessor(workers, Scope.ALL, "GET",
                 List.of(ApplyEngineLoadsProcessor.GET_LOAD)));
-        beans.put("planLoadPoll", new PlanControlCallsProcessor(workers, Scope.ALL, "GET",
+        beans.put(BeanNames.PLAN_LOAD_POLL, new PlanControlCallsProcessor(workers, Scope.ALL, "GET",
                 List.of(ApplyEngineLoadsProcessor.GET_LOAD, ApplyEngineLoadsProcessor.METRICS)));
-        beans.put("prepareControlCall", new PrepareControlCallProcessor(apiKey));
-        beans.put("recordControlFailure", new RecordControlFailureProcessor());
-        beans.put("collectControlResults", new CollectControlResultsStrategy());
-        beans.put("summarizeFlushCache", new SummarizeFlushCacheProcessor(workers, policies));
-        beans.put("mergeModels", new MergeModelsProcessor(workers));
-        beans.put("summarizeLoads", new SummarizeLoadsProcessor(workers));
-        beans.put("applyEngineLoads", new ApplyEngineLoadsProcessor(System::nanoTime));
-        beans.put("runMaintenance", new RunMaintenanceProcessor(policies, System::nanoTime));
+        beans.put(BeanNames.PREPARE_CONTROL_CALL, new PrepareControlCallProcessor(apiKey));
+        beans.put(BeanNames.RECORD_CONTROL_FAILURE, new RecordControlFailureProcessor());
+        beans.put(BeanNames.COLLECT_CONTROL_RESULTS, new CollectControlResultsStrategy());
+        beans.put(BeanNames.SUMMARIZE_FLUSH_CACHE, new SummarizeFlushCacheProcessor(workers, policies));
+        beans.put(BeanNames.MERGE_MODELS, new MergeModelsProcessor(workers));
+        beans.put(BeanNames.SUMMARIZE_LOADS, new SummarizeLoadsProcessor(workers));
+        beans.put(BeanNames.APPLY_ENGINE_LOADS, new ApplyEngineLoadsProcessor(System::nanoTime));
+        beans.put(BeanNames.RUN_MAINTENANCE, new RunMaintenanceProcessor(policies, System::nanoTime));
         // optional modules on the class path, e.g. Kubernetes service discovery (discovery.camel.yaml) with
         // --service-discovery
         for (GatewayExtension extension : extensions.enabled(config)) {

@@ -93,16 +93,17 @@ public final class KvBeans implements AutoCloseable {
         }
         routes = new KvRouteManager(settings, ingestor, metrics, forget);
         workers.addListener(routes);
-        beans.put("kvBlockIndex", index);
-        beans.put("kvParityTracker", parity);
-        beans.put("kvEventIngestor", ingestor);
-        beans.put("kvRouteManager", routes);
-        beans.put("kvMetrics", metrics);
-        beans.put("decodeKvBatch", new DecodeKvBatchProcessor(ingestor));
-        beans.put("applyKvEvents", new ApplyKvEventsProcessor(ingestor));
-        beans.put("checkKvPublishers", new CheckKvPublishersProcessor(ingestor, settings.silenceThreshold()));
-        beans.put("planKvCapacityPoll", new PlanKvCapacityPollProcessor(workers, capacities, System::nanoTime));
-        beans.put("applyKvCapacity", new ApplyKvCapacityProcessor(capacities,
+        beans.put(BeanNames.KV_BLOCK_INDEX, index);
+        beans.put(BeanNames.KV_PARITY_TRACKER, parity);
+        beans.put(BeanNames.KV_EVENT_INGESTOR, ingestor);
+        beans.put(BeanNames.KV_ROUTE_MANAGER, routes);
+        beans.put(BeanNames.KV_METRICS, metrics);
+        beans.put(BeanNames.DECODE_KV_BATCH, new DecodeKvBatchProcessor(ingestor));
+        beans.put(BeanNames.APPLY_KV_EVENTS, new ApplyKvEventsProcessor(ingestor));
+        beans.put(BeanNames.CHECK_KV_PUBLISHERS, new CheckKvPublishersProcessor(ingestor, settings.silenceThreshold()));
+        beans.put(BeanNames.PLAN_KV_CAPACITY_POLL,
+                new PlanKvCapacityPollProcessor(workers, capacities, System::nanoTime));
+        beans.put(BeanNames.APPLY_KV_CAPACITY, new ApplyKvCapacityProcessor(capacities,
                 settings.treeSizeAuto() ? calibrator : null));
     }
 

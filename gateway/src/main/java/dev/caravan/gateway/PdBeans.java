@@ -70,29 +70,29 @@ public final class PdBeans {
         metrics.trackPolicies(decode);
         PdMetrics pdMetrics = new PdMetrics(metrics.registry());
         LegOutcomes outcomes = new LegOutcomes();
-        if (beans.get("workerBreakers") instanceof WorkerBreakers breakers) {
+        if (beans.get(BeanNames.WORKER_BREAKERS) instanceof WorkerBreakers breakers) {
             outcomes.addListener((leg, worker, outcome) -> breakers.record(worker, outcome)); // defined before us
         }
         String apiKey = config.apiKey();
-        beans.put("pdConfig", pd);
-        beans.put("prefillPolicyRegistry", prefill);
-        beans.put("decodePolicyRegistry", decode);
-        beans.put("pdMetrics", pdMetrics);
-        beans.put("legOutcomes", outcomes);
+        beans.put(BeanNames.PD_CONFIG, pd);
+        beans.put(BeanNames.PREFILL_POLICY_REGISTRY, prefill);
+        beans.put(BeanNames.DECODE_POLICY_REGISTRY, decode);
+        beans.put(BeanNames.PD_METRICS, pdMetrics);
+        beans.put(BeanNames.LEG_OUTCOMES, outcomes);
         // inference route (ingress.camel.yaml) and P/D routes (pd.camel.yaml)
-        beans.put("choosePdMode", new ChoosePdModeProcessor(pd));
-        beans.put("selectPdPair", new SelectPairProcessor(prefill, decode, metrics, pdMetrics));
-        beans.put("injectBootstrap", new InjectBootstrapProcessor(ThreadLocalRandom::current));
-        beans.put("openPdDispatch", new OpenDispatchProcessor(upstream, pdMetrics));
-        beans.put("callPrefill", new CallLegProcessor(Leg.PREFILL, apiKey));
-        beans.put("callDecode", new CallLegProcessor(Leg.DECODE, apiKey));
-        beans.put("pdAggregation", new PdAggregationStrategy(pdMetrics, outcomes));
-        beans.put("relayDecode", new RelayDecodeProcessor(upstream, config.decisionHeaders(), outcomes));
-        beans.put("prepareKvTransfer", new PrepareKvTransferProcessor());
-        beans.put("applyKvTransfer", new ApplyKvTransferProcessor(outcomes));
-        beans.put("decidePdVerdict", new DecideVerdictProcessor(outcomes));
-        beans.put("runPrefillMaintenance", new RunMaintenanceProcessor(prefill, System::nanoTime));
-        beans.put("runDecodeMaintenance", new RunMaintenanceProcessor(decode, System::nanoTime));
+        beans.put(BeanNames.CHOOSE_PD_MODE, new ChoosePdModeProcessor(pd));
+        beans.put(BeanNames.SELECT_PD_PAIR, new SelectPairProcessor(prefill, decode, metrics, pdMetrics));
+        beans.put(BeanNames.INJECT_BOOTSTRAP, new InjectBootstrapProcessor(ThreadLocalRandom::current));
+        beans.put(BeanNames.OPEN_PD_DISPATCH, new OpenDispatchProcessor(upstream, pdMetrics));
+        beans.put(BeanNames.CALL_PREFILL, new CallLegProcessor(Leg.PREFILL, apiKey));
+        beans.put(BeanNames.CALL_DECODE, new CallLegProcessor(Leg.DECODE, apiKey));
+        beans.put(BeanNames.PD_AGGREGATION, new PdAggregationStrategy(pdMetrics, outcomes));
+        beans.put(BeanNames.RELAY_DECODE, new RelayDecodeProcessor(upstream, config.decisionHeaders(), outcomes));
+        beans.put(BeanNames.PREPARE_KV_TRANSFER, new PrepareKvTransferProcessor());
+        beans.put(BeanNames.APPLY_KV_TRANSFER, new ApplyKvTransferProcessor(outcomes));
+        beans.put(BeanNames.DECIDE_PD_VERDICT, new DecideVerdictProcessor(outcomes));
+        beans.put(BeanNames.RUN_PREFILL_MAINTENANCE, new RunMaintenanceProcessor(prefill, System::nanoTime));
+        beans.put(BeanNames.RUN_DECODE_MAINTENANCE, new RunMaintenanceProcessor(decode, System::nanoTime));
     }
 
     /** Registers the {@code --prefill} (with their bootstrap ports) and {@code --decode} workers. */

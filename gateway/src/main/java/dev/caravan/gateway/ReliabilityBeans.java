@@ -32,7 +32,7 @@ import dev.caravan.processors.reliability.AwaitBackoffProcessor;
 import dev.caravan.processors.reliability.BeginAttemptsProcessor;
 import dev.caravan.processors.reliability.BreakerConfig;
 import dev.caravan.processors.reliability.DecideRetryProcessor;
-import dev.caravan.processors.reliability.DelayScheduler;
+import dev.caravan.processors.time.DelayScheduler;
 import dev.caravan.processors.reliability.ReliabilityMetrics;
 import dev.caravan.processors.reliability.RetryConfig;
 import dev.caravan.processors.reliability.WorkerBreakers;
@@ -77,10 +77,10 @@ public final class ReliabilityBeans {
         workers.addListener(metrics);
         RetryConfig retry = retryConfig(config);
         DelayScheduler timers = DelayScheduler.vertx(vertx);
-        beans.put("workerBreakers", breakers);
-        beans.put("beginAttempts", new BeginAttemptsProcessor(retry));
-        beans.put("decideRetry", new DecideRetryProcessor(retry, ThreadLocalRandom::current, metrics));
-        beans.put("awaitBackoff", new AwaitBackoffProcessor(timers));
+        beans.put(BeanNames.WORKER_BREAKERS, breakers);
+        beans.put(BeanNames.BEGIN_ATTEMPTS, new BeginAttemptsProcessor(retry));
+        beans.put(BeanNames.DECIDE_RETRY, new DecideRetryProcessor(retry, ThreadLocalRandom::current, metrics));
+        beans.put(BeanNames.AWAIT_BACKOFF, new AwaitBackoffProcessor(timers));
 
         AdmissionMetrics admissionMetrics = new AdmissionMetrics(meters);
         AdmissionController admission = new AdmissionController(admissionConfig(config), timers, System::nanoTime,
@@ -88,21 +88,21 @@ public final class ReliabilityBeans {
         admissionMetrics.track(meters, admission);
         GracefulShutdown shutdown = new GracefulShutdown(admission,
                 config.getSeconds(CaravanFlags.SHUTDOWN_GRACE_PERIOD_SECS));
-        beans.put("admissionController", admission);
-        beans.put("admitRequest", new AdmitRequestProcessor(admission));
-        beans.put("rejectWhenDraining", new RejectWhenDrainingProcessor(admission));
+        beans.put(BeanNames.ADMISSION_CONTROLLER, admission);
+        beans.put(BeanNames.ADMIT_REQUEST, new AdmitRequestProcessor(admission));
+        beans.put(BeanNames.REJECT_WHEN_DRAINING, new RejectWhenDrainingProcessor(admission));
 
         HealthChecker health = new HealthChecker(healthConfig(config), System::nanoTime);
         health.addObserver(new HealthMetrics(meters));
         workers.addListener(health);
-        beans.put("healthChecker", health);
-        beans.put("planHealthChecks", new PlanHealthChecksProcessor(health));
-        beans.put("probeWorkers", new ProbeWorkersProcessor(vertx, config.apiKey()));
-        beans.put("applyHealthResults", new ApplyHealthResultsProcessor(health));
-        beans.put("planHealthGenerate", new PlanHealthGenerateProcessor(workers));
-        beans.put("summarizeHealthGenerate", new SummarizeHealthGenerateProcessor());
+        beans.put(BeanNames.HEALTH_CHECKER, health);
+        beans.put(BeanNames.PLAN_HEALTH_CHECKS, new PlanHealthChecksProcessor(health));
+        beans.put(BeanNames.PROBE_WORKERS, new ProbeWorkersProcessor(vertx, config.apiKey()));
+        beans.put(BeanNames.APPLY_HEALTH_RESULTS, new ApplyHealthResultsProcessor(health));
+        beans.put(BeanNames.PLAN_HEALTH_GENERATE, new PlanHealthGenerateProcessor(workers));
+        beans.put(BeanNames.SUMMARIZE_HEALTH_GENERATE, new SummarizeHealthGenerateProcessor());
 
-        beans.put("checkAdminKey", new CheckAdminKeyProcessor(config.adminApiKey(), config.apiKey()));
+        beans.put(BeanNames.CHECK_ADMIN_KEY, new CheckAdminKeyProcessor(config.adminApiKey(), config.apiKey()));
         return new ReliabilityBeans(breakers, metrics, admission, shutdown, health);
     }
 

@@ -17,7 +17,8 @@ class ServerVertxWiringTest {
     @Test
     void theRegistryGetsTheWrapperOfTheInstanceTheGatewayOwns() {
         try (GatewayBeans beans = new GatewayBeans(GatewayConfig.defaults(), null, null)) {
-            assertThat(beans.beans().get("vertx")).isSameAs(beans.serverVertx()).isInstanceOf(GatewayServerVertx.class);
+            assertThat(beans.beans().get(BeanNames.VERTX)).isSameAs(beans.serverVertx())
+                    .isInstanceOf(GatewayServerVertx.class);
             assertThat(beans.vertx()).isNotInstanceOf(GatewayServerVertx.class);
         }
     }
@@ -26,7 +27,7 @@ class ServerVertxWiringTest {
     void aHostsInstanceIsBoundUnwrappedAndWrappedOnlyForTheGatewaysOwnServer() {
         Vertx host = Vertx.vertx();
         try (GatewayBeans beans = new GatewayBeans(GatewayConfig.defaults(), host, null)) {
-            assertThat(beans.beans().get("vertx")).isSameAs(host);
+            assertThat(beans.beans().get(BeanNames.VERTX)).isSameAs(host);
             assertThat(beans.vertx()).isSameAs(host);
             assertThat(beans.serverVertx()).isInstanceOf(GatewayServerVertx.class);
             assertThat(beans.serverVertx().getOrCreateContext().owner()).isSameAs(host);

@@ -25,6 +25,12 @@ public final class DiscoveryBeans implements GatewayExtension {
     /** The name {@code dev.caravan.gateway.Extensions} knows the feature by. */
     public static final String NAME = "Kubernetes service discovery";
 
+    /** Bean names the discovery route references (the gateway's own are in {@code BeanNames}). */
+    public static final String RECONCILE_WORKERS = "reconcileWorkers";
+    /** The pod-watch consumer's {@code watchListener}. */
+    public static final String DISCOVERY_METRICS = "discoveryMetrics";
+    public static final String WORKER_RECONCILER = "workerReconciler";
+
     @Override
     public String name() {
         return NAME;
@@ -69,8 +75,8 @@ public final class DiscoveryBeans implements GatewayExtension {
     public void define(GatewayConfig config, WorkerRegistry workers, MeterRegistry meters, Map<String, Object> beans) {
         DiscoveryMetrics metrics = new DiscoveryMetrics(meters);
         WorkerReconciler reconciler = new WorkerReconciler(workers, new PodClassifier(discoveryConfig(config)), metrics);
-        beans.put("discoveryMetrics", metrics);
-        beans.put("workerReconciler", reconciler);
-        beans.put("reconcileWorkers", new ReconcileWorkersProcessor(reconciler));
+        beans.put(DISCOVERY_METRICS, metrics);
+        beans.put(WORKER_RECONCILER, reconciler);
+        beans.put(RECONCILE_WORKERS, new ReconcileWorkersProcessor(reconciler));
     }
 }

@@ -1,119 +1,151 @@
 package dev.caravan.processors;
 
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.IntPredicate;
+
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpServerRequest;
+
+import dev.caravan.policies.Decision;
+import dev.caravan.policies.Worker;
+import dev.caravan.policies.WorkerLease;
+
 /**
- * Names of the exchange properties the gateway's processors read and write: the contract between route steps. A step
- * reads what earlier steps wrote and writes its own result here; steps never call each other, and the order lives in the
- * YAML routes. YAML may set the ones marked "route-settable" ({@code setProperty: {name: caravanRequestKind, ...}}).
+ * The contract between route steps: every exchange property a step reads or writes, each a typed
+ * {@link ExchangeProperty}. A step reads what earlier steps wrote and writes its own result; steps never call each
+ * other, and the order lives in the YAML routes.
  *
- * <p>Request path, in route order (see docs/architecture.md, "Request path and route graph"):
+ * <p><b>Why typed properties and not one request-context object.</b> A single mutable context stored under one property
+ * was considered and rejected, for three reasons. (1) <i>Multicast copies.</i> The P/D legs run on copies of the
+ * exchange whose property map Camel copies shallowly; a context object would be shared by both parallel legs, while
+ * each leg must write its own result ({@code LegResult.PROPERTY}) without touching the other's. With properties,
+ * per-exchange values stay per exchange, and what must be shared is shared explicitly by reference
+ * ({@code PdDispatch}). (2) <i>Routes read and write by name.</i> {@code simple} expressions and {@code setProperty}
+ * steps in the YAML (and in users' edited routes, e.g. {@code ${exchangeProperty.caravanDecision.label}}) address
+ * properties by name; they keep working unchanged. (3) <i>Package layering.</i> A context typed with every feature's
+ * state would import every feature package that imports it back; instead, a property typed by a feature's own class is
+ * declared on that class, so dependencies point one way.
+ *
+ * <p>So the typed keys live here when their type is the JDK's, Vert.x's or the routing core's, and on the feature
+ * class otherwise: {@code Usage.PROPERTY} ({@code caravanUsage}), {@code AdmissionTicket.PROPERTY},
+ * {@code RetryState.PROPERTY}, {@code ControlCall.PROPERTY}, and P/D's {@code PdPair.PROPERTY},
+ * {@code PdDispatch.PROPERTY}, {@code LegResult.PROPERTY}, {@code PdVerdict.PROPERTY}.
+ *
+ * <p><b>Route-visible</b> properties are part of the YAML's vocabulary: <i>route-settable</i> ones a route may set
+ * ({@link #REQUEST_KIND}, {@link #ATTEMPT}, {@link #UPSTREAM_PATH}, {@link #UPSTREAM_BODY}, {@link #KV_WORKER_ID}) and
+ * <i>route-read</i> ones a route tests or interpolates ({@link #ATTEMPT_PENDING}, {@link #ATTEMPT},
+ * {@link #CONTROL_URL}, {@code caravanPdVerdict}, {@link #DECISION}). Renaming one breaks routes, so their names are
+ * fixed.
+ *
+ * <p>Request path, in route order (see docs/architecture.md, "Steps and exchange properties"):
  * <pre>
  * HTTP consumer      START_NANOS
- * ingress route      REQUEST_KIND (route-settable)
+ * ingress route      REQUEST_KIND, ATTEMPT (route-set)
  * parseRequest       CLIENT_REQUEST, REQUEST_BODY, REQUEST_JSON, MODEL, STREAM, REQUEST_ID, UPSTREAM_PATH
  * extractRoutingText ROUTING_TEXT
- * admitRequest       ADMISSION_TICKET
- * beginAttempts      RETRY_STATE, ATTEMPT_PENDING, EXCLUDED_WORKERS, HOLD_BACK_STATUSES
+ * admitRequest       AdmissionTicket.PROPERTY
+ * choosePdMode       ATTEMPT (pd-sglang / pd-vllm)
+ * beginAttempts      RetryState.PROPERTY, ATTEMPT_PENDING, EXCLUDED_WORKERS, HOLD_BACK_STATUSES
  * selectWorker       DECISION, WORKER, LEASE                                  (each attempt)
- * forwardStream      RESPONSE_STATUS, RESPONSE_COMMITTED, TTFB_NANOS, USAGE, OUTCOME  (each attempt)
+ * forwardStream      RESPONSE_STATUS, RESPONSE_COMMITTED, TTFB_NANOS, Usage.PROPERTY, OUTCOME  (each attempt)
  * decideRetry        ATTEMPT_PENDING, HOLD_BACK_STATUSES (clears the failed attempt's properties)
  * error mapping      ERROR_CODE, RESPONSE_STATUS
  * </pre>
- * The P/D routes (pd.camel.yaml, docs/pd.md) add the {@code PD_*} properties below.
+ * The P/D attempt bodies (pd.camel.yaml, docs/pd.md) add the {@code PD_*} properties below.
  */
 public final class CaravanExchangeProperties {
 
     /** Route-settable. The inference API of the request: {@code chat}, {@code completions}, {@code generate},
      *  {@code embeddings} ({@code RequestKind}). Set by the ingress route before {@code parseRequest}. */
-    public static final String REQUEST_KIND = "caravanRequestKind";
-    /** {@link System#nanoTime()} when the request arrived (Long), set by the HTTP consumer. */
-    public static final String START_NANOS = "caravanStartNanos";
-    /** The client's Vert.x {@code HttpServerRequest}; its {@code response()} is where the answer is streamed. */
-    public static final String CLIENT_REQUEST = "caravanClientRequest";
-    /** The request body as received (a Vert.x {@code Buffer}); forwarded byte for byte unless {@link #UPSTREAM_BODY}. */
-    public static final String REQUEST_BODY = "caravanRequestBody";
-    /** The parsed JSON body, a {@code Map<String, Object>} of plain Java values. */
-    public static final String REQUEST_JSON = "caravanRequestJson";
+    public static final ExchangeProperty<String> REQUEST_KIND = ExchangeProperty.of("caravanRequestKind", String.class);
+    /** {@link System#nanoTime()} when the request arrived, set by the HTTP consumer. */
+    public static final ExchangeProperty<Long> START_NANOS = ExchangeProperty.of("caravanStartNanos", Long.class);
+    /** The client's request; its {@code response()} is where the answer is streamed. */
+    public static final ExchangeProperty<HttpServerRequest> CLIENT_REQUEST =
+            ExchangeProperty.of("caravanClientRequest", HttpServerRequest.class);
+    /** The request body as received; forwarded byte for byte unless {@link #UPSTREAM_BODY}. */
+    public static final ExchangeProperty<Buffer> REQUEST_BODY = ExchangeProperty.of("caravanRequestBody", Buffer.class);
+    /** The parsed JSON body, plain Java values. */
+    public static final ExchangeProperty<Map<String, Object>> REQUEST_JSON =
+            ExchangeProperty.ofGeneric("caravanRequestJson", Map.class);
     /** The request's {@code model} field, or null when absent. */
-    public static final String MODEL = "caravanModel";
-    /** Boolean: the request asked for a streamed (SSE) response. */
-    public static final String STREAM = "caravanStream";
-    /** The request id: taken from the first configured request-id header, else generated; sent upstream as X-Request-Id. */
-    public static final String REQUEST_ID = "caravanRequestId";
+    public static final ExchangeProperty<String> MODEL = ExchangeProperty.of("caravanModel", String.class);
+    /** The request asked for a streamed (SSE) response. */
+    public static final ExchangeProperty<Boolean> STREAM = ExchangeProperty.of("caravanStream", Boolean.class);
+    /** The request id: from the first configured request-id header, else generated; sent upstream as X-Request-Id. */
+    public static final ExchangeProperty<String> REQUEST_ID = ExchangeProperty.of("caravanRequestId", String.class);
     /** Route-settable. Path (and query) the request is sent to on the worker; defaults to the kind's API path. */
-    public static final String UPSTREAM_PATH = "caravanUpstreamPath";
-    /** Route-settable. Replacement body to send upstream (a {@code Buffer}, {@code byte[]} or {@code String}). */
-    public static final String UPSTREAM_BODY = "caravanUpstreamBody";
+    public static final ExchangeProperty<String> UPSTREAM_PATH =
+            ExchangeProperty.of("caravanUpstreamPath", String.class);
+    /** Route-settable. Replacement body to send upstream: a {@code Buffer}, {@code byte[]} or {@code String}. */
+    public static final ExchangeProperty<Object> UPSTREAM_BODY =
+            ExchangeProperty.of("caravanUpstreamBody", Object.class);
     /** The routing text the policy sees (see docs/architecture.md for its exact format per kind). */
-    public static final String ROUTING_TEXT = "caravanRoutingText";
-    /** The policy's {@code Decision}. */
-    public static final String DECISION = "caravanDecision";
-    /** The chosen {@code Worker}. */
-    public static final String WORKER = "caravanWorker";
-    /** The {@code WorkerLease} held while the request is in flight; released exactly once. */
-    public static final String LEASE = "caravanLease";
-    /** The HTTP status sent to the client (Integer), once known. */
-    public static final String RESPONSE_STATUS = "caravanResponseStatus";
-    /** Boolean: the response head has been written by a streaming step; nothing else may write it. */
-    public static final String RESPONSE_COMMITTED = "caravanResponseCommitted";
-    /** Nanoseconds from the exchange's creation to the first response byte (Long). */
-    public static final String TTFB_NANOS = "caravanTtfbNanos";
-    /** Token counts read from the upstream response ({@code Usage}), when it reported them. */
-    public static final String USAGE = "caravanUsage";
-    /** How the forward ended: {@code completed}, {@code upstream_failed}, {@code client_closed}, {@code timeout}. */
-    public static final String OUTCOME = "caravanOutcome";
+    public static final ExchangeProperty<String> ROUTING_TEXT = ExchangeProperty.of("caravanRoutingText", String.class);
+    /** Route-read (e.g. {@code ${exchangeProperty.caravanDecision.label}}). The policy's decision. */
+    public static final ExchangeProperty<Decision> DECISION = ExchangeProperty.of("caravanDecision", Decision.class);
+    /** The chosen worker. */
+    public static final ExchangeProperty<Worker> WORKER = ExchangeProperty.of("caravanWorker", Worker.class);
+    /** The lease held while the request is in flight; released exactly once. */
+    public static final ExchangeProperty<WorkerLease> LEASE = ExchangeProperty.of("caravanLease", WorkerLease.class);
+    /** The HTTP status sent to the client, once known. */
+    public static final ExchangeProperty<Integer> RESPONSE_STATUS =
+            ExchangeProperty.of("caravanResponseStatus", Integer.class);
+    /** The response head has been written by a streaming step; nothing else may write it. */
+    public static final ExchangeProperty<Boolean> RESPONSE_COMMITTED =
+            ExchangeProperty.of("caravanResponseCommitted", Boolean.class);
+    /** Nanoseconds from the request's arrival to the first response byte. */
+    public static final ExchangeProperty<Long> TTFB_NANOS = ExchangeProperty.of("caravanTtfbNanos", Long.class);
+    /** How the attempt ended ({@code ForwardOutcomes}: {@code completed}, {@code upstream_failed}, ...). */
+    public static final ExchangeProperty<String> OUTCOME = ExchangeProperty.of("caravanOutcome", String.class);
     /** The error code of a mapped error ({@code no_available_workers}, ...), also sent as X-Caravan-Error-Code. */
-    public static final String ERROR_CODE = "caravanErrorCode";
+    public static final ExchangeProperty<String> ERROR_CODE = ExchangeProperty.of("caravanErrorCode", String.class);
 
-    // ---- reliability: admission, retries (docs/reliability.md) ------------------------------------------------------
+    // ---- the attempt loop (routes/ingress.camel.yaml direct:attempts, docs/reliability.md) ------------------------
 
-    /** The request's {@code AdmissionTicket} (a concurrency slot, or just its in-flight count); released once when the
-     *  exchange completes. */
-    public static final String ADMISSION_TICKET = "caravanAdmissionTicket";
-    /** The request's {@code RetryState}: attempts made, workers to avoid, the next back-off. */
-    public static final String RETRY_STATE = "caravanRetryState";
-    /** Boolean: another attempt is due — the condition of the inference route's attempt loop. */
-    public static final String ATTEMPT_PENDING = "caravanAttemptPending";
-    /** {@code Set<Worker>} that {@code selectWorker} avoids while others are available (workers that already failed
-     *  this request). */
-    public static final String EXCLUDED_WORKERS = "caravanExcludedWorkers";
-    /** {@code java.util.function.IntPredicate}: upstream statuses the forward step must not relay because another
-     *  attempt will follow; absent on the last attempt. */
-    public static final String HOLD_BACK_STATUSES = "caravanHoldBackStatuses";
+    /**
+     * Route-settable and route-read. The attempt body the loop runs, {@code direct:attempt-<value>}: {@code forward}
+     * (set by the inference route), or {@code pd-sglang} / {@code pd-vllm} (set by {@code choosePdMode}).
+     */
+    public static final ExchangeProperty<String> ATTEMPT = ExchangeProperty.of("caravanAttempt", String.class);
+    /** Route-read. Another attempt is due: the condition of the attempt loop. */
+    public static final ExchangeProperty<Boolean> ATTEMPT_PENDING =
+            ExchangeProperty.of("caravanAttemptPending", Boolean.class);
+    /** Workers the selection steps avoid while others are available (workers that already failed this request). */
+    public static final ExchangeProperty<Set<Worker>> EXCLUDED_WORKERS =
+            ExchangeProperty.ofGeneric("caravanExcludedWorkers", Set.class);
+    /** Upstream statuses a relaying step must not relay because another attempt will follow; absent on the last. */
+    public static final ExchangeProperty<IntPredicate> HOLD_BACK_STATUSES =
+            ExchangeProperty.of("caravanHoldBackStatuses", IntPredicate.class);
 
     // ---- prefill/decode disaggregation (pd.camel.yaml, docs/pd.md) ----------------------------------------------
 
-    /** Set by {@code choosePdMode}: {@code sglang} or {@code vllm} when the request takes a P/D route, else absent. */
-    public static final String PD_MODE = "caravanPdMode";
-    /** The selected prefill/decode pair with its decisions and leases ({@code PdPair}), set by {@code selectPdPair}. */
-    public static final String PD_PAIR = "caravanPdPair";
-    /** The body sent to the prefill leg (a {@code Buffer}). */
-    public static final String PD_PREFILL_BODY = "caravanPdPrefillBody";
-    /** The body sent to the decode leg (a {@code Buffer}). */
-    public static final String PD_DECODE_BODY = "caravanPdDecodeBody";
-    /** The bootstrap rooms minted for this attempt ({@code List<Long>}, one per batch item, or one). */
-    public static final String PD_ROOMS = "caravanPdRooms";
-    /** Boolean: the client asked for logprobs, so prefill's input logprobs are spliced into decode's response. */
-    public static final String PD_LOGPROBS = "caravanPdLogprobs";
-    /** The per-attempt dispatch state both legs, the aggregation and the relay share ({@code PdDispatch}). */
-    public static final String PD_DISPATCH = "caravanPdDispatch";
-    /** What one leg produced ({@code LegResult}): set on the leg's exchange (its body too). */
-    public static final String PD_LEG_RESULT = "caravanPdLegResult";
-    /** The aggregation's decision ({@code PdVerdict}): which response the client gets. */
-    public static final String PD_VERDICT = "caravanPdVerdict";
+    /** The body sent to the prefill leg. */
+    public static final ExchangeProperty<Buffer> PD_PREFILL_BODY =
+            ExchangeProperty.of("caravanPdPrefillBody", Buffer.class);
+    /** The body sent to the decode leg. */
+    public static final ExchangeProperty<Buffer> PD_DECODE_BODY =
+            ExchangeProperty.of("caravanPdDecodeBody", Buffer.class);
+    /** The bootstrap rooms minted for this attempt (one per batch item, or one). */
+    public static final ExchangeProperty<List<Long>> PD_ROOMS =
+            ExchangeProperty.ofGeneric("caravanPdRooms", List.class);
+    /** The client asked for logprobs, so prefill's input logprobs are spliced into decode's response. */
+    public static final ExchangeProperty<Boolean> PD_LOGPROBS = ExchangeProperty.of("caravanPdLogprobs", Boolean.class);
 
     // ---- control plane (fan-out calls to workers over camel-netty-http) -------------------------------------------
 
-    /** The {@code ControlCall} a split sub-exchange carries out. */
-    public static final String CONTROL_CALL = "caravanControlCall";
-    /** Absolute URL of the control call, used by the {@code toD} to netty-http. */
-    public static final String CONTROL_URL = "caravanControlUrl";
+    /** Route-read (the {@code toD} to netty-http). Absolute URL of the control call of a split sub-exchange. */
+    public static final ExchangeProperty<String> CONTROL_URL = ExchangeProperty.of("caravanControlUrl", String.class);
     /** Why a control call failed (connection refused, timeout, ...), set by {@code recordControlFailure}. */
-    public static final String CONTROL_ERROR = "caravanControlError";
+    public static final ExchangeProperty<String> CONTROL_ERROR =
+            ExchangeProperty.of("caravanControlError", String.class);
 
     // ---- KV events (the per-worker kv-events route template, docs/kv-events.md) ----------------------------------
 
     /** Route-settable. The id of the worker whose KV events the exchange carries; the route template sets it. */
-    public static final String KV_WORKER_ID = "caravanKvWorkerId";
+    public static final ExchangeProperty<String> KV_WORKER_ID = ExchangeProperty.of("caravanKvWorkerId", String.class);
 
     private CaravanExchangeProperties() {
     }

@@ -7,7 +7,7 @@ import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongSupplier;
 
-import dev.caravan.processors.reliability.DelayScheduler;
+import dev.caravan.processors.time.DelayScheduler;
 
 /**
  * Admission control for inference requests: an optional rate limit, a concurrency limit with a bounded FIFO queue, the

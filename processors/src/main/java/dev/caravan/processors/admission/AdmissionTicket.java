@@ -2,12 +2,18 @@ package dev.caravan.processors.admission;
 
 import java.util.concurrent.atomic.AtomicBoolean;
 
+import dev.caravan.processors.ExchangeProperty;
+
 /**
  * One admitted request: it counts as in flight (and, with a concurrency limit, holds a slot) until {@link #release()},
  * which the admission step arranges for when the exchange completes — stream end, error or client disconnect. Releasing
  * twice is a no-op.
  */
 public final class AdmissionTicket {
+
+    /** The request's ticket, released once when the exchange completes (written by {@code admitRequest}). */
+    public static final ExchangeProperty<AdmissionTicket> PROPERTY =
+            ExchangeProperty.of("caravanAdmissionTicket", AdmissionTicket.class);
 
     private final AdmissionController owner;
     private final AtomicBoolean released = new AtomicBoolean();

@@ -1,5 +1,10 @@
 package dev.caravan.processors.admission;
 
+import static dev.caravan.processors.CaravanExchangeProperties.CLIENT_REQUEST;
+import static dev.caravan.processors.CaravanExchangeProperties.REQUEST_ID;
+import static dev.caravan.processors.CaravanExchangeProperties.RESPONSE_COMMITTED;
+import static dev.caravan.processors.CaravanExchangeProperties.RESPONSE_STATUS;
+
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServerRequest;
@@ -10,8 +15,6 @@ import org.apache.camel.support.SynchronizationAdapter;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import dev.caravan.processors.CaravanExchangeProperties;
-
 /**
  * Route step {@code admitRequest} (inference routes, before the first attempt): asks the {@link AdmissionController}
  * for a ticket, without holding a thread while the request waits in the queue.
@@ -21,8 +24,9 @@ import dev.caravan.processors.CaravanExchangeProperties;
  * hangs up while queued leaves the queue. Rejected: a {@code GatewayException} for the route's error handler — 429
  * {@code queue_full} / {@code rate_limited}, 408 {@code queue_timeout}, 503 {@code shutting_down}.
  *
- * <p>The ticket ({@code ADMISSION_TICKET}) is released exactly once, when the exchange completes: after the response
- * ended, failed, or the client left — the on-completion hook runs when the HTTP consumer finishes the unit of work.
+ * <p>The ticket ({@code AdmissionTicket.PROPERTY}) is released exactly once, when the exchange completes: after the
+ * response ended, failed, or the client left — the on-completion hook runs when the HTTP consumer finishes the unit of
+ * work.
  */
 public final class AdmitRequestProcessor extends AsyncProcessorSupport {
 
@@ -48,19 +52,18 @@ public final class AdmitRequestProcessor extends AsyncProcessorSupport {
             return true;
         }
         Object handle = ((AdmissionController.Queued) decision).handle();
-        HttpServerRequest request = exchange.getProperty(CaravanExchangeProperties.CLIENT_REQUEST,
-                HttpServerRequest.class);
+        HttpServerRequest request = CLIENT_REQUEST.get(exchange);
         if (request != null) {
             // replaced by the forward step's own handler once the request is admitted and forwarded
             request.response().closeHandler(v -> controller.cancel(handle));
         }
         LOG.debug("Request {} queued for a slot ({} waiting)",
-                exchange.getProperty(CaravanExchangeProperties.REQUEST_ID), controller.queued());
+                REQUEST_ID.get(exchange), controller.queued());
         return false;
     }
 
     private static void hold(Exchange exchange, AdmissionTicket ticket) {
-        exchange.setProperty(CaravanExchangeProperties.ADMISSION_TICKET, ticket);
+        AdmissionTicket.PROPERTY.set(exchange, ticket);
         exchange.getExchangeExtension().addOnCompletion(new SynchronizationAdapter() {
             @Override
             public void onDone(Exchange e) {
@@ -72,8 +75,8 @@ public final class AdmitRequestProcessor extends AsyncProcessorSupport {
     private static void reject(Exchange exchange, Rejection reason) {
         if (reason.error() == null) {
             // the client is gone: nothing to answer, nothing more to do
-            exchange.setProperty(CaravanExchangeProperties.RESPONSE_COMMITTED, true);
-            exchange.setProperty(CaravanExchangeProperties.RESPONSE_STATUS, 499);
+            RESPONSE_COMMITTED.set(exchange, true);
+            RESPONSE_STATUS.set(exchange, 499);
             exchange.setRouteStop(true);
             return;
         }

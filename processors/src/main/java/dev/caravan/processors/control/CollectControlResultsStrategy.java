@@ -1,12 +1,12 @@
 package dev.caravan.processors.control;
 
+import static dev.caravan.processors.CaravanExchangeProperties.CONTROL_ERROR;
+
 import java.util.ArrayList;
 import java.util.List;
 
 import org.apache.camel.AggregationStrategy;
 import org.apache.camel.Exchange;
-
-import dev.caravan.processors.CaravanExchangeProperties;
 
 /**
  * Aggregation strategy {@code collectControlResults} of the {@code call-workers} split: gathers one
@@ -35,8 +35,8 @@ public final class CollectControlResultsStrategy implements AggregationStrategy 
     }
 
     private static ControlResult resultOf(Exchange sub) {
-        ControlCall call = sub.getProperty(CaravanExchangeProperties.CONTROL_CALL, ControlCall.class);
-        String error = sub.getProperty(CaravanExchangeProperties.CONTROL_ERROR, String.class);
+        ControlCall call = ControlCall.PROPERTY.get(sub);
+        String error = CONTROL_ERROR.get(sub);
         if (error == null && sub.getException() != null) {
             error = sub.getException().getMessage();
         }

@@ -1,6 +1,7 @@
 package dev.caravan.processors.control;
 
 import dev.caravan.policies.Worker;
+import dev.caravan.processors.ExchangeProperty;
 
 /**
  * One control-plane HTTP call to a worker (a load poll, a cache flush, a model listing), planned by
@@ -12,6 +13,10 @@ import dev.caravan.policies.Worker;
  * @param body   request body, or null
  */
 public record ControlCall(Worker worker, String method, String path, String body) {
+
+    /** The call a split sub-exchange of {@code direct:call-workers} carries out. */
+    public static final ExchangeProperty<ControlCall> PROPERTY =
+            ExchangeProperty.of("caravanControlCall", ControlCall.class);
 
     public String url() {
         return worker.url() + path;

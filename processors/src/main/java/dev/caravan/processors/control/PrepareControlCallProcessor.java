@@ -1,16 +1,16 @@
 package dev.caravan.processors.control;
 
+import static dev.caravan.processors.CaravanExchangeProperties.CONTROL_URL;
+
 import org.apache.camel.Exchange;
 import org.apache.camel.Message;
 import org.apache.camel.Processor;
-
-import dev.caravan.processors.CaravanExchangeProperties;
 
 /**
  * Control step {@code prepareControlCall}, inside the {@code call-workers} split: turns the sub-exchange's
  * {@link ControlCall} body into a clean request for the netty-http producer — all inherited headers removed (the
  * client's request headers and Camel HTTP headers would otherwise leak into, or redirect, the call), method set, the
- * worker's (or gateway's) API key as bearer token — and stores the call and its URL in {@code CONTROL_CALL} /
+ * worker's (or gateway's) API key as bearer token — and stores the call and its URL in {@code ControlCall.PROPERTY} /
  * {@code CONTROL_URL} for the {@code toD}.
  */
 public final class PrepareControlCallProcessor implements Processor {
@@ -28,8 +28,8 @@ public final class PrepareControlCallProcessor implements Processor {
         if (call == null) {
             throw new IllegalStateException("prepareControlCall expects a ControlCall body");
         }
-        exchange.setProperty(CaravanExchangeProperties.CONTROL_CALL, call);
-        exchange.setProperty(CaravanExchangeProperties.CONTROL_URL, call.url());
+        ControlCall.PROPERTY.set(exchange, call);
+        CONTROL_URL.set(exchange, call.url());
         Message m = exchange.getIn();
         m.getHeaders().clear();
         m.setHeader(Exchange.HTTP_METHOD, call.method());

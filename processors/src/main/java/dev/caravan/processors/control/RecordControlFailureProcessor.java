@@ -1,11 +1,12 @@
 package dev.caravan.processors.control;
 
+import static dev.caravan.processors.CaravanExchangeProperties.CONTROL_ERROR;
+import static dev.caravan.processors.CaravanExchangeProperties.CONTROL_URL;
+
 import org.apache.camel.Exchange;
 import org.apache.camel.Processor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import dev.caravan.processors.CaravanExchangeProperties;
 
 /**
  * Control step {@code recordControlFailure}, the {@code doCatch} of a control call: keeps why the call failed in
@@ -20,7 +21,7 @@ public final class RecordControlFailureProcessor implements Processor {
         Throwable t = exchange.getProperty(Exchange.EXCEPTION_CAUGHT, Throwable.class);
         String reason = t == null ? "unknown error" : (t.getMessage() == null ? t.getClass().getSimpleName()
                 : t.getMessage());
-        exchange.setProperty(CaravanExchangeProperties.CONTROL_ERROR, reason);
-        LOG.debug("Control call {} failed: {}", exchange.getProperty(CaravanExchangeProperties.CONTROL_URL), reason);
+        CONTROL_ERROR.set(exchange, reason);
+        LOG.debug("Control call {} failed: {}", CONTROL_URL.get(exchange), reason);
     }
 }

@@ -1,11 +1,14 @@
 package dev.caravan.processors.error;
 
+import static dev.caravan.processors.CaravanExchangeProperties.ERROR_CODE;
+import static dev.caravan.processors.CaravanExchangeProperties.REQUEST_ID;
+import static dev.caravan.processors.CaravanExchangeProperties.RESPONSE_COMMITTED;
+import static dev.caravan.processors.CaravanExchangeProperties.RESPONSE_STATUS;
+
 import org.apache.camel.Exchange;
 import org.apache.camel.Processor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import dev.caravan.processors.CaravanExchangeProperties;
 
 /**
  * Error step {@code mapError}, called from the routes' {@code onException}: turns the caught exception into the
@@ -31,18 +34,18 @@ public final class MapErrorProcessor implements Processor {
         if (caught instanceof GatewayException g) {
             error = g.error();
             message = g.getMessage();
-            LOG.debug("Request {} answered {} {}: {}", exchange.getProperty(CaravanExchangeProperties.REQUEST_ID),
+            LOG.debug("Request {} answered {} {}: {}", REQUEST_ID.get(exchange),
                     error.status(), error.code(), message);
         } else {
             error = GatewayError.INTERNAL;
             message = "the gateway failed to process the request";
             LOG.error("Unexpected failure in route {}", exchange.getFromRouteId(), caught);
         }
-        exchange.setProperty(CaravanExchangeProperties.ERROR_CODE, error.code());
-        if (exchange.getProperty(CaravanExchangeProperties.RESPONSE_COMMITTED, false, Boolean.class)) {
+        ERROR_CODE.set(exchange, error.code());
+        if (RESPONSE_COMMITTED.get(exchange, false)) {
             return;
         }
-        exchange.setProperty(CaravanExchangeProperties.RESPONSE_STATUS, error.status());
+        RESPONSE_STATUS.set(exchange, error.status());
         var msg = exchange.getMessage();
         msg.setHeader(Exchange.HTTP_RESPONSE_CODE, error.status());
         msg.setHeader(Exchange.CONTENT_TYPE, ErrorBody.CONTENT_TYPE);

@@ -1,10 +1,12 @@
 package dev.caravan.processors.forward;
 
+import static dev.caravan.processors.CaravanExchangeProperties.RESPONSE_COMMITTED;
+import static dev.caravan.processors.CaravanExchangeProperties.RESPONSE_STATUS;
+
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerResponse;
 import org.apache.camel.Exchange;
 
-import dev.caravan.processors.CaravanExchangeProperties;
 import dev.caravan.processors.error.ErrorBody;
 import dev.caravan.processors.error.GatewayError;
 
@@ -36,7 +38,7 @@ public final class ClientStreams {
 
     /** Records that the client left mid-response: the response counts as committed, with status 499. */
     public static void markClientClosed(Exchange exchange) {
-        exchange.setProperty(CaravanExchangeProperties.RESPONSE_COMMITTED, true);
-        exchange.setProperty(CaravanExchangeProperties.RESPONSE_STATUS, 499);
+        RESPONSE_COMMITTED.set(exchange, true);
+        RESPONSE_STATUS.set(exchange, 499);
     }
 }

@@ -1,5 +1,15 @@
 package dev.caravan.processors.forward;
 
+import static dev.caravan.processors.CaravanExchangeProperties.CLIENT_REQUEST;
+import static dev.caravan.processors.CaravanExchangeProperties.DECISION;
+import static dev.caravan.processors.CaravanExchangeProperties.LEASE;
+import static dev.caravan.processors.CaravanExchangeProperties.REQUEST_BODY;
+import static dev.caravan.processors.CaravanExchangeProperties.REQUEST_ID;
+import static dev.caravan.processors.CaravanExchangeProperties.START_NANOS;
+import static dev.caravan.processors.CaravanExchangeProperties.UPSTREAM_BODY;
+import static dev.caravan.processors.CaravanExchangeProperties.UPSTREAM_PATH;
+import static dev.caravan.processors.CaravanExchangeProperties.WORKER;
+
 import java.nio.charset.StandardCharsets;
 import java.util.Set;
 import java.util.TreeSet;
@@ -19,24 +29,24 @@ import org.slf4j.LoggerFactory;
 import dev.caravan.policies.Decision;
 import dev.caravan.policies.Worker;
 import dev.caravan.policies.WorkerLease;
-import dev.caravan.processors.CaravanExchangeProperties;
 
 /**
  * Route step {@code forwardStream}: sends the request to the worker chosen by {@code selectWorker} and streams the
  * response back to the client as the engine produces it — SSE or JSON, the same path — without holding a thread.
  *
  * <p>An asynchronous processor: it starts a {@link StreamRelay} on the client connection's event loop and returns
- * {@code false}; the relay completes the exchange when the response has ended, failed, or the client left. It writes the
- * response itself (marking {@link CaravanExchangeProperties#RESPONSE_COMMITTED}) so nothing later writes a second one;
- * an upstream failure before the response head instead leaves a {@code GatewayException} (502/504) on the exchange for the
- * route's error handler. The lease taken by {@code selectWorker} is released when the relay finishes.
+ * {@code false}; the relay completes the exchange when the response has ended, failed, or the client left. It writes
+ * the response itself (marking {@link CaravanExchangeProperties#RESPONSE_COMMITTED}) so nothing later writes a second
+ * one; an upstream failure before the response head instead leaves a {@code GatewayException} (502/504) on the exchange
+ * for the route's error handler. The lease taken by {@code selectWorker} is released when the relay finishes.
  *
  * <p>Upstream headers are the message's headers ({@link UpstreamHeaders}), so a YAML {@code setHeader} before this step
- * reaches the engine. Reads: {@code CLIENT_REQUEST} (else the platform-http message), {@code WORKER}, {@code LEASE}, {@code DECISION},
- * {@code REQUEST_ID}, {@code UPSTREAM_PATH} (else the client's path), {@code UPSTREAM_BODY} (else {@code REQUEST_BODY}),
- * {@code STREAM}, {@code START_NANOS} (the end-to-end deadline counts from it), {@code HOLD_BACK_STATUSES} (set by the
- * retry steps: such a status is not relayed because another attempt follows).
- * Writes: {@code RESPONSE_COMMITTED}, {@code RESPONSE_STATUS}, {@code TTFB_NANOS}, {@code USAGE}, {@code OUTCOME}.
+ * reaches the engine. Reads: {@code CLIENT_REQUEST} (else the platform-http message), {@code WORKER}, {@code LEASE},
+ * {@code DECISION}, {@code REQUEST_ID}, {@code UPSTREAM_PATH} (else the client's path), {@code UPSTREAM_BODY} (else
+ * {@code REQUEST_BODY}), {@code STREAM}, {@code START_NANOS} (the end-to-end deadline counts from it),
+ * {@code HOLD_BACK_STATUSES} (set by the retry steps: such a status is not relayed because another attempt follows).
+ * Writes: {@code RESPONSE_COMMITTED}, {@code RESPONSE_STATUS}, {@code TTFB_NANOS}, {@code Usage.PROPERTY},
+ * {@code OUTCOME}.
  */
 public final class ForwardStreamProcessor extends AsyncProcessorSupport {
 
@@ -46,6 +56,7 @@ public final class ForwardStreamProcessor extends AsyncProcessorSupport {
     public static final String DECISION_HEADER = "X-Caravan-Decision";
 
     private final UpstreamClient upstream;
+    private final RelayTiming timing;
     private final boolean decisionHeaders;
     private final String gatewayApiKey;
     private final ForwardAttemptListener attempts;
@@ -65,6 +76,7 @@ public final class ForwardStreamProcessor extends AsyncProcessorSupport {
     public ForwardStreamProcessor(UpstreamClient upstream, boolean decisionHeaders, String gatewayApiKey,
                                   ForwardAttemptListener attempts) {
         this.upstream = upstream;
+        this.timing = RelayTiming.of(upstream);
         this.decisionHeaders = decisionHeaders;
         this.gatewayApiKey = gatewayApiKey;
         this.attempts = attempts;
@@ -72,30 +84,30 @@ public final class ForwardStreamProcessor extends AsyncProcessorSupport {
 
     @Override
     public boolean process(Exchange exchange, AsyncCallback callback) {
-        HttpServerRequest request = exchange.getProperty(CaravanExchangeProperties.CLIENT_REQUEST, HttpServerRequest.class);
+        HttpServerRequest request = CLIENT_REQUEST.get(exchange);
         if (request == null && exchange.getIn() instanceof HttpMessage m) {
             request = m.getRequest();
         }
-        Worker worker = exchange.getProperty(CaravanExchangeProperties.WORKER, Worker.class);
-        WorkerLease lease = exchange.getProperty(CaravanExchangeProperties.LEASE, WorkerLease.class);
+        Worker worker = WORKER.get(exchange);
+        WorkerLease lease = LEASE.get(exchange);
         if (request == null || worker == null || lease == null) {
             exchange.setException(new IllegalStateException(
                     "forwardStream needs a platform-http request and selectWorker before it"));
             callback.done(true);
             return true;
         }
-        String path = exchange.getProperty(CaravanExchangeProperties.UPSTREAM_PATH, String.class);
+        String path = UPSTREAM_PATH.get(exchange);
         if (path == null) {
             path = request.uri();
         }
-        String requestId = exchange.getProperty(CaravanExchangeProperties.REQUEST_ID, String.class);
+        String requestId = REQUEST_ID.get(exchange);
         String apiKey = worker.apiKey() != null ? worker.apiKey() : gatewayApiKey;
         MultiMap headers = UpstreamHeaders.forRequest(exchange.getIn().getHeaders(), parameterNames(request), apiKey,
                 requestId);
         Buffer body = bodyOf(exchange);
-        Long start = exchange.getProperty(CaravanExchangeProperties.START_NANOS, Long.class);
+        Long start = START_NANOS.get(exchange);
         StreamRelay relay = new StreamRelay(this, exchange, callback, request.response(), worker, lease,
-                start != null ? start : System.nanoTime());
+                start != null ? start : timing.nanoTime().getAsLong());
         String upstreamPath = path;
         // Start on the client connection's event loop so the upstream request and every callback share its thread.
         contextOf(request).runOnContext(v -> relay.start(upstreamPath, headers, body));
@@ -125,9 +137,9 @@ public final class ForwardStreamProcessor extends AsyncProcessorSupport {
     }
 
     private static Buffer bodyOf(Exchange exchange) {
-        Object body = exchange.getProperty(CaravanExchangeProperties.UPSTREAM_BODY);
+        Object body = UPSTREAM_BODY.get(exchange);
         if (body == null) {
-            body = exchange.getProperty(CaravanExchangeProperties.REQUEST_BODY);
+            body = REQUEST_BODY.get(exchange);
         }
         if (body == null) {
             body = exchange.getIn().getBody();
@@ -145,17 +157,17 @@ public final class ForwardStreamProcessor extends AsyncProcessorSupport {
         return Buffer.buffer(s == null ? new byte[0] : s.getBytes(StandardCharsets.UTF_8));
     }
 
-    /** Adds the gateway's own response headers (called by the relay when it writes the head). */
+    /** Adds the gateway's own response headers (called by the relay just before it writes the head). */
     void decorate(Exchange exchange, MultiMap headers) {
-        String requestId = exchange.getProperty(CaravanExchangeProperties.REQUEST_ID, String.class);
+        String requestId = REQUEST_ID.get(exchange);
         if (requestId != null && !headers.contains(UpstreamHeaders.REQUEST_ID)) {
             headers.set(UpstreamHeaders.REQUEST_ID, requestId);
         }
         if (!decisionHeaders) {
             return;
         }
-        Worker worker = exchange.getProperty(CaravanExchangeProperties.WORKER, Worker.class);
-        Decision decision = exchange.getProperty(CaravanExchangeProperties.DECISION, Decision.class);
+        Worker worker = WORKER.get(exchange);
+        Decision decision = DECISION.get(exchange);
         if (worker != null) {
             headers.set(WORKER_HEADER, worker.url());
         }
@@ -166,6 +178,10 @@ public final class ForwardStreamProcessor extends AsyncProcessorSupport {
 
     UpstreamClient upstream() {
         return upstream;
+    }
+
+    RelayTiming timing() {
+        return timing;
     }
 
     /** Reports one ended attempt; a failing listener must not break the relay. */

@@ -1,5 +1,7 @@
 package dev.caravan.processors.forward;
 
+import dev.caravan.processors.ExchangeProperty;
+
 /**
  * Token counts an engine reported for one request: OpenAI's {@code usage} ({@code prompt_tokens},
  * {@code prompt_tokens_details.cached_tokens}, {@code completion_tokens}) or SGLang's {@code meta_info}
@@ -10,6 +12,9 @@ package dev.caravan.processors.forward;
  * @param completionTokens tokens generated
  */
 public record Usage(long promptTokens, long cachedTokens, long completionTokens) {
+
+    /** Token counts read from the upstream response, when it reported them (written by the relaying steps). */
+    public static final ExchangeProperty<Usage> PROPERTY = ExchangeProperty.of("caravanUsage", Usage.class);
 
     public static final Usage NONE = new Usage(-1, -1, -1);
 

@@ -1,5 +1,8 @@
 package dev.caravan.processors.http;
 
+import static dev.caravan.processors.CaravanExchangeProperties.RESPONSE_STATUS;
+import static dev.caravan.processors.CaravanExchangeProperties.START_NANOS;
+
 import java.util.List;
 
 import io.vertx.core.Context;
@@ -13,7 +16,6 @@ import org.apache.camel.component.platform.http.vertx.VertxPlatformHttpConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import dev.caravan.processors.CaravanExchangeProperties;
 import dev.caravan.processors.error.GatewayError;
 
 /**
@@ -66,7 +68,7 @@ public class CaravanPlatformHttpConsumer extends VertxPlatformHttpConsumer {
         Context eventLoop = ctx.vertx().getOrCreateContext();
         Exchange exchange = createExchange(false);
         exchange.setPattern(ExchangePattern.InOut);
-        exchange.setProperty(CaravanExchangeProperties.START_NANOS, start);
+        START_NANOS.set(exchange, start);
         processHttpRequest(exchange, ctx).onComplete(populated -> {
             if (populated.failed()) {
                 finish(exchange, ctx, populated.cause(), start);
@@ -114,13 +116,13 @@ public class CaravanPlatformHttpConsumer extends VertxPlatformHttpConsumer {
         LOG.warn("Request to {} failed before its route ran: {}", endpointPath, failure.toString());
         if (!ctx.response().headWritten()) {
             ResponseWriter.writeError(ctx, GatewayError.INTERNAL, "the gateway could not process the request");
-            exchange.setProperty(CaravanExchangeProperties.RESPONSE_STATUS, GatewayError.INTERNAL.status());
+            RESPONSE_STATUS.set(exchange, GatewayError.INTERNAL.status());
         }
         done(exchange, ctx, start);
     }
 
     private void done(Exchange exchange, RoutingContext ctx, long start) {
-        Integer status = exchange.getProperty(CaravanExchangeProperties.RESPONSE_STATUS, Integer.class);
+        Integer status = RESPONSE_STATUS.get(exchange);
         int code = status != null ? status : ctx.response().getStatusCode();
         try {
             observer.onRequestComplete(exchange, endpointPath, code, System.nanoTime() - start);

@@ -1,5 +1,8 @@
 package dev.caravan.processors.http;
 
+import static dev.caravan.processors.CaravanExchangeProperties.RESPONSE_COMMITTED;
+import static dev.caravan.processors.CaravanExchangeProperties.RESPONSE_STATUS;
+
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 import java.util.Map;
@@ -15,7 +18,6 @@ import org.apache.camel.Message;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import dev.caravan.processors.CaravanExchangeProperties;
 import dev.caravan.processors.error.ErrorBody;
 import dev.caravan.processors.error.GatewayError;
 
@@ -41,13 +43,13 @@ final class ResponseWriter {
     static Future<Void> write(RoutingContext ctx, Exchange exchange) {
         HttpServerResponse response = ctx.response();
         if (response.ended() || response.headWritten()
-                || exchange.getProperty(CaravanExchangeProperties.RESPONSE_COMMITTED, false, Boolean.class)) {
+                || RESPONSE_COMMITTED.get(exchange, false)) {
             return Future.succeededFuture();
         }
         Exception failure = exchange.getException();
         if (failure != null) {
             LOG.error("Unhandled failure in route {}: {}", exchange.getFromRouteId(), failure.toString(), failure);
-            exchange.setProperty(CaravanExchangeProperties.RESPONSE_STATUS, GatewayError.INTERNAL.status());
+            RESPONSE_STATUS.set(exchange, GatewayError.INTERNAL.status());
             return writeError(ctx, GatewayError.INTERNAL, "the gateway failed to process the request");
         }
         Message message = exchange.getMessage();
@@ -61,7 +63,7 @@ final class ResponseWriter {
         if (contentType != null && buffer != null) {
             response.putHeader("Content-Type", contentType);
         }
-        exchange.setProperty(CaravanExchangeProperties.RESPONSE_STATUS, status);
+        RESPONSE_STATUS.set(exchange, status);
         return buffer == null ? response.end() : response.end(buffer);
     }
 

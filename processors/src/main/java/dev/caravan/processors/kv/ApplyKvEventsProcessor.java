@@ -1,5 +1,7 @@
 package dev.caravan.processors.kv;
 
+import static dev.caravan.processors.CaravanExchangeProperties.KV_WORKER_ID;
+
 import org.apache.camel.Exchange;
 import org.apache.camel.InvalidPayloadException;
 import org.apache.camel.Processor;
@@ -21,7 +23,7 @@ public final class ApplyKvEventsProcessor implements Processor {
 
     @Override
     public void process(Exchange exchange) throws InvalidPayloadException {
-        String workerId = exchange.getProperty(CaravanExchangeProperties.KV_WORKER_ID, String.class);
+        String workerId = KV_WORKER_ID.get(exchange);
         if (workerId == null) {
             throw new IllegalStateException("exchange property " + CaravanExchangeProperties.KV_WORKER_ID
                     + " is not set: the KV-event route template must set it");

@@ -1,11 +1,12 @@
 package dev.caravan.processors.kv;
 
+import static dev.caravan.processors.CaravanExchangeProperties.KV_WORKER_ID;
+
 import java.util.List;
 
 import org.apache.camel.Exchange;
 import org.apache.camel.Processor;
 
-import dev.caravan.processors.CaravanExchangeProperties;
 import dev.caravan.processors.kv.KvDecodeException.Reason;
 
 /**
@@ -24,7 +25,7 @@ public final class DecodeKvBatchProcessor implements Processor {
 
     @Override
     public void process(Exchange exchange) {
-        String workerId = exchange.getProperty(CaravanExchangeProperties.KV_WORKER_ID, String.class);
+        String workerId = KV_WORKER_ID.get(exchange);
         Object body = exchange.getIn().getBody();
         try {
             if (!(body instanceof List<?> list) || !list.stream().allMatch(f -> f instanceof byte[])) {

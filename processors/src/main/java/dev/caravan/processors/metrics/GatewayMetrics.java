@@ -1,5 +1,9 @@
 package dev.caravan.processors.metrics;
 
+import static dev.caravan.processors.CaravanExchangeProperties.OUTCOME;
+import static dev.caravan.processors.CaravanExchangeProperties.TTFB_NANOS;
+import static dev.caravan.processors.CaravanExchangeProperties.WORKER;
+
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,7 +27,6 @@ import dev.caravan.policies.LoadBalancingPolicy;
 import dev.caravan.policies.TreeBacked;
 import dev.caravan.policies.Worker;
 import dev.caravan.policies.WorkerListener;
-import dev.caravan.processors.CaravanExchangeProperties;
 import dev.caravan.processors.forward.Usage;
 import dev.caravan.processors.http.RequestObserver;
 import dev.caravan.processors.routing.PolicyRegistry;
@@ -85,18 +88,18 @@ public final class GatewayMetrics implements RequestObserver, Consumer<Decision>
         if (exchange == null) {
             return;
         }
-        Long ttfb = exchange.getProperty(CaravanExchangeProperties.TTFB_NANOS, Long.class);
+        Long ttfb = TTFB_NANOS.get(exchange);
         if (ttfb != null) {
             timer("caravan.time.to.first.byte", "Time from request arrival to the upstream response head", endpoint)
                     .record(ttfb, TimeUnit.NANOSECONDS);
         }
-        String outcome = exchange.getProperty(CaravanExchangeProperties.OUTCOME, String.class);
+        String outcome = OUTCOME.get(exchange);
         if (outcome != null) {
             counter("o\0" + outcome, () -> Counter.builder("caravan.forward.outcomes")
                     .description("How forwarded requests ended").tag("outcome", outcome).register(registry)).increment();
         }
-        Usage usage = exchange.getProperty(CaravanExchangeProperties.USAGE, Usage.class);
-        Worker worker = exchange.getProperty(CaravanExchangeProperties.WORKER, Worker.class);
+        Usage usage = Usage.PROPERTY.get(exchange);
+        Worker worker = WORKER.get(exchange);
         if (usage != null && worker != null && usage.hasPromptTokens()) {
             counter("p\0" + worker.url(), () -> Counter.builder("caravan.prompt.tokens")
                     .description("Prompt tokens the engines reported").tag("worker", worker.url()).register(registry))

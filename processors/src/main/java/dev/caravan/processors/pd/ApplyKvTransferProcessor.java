@@ -1,5 +1,8 @@
 package dev.caravan.processors.pd;
 
+import static dev.caravan.processors.CaravanExchangeProperties.PD_DECODE_BODY;
+import static dev.caravan.processors.CaravanExchangeProperties.REQUEST_JSON;
+
 import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -9,7 +12,6 @@ import io.vertx.core.buffer.Buffer;
 import org.apache.camel.Exchange;
 import org.apache.camel.Processor;
 
-import dev.caravan.processors.CaravanExchangeProperties;
 import dev.caravan.processors.error.GatewayError;
 
 /**
@@ -19,11 +21,11 @@ import dev.caravan.processors.error.GatewayError;
  *       request plus those {@code kv_transfer_params} (where the prompt's KV waits: engine, host, port, request id,
  *       blocks) — in {@code PD_DECODE_BODY};</li>
  *   <li>on a 2xx without them: 502 {@code prefill_server_error} (the engine is not configured for remote decode);</li>
- *   <li>otherwise (prefill failed, or the client left): decides the attempt at once ({@code PD_VERDICT}) with the
- *       decode leg never sent, so the route skips it.</li>
+ *   <li>otherwise (prefill failed, or the client left): decides the attempt at once ({@code PdVerdict.PROPERTY})
+ *       with the decode leg never sent, so the route skips it.</li>
  * </ul>
- * Reads the body ({@link LegResult}), {@code REQUEST_JSON}, {@code PD_DISPATCH}. Writes {@code PD_DECODE_BODY} or
- * {@code PD_VERDICT}.
+ * Reads the body ({@link LegResult}), {@code REQUEST_JSON}, {@code PdDispatch.PROPERTY}. Writes {@code PD_DECODE_BODY}
+ * or {@code PdVerdict.PROPERTY}.
  */
 public final class ApplyKvTransferProcessor implements Processor {
 
@@ -34,18 +36,17 @@ public final class ApplyKvTransferProcessor implements Processor {
     }
 
     @Override
-    @SuppressWarnings("unchecked")
     public void process(Exchange exchange) throws IOException {
         LegResult prefill = exchange.getIn().getBody(LegResult.class);
-        PdDispatch dispatch = exchange.getProperty(CaravanExchangeProperties.PD_DISPATCH, PdDispatch.class);
-        Map<String, Object> json = exchange.getProperty(CaravanExchangeProperties.REQUEST_JSON, Map.class);
+        PdDispatch dispatch = PdDispatch.PROPERTY.get(exchange);
+        Map<String, Object> json = REQUEST_JSON.get(exchange);
         if (prefill == null || dispatch == null || json == null) {
             throw new IllegalStateException("applyKvTransfer needs the prefill leg's result and openPdDispatch before it");
         }
         dispatch.arrived(prefill);
         if (!prefill.ok() || dispatch.clientGone()) {
             dispatch.arrived(LegResult.failed(Leg.DECODE, LegResult.Kind.CANCELLED, "not sent: prefill did not succeed"));
-            exchange.setProperty(CaravanExchangeProperties.PD_VERDICT, dispatch.conclude(outcomes));
+            PdVerdict.PROPERTY.set(exchange, dispatch.conclude(outcomes));
             return;
         }
         JsonNode params = kvTransferParams(prefill.body());
@@ -55,8 +56,7 @@ public final class ApplyKvTransferProcessor implements Processor {
         }
         Map<String, Object> decode = new LinkedHashMap<>(json);
         decode.put("kv_transfer_params", PrepareKvTransferProcessor.MAPPER.treeToValue(params, Object.class));
-        exchange.setProperty(CaravanExchangeProperties.PD_DECODE_BODY,
-                Buffer.buffer(PrepareKvTransferProcessor.MAPPER.writeValueAsBytes(decode)));
+        PD_DECODE_BODY.set(exchange, Buffer.buffer(PrepareKvTransferProcessor.MAPPER.writeValueAsBytes(decode)));
     }
 
     private static JsonNode kvTransferParams(Buffer body) {

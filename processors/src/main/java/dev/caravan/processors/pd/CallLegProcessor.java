@@ -1,5 +1,11 @@
 package dev.caravan.processors.pd;
 
+import static dev.caravan.processors.CaravanExchangeProperties.PD_DECODE_BODY;
+import static dev.caravan.processors.CaravanExchangeProperties.PD_PREFILL_BODY;
+import static dev.caravan.processors.CaravanExchangeProperties.REQUEST_ID;
+import static dev.caravan.processors.CaravanExchangeProperties.STREAM;
+import static dev.caravan.processors.CaravanExchangeProperties.UPSTREAM_PATH;
+
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -11,7 +17,6 @@ import org.apache.camel.Exchange;
 import org.apache.camel.support.AsyncProcessorSupport;
 
 import dev.caravan.policies.Worker;
-import dev.caravan.processors.CaravanExchangeProperties;
 import dev.caravan.processors.forward.UpstreamHeaders;
 
 /**
@@ -24,8 +29,8 @@ import dev.caravan.processors.forward.UpstreamHeaders;
  * ({@link UpstreamHeaders}, as {@code forwardStream} sends them: a YAML {@code setHeader} in a leg route reaches that
  * leg's engine only), with the worker's (or gateway's) API key and the request id.
  *
- * <p>Reads {@code PD_DISPATCH}, {@code PD_PREFILL_BODY} / {@code PD_DECODE_BODY}, {@code UPSTREAM_PATH},
- * {@code REQUEST_ID}, {@code STREAM}. Writes the body and {@code PD_LEG_RESULT}.
+ * <p>Reads {@code PdDispatch.PROPERTY}, {@code PD_PREFILL_BODY} / {@code PD_DECODE_BODY}, {@code UPSTREAM_PATH},
+ * {@code REQUEST_ID}, {@code STREAM}. Writes the body and {@code LegResult.PROPERTY}.
  */
 public final class CallLegProcessor extends AsyncProcessorSupport {
 
@@ -43,10 +48,9 @@ public final class CallLegProcessor extends AsyncProcessorSupport {
 
     @Override
     public boolean process(Exchange exchange, AsyncCallback callback) {
-        PdDispatch dispatch = exchange.getProperty(CaravanExchangeProperties.PD_DISPATCH, PdDispatch.class);
-        Buffer body = exchange.getProperty(leg == Leg.PREFILL ? CaravanExchangeProperties.PD_PREFILL_BODY
-                : CaravanExchangeProperties.PD_DECODE_BODY, Buffer.class);
-        String path = exchange.getProperty(CaravanExchangeProperties.UPSTREAM_PATH, String.class);
+        PdDispatch dispatch = PdDispatch.PROPERTY.get(exchange);
+        Buffer body = (leg == Leg.PREFILL ? PD_PREFILL_BODY : PD_DECODE_BODY).get(exchange);
+        String path = UPSTREAM_PATH.get(exchange);
         if (dispatch == null || body == null || path == null) {
             exchange.setException(new IllegalStateException("call" + (leg == Leg.PREFILL ? "Prefill" : "Decode")
                     + " needs parseRequest, openPdDispatch and the leg's body before it"));
@@ -56,13 +60,13 @@ public final class CallLegProcessor extends AsyncProcessorSupport {
         Worker worker = dispatch.pair().side(leg).worker();
         String apiKey = worker.apiKey() != null ? worker.apiKey() : gatewayApiKey;
         MultiMap headers = UpstreamHeaders.forRequest(exchange.getIn().getHeaders(), parameterNames(dispatch.client()),
-                apiKey, exchange.getProperty(CaravanExchangeProperties.REQUEST_ID, String.class));
+                apiKey, REQUEST_ID.get(exchange));
         // a prefill answers one token, whole; a decode sends its head early only when streamed
         boolean answersWhenDone = leg == Leg.PREFILL
-                || !exchange.getProperty(CaravanExchangeProperties.STREAM, false, Boolean.class);
+                || !STREAM.get(exchange, false);
         dispatch.startLeg(leg, path, headers, body, answersWhenDone, result -> {
             exchange.getIn().setBody(result);
-            exchange.setProperty(CaravanExchangeProperties.PD_LEG_RESULT, result);
+            LegResult.PROPERTY.set(exchange, result);
             callback.done(false);
         });
         return false;

@@ -1,22 +1,27 @@
 package dev.caravan.processors.pd;
 
+import static dev.caravan.processors.CaravanExchangeProperties.ATTEMPT;
+import static dev.caravan.processors.CaravanExchangeProperties.REQUEST_KIND;
+
 import org.apache.camel.Exchange;
 import org.apache.camel.Processor;
 
-import dev.caravan.processors.CaravanExchangeProperties;
 import dev.caravan.processors.error.GatewayError;
 import dev.caravan.processors.request.RequestKind;
 
 /**
- * Inference route step {@code choosePdMode}: with {@code --pd-disaggregation}, marks chat, completions and generate
- * requests for the P/D route of the configured mode ({@code PD_MODE} = {@code sglang} / {@code vllm}; the inference
- * route then hands them to {@code direct:pd-<mode>}). Embeddings have no decode phase and stay on regular workers. In
- * vLLM mode {@code /generate} (SGLang's API, which vLLM's {@code kv_transfer_params} protocol does not cover) is a 400.
- * Without P/D it does nothing.
+ * Inference route step {@code choosePdMode}: with {@code --pd-disaggregation}, gives chat, completions and generate
+ * requests the P/D attempt body of the configured mode ({@code ATTEMPT} = {@code pd-sglang} / {@code pd-vllm}: the
+ * attempt loop then runs {@code direct:attempt-pd-<mode>} instead of {@code direct:attempt-forward}). Embeddings have no
+ * decode phase and stay on regular workers. In vLLM mode {@code /generate} (SGLang's API, which vLLM's
+ * {@code kv_transfer_params} protocol does not cover) is a 400. Without P/D it does nothing.
  *
- * <p>Reads {@code REQUEST_KIND}. Writes {@code PD_MODE}.
+ * <p>Reads {@code REQUEST_KIND}. Writes {@code ATTEMPT}.
  */
 public final class ChoosePdModeProcessor implements Processor {
+
+    /** A P/D attempt body is {@code pd-<mode>} ({@code direct:attempt-pd-sglang}, pd.camel.yaml). */
+    public static final String ATTEMPT_PREFIX = "pd-";
 
     private final PdConfig config;
 
@@ -29,7 +34,7 @@ public final class ChoosePdModeProcessor implements Processor {
         if (!config.enabled()) {
             return;
         }
-        RequestKind kind = RequestKind.parse(exchange.getProperty(CaravanExchangeProperties.REQUEST_KIND));
+        RequestKind kind = RequestKind.parse(REQUEST_KIND.get(exchange));
         if (kind == RequestKind.EMBEDDINGS) {
             return;
         }
@@ -37,6 +42,6 @@ public final class ChoosePdModeProcessor implements Processor {
             throw GatewayError.INVALID_REQUEST.exception("/generate is not served in vLLM P/D mode (--pd-mode vllm "
                     + "serves /v1/completions and /v1/chat/completions); use --pd-mode sglang");
         }
-        exchange.setProperty(CaravanExchangeProperties.PD_MODE, config.mode().wireName());
+        ATTEMPT.set(exchange, ATTEMPT_PREFIX + config.mode().wireName());
     }
 }

@@ -3,13 +3,11 @@ package dev.caravan.processors.pd;
 import org.apache.camel.Exchange;
 import org.apache.camel.Processor;
 
-import dev.caravan.processors.CaravanExchangeProperties;
-
 /**
  * P/D route step {@code decidePdVerdict}, for the sequential vLLM route (the SGLang route's multicast decides in its
  * aggregation strategy instead): records the decode leg's result (the body) and decides the attempt from both legs.
  *
- * <p>Reads the body ({@link LegResult}), {@code PD_DISPATCH}. Writes {@code PD_VERDICT}.
+ * <p>Reads the body ({@link LegResult}), {@code PdDispatch.PROPERTY}. Writes {@code PdVerdict.PROPERTY}.
  */
 public final class DecideVerdictProcessor implements Processor {
 
@@ -22,11 +20,11 @@ public final class DecideVerdictProcessor implements Processor {
     @Override
     public void process(Exchange exchange) {
         LegResult result = exchange.getIn().getBody(LegResult.class);
-        PdDispatch dispatch = exchange.getProperty(CaravanExchangeProperties.PD_DISPATCH, PdDispatch.class);
+        PdDispatch dispatch = PdDispatch.PROPERTY.get(exchange);
         if (result == null || dispatch == null) {
             throw new IllegalStateException("decidePdVerdict needs a leg's result body and openPdDispatch before it");
         }
         dispatch.arrived(result);
-        exchange.setProperty(CaravanExchangeProperties.PD_VERDICT, dispatch.conclude(outcomes));
+        PdVerdict.PROPERTY.set(exchange, dispatch.conclude(outcomes));
     }
 }

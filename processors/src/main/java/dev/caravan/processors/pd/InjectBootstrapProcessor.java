@@ -1,5 +1,12 @@
 package dev.caravan.processors.pd;
 
+import static dev.caravan.processors.CaravanExchangeProperties.PD_DECODE_BODY;
+import static dev.caravan.processors.CaravanExchangeProperties.PD_LOGPROBS;
+import static dev.caravan.processors.CaravanExchangeProperties.PD_PREFILL_BODY;
+import static dev.caravan.processors.CaravanExchangeProperties.PD_ROOMS;
+import static dev.caravan.processors.CaravanExchangeProperties.REQUEST_JSON;
+import static dev.caravan.processors.CaravanExchangeProperties.REQUEST_KIND;
+
 import java.util.Map;
 import java.util.function.Supplier;
 import java.util.random.RandomGenerator;
@@ -10,7 +17,6 @@ import io.vertx.core.buffer.Buffer;
 import org.apache.camel.Exchange;
 import org.apache.camel.Processor;
 
-import dev.caravan.processors.CaravanExchangeProperties;
 import dev.caravan.processors.request.RequestKind;
 
 /**
@@ -18,7 +24,7 @@ import dev.caravan.processors.request.RequestKind;
  * the rendezvous fields of {@link BootstrapInjector} for the selected prefill worker, with a fresh room per sequence on
  * every attempt (a retry never reuses a room).
  *
- * <p>Reads {@code REQUEST_KIND}, {@code REQUEST_JSON}, {@code PD_PAIR}. Writes {@code PD_PREFILL_BODY} and
+ * <p>Reads {@code REQUEST_KIND}, {@code REQUEST_JSON}, {@code PdPair.PROPERTY}. Writes {@code PD_PREFILL_BODY} and
  * {@code PD_DECODE_BODY} (the same bytes), {@code PD_ROOMS}, {@code PD_LOGPROBS}.
  */
 public final class InjectBootstrapProcessor implements Processor {
@@ -33,11 +39,10 @@ public final class InjectBootstrapProcessor implements Processor {
     }
 
     @Override
-    @SuppressWarnings("unchecked")
     public void process(Exchange exchange) throws JsonProcessingException {
-        RequestKind kind = RequestKind.parse(exchange.getProperty(CaravanExchangeProperties.REQUEST_KIND));
-        Map<String, Object> json = exchange.getProperty(CaravanExchangeProperties.REQUEST_JSON, Map.class);
-        PdPair pair = exchange.getProperty(CaravanExchangeProperties.PD_PAIR, PdPair.class);
+        RequestKind kind = RequestKind.parse(REQUEST_KIND.get(exchange));
+        Map<String, Object> json = REQUEST_JSON.get(exchange);
+        PdPair pair = PdPair.PROPERTY.get(exchange);
         if (json == null || pair == null) {
             throw new IllegalStateException("injectBootstrap needs parseRequest and selectPdPair before it");
         }
@@ -45,9 +50,9 @@ public final class InjectBootstrapProcessor implements Processor {
                 random.get());
         byte[] body = MAPPER.writeValueAsBytes(injected.body());
         // one Buffer per leg: each is written to its own connection
-        exchange.setProperty(CaravanExchangeProperties.PD_PREFILL_BODY, Buffer.buffer(body));
-        exchange.setProperty(CaravanExchangeProperties.PD_DECODE_BODY, Buffer.buffer(body));
-        exchange.setProperty(CaravanExchangeProperties.PD_ROOMS, injected.rooms());
-        exchange.setProperty(CaravanExchangeProperties.PD_LOGPROBS, BootstrapInjector.logprobsRequested(kind, json));
+        PD_PREFILL_BODY.set(exchange, Buffer.buffer(body));
+        PD_DECODE_BODY.set(exchange, Buffer.buffer(body));
+        PD_ROOMS.set(exchange, injected.rooms());
+        PD_LOGPROBS.set(exchange, BootstrapInjector.logprobsRequested(kind, json));
     }
 }

@@ -4,6 +4,8 @@ import io.vertx.core.MultiMap;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClientResponse;
 
+import dev.caravan.processors.ExchangeProperty;
+
 /**
  * What one leg of a P/D request produced; the body of the leg's exchange, which the aggregation reads.
  *
@@ -21,6 +23,10 @@ import io.vertx.core.http.HttpClientResponse;
  */
 public record LegResult(Leg leg, Kind kind, int status, MultiMap headers, Buffer body, HttpClientResponse response,
                         String reason) {
+
+    /** What one leg produced, on the leg's own exchange (a multicast copy): never shared with the other leg. */
+    public static final ExchangeProperty<LegResult> PROPERTY =
+            ExchangeProperty.of("caravanPdLegResult", LegResult.class);
 
     /** How a leg ended. */
     public enum Kind {

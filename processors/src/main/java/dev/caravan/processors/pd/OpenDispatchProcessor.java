@@ -1,5 +1,8 @@
 package dev.caravan.processors.pd;
 
+import static dev.caravan.processors.CaravanExchangeProperties.CLIENT_REQUEST;
+import static dev.caravan.processors.CaravanExchangeProperties.START_NANOS;
+
 import io.vertx.core.Context;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.impl.HttpServerRequestInternal;
@@ -8,7 +11,6 @@ import org.apache.camel.Processor;
 import org.apache.camel.component.platform.http.vertx.HttpMessage;
 import org.apache.camel.support.SynchronizationAdapter;
 
-import dev.caravan.processors.CaravanExchangeProperties;
 import dev.caravan.processors.forward.UpstreamClient;
 
 /**
@@ -20,8 +22,8 @@ import dev.caravan.processors.forward.UpstreamClient;
  * <p>The request timeout ({@code --request-timeout-secs}) is end to end: it counts from the request's arrival
  * ({@code START_NANOS}), across retries, as on the regular path.
  *
- * <p>Reads {@code CLIENT_REQUEST} (else the platform-http message), {@code PD_PAIR}, {@code START_NANOS}. Writes
- * {@code PD_DISPATCH} and clears {@code PD_VERDICT} (a retry starts undecided).
+ * <p>Reads {@code CLIENT_REQUEST} (else the platform-http message), {@code PdPair.PROPERTY}, {@code START_NANOS}.
+ * Writes {@code PdDispatch.PROPERTY} and clears {@code PdVerdict.PROPERTY} (a retry starts undecided).
  */
 public final class OpenDispatchProcessor implements Processor {
 
@@ -35,22 +37,22 @@ public final class OpenDispatchProcessor implements Processor {
 
     @Override
     public void process(Exchange exchange) {
-        HttpServerRequest client = exchange.getProperty(CaravanExchangeProperties.CLIENT_REQUEST, HttpServerRequest.class);
+        HttpServerRequest client = CLIENT_REQUEST.get(exchange);
         if (client == null && exchange.getIn() instanceof HttpMessage m) {
             client = m.getRequest();
         }
-        PdPair pair = exchange.getProperty(CaravanExchangeProperties.PD_PAIR, PdPair.class);
+        PdPair pair = PdPair.PROPERTY.get(exchange);
         if (client == null || pair == null) {
             throw new IllegalStateException("openPdDispatch needs a platform-http request and selectPdPair before it");
         }
         Context context = client instanceof HttpServerRequestInternal internal ? internal.context()
                 : upstream.vertx().getOrCreateContext();
         long now = System.nanoTime();
-        Long arrived = exchange.getProperty(CaravanExchangeProperties.START_NANOS, Long.class);
+        Long arrived = START_NANOS.get(exchange);
         long deadline = (arrived != null ? arrived : now) + upstream.requestTimeout().toNanos();
         PdDispatch dispatch = new PdDispatch(pair, client, context, upstream, metrics, now, deadline);
-        exchange.setProperty(CaravanExchangeProperties.PD_DISPATCH, dispatch);
-        exchange.removeProperty(CaravanExchangeProperties.PD_VERDICT);
+        PdDispatch.PROPERTY.set(exchange, dispatch);
+        PdVerdict.PROPERTY.remove(exchange);
         exchange.getExchangeExtension().addOnCompletion(new SynchronizationAdapter() {
             @Override
             public void onDone(Exchange done) {

@@ -1,11 +1,11 @@
 package dev.caravan.processors.pd;
 
+import static dev.caravan.processors.CaravanExchangeProperties.REQUEST_ID;
+
 import org.apache.camel.AggregationStrategy;
 import org.apache.camel.Exchange;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import dev.caravan.processors.CaravanExchangeProperties;
 
 /**
  * Joins the P/D multicast's two legs ({@code aggregationStrategy: "#pdAggregation"}, with {@code parallelProcessing}
@@ -17,8 +17,8 @@ import dev.caravan.processors.CaravanExchangeProperties;
  *       (its connection closed, so the prefill engine stops) and the decode error is the answer;</li>
  *   <li>a prefill that fails (non-2xx or no response) cancels the decode leg at once — otherwise the decode engine
  *       would wait for KV that never comes until its 300 s bootstrap timeout (the design document's sharp edge 6);</li>
- *   <li>when both have ended, {@link #onCompletion} stores the {@link PdVerdict} ({@code PD_VERDICT}) that the relay
- *       acts on, and reports the legs it judges to their policies and breakers ({@link LegOutcomes}).</li>
+ *   <li>when both have ended, {@link #onCompletion} stores the {@link PdVerdict} ({@code PdVerdict.PROPERTY}) that
+ *       the relay acts on, and reports the legs it judges to their policies and breakers ({@link LegOutcomes}).</li>
  * </ul>
  * A leg's result is its exchange's body ({@link LegResult}); the legs' shared {@link PdDispatch} performs the
  * cancellations. Called on the client connection's event loop (where the legs complete). Stateless and thread-safe.
@@ -38,10 +38,10 @@ public final class PdAggregationStrategy implements AggregationStrategy {
     @Override
     public Exchange aggregate(Exchange oldExchange, Exchange newExchange) {
         LegResult result = newExchange.getIn().getBody(LegResult.class);
-        PdDispatch dispatch = newExchange.getProperty(CaravanExchangeProperties.PD_DISPATCH, PdDispatch.class);
+        PdDispatch dispatch = PdDispatch.PROPERTY.get(newExchange);
         if (result == null || dispatch == null) {
             throw new IllegalStateException("pdAggregation joins the P/D legs: each leg's body must be a LegResult and "
-                    + "PD_DISPATCH set (openPdDispatch before the multicast)");
+                    + "its PdDispatch set (openPdDispatch before the multicast)");
         }
         boolean prefillPending = !dispatch.hasArrived(Leg.PREFILL);
         dispatch.arrived(result);
@@ -65,13 +65,13 @@ public final class PdAggregationStrategy implements AggregationStrategy {
         if (exchange == null) {
             return;
         }
-        PdDispatch dispatch = exchange.getProperty(CaravanExchangeProperties.PD_DISPATCH, PdDispatch.class);
+        PdDispatch dispatch = PdDispatch.PROPERTY.get(exchange);
         PdVerdict verdict = dispatch.conclude(outcomes);
         LOG.debug("Request {}: P/D verdict {} (prefill {}, decode {})", requestId(exchange), verdict.kind(),
                 verdict.prefill().describe(), verdict.decode().describe());
-        exchange.setProperty(CaravanExchangeProperties.PD_VERDICT, verdict);
+        PdVerdict.PROPERTY.set(exchange, verdict);
         if (inputExchange != null) {
-            inputExchange.setProperty(CaravanExchangeProperties.PD_VERDICT, verdict);
+            PdVerdict.PROPERTY.set(inputExchange, verdict);
         }
     }
 
@@ -82,6 +82,6 @@ public final class PdAggregationStrategy implements AggregationStrategy {
     }
 
     private static Object requestId(Exchange exchange) {
-        return exchange.getProperty(CaravanExchangeProperties.REQUEST_ID);
+        return REQUEST_ID.get(exchange);
     }
 }

@@ -13,11 +13,12 @@ import io.vertx.core.http.HttpServerRequest;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.caravan.processors.ExchangeProperty;
 import dev.caravan.processors.forward.UpstreamClient;
 
 /**
  * The state of one attempt of a P/D request, shared by the two legs, the aggregation strategy and the relay (exchange
- * property {@code PD_DISPATCH}; multicast copies share it by reference).
+ * property {@code PdDispatch.PROPERTY}; multicast copies share it by reference).
  *
  * <p>It owns the legs' upstream calls ({@link PdLeg}) so that any party can cancel a leg: the aggregation cancels the
  * decode leg when the prefill fails and the prefill leg when the decode rejects first; a client that disconnects
@@ -29,6 +30,10 @@ import dev.caravan.processors.forward.UpstreamClient;
  * moved there ({@link #onContext}), so the state needs no locks.
  */
 public final class PdDispatch {
+
+    /** The attempt's dispatch, shared by reference by both legs' exchange copies, the aggregation and the relay. */
+    public static final ExchangeProperty<PdDispatch> PROPERTY =
+            ExchangeProperty.of("caravanPdDispatch", PdDispatch.class);
 
     private static final Logger LOG = LoggerFactory.getLogger(PdDispatch.class);
 

@@ -16,7 +16,7 @@ public enum PdMode {
     SGLANG,
     VLLM;
 
-    /** The name used in flags, routes ({@code direct:pd-sglang}) and the {@code caravanPdMode} property. */
+    /** The name used in flags and, prefixed {@code pd-}, in the attempt body's route ({@code attempt-pd-sglang}). */
     public String wireName() {
         return name().toLowerCase(Locale.ROOT);
     }

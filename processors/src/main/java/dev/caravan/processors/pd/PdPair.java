@@ -4,6 +4,7 @@ import dev.caravan.policies.Decision;
 import dev.caravan.policies.LoadBalancingPolicy;
 import dev.caravan.policies.Worker;
 import dev.caravan.policies.WorkerLease;
+import dev.caravan.processors.ExchangeProperty;
 
 /**
  * The prefill and decode workers chosen for one attempt of a P/D request, each with its policy decision, the policy
@@ -12,6 +13,9 @@ import dev.caravan.policies.WorkerLease;
  * completes). A retry selects a new pair.
  */
 public record PdPair(Side prefill, Side decode) {
+
+    /** The attempt's pair with decisions and leases (written by {@code selectPdPair}). */
+    public static final ExchangeProperty<PdPair> PROPERTY = ExchangeProperty.of("caravanPdPair", PdPair.class);
 
     /** One leg's worker. */
     public record Side(Worker worker, Decision decision, LoadBalancingPolicy policy, WorkerLease lease) {

@@ -1,5 +1,7 @@
 package dev.caravan.processors.pd;
 
+import dev.caravan.processors.ExchangeProperty;
+
 /**
  * Which answer a P/D request gets, decided from the two legs' results and the order they arrived in (SGLang's latest
  * dispatch, sglang-gateway.md §5.4). Pure and total, so every combination is unit-tested.
@@ -28,6 +30,9 @@ package dev.caravan.processors.pd;
  * @param decode        the decode leg's result
  */
 public record PdVerdict(Kind kind, boolean earlyRejection, LegResult prefill, LegResult decode) {
+
+    /** Route-read ({@code pd-vllm} skips the decode leg when it is set). Which response the client gets. */
+    public static final ExchangeProperty<PdVerdict> PROPERTY = ExchangeProperty.of("caravanPdVerdict", PdVerdict.class);
 
     /** What the client is answered with. */
     public enum Kind {

@@ -1,5 +1,9 @@
 package dev.caravan.processors.pd;
 
+import static dev.caravan.processors.CaravanExchangeProperties.PD_LOGPROBS;
+import static dev.caravan.processors.CaravanExchangeProperties.PD_PREFILL_BODY;
+import static dev.caravan.processors.CaravanExchangeProperties.REQUEST_JSON;
+
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -8,8 +12,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.vertx.core.buffer.Buffer;
 import org.apache.camel.Exchange;
 import org.apache.camel.Processor;
-
-import dev.caravan.processors.CaravanExchangeProperties;
 
 /**
  * vLLM P/D route step {@code prepareKvTransfer}: the prefill step's body, as vLLM's disaggregated proxy builds it — the
@@ -26,9 +28,8 @@ public final class PrepareKvTransferProcessor implements Processor {
     static final ObjectMapper MAPPER = new ObjectMapper();
 
     @Override
-    @SuppressWarnings("unchecked")
     public void process(Exchange exchange) throws JsonProcessingException {
-        Map<String, Object> json = exchange.getProperty(CaravanExchangeProperties.REQUEST_JSON, Map.class);
+        Map<String, Object> json = REQUEST_JSON.get(exchange);
         if (json == null) {
             throw new IllegalStateException("prepareKvTransfer needs parseRequest before it");
         }
@@ -47,7 +48,7 @@ public final class PrepareKvTransferProcessor implements Processor {
         kv.put("remote_host", null);
         kv.put("remote_port", null);
         prefill.put("kv_transfer_params", kv);
-        exchange.setProperty(CaravanExchangeProperties.PD_PREFILL_BODY, Buffer.buffer(MAPPER.writeValueAsBytes(prefill)));
-        exchange.setProperty(CaravanExchangeProperties.PD_LOGPROBS, false);
+        PD_PREFILL_BODY.set(exchange, Buffer.buffer(MAPPER.writeValueAsBytes(prefill)));
+        PD_LOGPROBS.set(exchange, false);
     }
 }

@@ -1,5 +1,13 @@
 package dev.caravan.processors.pd;
 
+import static dev.caravan.processors.CaravanExchangeProperties.HOLD_BACK_STATUSES;
+import static dev.caravan.processors.CaravanExchangeProperties.OUTCOME;
+import static dev.caravan.processors.CaravanExchangeProperties.PD_LOGPROBS;
+import static dev.caravan.processors.CaravanExchangeProperties.REQUEST_ID;
+import static dev.caravan.processors.CaravanExchangeProperties.RESPONSE_COMMITTED;
+import static dev.caravan.processors.CaravanExchangeProperties.RESPONSE_STATUS;
+import static dev.caravan.processors.CaravanExchangeProperties.WORKER;
+
 import java.util.function.IntPredicate;
 
 import io.vertx.core.buffer.Buffer;
@@ -10,11 +18,12 @@ import org.apache.camel.Message;
 import org.apache.camel.support.AsyncProcessorSupport;
 
 import dev.caravan.policies.Worker;
-import dev.caravan.processors.CaravanExchangeProperties;
 import dev.caravan.processors.error.GatewayError;
 import dev.caravan.processors.forward.ForwardOutcomes;
+import dev.caravan.processors.forward.RelayTiming;
 import dev.caravan.processors.forward.UpstreamClient;
 import dev.caravan.processors.forward.UpstreamHeaders;
+import dev.caravan.processors.forward.Usage;
 import dev.caravan.processors.forward.UsageSniffer;
 
 /**
@@ -33,47 +42,47 @@ import dev.caravan.processors.forward.UsageSniffer;
  * back ({@code HOLD_BACK_STATUSES}, absent on the last attempt) is not answered: the parked decode response is closed
  * unread and the outcome is {@code retryable_status}.
  *
- * <p>On success it records the prefill engine's token counts ({@code USAGE}, {@code WORKER} = the prefill worker: the
- * prompt and its cached part are prefill's work) for the token metrics. {@value #WORKER_HEADER}:
+ * <p>On success it records the prefill engine's token counts ({@code Usage.PROPERTY}, {@code WORKER} = the prefill
+ * worker: the prompt and its cached part are prefill's work) for the token metrics. {@value #WORKER_HEADER}:
  * {@code prefill=URL; decode=URL}; {@value #DECISION_HEADER}: {@code prefill=policy:branch; decode=policy:branch}.
  *
- * <p>Reads {@code PD_VERDICT}, {@code PD_DISPATCH}, {@code PD_LOGPROBS}, {@code HOLD_BACK_STATUSES}. Writes
- * {@code RESPONSE_COMMITTED}, {@code RESPONSE_STATUS}, {@code TTFB_NANOS}, {@code OUTCOME}, {@code USAGE},
- * {@code WORKER}.
+ * <p>Reads {@code PdVerdict.PROPERTY}, {@code PdDispatch.PROPERTY}, {@code PD_LOGPROBS}, {@code HOLD_BACK_STATUSES}.
+ * Writes {@code RESPONSE_COMMITTED}, {@code RESPONSE_STATUS}, {@code TTFB_NANOS}, {@code OUTCOME},
+ * {@code Usage.PROPERTY}, {@code WORKER}.
  */
 public final class RelayDecodeProcessor extends AsyncProcessorSupport {
 
     public static final String WORKER_HEADER = "X-Caravan-Worker";
     public static final String DECISION_HEADER = "X-Caravan-Decision";
 
-    private final UpstreamClient upstream;
+    private final RelayTiming timing;
     private final boolean decisionHeaders;
     private final LegOutcomes outcomes;
 
     public RelayDecodeProcessor(UpstreamClient upstream, boolean decisionHeaders, LegOutcomes outcomes) {
-        this.upstream = upstream;
+        this.timing = RelayTiming.of(upstream);
         this.decisionHeaders = decisionHeaders;
         this.outcomes = outcomes;
     }
 
     @Override
     public boolean process(Exchange exchange, AsyncCallback callback) {
-        PdVerdict verdict = exchange.getProperty(CaravanExchangeProperties.PD_VERDICT, PdVerdict.class);
-        PdDispatch dispatch = exchange.getProperty(CaravanExchangeProperties.PD_DISPATCH, PdDispatch.class);
+        PdVerdict verdict = PdVerdict.PROPERTY.get(exchange);
+        PdDispatch dispatch = PdDispatch.PROPERTY.get(exchange);
         if (verdict == null || dispatch == null) {
             exchange.setException(new IllegalStateException("relayDecode needs the P/D legs' verdict before it"));
             callback.done(true);
             return true;
         }
-        IntPredicate holdBack = exchange.getProperty(CaravanExchangeProperties.HOLD_BACK_STATUSES, IntPredicate.class);
+        IntPredicate holdBack = HOLD_BACK_STATUSES.get(exchange);
         PdPair pair = dispatch.pair();
         LegResult prefill = verdict.prefill();
         LegResult decode = verdict.decode();
         switch (verdict.kind()) {
             case CLIENT_GONE -> {
-                exchange.setProperty(CaravanExchangeProperties.RESPONSE_COMMITTED, true);
-                exchange.setProperty(CaravanExchangeProperties.RESPONSE_STATUS, 499);
-                exchange.setProperty(CaravanExchangeProperties.OUTCOME, ForwardOutcomes.CLIENT_CLOSED);
+                RESPONSE_COMMITTED.set(exchange, true);
+                RESPONSE_STATUS.set(exchange, 499);
+                OUTCOME.set(exchange, ForwardOutcomes.CLIENT_CLOSED);
             }
             case PREFILL_REJECTED -> {
                 if (held(holdBack, prefill.status())) {
@@ -125,30 +134,29 @@ public final class RelayDecodeProcessor extends AsyncProcessorSupport {
 
     /** What the retry decision reads: the worker to avoid next, how the attempt ended, the status if any. */
     private static void failedAttempt(Exchange exchange, Worker worker, String outcome, int status) {
-        exchange.setProperty(CaravanExchangeProperties.WORKER, worker);
-        exchange.setProperty(CaravanExchangeProperties.OUTCOME, outcome);
+        WORKER.set(exchange, worker);
+        OUTCOME.set(exchange, outcome);
         if (status > 0) {
-            exchange.setProperty(CaravanExchangeProperties.RESPONSE_STATUS, status);
+            RESPONSE_STATUS.set(exchange, status);
         }
     }
 
     /** The prompt's token counts come from the engine that computed it. */
     private static void recordUsage(Exchange exchange, PdPair pair, LegResult prefill) {
-        exchange.setProperty(CaravanExchangeProperties.WORKER, pair.prefill().worker());
+        WORKER.set(exchange, pair.prefill().worker());
         if (prefill.kind() == LegResult.Kind.RESPONSE && prefill.body() != null) {
             UsageSniffer sniffer = UsageSniffer.forContentType(prefill.headers().get("content-type"));
             sniffer.accept(prefill.body());
-            exchange.setProperty(CaravanExchangeProperties.USAGE, sniffer.finish());
+            Usage.PROPERTY.set(exchange, sniffer.finish());
         }
     }
 
     private void relay(Exchange exchange, AsyncCallback callback, PdDispatch dispatch, PdVerdict verdict) {
-        BodyRewriter chosen = exchange.getProperty(CaravanExchangeProperties.PD_LOGPROBS, false, Boolean.class)
+        BodyRewriter chosen = PD_LOGPROBS.get(exchange, false)
                 ? BodyRewriter.logprobSplicer(verdict.prefill(), verdict.decode().headers().get("content-type")) : null;
         dispatch.onContext(() -> {
             HttpClientResponse response = dispatch.takeDecodeResponse();
-            new DecodeRelay(exchange, callback, dispatch, response, chosen, decisionHeaders, outcomes, upstream.vertx(),
-                    upstream.idleTimeout().toNanos()).start();
+            new DecodeRelay(exchange, callback, dispatch, response, chosen, decisionHeaders, outcomes, timing).start();
         });
     }
 
@@ -160,7 +168,7 @@ public final class RelayDecodeProcessor extends AsyncProcessorSupport {
         if (type != null) {
             m.setHeader(Exchange.CONTENT_TYPE, type);
         }
-        String requestId = exchange.getProperty(CaravanExchangeProperties.REQUEST_ID, String.class);
+        String requestId = REQUEST_ID.get(exchange);
         if (requestId != null) {
             m.setHeader(UpstreamHeaders.REQUEST_ID, requestId);
         }
@@ -169,7 +177,7 @@ public final class RelayDecodeProcessor extends AsyncProcessorSupport {
             m.setHeader(DECISION_HEADER, dispatch.pair().decisionsHeader());
         }
         m.setBody(prefill.body() == null ? Buffer.buffer() : prefill.body());
-        exchange.setProperty(CaravanExchangeProperties.RESPONSE_STATUS, prefill.status());
-        exchange.setProperty(CaravanExchangeProperties.OUTCOME, ForwardOutcomes.COMPLETED);
+        RESPONSE_STATUS.set(exchange, prefill.status());
+        OUTCOME.set(exchange, ForwardOutcomes.COMPLETED);
     }
 }

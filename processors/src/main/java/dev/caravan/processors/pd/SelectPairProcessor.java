@@ -1,5 +1,10 @@
 package dev.caravan.processors.pd;
 
+import static dev.caravan.processors.CaravanExchangeProperties.EXCLUDED_WORKERS;
+import static dev.caravan.processors.CaravanExchangeProperties.MODEL;
+import static dev.caravan.processors.CaravanExchangeProperties.REQUEST_ID;
+import static dev.caravan.processors.CaravanExchangeProperties.ROUTING_TEXT;
+
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -14,7 +19,6 @@ import org.slf4j.LoggerFactory;
 import dev.caravan.policies.Decision;
 import dev.caravan.policies.SelectionContext;
 import dev.caravan.policies.Worker;
-import dev.caravan.processors.CaravanExchangeProperties;
 import dev.caravan.processors.error.GatewayError;
 import dev.caravan.processors.routing.HeaderView;
 import dev.caravan.processors.routing.PolicyRegistry;
@@ -28,7 +32,8 @@ import dev.caravan.processors.routing.PolicyRegistry;
  * relay release them earlier, as soon as their part is over). A retry calls this step again: a new pair, new leases;
  * the workers that failed earlier attempts ({@code EXCLUDED_WORKERS}) are left out of each pool while others remain.
  *
- * <p>Reads {@code MODEL}, {@code ROUTING_TEXT}, {@code EXCLUDED_WORKERS}, the request headers. Writes {@code PD_PAIR}.
+ * <p>Reads {@code MODEL}, {@code ROUTING_TEXT}, {@code EXCLUDED_WORKERS}, the request headers. Writes
+ * {@code PdPair.PROPERTY}.
  */
 public final class SelectPairProcessor implements Processor {
 
@@ -55,10 +60,10 @@ public final class SelectPairProcessor implements Processor {
 
     @Override
     public void process(Exchange exchange) {
-        String model = exchange.getProperty(CaravanExchangeProperties.MODEL, String.class);
-        String text = exchange.getProperty(CaravanExchangeProperties.ROUTING_TEXT, String.class);
+        String model = MODEL.get(exchange);
+        String text = ROUTING_TEXT.get(exchange);
         HeaderView headers = new HeaderView(exchange.getIn().getHeaders());
-        Collection<?> excluded = exchange.getProperty(CaravanExchangeProperties.EXCLUDED_WORKERS, Collection.class);
+        Collection<?> excluded = EXCLUDED_WORKERS.get(exchange);
         PdPair.Side prefill = select(Leg.PREFILL, prefillPool, model, text, headers, excluded);
         PdPair.Side decode;
         try {
@@ -68,7 +73,7 @@ public final class SelectPairProcessor implements Processor {
             throw e;
         }
         PdPair pair = new PdPair(prefill, decode);
-        exchange.setProperty(CaravanExchangeProperties.PD_PAIR, pair);
+        PdPair.PROPERTY.set(exchange, pair);
         exchange.getExchangeExtension().addOnCompletion(new SynchronizationAdapter() {
             @Override
             public void onDone(Exchange done) {
@@ -76,7 +81,7 @@ public final class SelectPairProcessor implements Processor {
             }
         });
         LOG.debug("Request {} model={} -> prefill {} ({}), decode {} ({})",
-                exchange.getProperty(CaravanExchangeProperties.REQUEST_ID), model, prefill.worker().url(),
+                REQUEST_ID.get(exchange), model, prefill.worker().url(),
                 prefill.decision().label(), decode.worker().url(), decode.decision().label());
     }
 

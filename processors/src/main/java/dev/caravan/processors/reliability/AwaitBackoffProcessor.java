@@ -1,10 +1,12 @@
 package dev.caravan.processors.reliability;
 
+import static dev.caravan.processors.CaravanExchangeProperties.ATTEMPT_PENDING;
+
 import org.apache.camel.AsyncCallback;
 import org.apache.camel.Exchange;
 import org.apache.camel.support.AsyncProcessorSupport;
 
-import dev.caravan.processors.CaravanExchangeProperties;
+import dev.caravan.processors.time.DelayScheduler;
 
 /**
  * Route step {@code awaitBackoff}, after {@code decideRetry}: waits out the back-off before the next attempt without
@@ -23,7 +25,7 @@ public final class AwaitBackoffProcessor extends AsyncProcessorSupport {
     @Override
     public boolean process(Exchange exchange, AsyncCallback callback) {
         RetryState state = RetryState.of(exchange);
-        boolean pending = exchange.getProperty(CaravanExchangeProperties.ATTEMPT_PENDING, false, Boolean.class);
+        boolean pending = ATTEMPT_PENDING.get(exchange, false);
         long delay = state == null ? 0 : state.nextDelayMillis();
         if (!pending || delay <= 0) {
             callback.done(true);

@@ -1,20 +1,23 @@
 package dev.caravan.processors.reliability;
 
+import static dev.caravan.processors.CaravanExchangeProperties.ATTEMPT_PENDING;
+import static dev.caravan.processors.CaravanExchangeProperties.EXCLUDED_WORKERS;
+import static dev.caravan.processors.CaravanExchangeProperties.HOLD_BACK_STATUSES;
+
 import java.util.function.IntPredicate;
 
 import org.apache.camel.Exchange;
 import org.apache.camel.Processor;
 
-import dev.caravan.processors.CaravanExchangeProperties;
-
 /**
- * Route step {@code beginAttempts}, right before the inference route's attempt loop: starts the request's
- * {@link RetryState} (first attempt), makes the loop run once ({@code ATTEMPT_PENDING}), exposes the excluded workers to
- * {@code selectWorker} ({@code EXCLUDED_WORKERS}) and, when a retry is allowed, tells the forward step to hold back a
- * retryable status instead of relaying it ({@code HOLD_BACK_STATUSES}).
+ * Route step {@code beginAttempts}, first in the attempt loop's route: starts the request's {@link RetryState} (first
+ * attempt), makes the loop run once ({@code ATTEMPT_PENDING}), exposes the excluded workers to the selection steps
+ * ({@code EXCLUDED_WORKERS}) and, when a retry is allowed, tells the relaying steps to hold back a retryable status
+ * instead of relaying it ({@code HOLD_BACK_STATUSES}).
  *
- * <p>The loop (ingress.camel.yaml): {@code beginAttempts → loop while ATTEMPT_PENDING [ doTry(selectWorker,
- * forwardStream) → decideRetry → awaitBackoff ]}. A P/D dispatch reuses it by putting its own step in the doTry.
+ * <p>The loop ({@code direct:attempts}, ingress.camel.yaml), written once for every attempt body:
+ * {@code beginAttempts → loop while ATTEMPT_PENDING [ doTry(direct:attempt-<ATTEMPT>) → decideRetry → awaitBackoff ]},
+ * where the body is {@code attempt-forward} (selectWorker, forwardStream) or a P/D one (pd.camel.yaml).
  */
 public final class BeginAttemptsProcessor implements Processor {
 
@@ -31,11 +34,11 @@ public final class BeginAttemptsProcessor implements Processor {
     public void process(Exchange exchange) {
         RetryState state = new RetryState(config.maxAttempts());
         state.startAttempt();
-        exchange.setProperty(CaravanExchangeProperties.RETRY_STATE, state);
-        exchange.setProperty(CaravanExchangeProperties.EXCLUDED_WORKERS, state.excluded());
-        exchange.setProperty(CaravanExchangeProperties.ATTEMPT_PENDING, true);
+        RetryState.PROPERTY.set(exchange, state);
+        EXCLUDED_WORKERS.set(exchange, state.excluded());
+        ATTEMPT_PENDING.set(exchange, true);
         if (state.moreAttemptsAllowed()) {
-            exchange.setProperty(CaravanExchangeProperties.HOLD_BACK_STATUSES, RETRYABLE);
+            HOLD_BACK_STATUSES.set(exchange, RETRYABLE);
         }
     }
 }

@@ -1,5 +1,17 @@
 package dev.caravan.processors.reliability;
 
+import static dev.caravan.processors.CaravanExchangeProperties.ATTEMPT_PENDING;
+import static dev.caravan.processors.CaravanExchangeProperties.DECISION;
+import static dev.caravan.processors.CaravanExchangeProperties.HOLD_BACK_STATUSES;
+import static dev.caravan.processors.CaravanExchangeProperties.LEASE;
+import static dev.caravan.processors.CaravanExchangeProperties.OUTCOME;
+import static dev.caravan.processors.CaravanExchangeProperties.REQUEST_ID;
+import static dev.caravan.processors.CaravanExchangeProperties.RESPONSE_COMMITTED;
+import static dev.caravan.processors.CaravanExchangeProperties.RESPONSE_STATUS;
+import static dev.caravan.processors.CaravanExchangeProperties.TTFB_NANOS;
+import static dev.caravan.processors.CaravanExchangeProperties.WORKER;
+
+import java.util.List;
 import java.util.Set;
 import java.util.function.Supplier;
 import java.util.random.RandomGenerator;
@@ -10,13 +22,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import dev.caravan.policies.Worker;
-import dev.caravan.processors.CaravanExchangeProperties;
+import dev.caravan.processors.ExchangeProperty;
 import dev.caravan.processors.error.GatewayError;
 import dev.caravan.processors.forward.ForwardOutcomes;
+import dev.caravan.processors.forward.Usage;
 
 /**
- * Route step {@code decideRetry}, last in the attempt loop's body: after an attempt ({@code selectWorker} +
- * {@code forwardStream} inside a doTry) decides whether another one follows.
+ * Route step {@code decideRetry}, in the attempt loop after each attempt (its body, {@code direct:attempt-<ATTEMPT>},
+ * runs inside a doTry): decides whether another one follows.
  *
  * <p>Retried, while attempts remain: a connection failure or a broken connection before the response head
  * ({@code upstream_failed}), a worker that sent nothing within the idle limit ({@code idle_timeout}) or
@@ -35,10 +48,8 @@ public final class DecideRetryProcessor implements Processor {
     private static final Set<String> RETRYABLE_OUTCOMES = Set.of(ForwardOutcomes.UPSTREAM_FAILED,
             ForwardOutcomes.IDLE_TIMEOUT, ForwardOutcomes.ATTEMPT_TIMEOUT, ForwardOutcomes.RETRYABLE_STATUS);
     /** What one attempt left on the exchange; cleared before the next. */
-    private static final String[] ATTEMPT_PROPERTIES = {CaravanExchangeProperties.WORKER,
-        CaravanExchangeProperties.LEASE, CaravanExchangeProperties.DECISION, CaravanExchangeProperties.OUTCOME,
-        CaravanExchangeProperties.RESPONSE_STATUS, CaravanExchangeProperties.TTFB_NANOS,
-        CaravanExchangeProperties.USAGE};
+    private static final List<ExchangeProperty<?>> ATTEMPT_PROPERTIES = List.of(WORKER, LEASE, DECISION, OUTCOME,
+            RESPONSE_STATUS, TTFB_NANOS, Usage.PROPERTY);
 
     private final RetryConfig config;
     private final Supplier<RandomGenerator> random;
@@ -58,10 +69,10 @@ public final class DecideRetryProcessor implements Processor {
         Exception caught = exchange.getProperty(Exchange.EXCEPTION_CAUGHT, Exception.class);
         exchange.removeProperty(Exchange.EXCEPTION_CAUGHT);
         RetryState state = RetryState.of(exchange);
-        String outcome = exchange.getProperty(CaravanExchangeProperties.OUTCOME, String.class);
-        boolean committed = exchange.getProperty(CaravanExchangeProperties.RESPONSE_COMMITTED, false, Boolean.class);
-        Integer status = exchange.getProperty(CaravanExchangeProperties.RESPONSE_STATUS, Integer.class);
-        Worker worker = exchange.getProperty(CaravanExchangeProperties.WORKER, Worker.class);
+        String outcome = OUTCOME.get(exchange);
+        boolean committed = RESPONSE_COMMITTED.get(exchange, false);
+        Integer status = RESPONSE_STATUS.get(exchange);
+        Worker worker = WORKER.get(exchange);
         if (state == null || committed || outcome == null || !RETRYABLE_OUTCOMES.contains(outcome)) {
             stop(exchange, caught);
             return;
@@ -70,7 +81,7 @@ public final class DecideRetryProcessor implements Processor {
         if (!state.moreAttemptsAllowed()) {
             metrics.retriesExhausted();
             LOG.debug("Request {}: attempt {} of {} failed ({}); no attempt left",
-                    exchange.getProperty(CaravanExchangeProperties.REQUEST_ID), state.attempts(), state.maxAttempts(),
+                    REQUEST_ID.get(exchange), state.attempts(), state.maxAttempts(),
                     reason);
             if (caught == null) {
                 // only reachable if a route set HOLD_BACK_STATUSES itself on the last attempt
@@ -86,21 +97,21 @@ public final class DecideRetryProcessor implements Processor {
         long delay = config.backoffMillis(state.attempts() - 1, random.get());
         state.setNextDelayMillis(delay);
         state.startAttempt();
-        for (String p : ATTEMPT_PROPERTIES) {
-            exchange.removeProperty(p);
+        for (ExchangeProperty<?> p : ATTEMPT_PROPERTIES) {
+            p.remove(exchange);
         }
-        exchange.setProperty(CaravanExchangeProperties.ATTEMPT_PENDING, true);
+        ATTEMPT_PENDING.set(exchange, true);
         if (!state.moreAttemptsAllowed()) {
-            exchange.removeProperty(CaravanExchangeProperties.HOLD_BACK_STATUSES); // the last attempt relays anything
+            HOLD_BACK_STATUSES.remove(exchange); // the last attempt relays anything
         }
         metrics.retried(reason);
         LOG.debug("Request {}: attempt {} failed on {} ({}); attempt {} of {} in {} ms",
-                exchange.getProperty(CaravanExchangeProperties.REQUEST_ID), state.attempts() - 1,
+                REQUEST_ID.get(exchange), state.attempts() - 1,
                 worker == null ? "?" : worker.url(), reason, state.attempts(), state.maxAttempts(), delay);
     }
 
     private static void stop(Exchange exchange, Exception caught) throws Exception {
-        exchange.setProperty(CaravanExchangeProperties.ATTEMPT_PENDING, false);
+        ATTEMPT_PENDING.set(exchange, false);
         if (caught != null) {
             throw caught;
         }

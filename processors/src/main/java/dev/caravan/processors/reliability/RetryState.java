@@ -7,14 +7,18 @@ import java.util.Set;
 import org.apache.camel.Exchange;
 
 import dev.caravan.policies.Worker;
-import dev.caravan.processors.CaravanExchangeProperties;
+import dev.caravan.processors.ExchangeProperty;
 
 /**
- * One request's progress through its attempts ({@code RETRY_STATE}): how many started, which workers failed it (they are
- * also the live {@code EXCLUDED_WORKERS} set {@code selectWorker} reads), and the back-off before the next one.
- * Touched only by the request's own steps, one at a time, so it needs no synchronisation.
+ * One request's progress through its attempts ({@code RetryState.PROPERTY}): how many started, which workers failed it
+ * (they are also the live {@code EXCLUDED_WORKERS} set {@code selectWorker} reads), and the back-off before the next
+ * one. Touched only by the request's own steps, one at a time, so it needs no synchronisation.
  */
 public final class RetryState {
+
+    /** The request's attempts: how many, workers to avoid, the next back-off (written by {@code beginAttempts}). */
+    public static final ExchangeProperty<RetryState> PROPERTY =
+            ExchangeProperty.of("caravanRetryState", RetryState.class);
 
     private final int maxAttempts;
     private final Set<Worker> excluded = new LinkedHashSet<>();
@@ -27,7 +31,7 @@ public final class RetryState {
 
     /** The state of an exchange's attempts, or null before {@code beginAttempts}. */
     public static RetryState of(Exchange exchange) {
-        return exchange.getProperty(CaravanExchangeProperties.RETRY_STATE, RetryState.class);
+        return RetryState.PROPERTY.get(exchange);
     }
 
     /** Counts an attempt as started. */

@@ -1,11 +1,13 @@
 package dev.caravan.processors.request;
 
+import static dev.caravan.processors.CaravanExchangeProperties.REQUEST_JSON;
+import static dev.caravan.processors.CaravanExchangeProperties.REQUEST_KIND;
+import static dev.caravan.processors.CaravanExchangeProperties.ROUTING_TEXT;
+
 import java.util.Map;
 
 import org.apache.camel.Exchange;
 import org.apache.camel.Processor;
-
-import dev.caravan.processors.CaravanExchangeProperties;
 
 /**
  * Route step {@code extractRoutingText}: computes the routing text of the parsed request ({@link RoutingText}) without
@@ -15,13 +17,12 @@ import dev.caravan.processors.CaravanExchangeProperties;
 public final class ExtractRoutingTextProcessor implements Processor {
 
     @Override
-    @SuppressWarnings("unchecked")
     public void process(Exchange exchange) {
-        RequestKind kind = RequestKind.parse(exchange.getProperty(CaravanExchangeProperties.REQUEST_KIND));
-        Map<String, Object> json = exchange.getProperty(CaravanExchangeProperties.REQUEST_JSON, Map.class);
+        RequestKind kind = RequestKind.parse(REQUEST_KIND.get(exchange));
+        Map<String, Object> json = REQUEST_JSON.get(exchange);
         if (json == null) {
             throw new IllegalStateException("extractRoutingText needs parseRequest before it");
         }
-        exchange.setProperty(CaravanExchangeProperties.ROUTING_TEXT, RoutingText.extract(kind, json));
+        ROUTING_TEXT.set(exchange, RoutingText.extract(kind, json));
     }
 }

@@ -1,5 +1,14 @@
 package dev.caravan.processors.request;
 
+import static dev.caravan.processors.CaravanExchangeProperties.CLIENT_REQUEST;
+import static dev.caravan.processors.CaravanExchangeProperties.MODEL;
+import static dev.caravan.processors.CaravanExchangeProperties.REQUEST_BODY;
+import static dev.caravan.processors.CaravanExchangeProperties.REQUEST_ID;
+import static dev.caravan.processors.CaravanExchangeProperties.REQUEST_JSON;
+import static dev.caravan.processors.CaravanExchangeProperties.REQUEST_KIND;
+import static dev.caravan.processors.CaravanExchangeProperties.STREAM;
+import static dev.caravan.processors.CaravanExchangeProperties.UPSTREAM_PATH;
+
 import java.io.IOException;
 import java.util.List;
 import java.util.Map;
@@ -18,7 +27,6 @@ import org.apache.camel.Exchange;
 import org.apache.camel.Processor;
 import org.apache.camel.component.platform.http.vertx.HttpMessage;
 
-import dev.caravan.processors.CaravanExchangeProperties;
 import dev.caravan.processors.Json;
 import dev.caravan.processors.error.GatewayError;
 
@@ -71,10 +79,10 @@ public final class ParseRequestProcessor implements Processor {
 
     @Override
     public void process(Exchange exchange) throws Exception {
-        RequestKind kind = RequestKind.parse(exchange.getProperty(CaravanExchangeProperties.REQUEST_KIND));
+        RequestKind kind = RequestKind.parse(REQUEST_KIND.get(exchange));
         HttpServerRequest request = exchange.getIn() instanceof HttpMessage m ? m.getRequest() : null;
         if (request != null) {
-            exchange.setProperty(CaravanExchangeProperties.CLIENT_REQUEST, request);
+            CLIENT_REQUEST.set(exchange, request);
         }
         String contentType = exchange.getIn().getHeader(Exchange.CONTENT_TYPE, String.class);
         if (!Json.isJsonContentType(contentType)) {
@@ -83,24 +91,23 @@ public final class ParseRequestProcessor implements Processor {
         }
         byte[] bytes = bytesOf(exchange);
         Map<String, Object> json = parse(bytes);
-        exchange.setProperty(CaravanExchangeProperties.REQUEST_BODY,
-                exchange.getIn().getBody() instanceof Buffer b ? b : Buffer.buffer(bytes));
-        exchange.setProperty(CaravanExchangeProperties.REQUEST_JSON, json);
+        REQUEST_BODY.set(exchange, exchange.getIn().getBody() instanceof Buffer b ? b : Buffer.buffer(bytes));
+        REQUEST_JSON.set(exchange, json);
 
         Object model = json.get("model");
         if (model != null && !(model instanceof String)) {
             throw GatewayError.INVALID_REQUEST.exception("model must be a string");
         }
-        exchange.setProperty(CaravanExchangeProperties.MODEL, model);
+        MODEL.set(exchange, (String) model);
         Object stream = json.get("stream");
         if (stream != null && !(stream instanceof Boolean)) {
             throw GatewayError.INVALID_REQUEST.exception("stream must be a boolean");
         }
-        exchange.setProperty(CaravanExchangeProperties.STREAM, Boolean.TRUE.equals(stream));
-        exchange.setProperty(CaravanExchangeProperties.REQUEST_ID, requestId(exchange, kind));
-        if (exchange.getProperty(CaravanExchangeProperties.UPSTREAM_PATH) == null) {
+        STREAM.set(exchange, Boolean.TRUE.equals(stream));
+        REQUEST_ID.set(exchange, requestId(exchange, kind));
+        if (UPSTREAM_PATH.get(exchange) == null) {
             String query = request != null ? request.query() : null;
-            exchange.setProperty(CaravanExchangeProperties.UPSTREAM_PATH,
+            UPSTREAM_PATH.set(exchange,
                     query == null || query.isEmpty() ? kind.upstreamPath() : kind.upstreamPath() + "?" + query);
         }
     }

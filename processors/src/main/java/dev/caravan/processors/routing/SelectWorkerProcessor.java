@@ -1,5 +1,15 @@
 package dev.caravan.processors.routing;
 
+import static dev.caravan.processors.CaravanExchangeProperties.DECISION;
+import static dev.caravan.processors.CaravanExchangeProperties.EXCLUDED_WORKERS;
+import static dev.caravan.processors.CaravanExchangeProperties.LEASE;
+import static dev.caravan.processors.CaravanExchangeProperties.MODEL;
+import static dev.caravan.processors.CaravanExchangeProperties.OUTCOME;
+import static dev.caravan.processors.CaravanExchangeProperties.REQUEST_ID;
+import static dev.caravan.processors.CaravanExchangeProperties.RESPONSE_STATUS;
+import static dev.caravan.processors.CaravanExchangeProperties.ROUTING_TEXT;
+import static dev.caravan.processors.CaravanExchangeProperties.WORKER;
+
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -16,7 +26,6 @@ import dev.caravan.policies.LoadBalancingPolicy;
 import dev.caravan.policies.SelectionContext;
 import dev.caravan.policies.Worker;
 import dev.caravan.policies.WorkerLease;
-import dev.caravan.processors.CaravanExchangeProperties;
 import dev.caravan.processors.error.GatewayError;
 
 /**
@@ -52,7 +61,7 @@ public final class SelectWorkerProcessor implements Processor {
 
     @Override
     public void process(Exchange exchange) {
-        String model = exchange.getProperty(CaravanExchangeProperties.MODEL, String.class);
+        String model = MODEL.get(exchange);
         PolicyRegistry.Pool pool = policies.poolFor(model);
         List<Worker> available = new ArrayList<>(pool.workers().size());
         for (Worker w : pool.workers()) {
@@ -60,7 +69,7 @@ public final class SelectWorkerProcessor implements Processor {
                 available.add(w);
             }
         }
-        Collection<?> excluded = exchange.getProperty(CaravanExchangeProperties.EXCLUDED_WORKERS, Collection.class);
+        Collection<?> excluded = EXCLUDED_WORKERS.get(exchange);
         if (excluded != null && !excluded.isEmpty() && !excluded.containsAll(available)) {
             available.removeIf(excluded::contains); // a retry avoids the workers that failed it, while others remain
         }
@@ -68,7 +77,7 @@ public final class SelectWorkerProcessor implements Processor {
             throw GatewayError.NO_AVAILABLE_WORKERS.exception(pool.workers().isEmpty()
                     ? "No workers are registered" : "No available workers (all circuits open or unhealthy)");
         }
-        String text = exchange.getProperty(CaravanExchangeProperties.ROUTING_TEXT, String.class);
+        String text = ROUTING_TEXT.get(exchange);
         SelectionContext context = new SelectionContext(pool.model(), text, null,
                 new HeaderView(exchange.getIn().getHeaders()));
         LoadBalancingPolicy policy = pool.policy();
@@ -79,17 +88,17 @@ public final class SelectWorkerProcessor implements Processor {
         }
         Worker worker = decision.worker();
         WorkerLease lease = worker.acquire();
-        exchange.setProperty(CaravanExchangeProperties.DECISION, decision);
-        exchange.setProperty(CaravanExchangeProperties.WORKER, worker);
-        exchange.setProperty(CaravanExchangeProperties.LEASE, lease);
+        DECISION.set(exchange, decision);
+        WORKER.set(exchange, worker);
+        LEASE.set(exchange, lease);
         exchange.getExchangeExtension().addOnCompletion(new LeaseHook(lease, policy));
         if (LOG.isDebugEnabled()) {
             StringBuilder loads = new StringBuilder();
             for (Worker w : available) {
                 loads.append(w.url()).append('=').append(w.load()).append(' ');
             }
-            LOG.debug("Request {} model={} -> {} ({}); loads: {}", exchange.getProperty(
-                    CaravanExchangeProperties.REQUEST_ID), pool.model(), worker.url(), decision.label(), loads);
+            LOG.debug("Request {} model={} -> {} ({}); loads: {}", REQUEST_ID.get(exchange), pool.model(), worker.url(),
+                    decision.label(), loads);
         }
     }
 
@@ -106,8 +115,8 @@ public final class SelectWorkerProcessor implements Processor {
         @Override
         public void onDone(Exchange exchange) {
             lease.release();
-            Integer status = exchange.getProperty(CaravanExchangeProperties.RESPONSE_STATUS, Integer.class);
-            String outcome = exchange.getProperty(CaravanExchangeProperties.OUTCOME, String.class);
+            Integer status = RESPONSE_STATUS.get(exchange);
+            String outcome = OUTCOME.get(exchange);
             boolean success = exchange.getException() == null && !"upstream_failed".equals(outcome)
                     && !"timeout".equals(outcome) && (status == null || status < 500 || status == 499);
             try {

@@ -9,7 +9,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import org.junit.jupiter.api.Test;
 
-import dev.caravan.processors.reliability.ManualScheduler;
+import dev.caravan.processors.time.ManualScheduler;
 
 class AdmissionControllerTest {
 

@@ -9,10 +9,9 @@ import org.apache.camel.Exchange;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import dev.caravan.processors.CaravanExchangeProperties;
 import dev.caravan.processors.StartedCamel;
 import dev.caravan.processors.error.GatewayException;
-import dev.caravan.processors.reliability.ManualScheduler;
+import dev.caravan.processors.time.ManualScheduler;
 
 class AdmitRequestProcessorTest {
 
@@ -33,7 +32,7 @@ class AdmitRequestProcessorTest {
         Exchange first = CAMEL.exchange();
         AtomicInteger firstDone = new AtomicInteger();
         assertThat(admit.process(first, sync -> firstDone.incrementAndGet())).isTrue();
-        assertThat(first.getProperty(CaravanExchangeProperties.ADMISSION_TICKET)).isInstanceOf(AdmissionTicket.class);
+        assertThat(AdmissionTicket.PROPERTY.get(first)).isInstanceOf(AdmissionTicket.class);
 
         Exchange second = CAMEL.exchange();
         AtomicInteger secondDone = new AtomicInteger();

@@ -1,5 +1,8 @@
 package dev.caravan.processors.control;
 
+import static dev.caravan.processors.CaravanExchangeProperties.CONTROL_ERROR;
+import static dev.caravan.processors.CaravanExchangeProperties.CONTROL_URL;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -14,7 +17,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import dev.caravan.policies.EngineLoad;
 import dev.caravan.policies.Worker;
 import dev.caravan.policies.WorkerRegistry;
-import dev.caravan.processors.CaravanExchangeProperties;
 import dev.caravan.processors.Json;
 import dev.caravan.processors.StartedCamel;
 import dev.caravan.processors.routing.PolicyRegistry;
@@ -36,7 +38,7 @@ class ControlStepsTest {
 
     private static Exchange response(ControlCall call, int status, String body) {
         Exchange e = exchange(body);
-        e.setProperty(CaravanExchangeProperties.CONTROL_CALL, call);
+        ControlCall.PROPERTY.set(e, call);
         e.getMessage().setHeader(Exchange.HTTP_RESPONSE_CODE, status);
         e.getMessage().setHeader("Server", "engine");
         return e;
@@ -44,8 +46,8 @@ class ControlStepsTest {
 
     private static Exchange failure(ControlCall call, String reason) {
         Exchange e = exchange(null);
-        e.setProperty(CaravanExchangeProperties.CONTROL_CALL, call);
-        e.setProperty(CaravanExchangeProperties.CONTROL_ERROR, reason);
+        ControlCall.PROPERTY.set(e, call);
+        CONTROL_ERROR.set(e, reason);
         return e;
     }
 
@@ -76,7 +78,7 @@ class ControlStepsTest {
         new PrepareControlCallProcessor("gateway-key").process(e);
         assertThat(e.getIn().getHeaders()).containsOnlyKeys("CamelHttpMethod", "Authorization");
         assertThat(e.getIn().getHeader("Authorization")).isEqualTo("Bearer ka");
-        assertThat(e.getProperty(CaravanExchangeProperties.CONTROL_URL)).isEqualTo("http://a:1/flush_cache");
+        assertThat(CONTROL_URL.get(e)).isEqualTo("http://a:1/flush_cache");
     }
 
     @Test

@@ -1,12 +1,15 @@
 package dev.caravan.processors.error;
 
+import static dev.caravan.processors.CaravanExchangeProperties.ERROR_CODE;
+import static dev.caravan.processors.CaravanExchangeProperties.RESPONSE_COMMITTED;
+import static dev.caravan.processors.CaravanExchangeProperties.RESPONSE_STATUS;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import org.apache.camel.Exchange;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import dev.caravan.processors.CaravanExchangeProperties;
 import dev.caravan.processors.StartedCamel;
 
 class MapErrorProcessorTest {
@@ -30,7 +33,7 @@ class MapErrorProcessorTest {
         assertThat(e.getMessage().getHeader(Exchange.CONTENT_TYPE)).isEqualTo("application/json");
         assertThat(e.getMessage().getBody(String.class)).isEqualTo("{\"error\":{\"type\":\"Service Unavailable\","
                 + "\"code\":\"no_available_workers\",\"message\":\"No available workers\"}}");
-        assertThat(e.getProperty(CaravanExchangeProperties.RESPONSE_STATUS)).isEqualTo(503);
+        assertThat(RESPONSE_STATUS.get(e)).isEqualTo(503);
     }
 
     @Test
@@ -46,10 +49,10 @@ class MapErrorProcessorTest {
     @Test
     void aCommittedStreamIsLeftAlone() {
         Exchange e = failedWith(GatewayError.UPSTREAM_FAILED.exception("late failure"));
-        e.setProperty(CaravanExchangeProperties.RESPONSE_COMMITTED, true);
+        RESPONSE_COMMITTED.set(e, true);
         e.getMessage().setBody("untouched");
         new MapErrorProcessor().process(e);
         assertThat(e.getMessage().getBody()).isEqualTo("untouched");
-        assertThat(e.getProperty(CaravanExchangeProperties.ERROR_CODE)).isEqualTo("upstream_error");
+        assertThat(ERROR_CODE.get(e)).isEqualTo("upstream_error");
     }
 }

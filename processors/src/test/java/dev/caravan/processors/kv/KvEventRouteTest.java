@@ -16,11 +16,11 @@ import org.zeromq.SocketType;
 import org.zeromq.ZContext;
 import org.zeromq.ZMQ;
 
-import dev.caravan.processors.CaravanExchangeProperties;
+import dev.caravan.components.zeromq.ZeroMqConfiguration;
 import dev.caravan.policies.Worker;
 import dev.caravan.policies.kv.KvBlockIndex;
+import dev.caravan.processors.CaravanExchangeProperties;
 import dev.caravan.processors.kv.KvDecodeException.Reason;
-import dev.caravan.components.zeromq.ZeroMqConfiguration;
 
 /**
  * The per-worker route (docs/kv-events.md §7) on a real PUB socket: zeromq SUB → decodeKvBatch →
@@ -61,7 +61,7 @@ class KvEventRouteTest {
             @Override
             public void configure() {
                 from(uri).routeId("kv-events-w1")
-                        .setProperty(CaravanExchangeProperties.KV_WORKER_ID, constant("w1"))
+                        .setProperty(CaravanExchangeProperties.KV_WORKER_ID.name(), constant("w1"))
                         .process(new DecodeKvBatchProcessor(ingestor))
                         .process(new ApplyKvEventsProcessor(ingestor));
             }

@@ -18,12 +18,12 @@ import org.zeromq.SocketType;
 import org.zeromq.ZContext;
 import org.zeromq.ZMQ;
 
+import dev.caravan.components.zeromq.ZeroMqConfiguration;
 import dev.caravan.policies.Worker;
 import dev.caravan.policies.WorkerRegistry;
 import dev.caravan.policies.kv.KvBlockIndex;
 import dev.caravan.processors.CaravanExchangeProperties;
 import dev.caravan.processors.config.GatewayConfig;
-import dev.caravan.components.zeromq.ZeroMqConfiguration;
 
 /**
  * {@link KvRouteManager} with the route template of {@code routes/kv-events.camel.yaml} (Java DSL twin here; the YAML
@@ -54,7 +54,7 @@ class KvRouteManagerTest {
                 routeTemplate(KvRouteManager.TEMPLATE_ID).templateParameter("workerId").templateParameter("endpoint")
                         .templateParameter("topics", "")
                         .from("zeromq:sub:{{endpoint}}?topics={{topics}}")
-                        .setProperty(CaravanExchangeProperties.KV_WORKER_ID, constant("{{workerId}}"))
+                        .setProperty(CaravanExchangeProperties.KV_WORKER_ID.name(), constant("{{workerId}}"))
                         .process("decodeKvBatch")
                         .process("applyKvEvents");
             }

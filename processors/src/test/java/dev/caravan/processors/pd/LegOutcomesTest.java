@@ -10,6 +10,7 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
+import dev.caravan.processors.forward.ForwardOutcomes;
 import dev.caravan.processors.reliability.AttemptOutcome;
 
 class LegOutcomesTest {
@@ -24,7 +25,7 @@ class LegOutcomesTest {
                 Leg.PREFILL))).isEqualTo(AttemptOutcome.NEUTRAL);
         assertThat(LegOutcomes.prefill(verdict(prefill(503), failed(Leg.DECODE, LegResult.Kind.CANCELLED),
                 Leg.PREFILL))).isEqualTo(AttemptOutcome.NEUTRAL);
-        assertThat(LegOutcomes.decodeStream(400, DecodeRelay.COMPLETED)).isEqualTo(AttemptOutcome.NEUTRAL);
+        assertThat(LegOutcomes.decodeStream(400, ForwardOutcomes.COMPLETED)).isEqualTo(AttemptOutcome.NEUTRAL);
         assertThat(LegOutcomes.decodeDiscarded(429)).isEqualTo(AttemptOutcome.NEUTRAL);
     }
 
@@ -57,12 +58,12 @@ class LegOutcomesTest {
 
     @Test
     void aStreamedDecodeIsJudgedByHowTheStreamEnded() {
-        assertThat(LegOutcomes.decodeStream(200, DecodeRelay.COMPLETED)).isEqualTo(AttemptOutcome.SUCCESS);
-        assertThat(LegOutcomes.decodeStream(200, DecodeRelay.UPSTREAM_FAILED)).isEqualTo(AttemptOutcome.FAILURE);
-        assertThat(LegOutcomes.decodeStream(200, DecodeRelay.TIMEOUT)).isEqualTo(AttemptOutcome.FAILURE);
-        assertThat(LegOutcomes.decodeStream(200, DecodeRelay.IDLE_TIMEOUT)).isEqualTo(AttemptOutcome.FAILURE);
-        assertThat(LegOutcomes.decodeStream(200, DecodeRelay.CLIENT_CLOSED)).isEqualTo(AttemptOutcome.NEUTRAL);
-        assertThat(LegOutcomes.decodeStream(500, DecodeRelay.COMPLETED)).isEqualTo(AttemptOutcome.FAILURE);
+        assertThat(LegOutcomes.decodeStream(200, ForwardOutcomes.COMPLETED)).isEqualTo(AttemptOutcome.SUCCESS);
+        assertThat(LegOutcomes.decodeStream(200, ForwardOutcomes.UPSTREAM_FAILED)).isEqualTo(AttemptOutcome.FAILURE);
+        assertThat(LegOutcomes.decodeStream(200, ForwardOutcomes.TIMEOUT)).isEqualTo(AttemptOutcome.FAILURE);
+        assertThat(LegOutcomes.decodeStream(200, ForwardOutcomes.IDLE_TIMEOUT)).isEqualTo(AttemptOutcome.FAILURE);
+        assertThat(LegOutcomes.decodeStream(200, ForwardOutcomes.CLIENT_CLOSED)).isEqualTo(AttemptOutcome.NEUTRAL);
+        assertThat(LegOutcomes.decodeStream(500, ForwardOutcomes.COMPLETED)).isEqualTo(AttemptOutcome.FAILURE);
     }
 
     @Test

@@ -1,9 +1,9 @@
 package dev.caravan.processors.pd;
 
-import static org.assertj.core.api.Assertions.assertThat;
 import static dev.caravan.processors.pd.PdVerdictTest.decode;
 import static dev.caravan.processors.pd.PdVerdictTest.failed;
 import static dev.caravan.processors.pd.PdVerdictTest.prefill;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -19,8 +19,6 @@ import org.apache.camel.support.DefaultExchange;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-
-import dev.caravan.processors.CaravanExchangeProperties;
 
 /** The aggregation's decisions, driven leg by leg on a Vert.x context as the multicast drives them. */
 class PdAggregationStrategyTest {
@@ -63,7 +61,7 @@ class PdAggregationStrategyTest {
     private Exchange leg(LegResult result) {
         Exchange e = new DefaultExchange(CAMEL);
         e.getIn().setBody(result);
-        e.setProperty(CaravanExchangeProperties.PD_DISPATCH, dispatch);
+        PdDispatch.PROPERTY.set(e, dispatch);
         return e;
     }
 
@@ -75,7 +73,7 @@ class PdAggregationStrategyTest {
                 result = strategy.aggregate(result, leg(r));
             }
             strategy.onCompletion(result, null);
-            return result.getProperty(CaravanExchangeProperties.PD_VERDICT, PdVerdict.class);
+            return PdVerdict.PROPERTY.get(result);
         });
     }
 

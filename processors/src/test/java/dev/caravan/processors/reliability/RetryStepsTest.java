@@ -1,9 +1,19 @@
 package dev.caravan.processors.reliability;
 
+import static dev.caravan.processors.CaravanExchangeProperties.ATTEMPT_PENDING;
+import static dev.caravan.processors.CaravanExchangeProperties.EXCLUDED_WORKERS;
+import static dev.caravan.processors.CaravanExchangeProperties.HOLD_BACK_STATUSES;
+import static dev.caravan.processors.CaravanExchangeProperties.OUTCOME;
+import static dev.caravan.processors.CaravanExchangeProperties.RESPONSE_COMMITTED;
+import static dev.caravan.processors.CaravanExchangeProperties.RESPONSE_STATUS;
+import static dev.caravan.processors.CaravanExchangeProperties.TTFB_NANOS;
+import static dev.caravan.processors.CaravanExchangeProperties.WORKER;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntPredicate;
@@ -15,10 +25,12 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.caravan.policies.Worker;
 import dev.caravan.processors.CaravanExchangeProperties;
+import dev.caravan.processors.ExchangeProperty;
 import dev.caravan.processors.StartedCamel;
 import dev.caravan.processors.error.GatewayError;
 import dev.caravan.processors.error.GatewayException;
 import dev.caravan.processors.forward.ForwardOutcomes;
+import dev.caravan.processors.time.ManualScheduler;
 
 /** beginAttempts, decideRetry and awaitBackoff on exchanges shaped like the attempt loop leaves them. */
 class RetryStepsTest {
@@ -43,12 +55,12 @@ class RetryStepsTest {
     /** What forwardStream leaves after an attempt on worker {@code w}. */
     private static void attemptEnded(Exchange e, Worker w, String outcome, Integer status, boolean committed,
                                      Exception caught) {
-        e.setProperty(CaravanExchangeProperties.WORKER, w);
-        e.setProperty(CaravanExchangeProperties.OUTCOME, outcome);
+        WORKER.set(e, w);
+        OUTCOME.set(e, outcome);
         if (status != null) {
-            e.setProperty(CaravanExchangeProperties.RESPONSE_STATUS, status);
+            RESPONSE_STATUS.set(e, status);
         }
-        e.setProperty(CaravanExchangeProperties.RESPONSE_COMMITTED, committed);
+        RESPONSE_COMMITTED.set(e, committed);
         if (caught != null) {
             e.setProperty(Exchange.EXCEPTION_CAUGHT, caught);
         }
@@ -65,8 +77,8 @@ class RetryStepsTest {
 
         RetryState s = RetryState.of(e);
         assertThat(s.attempts()).isEqualTo(1);
-        assertThat(e.getProperty(CaravanExchangeProperties.ATTEMPT_PENDING, Boolean.class)).isTrue();
-        IntPredicate holdBack = e.getProperty(CaravanExchangeProperties.HOLD_BACK_STATUSES, IntPredicate.class);
+        assertThat(ATTEMPT_PENDING.get(e)).isTrue();
+        IntPredicate holdBack = HOLD_BACK_STATUSES.get(e);
         assertThat(holdBack.test(503)).isTrue();
         assertThat(holdBack.test(400)).isFalse();
         assertThat(holdBack.test(200)).isFalse();
@@ -76,29 +88,28 @@ class RetryStepsTest {
     void withOneAttemptNothingIsHeldBack() {
         Exchange e = CAMEL.exchange();
         new BeginAttemptsProcessor(RetryConfig.disabled()).process(e);
-        assertThat(e.getProperty(CaravanExchangeProperties.HOLD_BACK_STATUSES)).isNull();
+        assertThat(HOLD_BACK_STATUSES.get(e)).isNull();
     }
 
     @Test
     void aHeldBackStatusIsRetriedOnAnotherWorkerAfterTheBackoff() throws Exception {
         Exchange e = begun();
         attemptEnded(e, a, ForwardOutcomes.RETRYABLE_STATUS, 503, false, null);
-        e.setProperty(CaravanExchangeProperties.TTFB_NANOS, 5L);
+        TTFB_NANOS.set(e, 5L);
 
         decide.process(e);
 
         RetryState s = RetryState.of(e);
-        assertThat(e.getProperty(CaravanExchangeProperties.ATTEMPT_PENDING, Boolean.class)).isTrue();
+        assertThat(ATTEMPT_PENDING.get(e)).isTrue();
         assertThat(s.attempts()).isEqualTo(2);
         assertThat(s.excluded()).containsExactly(a);
-        assertThat(e.getProperty(CaravanExchangeProperties.EXCLUDED_WORKERS)).isEqualTo(s.excluded());
+        assertThat(EXCLUDED_WORKERS.get(e)).isEqualTo(s.excluded());
         assertThat(s.nextDelayMillis()).isEqualTo(100);
-        for (String p : new String[] {CaravanExchangeProperties.WORKER, CaravanExchangeProperties.OUTCOME,
-            CaravanExchangeProperties.RESPONSE_STATUS, CaravanExchangeProperties.TTFB_NANOS}) {
-            assertThat(e.getProperty(p)).as(p).isNull();
+        for (ExchangeProperty<?> p : List.of(CaravanExchangeProperties.WORKER, CaravanExchangeProperties.OUTCOME,
+                CaravanExchangeProperties.RESPONSE_STATUS, CaravanExchangeProperties.TTFB_NANOS)) {
+            assertThat(p.get(e)).as(p.name()).isNull();
         }
-        assertThat(e.getProperty(CaravanExchangeProperties.HOLD_BACK_STATUSES)).as("attempt 2 of 3 still holds back")
-                .isNotNull();
+        assertThat(HOLD_BACK_STATUSES.get(e)).as("attempt 2 of 3 still holds back").isNotNull();
         assertThat(retries("503")).isEqualTo(1);
     }
 
@@ -118,7 +129,7 @@ class RetryStepsTest {
         assertThat(s.attempts()).isEqualTo(3);
         assertThat(s.nextDelayMillis()).isEqualTo(200); // 100 x 2^1
         assertThat(s.excluded()).containsExactly(a, b);
-        assertThat(e.getProperty(CaravanExchangeProperties.HOLD_BACK_STATUSES)).as("last attempt").isNull();
+        assertThat(HOLD_BACK_STATUSES.get(e)).as("last attempt").isNull();
         assertThat(retries("upstream_failed")).isEqualTo(1);
         assertThat(retries("idle_timeout")).isEqualTo(1);
     }
@@ -130,7 +141,7 @@ class RetryStepsTest {
                 GatewayError.UPSTREAM_TIMEOUT.exception("did not answer"));
         decide.process(e);
 
-        assertThat(e.getProperty(CaravanExchangeProperties.ATTEMPT_PENDING, Boolean.class)).isTrue();
+        assertThat(ATTEMPT_PENDING.get(e)).isTrue();
         assertThat(RetryState.of(e).excluded()).containsExactly(a);
         assertThat(retries("attempt_timeout")).isEqualTo(1);
     }
@@ -146,7 +157,7 @@ class RetryStepsTest {
         attemptEnded(e, a, ForwardOutcomes.UPSTREAM_FAILED, null, false, last);
 
         assertThatThrownBy(() -> decide.process(e)).isSameAs(last);
-        assertThat(e.getProperty(CaravanExchangeProperties.ATTEMPT_PENDING, Boolean.class)).isFalse();
+        assertThat(ATTEMPT_PENDING.get(e)).isFalse();
         assertThat(meters.find("caravan.retries.exhausted").counter().count()).isEqualTo(1);
     }
 
@@ -157,7 +168,7 @@ class RetryStepsTest {
 
         decide.process(e);
 
-        assertThat(e.getProperty(CaravanExchangeProperties.ATTEMPT_PENDING, Boolean.class)).isFalse();
+        assertThat(ATTEMPT_PENDING.get(e)).isFalse();
         assertThat(RetryState.of(e).attempts()).isEqualTo(1);
         assertThat(meters.find("caravan.retries").counters()).isEmpty();
     }
@@ -172,7 +183,7 @@ class RetryStepsTest {
         Exchange gone = begun();
         attemptEnded(gone, a, ForwardOutcomes.CLIENT_CLOSED, 499, true, null);
         decide.process(gone);
-        assertThat(gone.getProperty(CaravanExchangeProperties.ATTEMPT_PENDING, Boolean.class)).isFalse();
+        assertThat(ATTEMPT_PENDING.get(gone)).isFalse();
 
         Exchange none = begun();
         GatewayException noWorker = GatewayError.NO_AVAILABLE_WORKERS.exception("none");
@@ -182,7 +193,7 @@ class RetryStepsTest {
         Exchange fine = begun();
         attemptEnded(fine, a, ForwardOutcomes.COMPLETED, 200, true, null);
         decide.process(fine);
-        assertThat(fine.getProperty(CaravanExchangeProperties.ATTEMPT_PENDING, Boolean.class)).isFalse();
+        assertThat(ATTEMPT_PENDING.get(fine)).isFalse();
         assertThat(meters.find("caravan.retries").counters()).isEmpty();
     }
 

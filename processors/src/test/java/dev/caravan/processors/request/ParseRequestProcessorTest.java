@@ -1,5 +1,13 @@
 package dev.caravan.processors.request;
 
+import static dev.caravan.processors.CaravanExchangeProperties.MODEL;
+import static dev.caravan.processors.CaravanExchangeProperties.REQUEST_BODY;
+import static dev.caravan.processors.CaravanExchangeProperties.REQUEST_ID;
+import static dev.caravan.processors.CaravanExchangeProperties.REQUEST_JSON;
+import static dev.caravan.processors.CaravanExchangeProperties.REQUEST_KIND;
+import static dev.caravan.processors.CaravanExchangeProperties.STREAM;
+import static dev.caravan.processors.CaravanExchangeProperties.UPSTREAM_PATH;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -13,7 +21,6 @@ import org.apache.camel.Exchange;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import dev.caravan.processors.CaravanExchangeProperties;
 import dev.caravan.processors.StartedCamel;
 import dev.caravan.processors.error.GatewayError;
 import dev.caravan.processors.error.GatewayException;
@@ -28,7 +35,7 @@ class ParseRequestProcessorTest {
 
     private static Exchange exchange(String kind, String contentType, String body) {
         Exchange e = CAMEL.exchange();
-        e.setProperty(CaravanExchangeProperties.REQUEST_KIND, kind);
+        REQUEST_KIND.set(e, kind);
         if (contentType != null) {
             e.getIn().setHeader("Content-Type", contentType);
         }
@@ -42,11 +49,11 @@ class ParseRequestProcessorTest {
                 "{\"model\":\"llama\",\"stream\":true,\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}");
         parse.process(e);
 
-        assertThat(e.getProperty(CaravanExchangeProperties.MODEL)).isEqualTo("llama");
-        assertThat(e.getProperty(CaravanExchangeProperties.STREAM)).isEqualTo(true);
-        assertThat(e.getProperty(CaravanExchangeProperties.REQUEST_JSON, Map.class)).containsKey("messages");
-        assertThat(e.getProperty(CaravanExchangeProperties.UPSTREAM_PATH)).isEqualTo("/v1/chat/completions");
-        assertThat(e.getProperty(CaravanExchangeProperties.REQUEST_BODY, Buffer.class).toString())
+        assertThat(MODEL.get(e)).isEqualTo("llama");
+        assertThat(STREAM.get(e)).isEqualTo(true);
+        assertThat(REQUEST_JSON.get(e)).containsKey("messages");
+        assertThat(UPSTREAM_PATH.get(e)).isEqualTo("/v1/chat/completions");
+        assertThat(REQUEST_BODY.get(e).toString())
                 .startsWith("{\"model\":\"llama\"");
     }
 
@@ -54,7 +61,7 @@ class ParseRequestProcessorTest {
     void generatesAnIdWithTheKindsPrefix() throws Exception {
         Exchange e = exchange("completions", "application/json", "{\"prompt\":\"x\"}");
         parse.process(e);
-        assertThat(e.getProperty(CaravanExchangeProperties.REQUEST_ID, String.class)).matches("cmpl-[a-z0-9]{24}");
+        assertThat(REQUEST_ID.get(e)).matches("cmpl-[a-z0-9]{24}");
     }
 
     @Test
@@ -62,15 +69,15 @@ class ParseRequestProcessorTest {
         Exchange e = exchange("generate", "application/json", "{\"text\":\"x\"}");
         e.getIn().setHeader("X-Correlation-Id", "corr-7");
         parse.process(e);
-        assertThat(e.getProperty(CaravanExchangeProperties.REQUEST_ID)).isEqualTo("corr-7");
+        assertThat(REQUEST_ID.get(e)).isEqualTo("corr-7");
     }
 
     @Test
     void keepsAnUpstreamPathTheRouteSet() throws Exception {
         Exchange e = exchange("chat", "application/json", "{\"messages\":[]}");
-        e.setProperty(CaravanExchangeProperties.UPSTREAM_PATH, "/custom");
+        UPSTREAM_PATH.set(e, "/custom");
         parse.process(e);
-        assertThat(e.getProperty(CaravanExchangeProperties.UPSTREAM_PATH)).isEqualTo("/custom");
+        assertThat(UPSTREAM_PATH.get(e)).isEqualTo("/custom");
     }
 
     @Test

@@ -1,5 +1,13 @@
 package dev.caravan.processors.routing;
 
+import static dev.caravan.processors.CaravanExchangeProperties.DECISION;
+import static dev.caravan.processors.CaravanExchangeProperties.EXCLUDED_WORKERS;
+import static dev.caravan.processors.CaravanExchangeProperties.LEASE;
+import static dev.caravan.processors.CaravanExchangeProperties.OUTCOME;
+import static dev.caravan.processors.CaravanExchangeProperties.RESPONSE_STATUS;
+import static dev.caravan.processors.CaravanExchangeProperties.ROUTING_TEXT;
+import static dev.caravan.processors.CaravanExchangeProperties.WORKER;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -14,7 +22,6 @@ import dev.caravan.policies.Decision;
 import dev.caravan.policies.Worker;
 import dev.caravan.policies.WorkerLease;
 import dev.caravan.policies.WorkerRegistry;
-import dev.caravan.processors.CaravanExchangeProperties;
 import dev.caravan.processors.StartedCamel;
 import dev.caravan.processors.error.GatewayError;
 import dev.caravan.processors.error.GatewayException;
@@ -36,7 +43,7 @@ class SelectWorkerProcessorTest {
 
     private static Exchange exchange() {
         Exchange e = CAMEL.exchange();
-        e.setProperty(CaravanExchangeProperties.ROUTING_TEXT, "hello world");
+        ROUTING_TEXT.set(e, "hello world");
         e.getIn().setHeader("X-SMG-Routing-Key", "user-1");
         return e;
     }
@@ -48,9 +55,9 @@ class SelectWorkerProcessorTest {
 
         select.process(e);
 
-        assertThat(e.getProperty(CaravanExchangeProperties.WORKER)).isSameAs(a);
-        assertThat(e.getProperty(CaravanExchangeProperties.DECISION, Decision.class).label()).isEqualTo("recording:first");
-        assertThat(e.getProperty(CaravanExchangeProperties.LEASE, WorkerLease.class).worker()).isSameAs(a);
+        assertThat(WORKER.get(e)).isSameAs(a);
+        assertThat(DECISION.get(e).label()).isEqualTo("recording:first");
+        assertThat(LEASE.get(e).worker()).isSameAs(a);
         assertThat(a.load()).isEqualTo(1);
         assertThat(decisions).extracting(Decision::label).containsExactly("recording:first");
         assertThat(created.get(0).contexts.get(0).requestText()).isEqualTo("hello world");
@@ -62,9 +69,9 @@ class SelectWorkerProcessorTest {
         Worker a = workers.add(Worker.builder("http://a:1").build());
         Exchange e = exchange();
         select.process(e);
-        e.getProperty(CaravanExchangeProperties.LEASE, WorkerLease.class).release(); // the forward step released it
-        e.setProperty(CaravanExchangeProperties.RESPONSE_STATUS, 200);
-        e.setProperty(CaravanExchangeProperties.OUTCOME, "completed");
+        LEASE.get(e).release(); // the forward step released it
+        RESPONSE_STATUS.set(e, 200);
+        OUTCOME.set(e, "completed");
 
         e.getExchangeExtension().handoverCompletions().forEach(s -> s.onComplete(e));
 
@@ -77,7 +84,7 @@ class SelectWorkerProcessorTest {
         Worker a = workers.add(Worker.builder("http://a:1").build());
         Exchange e = exchange();
         select.process(e);
-        e.setProperty(CaravanExchangeProperties.RESPONSE_STATUS, 502);
+        RESPONSE_STATUS.set(e, 502);
 
         e.getExchangeExtension().handoverCompletions().forEach(s -> s.onFailure(e));
 
@@ -92,7 +99,7 @@ class SelectWorkerProcessorTest {
         a.setHealthy(false);
         Exchange e = exchange();
         select.process(e);
-        assertThat(e.getProperty(CaravanExchangeProperties.WORKER)).isSameAs(b);
+        assertThat(WORKER.get(e)).isSameAs(b);
     }
 
     @Test
@@ -122,11 +129,11 @@ class SelectWorkerProcessorTest {
         Worker a = workers.add(Worker.builder("http://a:1").build());
         Worker b = workers.add(Worker.builder("http://b:1").build());
         Exchange e = exchange();
-        e.setProperty(CaravanExchangeProperties.EXCLUDED_WORKERS, java.util.Set.of(a));
+        EXCLUDED_WORKERS.set(e, java.util.Set.of(a));
 
         select.process(e);
 
-        assertThat(e.getProperty(CaravanExchangeProperties.WORKER)).isSameAs(b);
+        assertThat(WORKER.get(e)).isSameAs(b);
         assertThat(created.get(0).contexts).hasSize(1);
     }
 
@@ -136,10 +143,10 @@ class SelectWorkerProcessorTest {
         Worker b = workers.add(Worker.builder("http://b:1").build());
         b.setAvailabilityGate(() -> false); // b's breaker is open
         Exchange e = exchange();
-        e.setProperty(CaravanExchangeProperties.EXCLUDED_WORKERS, java.util.Set.of(a));
+        EXCLUDED_WORKERS.set(e, java.util.Set.of(a));
 
         select.process(e);
 
-        assertThat(e.getProperty(CaravanExchangeProperties.WORKER)).isSameAs(a);
+        assertThat(WORKER.get(e)).isSameAs(a);
     }
 }

@@ -1,11 +1,11 @@
-package dev.caravan.processors.reliability;
+package dev.caravan.processors.time;
 
 import io.vertx.core.Vertx;
 
 /**
- * Runs a task after a delay without holding a thread: the retry back-off and the admission queue's timeouts. The Vert.x
- * implementation uses a timer, which fires on the calling thread's event-loop context (so a request continues where it
- * was); tests use a manual implementation and move time by hand.
+ * Runs a task after a delay without holding a thread: the relays' deadlines and idle limits, the retry back-off and the
+ * admission queue's timeouts. The Vert.x implementation uses a timer, which fires on the calling thread's event-loop
+ * context (so a request continues where it was); tests use a manual implementation and move time by hand.
  */
 public interface DelayScheduler {
 

@@ -1,10 +1,15 @@
-package dev.caravan.processors.reliability;
+package dev.caravan.processors.time;
 
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.OptionalLong;
 
-/** A {@link DelayScheduler} on a hand-moved clock: {@link #advance} runs every task that came due, in due order. */
+/**
+ * A {@link DelayScheduler} on a hand-moved clock: {@link #advance} runs every task that came due, in due order.
+ * {@link #nanoTime()} reads the same clock on {@link System#nanoTime()}'s scale, for code that takes both a
+ * {@code LongSupplier nanoTime} and a scheduler.
+ */
 public final class ManualScheduler implements DelayScheduler {
 
     private record Task(long handle, long dueMillis, Runnable run) {
@@ -52,8 +57,18 @@ public final class ManualScheduler implements DelayScheduler {
         return tasks.size();
     }
 
+    /** When the earliest pending task is due (milliseconds on this clock), or empty when none is pending. */
+    public synchronized OptionalLong nextDueMillis() {
+        return tasks.stream().mapToLong(Task::dueMillis).min();
+    }
+
     /** Milliseconds moved so far (for clocks derived from this scheduler). */
     public synchronized long nowMillis() {
         return nowMillis;
+    }
+
+    /** This clock in nanoseconds. */
+    public synchronized long nanoTime() {
+        return nowMillis * 1_000_000;
     }
 }

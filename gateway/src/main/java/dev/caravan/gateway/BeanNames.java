@@ -1,0 +1,120 @@
+package dev.caravan.gateway;
+
+/**
+ * The registry name of every bean the gateway binds: the YAML routes reference route steps by these names
+ * ({@code process: {ref: parseRequest}}, {@code aggregationStrategy: "#pdAggregation"}), so a name is written once here
+ * and used by the {@code *Beans} classes that bind it. {@code RouteReferencesTest} parses every built-in route file and
+ * fails when a {@code ref:} or {@code #bean} names a bean no configuration binds — a renamed bean or a mistyped ref
+ * breaks the build, not the first request. Optional modules name their own beans (Kubernetes discovery:
+ * {@code DiscoveryBeans}).
+ */
+public final class BeanNames {
+
+    // ---- shared objects (looked up by type or by Camel components, referenced by no route) ------------------------
+
+    /** The Vert.x instance the platform-http server takes from the registry. */
+    public static final String VERTX = "vertx";
+    /** The Micrometer registry; camel-micrometer(-prometheus) looks it up by this name. */
+    public static final String METRICS_REGISTRY = "metricsRegistry";
+    public static final String GATEWAY_CONFIG = "gatewayConfig";
+    public static final String WORKER_REGISTRY = "workerRegistry";
+    public static final String POLICY_REGISTRY = "policyRegistry";
+    public static final String GATEWAY_METRICS = "gatewayMetrics";
+    public static final String UPSTREAM_CLIENT = "upstreamClient";
+
+    // ---- request path (ingress.camel.yaml) ----------------------------------------------------------------------
+
+    public static final String CHECK_API_KEY = "checkApiKey";
+    public static final String PARSE_REQUEST = "parseRequest";
+    public static final String EXTRACT_ROUTING_TEXT = "extractRoutingText";
+    public static final String ADMIT_REQUEST = "admitRequest";
+    public static final String CHOOSE_PD_MODE = "choosePdMode";
+    public static final String BEGIN_ATTEMPTS = "beginAttempts";
+    public static final String SELECT_WORKER = "selectWorker";
+    public static final String FORWARD_STREAM = "forwardStream";
+    public static final String DECIDE_RETRY = "decideRetry";
+    public static final String AWAIT_BACKOFF = "awaitBackoff";
+
+    // ---- errors (errors.camel.yaml) ----------------------------------------------------------------------------
+
+    public static final String MAP_ERROR = "mapError";
+
+    // ---- admin API (admin.camel.yaml) --------------------------------------------------------------------------
+
+    public static final String CHECK_ADMIN_KEY = "checkAdminKey";
+    public static final String REGISTER_WORKER = "registerWorker";
+    public static final String LIST_WORKERS = "listWorkers";
+    public static final String GET_WORKER = "getWorker";
+    public static final String UPDATE_WORKER = "updateWorker";
+    public static final String REMOVE_WORKER = "removeWorker";
+    public static final String ADD_WORKER_BY_URL = "addWorkerByUrl";
+    public static final String REMOVE_WORKER_BY_URL = "removeWorkerByUrl";
+    public static final String LIST_WORKER_URLS = "listWorkerUrls";
+    public static final String REJECT_WHEN_DRAINING = "rejectWhenDraining";
+    public static final String CHECK_READINESS = "checkReadiness";
+    public static final String SCRAPE_METRICS = "scrapeMetrics";
+    public static final String PLAN_HEALTH_GENERATE = "planHealthGenerate";
+    public static final String SUMMARIZE_HEALTH_GENERATE = "summarizeHealthGenerate";
+    public static final String PLAN_LIST_MODELS = "planListModels";
+    public static final String MERGE_MODELS = "mergeModels";
+    public static final String PLAN_GET_LOADS = "planGetLoads";
+    public static final String SUMMARIZE_LOADS = "summarizeLoads";
+    public static final String PLAN_FLUSH_CACHE = "planFlushCache";
+    public static final String SUMMARIZE_FLUSH_CACHE = "summarizeFlushCache";
+
+    // ---- control plane (control.camel.yaml) --------------------------------------------------------------------
+
+    public static final String PREPARE_CONTROL_CALL = "prepareControlCall";
+    public static final String RECORD_CONTROL_FAILURE = "recordControlFailure";
+    /** The {@code direct:call-workers} split's aggregation strategy. */
+    public static final String COLLECT_CONTROL_RESULTS = "collectControlResults";
+    public static final String PLAN_LOAD_POLL = "planLoadPoll";
+    public static final String APPLY_ENGINE_LOADS = "applyEngineLoads";
+    public static final String RUN_MAINTENANCE = "runMaintenance";
+
+    // ---- health checks, breakers, admission (health.camel.yaml, docs/reliability.md) ---------------------------
+
+    public static final String PLAN_HEALTH_CHECKS = "planHealthChecks";
+    public static final String PROBE_WORKERS = "probeWorkers";
+    public static final String APPLY_HEALTH_RESULTS = "applyHealthResults";
+    public static final String HEALTH_CHECKER = "healthChecker";
+    public static final String WORKER_BREAKERS = "workerBreakers";
+    public static final String ADMISSION_CONTROLLER = "admissionController";
+
+    // ---- prefill/decode disaggregation (pd.camel.yaml) ---------------------------------------------------------
+
+    public static final String SELECT_PD_PAIR = "selectPdPair";
+    public static final String INJECT_BOOTSTRAP = "injectBootstrap";
+    public static final String OPEN_PD_DISPATCH = "openPdDispatch";
+    public static final String CALL_PREFILL = "callPrefill";
+    public static final String CALL_DECODE = "callDecode";
+    /** The SGLang P/D multicast's aggregation strategy. */
+    public static final String PD_AGGREGATION = "pdAggregation";
+    public static final String RELAY_DECODE = "relayDecode";
+    public static final String PREPARE_KV_TRANSFER = "prepareKvTransfer";
+    public static final String APPLY_KV_TRANSFER = "applyKvTransfer";
+    public static final String DECIDE_PD_VERDICT = "decidePdVerdict";
+    public static final String RUN_PREFILL_MAINTENANCE = "runPrefillMaintenance";
+    public static final String RUN_DECODE_MAINTENANCE = "runDecodeMaintenance";
+    public static final String PD_CONFIG = "pdConfig";
+    public static final String PREFILL_POLICY_REGISTRY = "prefillPolicyRegistry";
+    public static final String DECODE_POLICY_REGISTRY = "decodePolicyRegistry";
+    public static final String PD_METRICS = "pdMetrics";
+    public static final String LEG_OUTCOMES = "legOutcomes";
+
+    // ---- KV events (kv-events.camel.yaml, docs/kv-events.md) ---------------------------------------------------
+
+    public static final String DECODE_KV_BATCH = "decodeKvBatch";
+    public static final String APPLY_KV_EVENTS = "applyKvEvents";
+    public static final String CHECK_KV_PUBLISHERS = "checkKvPublishers";
+    public static final String PLAN_KV_CAPACITY_POLL = "planKvCapacityPoll";
+    public static final String APPLY_KV_CAPACITY = "applyKvCapacity";
+    public static final String KV_BLOCK_INDEX = "kvBlockIndex";
+    public static final String KV_PARITY_TRACKER = "kvParityTracker";
+    public static final String KV_EVENT_INGESTOR = "kvEventIngestor";
+    public static final String KV_ROUTE_MANAGER = "kvRouteManager";
+    public static final String KV_METRICS = "kvMetrics";
+
+    private BeanNames() {
+    }
+}

@@ -1,0 +1,60 @@
+package dev.caravan.kubernetes;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+import dev.caravan.gateway.GatewayBeans;
+import dev.caravan.gateway.RouteReferences;
+import dev.caravan.processors.config.CaravanFlags;
+import dev.caravan.processors.config.GatewayConfig;
+
+/**
+ * With {@code --service-discovery} (this module's beans join through its {@code GatewayExtension}), every reference of
+ * the discovery route and of the gateway's built-in routes resolves; without it the discovery route is not loaded, and
+ * its beans do not exist. No Camel context is started.
+ */
+class DiscoveryRouteReferencesTest {
+
+    private static final Path DISCOVERY_ROUTES = Path.of("src", "main", "resources", "routes");
+    private static final Path GATEWAY_ROUTES = Path.of("..", "gateway", "src", "main", "resources", "routes");
+
+    private static GatewayConfig discovering() {
+        return GatewayConfig.defaults().with(CaravanFlags.SERVICE_DISCOVERY, "true");
+    }
+
+    private static List<RouteReferences.Reference> references(Path dir) {
+        List<RouteReferences.Reference> found = new ArrayList<>();
+        RouteReferences.routeFiles(dir).forEach(f -> found.addAll(RouteReferences.in(f)));
+        return found;
+    }
+
+    @Test
+    void everyReferenceResolvesWithDiscoveryOn() {
+        for (GatewayConfig config : List.of(discovering().with(CaravanFlags.SELECTOR, "app=vllm"),
+                discovering().with(CaravanFlags.PD_DISAGGREGATION, "true")
+                        .with(CaravanFlags.PREFILL_SELECTOR, "role=prefill")
+                        .with(CaravanFlags.DECODE_SELECTOR, "role=decode"))) {
+            try (GatewayBeans beans = new GatewayBeans(config, null, null)) {
+                assertThat(beans.excludedRoutes()).isEmpty();
+                List<RouteReferences.Reference> refs = references(DISCOVERY_ROUTES);
+                assertThat(refs).extracting(RouteReferences.Reference::bean)
+                        .containsExactlyInAnyOrder(DiscoveryBeans.DISCOVERY_METRICS, DiscoveryBeans.RECONCILE_WORKERS);
+                refs.addAll(references(GATEWAY_ROUTES));
+                assertThat(RouteReferences.unresolved(refs, beans.beans())).isEmpty();
+            }
+        }
+    }
+
+    @Test
+    void withoutDiscoveryItsRouteIsNotLoadedAndItsBeansDoNotExist() {
+        try (GatewayBeans beans = new GatewayBeans(GatewayConfig.defaults(), null, null)) {
+            assertThat(beans.excludedRoutes()).isEqualTo("**/" + DiscoveryBeans.ROUTES_FILE);
+            assertThat(RouteReferences.unresolved(references(DISCOVERY_ROUTES), beans.beans())).hasSize(2);
+        }
+    }
+}
