@@ -35,6 +35,7 @@ import dev.caravan.processors.admin.UpdateWorkerProcessor;
 import dev.caravan.processors.config.CaravanFlags;
 import dev.caravan.processors.config.GatewayConfig;
 import dev.caravan.processors.control.ApplyEngineLoadsProcessor;
+import dev.caravan.processors.control.CallWorkerProcessor;
 import dev.caravan.processors.control.CollectControlResultsStrategy;
 import dev.caravan.processors.control.MergeModelsProcessor;
 import dev.caravan.processors.control.PlanControlCallsProcessor;
@@ -171,6 +172,8 @@ public final class GatewayBeans implements AutoCloseable {
         beans.put("planLoadPoll", new PlanControlCallsProcessor(workers, Scope.ALL, "GET",
                 List.of(ApplyEngineLoadsProcessor.GET_LOAD, ApplyEngineLoadsProcessor.METRICS)));
         beans.put("prepareControlCall", new PrepareControlCallProcessor(apiKey));
+        beans.put("callWorker", new CallWorkerProcessor(vertx,
+                Duration.ofSeconds(config.getLong(CaravanFlags.CONTROL_TIMEOUT_SECS))));
         beans.put("recordControlFailure", new RecordControlFailureProcessor());
         beans.put("collectControlResults", new CollectControlResultsStrategy());
         beans.put("summarizeFlushCache", new SummarizeFlushCacheProcessor(workers, policies));
@@ -246,8 +249,6 @@ public final class GatewayBeans implements AutoCloseable {
         long loadInterval = config.getLong(CaravanFlags.LOAD_CHECK_INTERVAL);
         p.put("caravan.derived.load-monitor-enabled", Boolean.toString(loadInterval > 0));
         p.put("caravan.derived.load-monitor-period-ms", Long.toString(Math.max(1, loadInterval) * 1000));
-        p.put("caravan.derived.control-timeout-ms",
-                Long.toString(Duration.ofSeconds(config.getLong(CaravanFlags.CONTROL_TIMEOUT_SECS)).toMillis()));
         p.putAll(kv.properties());
         return p;
     }

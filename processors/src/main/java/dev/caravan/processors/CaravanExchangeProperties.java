@@ -101,11 +101,11 @@ public final class CaravanExchangeProperties {
     /** The aggregation's decision ({@code PdVerdict}): which response the client gets. */
     public static final String PD_VERDICT = "caravanPdVerdict";
 
-    // ---- control plane (fan-out calls to workers over camel-netty-http) -------------------------------------------
+    // ---- control plane (fan-out calls to workers, control.camel.yaml) ---------------------------------------------
 
     /** The {@code ControlCall} a split sub-exchange carries out. */
     public static final String CONTROL_CALL = "caravanControlCall";
-    /** Absolute URL of the control call, used by the {@code toD} to netty-http. */
+    /** Absolute URL of the control call, for logs and failure reports. */
     public static final String CONTROL_URL = "caravanControlUrl";
     /** Why a control call failed (connection refused, timeout, ...), set by {@code recordControlFailure}. */
     public static final String CONTROL_ERROR = "caravanControlError";
