@@ -40,7 +40,7 @@ import dev.caravan.policies.tree.OwnerRule;
  *                                {@code --load-check-interval}, so one missed or slow poll is tolerated and a worker that
  *                                stops answering drops back to in-flight counting
  * @param sharedPrefixOwner       which worker a match reports when several hold the matched prefix ({@link OwnerRule}):
- *                                {@code first} (default, SGLang since its PR 16097: the worker that first sent it,
+ *                                {@code first} (default, SGLang since PRs 16097/16099: the worker that first sent it,
  *                                while the tree still holds it there) or {@code latest} (the last worker it was sent
  *                                to, Caravan's rule before issue 22)
  */
@@ -60,7 +60,7 @@ public record CacheAwareConfig(double cacheThreshold, int balanceAbsThreshold, d
     public static final boolean DEFAULT_BALANCE_ENGINE_LOAD = false;
     /** Twice the gateway's default 5 s load poll. */
     public static final Duration DEFAULT_ENGINE_LOAD_MAX_AGE = Duration.ofSeconds(10);
-    /** SGLang's rule since its PR 16097: a shared node keeps reporting its first owner while that owner is on it. */
+    /** SGLang's rule since its PRs 16097/16099: a shared node keeps reporting its first owner while that owner is on it. */
     public static final OwnerRule DEFAULT_SHARED_PREFIX_OWNER = OwnerRule.FIRST;
 
     public CacheAwareConfig {

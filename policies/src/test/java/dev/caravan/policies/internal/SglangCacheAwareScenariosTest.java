@@ -28,9 +28,10 @@ import dev.caravan.policies.tree.OwnerRule;
  * outcomes are SGLang's; the code is ours. SGLang's {@code init_workers}/{@code add_worker} are our
  * {@code onWorkerAdded}, {@code remove_worker(_by_url)} our {@code onWorkerRemoved}.
  *
- * <p>Not mirrored: {@code test_cache_aware_sync_tree_operation_to_mesh}, {@code test_cache_aware_restore_tree_state_from_mesh},
- * {@code test_cache_aware_apply_remote_tree_operation} and {@code test_cache_aware_multi_node_consistency} test SGLang's
- * HA mesh replication of the tree, which Caravan does not have (each gateway keeps its own trees).
+ * <p>Not mirrored: {@code test_cache_aware_sync_tree_operation_to_mesh},
+ * {@code test_cache_aware_restore_tree_state_from_mesh}, {@code test_cache_aware_apply_remote_tree_operation} and
+ * {@code test_cache_aware_multi_node_consistency} test SGLang's HA mesh replication of the tree, which Caravan does not
+ * have (each gateway keeps its own trees).
  */
 class SglangCacheAwareScenariosTest {
 
@@ -169,7 +170,7 @@ class SglangCacheAwareScenariosTest {
 
     @Test
     void aSharedPrefixGoesBackToItsFirstOwnerOnceLoadIsBalanced() {
-        // issue 22's routing scenario: SGLang (PR 16097 on) keeps "hello world" on the worker that first cached it
+        // issue 22's routing scenario: SGLang (PRs 16097/16099 on) keeps "hello world" on the worker that first cached it
         CacheAwareConfig cfg = CacheAwareConfig.defaults().withBalance(2, 1.5);
         assertThat(replayIssue22Scenario(cfg).url()).isEqualTo("http://w0:8000");
     }
