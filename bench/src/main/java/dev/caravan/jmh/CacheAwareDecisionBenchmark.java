@@ -27,6 +27,7 @@ import dev.caravan.policies.SelectionContext;
 import dev.caravan.policies.TreeBacked;
 import dev.caravan.policies.Worker;
 import dev.caravan.policies.tree.ApproximateRadixTree;
+import dev.caravan.policies.tree.OwnerRule;
 
 /**
  * One cache_aware decision (healthy filter, imbalance guard, prefix match, insert) on one thread, with 1,000 tenants'
@@ -53,6 +54,10 @@ public class CacheAwareDecisionBenchmark {
     @Param({"1000"})
     public int tenants;
 
+    /** Which worker a shared prefix reports ({@code --shared-prefix-owner}): SGLang's first owner or the latest. */
+    @Param({"first", "latest"})
+    public String sharedPrefixOwner;
+
     private LoadBalancingPolicy policy;
     private List<Worker> workers;
     private SelectionContext[] requests;
@@ -65,7 +70,8 @@ public class CacheAwareDecisionBenchmark {
             workers.add(Worker.builder("http://10.0.0." + (i + 1) + ":8000").build());
         }
         workers = List.copyOf(workers);
-        policy = PolicyFactory.create(CacheAwareConfig.defaults(), PolicyEnvironment.seeded(1));
+        policy = PolicyFactory.create(CacheAwareConfig.defaults()
+                .withSharedPrefixOwner(OwnerRule.fromWireName(sharedPrefixOwner)), PolicyEnvironment.seeded(1));
         workers.forEach(policy::onWorkerAdded);
         ApproximateRadixTree tree = ((TreeBacked) policy).tree(Worker.UNKNOWN_MODEL_ID).orElseThrow();
         String[] system = new String[tenants];

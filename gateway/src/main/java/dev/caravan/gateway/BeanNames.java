@@ -65,6 +65,7 @@ public final class BeanNames {
     // ---- control plane (control.camel.yaml) --------------------------------------------------------------------
 
     public static final String PREPARE_CONTROL_CALL = "prepareControlCall";
+    public static final String CALL_WORKER = "callWorker";
     public static final String RECORD_CONTROL_FAILURE = "recordControlFailure";
     /** The {@code direct:call-workers} split's aggregation strategy. */
     public static final String COLLECT_CONTROL_RESULTS = "collectControlResults";

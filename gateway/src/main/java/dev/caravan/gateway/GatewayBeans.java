@@ -35,6 +35,7 @@ import dev.caravan.processors.admin.UpdateWorkerProcessor;
 import dev.caravan.processors.config.CaravanFlags;
 import dev.caravan.processors.config.GatewayConfig;
 import dev.caravan.processors.control.ApplyEngineLoadsProcessor;
+import dev.caravan.processors.control.CallWorkerProcessor;
 import dev.caravan.processors.control.CollectControlResultsStrategy;
 import dev.caravan.processors.control.MergeModelsProcessor;
 import dev.caravan.processors.control.PlanControlCallsProcessor;
@@ -174,6 +175,8 @@ public final class GatewayBeans implements AutoCloseable {
         beans.put(BeanNames.PLAN_LOAD_POLL, new PlanControlCallsProcessor(workers, Scope.ALL, "GET",
                 List.of(ApplyEngineLoadsProcessor.GET_LOAD, ApplyEngineLoadsProcessor.METRICS)));
         beans.put(BeanNames.PREPARE_CONTROL_CALL, new PrepareControlCallProcessor(apiKey));
+        beans.put(BeanNames.CALL_WORKER, new CallWorkerProcessor(vertx,
+                Duration.ofSeconds(config.getLong(CaravanFlags.CONTROL_TIMEOUT_SECS))));
         beans.put(BeanNames.RECORD_CONTROL_FAILURE, new RecordControlFailureProcessor());
         beans.put(BeanNames.COLLECT_CONTROL_RESULTS, new CollectControlResultsStrategy());
         beans.put(BeanNames.SUMMARIZE_FLUSH_CACHE, new SummarizeFlushCacheProcessor(workers, policies));
@@ -249,8 +252,6 @@ public final class GatewayBeans implements AutoCloseable {
         long loadInterval = config.getLong(CaravanFlags.LOAD_CHECK_INTERVAL);
         p.put("caravan.derived.load-monitor-enabled", Boolean.toString(loadInterval > 0));
         p.put("caravan.derived.load-monitor-period-ms", Long.toString(Math.max(1, loadInterval) * 1000));
-        p.put("caravan.derived.control-timeout-ms",
-                Long.toString(Duration.ofSeconds(config.getLong(CaravanFlags.CONTROL_TIMEOUT_SECS)).toMillis()));
         p.putAll(kv.properties());
         return p;
     }

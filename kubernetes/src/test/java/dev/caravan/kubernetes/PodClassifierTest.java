@@ -142,6 +142,15 @@ class PodClassifierTest {
     }
 
     @Test
+    void discoveredWorkersPassTheSameUrlRulesAsFlagsAndTheAdminApi() {
+        // pods are reached by IP; a discovered URL with a '_' host (issue 22) registers like any other
+        DiscoveredWorker named = new DiscoveredWorker("uid-a", "llm", "worker-a", "http://worker_a:8000",
+                WorkerRole.REGULAR, null, null, null, null);
+        assertThat(named.toWorker().url()).isEqualTo("http://worker_a:8000");
+        assertThat(named.toWorker().host()).isEqualTo("worker_a");
+    }
+
+    @Test
     void podWithoutUidIsKeyedByNamespaceAndName() {
         assertThat(PodClassifier.keyOf(engine("e0").uid(null).build())).isEqualTo("llm/e0");
     }

@@ -1,6 +1,9 @@
 package dev.caravan.policies;
 
 import java.time.Duration;
+import java.util.Objects;
+
+import dev.caravan.policies.tree.OwnerRule;
 
 /**
  * Configuration of {@code cache_aware}. Defaults are SGLang's Python launcher values ({@code router_args.py}), which the
@@ -36,11 +39,15 @@ import java.time.Duration;
  *                                {@link #DEFAULT_ENGINE_LOAD_MAX_AGE}. The gateway sets it to twice its
  *                                {@code --load-check-interval}, so one missed or slow poll is tolerated and a worker that
  *                                stops answering drops back to in-flight counting
+ * @param sharedPrefixOwner       which worker a match reports when several hold the matched prefix ({@link OwnerRule}):
+ *                                {@code first} (default, SGLang since PRs 16097/16099: the worker that first sent it,
+ *                                while the tree still holds it there) or {@code latest} (the last worker it was sent
+ *                                to, Caravan's rule before issue 22)
  */
 public record CacheAwareConfig(double cacheThreshold, int balanceAbsThreshold, double balanceRelThreshold,
                                Duration evictionInterval, long maxTreeSize, int minPrefixMatchChars,
                                boolean imbalancePreferCached, boolean staleFallbackMinLoad, boolean balanceEngineLoad,
-                               Duration engineLoadMaxAge) implements PolicyConfig {
+                               Duration engineLoadMaxAge, OwnerRule sharedPrefixOwner) implements PolicyConfig {
 
     public static final double DEFAULT_CACHE_THRESHOLD = 0.3;
     public static final int DEFAULT_BALANCE_ABS_THRESHOLD = 64;
@@ -53,6 +60,8 @@ public record CacheAwareConfig(double cacheThreshold, int balanceAbsThreshold, d
     public static final boolean DEFAULT_BALANCE_ENGINE_LOAD = false;
     /** Twice the gateway's default 5 s load poll. */
     public static final Duration DEFAULT_ENGINE_LOAD_MAX_AGE = Duration.ofSeconds(10);
+    /** SGLang's rule since its PRs 16097/16099: a shared node keeps reporting its first owner while that owner is on it. */
+    public static final OwnerRule DEFAULT_SHARED_PREFIX_OWNER = OwnerRule.FIRST;
 
     public CacheAwareConfig {
         Checks.inUnitInterval(cacheThreshold, "cacheThreshold", CACHE_THRESHOLD);
@@ -62,6 +71,7 @@ public record CacheAwareConfig(double cacheThreshold, int balanceAbsThreshold, d
         Checks.atLeast(maxTreeSize, 1, "maxTreeSize", MAX_TREE_SIZE);
         Checks.atLeast(minPrefixMatchChars, 0, "minPrefixMatchChars", MIN_PREFIX_MATCH_CHARS);
         Checks.nonNegative(engineLoadMaxAge, "engineLoadMaxAge", ENGINE_LOAD_MAX_AGE);
+        Objects.requireNonNull(sharedPrefixOwner, "sharedPrefixOwner");
     }
 
     /** The configuration without improvement (d): engine loads off, default age. */
@@ -70,14 +80,14 @@ public record CacheAwareConfig(double cacheThreshold, int balanceAbsThreshold, d
                             boolean imbalancePreferCached, boolean staleFallbackMinLoad) {
         this(cacheThreshold, balanceAbsThreshold, balanceRelThreshold, evictionInterval, maxTreeSize,
                 minPrefixMatchChars, imbalancePreferCached, staleFallbackMinLoad, DEFAULT_BALANCE_ENGINE_LOAD,
-                DEFAULT_ENGINE_LOAD_MAX_AGE);
+                DEFAULT_ENGINE_LOAD_MAX_AGE, DEFAULT_SHARED_PREFIX_OWNER);
     }
 
     public static CacheAwareConfig defaults() {
         return new CacheAwareConfig(DEFAULT_CACHE_THRESHOLD, DEFAULT_BALANCE_ABS_THRESHOLD,
                 DEFAULT_BALANCE_REL_THRESHOLD, DEFAULT_EVICTION_INTERVAL, DEFAULT_MAX_TREE_SIZE,
                 DEFAULT_MIN_PREFIX_MATCH_CHARS, DEFAULT_IMBALANCE_PREFER_CACHED, DEFAULT_STALE_FALLBACK_MIN_LOAD,
-                DEFAULT_BALANCE_ENGINE_LOAD, DEFAULT_ENGINE_LOAD_MAX_AGE);
+                DEFAULT_BALANCE_ENGINE_LOAD, DEFAULT_ENGINE_LOAD_MAX_AGE, DEFAULT_SHARED_PREFIX_OWNER);
     }
 
     static CacheAwareConfig from(PolicyOptions o) {
@@ -91,43 +101,58 @@ public record CacheAwareConfig(double cacheThreshold, int balanceAbsThreshold, d
                 o.getBoolean(IMBALANCE_PREFER_CACHED, DEFAULT_IMBALANCE_PREFER_CACHED),
                 o.getBoolean(STALE_FALLBACK_MIN_LOAD, DEFAULT_STALE_FALLBACK_MIN_LOAD),
                 o.getBoolean(BALANCE_ENGINE_LOAD, DEFAULT_BALANCE_ENGINE_LOAD),
-                o.getSeconds(ENGINE_LOAD_MAX_AGE, DEFAULT_ENGINE_LOAD_MAX_AGE));
+                o.getSeconds(ENGINE_LOAD_MAX_AGE, DEFAULT_ENGINE_LOAD_MAX_AGE),
+                o.getOwnerRule(SHARED_PREFIX_OWNER, DEFAULT_SHARED_PREFIX_OWNER));
     }
 
     public CacheAwareConfig withCacheThreshold(double v) {
         return new CacheAwareConfig(v, balanceAbsThreshold, balanceRelThreshold, evictionInterval, maxTreeSize,
-                minPrefixMatchChars, imbalancePreferCached, staleFallbackMinLoad, balanceEngineLoad, engineLoadMaxAge);
+                minPrefixMatchChars, imbalancePreferCached, staleFallbackMinLoad, balanceEngineLoad, engineLoadMaxAge,
+                sharedPrefixOwner);
     }
 
     public CacheAwareConfig withBalance(int abs, double rel) {
         return new CacheAwareConfig(cacheThreshold, abs, rel, evictionInterval, maxTreeSize, minPrefixMatchChars,
-                imbalancePreferCached, staleFallbackMinLoad, balanceEngineLoad, engineLoadMaxAge);
+                imbalancePreferCached, staleFallbackMinLoad, balanceEngineLoad, engineLoadMaxAge,
+                sharedPrefixOwner);
     }
 
     public CacheAwareConfig withMaxTreeSize(long v) {
         return new CacheAwareConfig(cacheThreshold, balanceAbsThreshold, balanceRelThreshold, evictionInterval, v,
-                minPrefixMatchChars, imbalancePreferCached, staleFallbackMinLoad, balanceEngineLoad, engineLoadMaxAge);
+                minPrefixMatchChars, imbalancePreferCached, staleFallbackMinLoad, balanceEngineLoad, engineLoadMaxAge,
+                sharedPrefixOwner);
     }
 
     public CacheAwareConfig withMinPrefixMatchChars(int v) {
         return new CacheAwareConfig(cacheThreshold, balanceAbsThreshold, balanceRelThreshold, evictionInterval,
-                maxTreeSize, v, imbalancePreferCached, staleFallbackMinLoad, balanceEngineLoad, engineLoadMaxAge);
+                maxTreeSize, v, imbalancePreferCached, staleFallbackMinLoad, balanceEngineLoad, engineLoadMaxAge,
+                sharedPrefixOwner);
     }
 
     public CacheAwareConfig withImbalancePreferCached(boolean v) {
         return new CacheAwareConfig(cacheThreshold, balanceAbsThreshold, balanceRelThreshold, evictionInterval,
-                maxTreeSize, minPrefixMatchChars, v, staleFallbackMinLoad, balanceEngineLoad, engineLoadMaxAge);
+                maxTreeSize, minPrefixMatchChars, v, staleFallbackMinLoad, balanceEngineLoad, engineLoadMaxAge,
+                sharedPrefixOwner);
     }
 
     public CacheAwareConfig withStaleFallbackMinLoad(boolean v) {
         return new CacheAwareConfig(cacheThreshold, balanceAbsThreshold, balanceRelThreshold, evictionInterval,
-                maxTreeSize, minPrefixMatchChars, imbalancePreferCached, v, balanceEngineLoad, engineLoadMaxAge);
+                maxTreeSize, minPrefixMatchChars, imbalancePreferCached, v, balanceEngineLoad, engineLoadMaxAge,
+                sharedPrefixOwner);
     }
 
     /** Improvement (d) on or off, trusting engine loads polled at most {@code maxAge} ago. */
     public CacheAwareConfig withBalanceEngineLoad(boolean v, Duration maxAge) {
         return new CacheAwareConfig(cacheThreshold, balanceAbsThreshold, balanceRelThreshold, evictionInterval,
-                maxTreeSize, minPrefixMatchChars, imbalancePreferCached, staleFallbackMinLoad, v, maxAge);
+                maxTreeSize, minPrefixMatchChars, imbalancePreferCached, staleFallbackMinLoad, v, maxAge,
+                sharedPrefixOwner);
+    }
+
+    /** Which tenant a match reports for a shared prefix (see {@link OwnerRule}). */
+    public CacheAwareConfig withSharedPrefixOwner(OwnerRule v) {
+        return new CacheAwareConfig(cacheThreshold, balanceAbsThreshold, balanceRelThreshold, evictionInterval,
+                maxTreeSize, minPrefixMatchChars, imbalancePreferCached, staleFallbackMinLoad, balanceEngineLoad,
+                engineLoadMaxAge, v);
     }
 
     @Override

@@ -55,6 +55,8 @@ public sealed interface PolicyConfig permits RandomConfig, RoundRobinConfig, Pow
      * flag of its own: the gateway derives it from {@code --load-check-interval}.
      */
     String ENGINE_LOAD_MAX_AGE = "engine-load-max-age";
+    /** Option key {@code shared-prefix-owner}: {@code first|latest}, the tenant a shared tree node reports (cache_aware). */
+    String SHARED_PREFIX_OWNER = "shared-prefix-owner";
 
     /** Option key {@code kv-tokenizer} (kv_aware): {@code pseudo} or the path of a HuggingFace tokenizer.json. */
     String KV_TOKENIZER = "kv-tokenizer";

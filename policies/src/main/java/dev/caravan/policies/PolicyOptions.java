@@ -5,6 +5,8 @@ import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
 
+import dev.caravan.policies.tree.OwnerRule;
+
 /**
  * Typed access to string policy options keyed by SGLang's CLI flag names. Keys are matched after stripping leading
  * dashes, lower-casing and turning {@code _} into {@code -}, so {@code --cache-threshold}, {@code cache_threshold} and
@@ -112,6 +114,19 @@ final class PolicyOptions {
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException("option " + key + " must be a whole number of seconds, was '" + v
                     + "'");
+        }
+    }
+
+    /** {@code first} or {@code latest}, case-insensitively ({@link OwnerRule}). */
+    OwnerRule getOwnerRule(String key, OwnerRule dflt) {
+        String v = raw(key);
+        if (v == null) {
+            return dflt;
+        }
+        try {
+            return OwnerRule.fromWireName(v);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("option " + key + " " + e.getMessage());
         }
     }
 

@@ -1,6 +1,5 @@
 package dev.caravan.policies;
 
-import java.net.URI;
 import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
@@ -35,6 +34,7 @@ public final class Worker {
 
     private final String id;
     private final String url;
+    private final WorkerUrl target;
     private final WorkerRole role;
     private final String modelId;
     private final Integer bootstrapPort;
@@ -54,7 +54,8 @@ public final class Worker {
     private volatile BooleanSupplier availabilityGate = () -> true;
 
     private Worker(Builder b) {
-        this.url = normalizeUrl(b.url);
+        this.target = WorkerUrl.parse(b.url);
+        this.url = target.url();
         this.id = b.id != null ? b.id : UUID.randomUUID().toString();
         this.role = Objects.requireNonNull(b.role, "role");
         this.modelId = normalizeModel(b.modelId);
@@ -75,26 +76,12 @@ public final class Worker {
         return new Builder(url);
     }
 
-    /** Strips trailing slashes and validates that the URL is absolute http(s) with a host. */
+    /**
+     * The normalised form of a worker URL (scheme lower-case, no trailing slash), validated by {@link WorkerUrl}: the
+     * message of the {@link IllegalArgumentException} names the URL and the rule it broke.
+     */
     public static String normalizeUrl(String url) {
-        if (url == null || url.isBlank()) {
-            throw new IllegalArgumentException("worker url must not be empty");
-        }
-        String u = url.trim();
-        while (u.endsWith("/")) {
-            u = u.substring(0, u.length() - 1);
-        }
-        URI uri;
-        try {
-            uri = URI.create(u);
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("worker url is not a valid URI: '" + url + "'");
-        }
-        if (uri.getScheme() == null || !(uri.getScheme().equals("http") || uri.getScheme().equals("https"))
-                || uri.getHost() == null) {
-            throw new IllegalArgumentException("worker url must look like http://host:port, was '" + url + "'");
-        }
-        return u;
+        return WorkerUrl.parse(url).url();
     }
 
     /** Maps a null or blank model id to {@link #UNKNOWN_MODEL_ID}, as SGLang does. */
@@ -117,16 +104,17 @@ public final class Worker {
     /** ZeroMQ endpoint of the engine's KV-event replay ROUTER socket, or null. */
     public String kvReplayEndpoint() { return kvReplayEndpoint; }
 
-    /** Host part of the URL, the value of {@code bootstrap_host} in P/D mode. */
-    public String host() {
-        return URI.create(url).getHost();
-    }
+    /** The URL taken apart (host, port, TLS, path prefix): what every client of this worker connects to. */
+    public WorkerUrl target() { return target; }
+
+    /**
+     * Host part of the URL as written (an IPv6 literal keeps its brackets), the value of {@code bootstrap_host} in P/D
+     * mode, as SGLang's.
+     */
+    public String host() { return target.host(); }
 
     /** Port of the URL (the scheme default when absent). */
-    public int port() {
-        URI u = URI.create(url);
-        return u.getPort() != -1 ? u.getPort() : ("https".equals(u.getScheme()) ? 443 : 80);
-    }
+    public int port() { return target.port(); }
 
     public int priority() { return priority; }
     public void setPriority(int priority) { this.priority = priority; }

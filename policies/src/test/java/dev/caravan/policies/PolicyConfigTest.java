@@ -9,6 +9,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 import dev.caravan.policies.ManualConfig.AssignmentMode;
+import dev.caravan.policies.tree.OwnerRule;
 
 class PolicyConfigTest {
 
@@ -75,9 +76,18 @@ class PolicyConfigTest {
         PolicyConfig c = PolicyConfig.fromOptions("cache_aware", Map.of(
                 "cache-threshold", "0.5", "balance-abs-threshold", "32", "balance-rel-threshold", "1.1",
                 "eviction-interval", "120", "max-tree-size", "10000", "min-prefix-match-chars", "4096",
-                "imbalance-prefer-cached", "true", "stale-fallback-min-load", "TRUE"));
+                "imbalance-prefer-cached", "true", "stale-fallback-min-load", "TRUE", "shared-prefix-owner", "Latest"));
         assertThat(c).isEqualTo(new CacheAwareConfig(0.5, 32, 1.1, Duration.ofSeconds(120), 10_000, 4096, true,
-                true));
+                true).withSharedPrefixOwner(OwnerRule.LATEST));
+    }
+
+    @Test
+    void sharedPrefixOwnerDefaultsToSglangsFirstOwnerAndRejectsOtherValues() {
+        assertThat(CacheAwareConfig.defaults().sharedPrefixOwner()).isEqualTo(OwnerRule.FIRST);
+        assertThatThrownBy(() -> PolicyConfig.fromOptions("cache_aware", Map.of("shared-prefix-owner", "newest")))
+                .hasMessage("option shared-prefix-owner must be first or latest, was 'newest'");
+        assertThatThrownBy(() -> CacheAwareConfig.defaults().withSharedPrefixOwner(null))
+                .isInstanceOf(NullPointerException.class).hasMessage("sharedPrefixOwner");
     }
 
     @Test

@@ -59,9 +59,24 @@ class WorkerTest {
         assertThat(worker.modelId()).isEqualTo(Worker.UNKNOWN_MODEL_ID);
         assertThat(worker.port()).isEqualTo(8000);
         assertThatThrownBy(() -> Worker.builder("ftp://x").build())
-                .hasMessage("worker url must look like http://host:port, was 'ftp://x'");
+                .hasMessage("worker url 'ftp://x' must start with http:// or https://");
         assertThatThrownBy(() -> Worker.builder("http://x:1").bootstrapPort(70000).build())
                 .hasMessage("bootstrap_port must be in [1,65535], was 70000");
+    }
+
+    @Test
+    void hostsWithUnderscoresIpv6LiteralsAndRootDotsRegister() {
+        Worker underscore = Worker.builder("http://worker_a:8000/").build(); // SGLang's own test URLs
+        assertThat(underscore.url()).isEqualTo("http://worker_a:8000");
+        assertThat(underscore.host()).isEqualTo("worker_a");
+        assertThat(underscore.port()).isEqualTo(8000);
+        Worker v6 = Worker.builder("https://[fd00::5]").build();
+        assertThat(v6.host()).isEqualTo("[fd00::5]"); // bracketed, as SGLang's bootstrap_host
+        assertThat(v6.port()).isEqualTo(443);
+        assertThat(v6.target().ssl()).isTrue();
+        Worker fqdn = Worker.builder("http://w1.svc.cluster.local.:30000/v1").build();
+        assertThat(fqdn.host()).isEqualTo("w1.svc.cluster.local.");
+        assertThat(fqdn.target().path()).isEqualTo("/v1");
     }
 
     @Test

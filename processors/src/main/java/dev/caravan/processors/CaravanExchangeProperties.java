@@ -134,9 +134,9 @@ public final class CaravanExchangeProperties {
     /** The client asked for logprobs, so prefill's input logprobs are spliced into decode's response. */
     public static final ExchangeProperty<Boolean> PD_LOGPROBS = ExchangeProperty.of("caravanPdLogprobs", Boolean.class);
 
-    // ---- control plane (fan-out calls to workers over camel-netty-http) -------------------------------------------
+    // ---- control plane (fan-out calls to workers, control.camel.yaml) ---------------------------------------------
 
-    /** Route-read (the {@code toD} to netty-http). Absolute URL of the control call of a split sub-exchange. */
+    /** Absolute URL of the control call of a split sub-exchange, for logs and failure reports. */
     public static final ExchangeProperty<String> CONTROL_URL = ExchangeProperty.of("caravanControlUrl", String.class);
     /** Why a control call failed (connection refused, timeout, ...), set by {@code recordControlFailure}. */
     public static final ExchangeProperty<String> CONTROL_ERROR =

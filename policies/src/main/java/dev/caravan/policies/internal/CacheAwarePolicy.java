@@ -202,7 +202,7 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy, Maintainable
 
     private ApproximateRadixTree treeFor(String model) {
         ApproximateRadixTree t = trees.get(model);
-        return t != null ? t : trees.computeIfAbsent(model, m -> new ApproximateRadixTree());
+        return t != null ? t : trees.computeIfAbsent(model, m -> new ApproximateRadixTree(config.sharedPrefixOwner()));
     }
 
     @Override

@@ -23,14 +23,17 @@ import java.util.function.ToLongFunction;
  *   <li>Characters are Unicode code points: edges are keyed by their first code point and never split inside a
  *       surrogate pair, and every count ({@link PrefixMatch}, per-tenant sizes, budgets) is in code points.</li>
  *   <li>{@link #insert} walks the text, splitting an edge where the text diverges (the new intermediate node inherits
- *       the old edge's tenants), adds the tenant to every node on the path (adding that node's characters to the
- *       tenant's count the first time) and stamps every node on the path with a fresh epoch, as SGLang's insert updates
- *       {@code tenant_last_access_time} on each node it visits: a shared prefix is as recent as its latest use, so LRU
- *       eviction takes stale suffixes before a prefix that is still in use (which is also what the engines' own LRU
- *       does, and what KV-event calibration relies on). The root holds every tenant and is never evicted.</li>
+ *       the old edge's tenants and owner), adds the tenant to every node on the path (adding that node's characters to
+ *       the tenant's count the first time) and stamps every node on the path with a fresh epoch. <em>Deliberate
+ *       difference:</em> SGLang since its PR 16097 stamps only the node where the text ends (nodes it merely joins get
+ *       stamp 0); here a shared prefix is as recent as its latest use, so LRU eviction takes stale suffixes before a
+ *       prefix that is still in use (which is what the engines' own LRU does, and what KV-event calibration relies
+ *       on). The root holds every tenant and is never evicted.</li>
  *   <li>{@link #prefixMatch} follows whole edges, counts a partially matching last edge's shared characters and stops
- *       there; the tenant reported is one on the deepest node reached. Every eighth match refreshes that tenant's stamp
- *       on that node (SGLang's probabilistic refresh, made deterministic by a counter).</li>
+ *       there; the tenant reported is the deepest node's owner under the tree's {@link OwnerRule}: by default
+ *       SGLang's ({@link OwnerRule#FIRST}: the tenant that created the node, while it is still there, then the earliest
+ *       tenant still on it), or the latest inserter ({@link OwnerRule#LATEST}). Every eighth match refreshes that
+ *       tenant's stamp on that node (SGLang's probabilistic refresh, made deterministic by a counter).</li>
  *   <li>Eviction ({@link #evictTenantBySize} and friends) is LRU per tenant by a monotonic epoch counter, never wall
  *       time: leaves of over-budget tenants are popped oldest first; removing a tenant from a leaf subtracts that edge's
  *       characters, unlinks nodes left with neither tenants nor children, and turns the parent into a candidate leaf for
@@ -50,7 +53,7 @@ import java.util.function.ToLongFunction;
  * new stamp, both valid LRU hints.
  *
  * <pre>{@code
- * ApproximateRadixTree tree = new ApproximateRadixTree();
+ * ApproximateRadixTree tree = new ApproximateRadixTree();            // OwnerRule.FIRST, as SGLang
  * tree.insert("You are a helpful assistant. Hi", "http://w1:8000");
  * PrefixMatch m = tree.prefixMatch("You are a helpful assistant. Bye");   // matched 29 of 32, tenant w1
  * tree.evictTenantBySize(1 << 26);
@@ -63,6 +66,8 @@ public final class ApproximateRadixTree {
 
     private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
     private final Node root = new Node("", null);
+    /** {@link OwnerRule#LATEST}: every insert takes over the nodes on its path. */
+    private final boolean latestOwns;
     /** SGLang's global epoch: stamps order accesses, never measure time. */
     private final AtomicLong epoch = new AtomicLong();
     private final AtomicLong matches = new AtomicLong();
@@ -77,6 +82,20 @@ public final class ApproximateRadixTree {
     private long storedChars;
     private long nodeCount = 1;
 
+    /** A tree reporting SGLang's owner of a shared node ({@link OwnerRule#FIRST}). */
+    public ApproximateRadixTree() {
+        this(OwnerRule.FIRST);
+    }
+
+    /** A tree reporting the owner of a shared node by {@code ownerRule}. */
+    public ApproximateRadixTree(OwnerRule ownerRule) {
+        this.latestOwns = ownerRule == OwnerRule.LATEST;
+    }
+
+    public OwnerRule ownerRule() {
+        return latestOwns ? OwnerRule.LATEST : OwnerRule.FIRST;
+    }
+
     // ------------------------------------------------------------------------------------------------ insert / match
 
     /**
@@ -89,7 +108,9 @@ public final class ApproximateRadixTree {
             int t = register(tenant);
             long now = epoch.incrementAndGet();
             root.addTenant(t, 0);
-            root.lastTenant = t;
+            if (latestOwns) {
+                root.owner = t;
+            }
             Node node = root;
             int pos = 0;
             int len = text.length();
@@ -99,7 +120,7 @@ public final class ApproximateRadixTree {
                 if (child == null) {
                     Node leaf = new Node(text.substring(pos), node);
                     leaf.addTenant(t, now);
-                    leaf.lastTenant = t;
+                    leaf.owner = t;
                     node.putChild(cp, leaf);
                     tenantChars[t] += leaf.labelChars;
                     storedChars += leaf.labelChars;
@@ -113,9 +134,11 @@ public final class ApproximateRadixTree {
                 if (child.addTenant(t, now)) {
                     tenantChars[t] += child.labelChars;
                 } else {
-                    child.touch(t, now); // the whole path was just used, as SGLang stamps every node it visits
+                    child.touch(t, now); // the whole path was just used: a shared prefix is as recent as its use
                 }
-                child.lastTenant = t;
+                if (latestOwns) {
+                    child.owner = t; // FIRST (SGLang): walking through a node never changes its owner
+                }
                 node = child;
                 pos += k;
             }
@@ -124,12 +147,12 @@ public final class ApproximateRadixTree {
         }
     }
 
-    /** Splits {@code child} after its first {@code k} chars; the new upper node inherits the tenants and stamps. */
+    /** Splits {@code child} after its first {@code k} chars; the new upper node inherits tenants, stamps and owner. */
     private Node split(Node parent, int cp, Node child, int k) {
         Node mid = new Node(child.label.substring(0, k), parent);
         mid.tenants = child.tenants.clone();
         mid.stamps = child.stamps.clone();
-        mid.lastTenant = child.lastTenant;
+        mid.owner = child.owner;
         child.label = child.label.substring(k);
         child.labelChars -= mid.labelChars;
         child.parent = mid;

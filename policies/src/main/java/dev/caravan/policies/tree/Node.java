@@ -32,8 +32,12 @@ final class Node {
     /** Tenant ids on this node, parallel to {@link #stamps} (last access epoch; 0 = only passed through). */
     int[] tenants = NO_INTS;
     long[] stamps = NO_LONGS;
-    /** The tenant that most recently inserted through this node, or -1. */
-    int lastTenant = -1;
+    /**
+     * The node's owner, the tenant a prefix match reports ({@link OwnerRule}): its creator (or the owner inherited on a
+     * split) under FIRST, the latest inserter through it under LATEST; -1 once that tenant left the node, or for a root
+     * under FIRST, which then reports the earliest tenant still listed.
+     */
+    int owner = -1;
 
     Node(String label, Node parent) {
         this.label = label;
@@ -164,8 +168,8 @@ final class Node {
             tenants = ts;
             stamps = ss;
         }
-        if (lastTenant == tenant) {
-            lastTenant = -1;
+        if (owner == tenant) {
+            owner = -1;
         }
         return true;
     }
@@ -180,9 +184,13 @@ final class Node {
         return false;
     }
 
-    /** The tenant a prefix match reports: the last inserter if still here, else the first listed, else -1. */
+    /**
+     * The tenant a prefix match reports: the owner if still here, else the earliest-added tenant still listed (tenants
+     * keep their arrival order), else -1. SGLang takes an arbitrary tenant from its map there and caches it; the
+     * earliest-listed one is as stable (it stays until it leaves) and deterministic.
+     */
     int pickTenant() {
-        int lt = lastTenant;
+        int lt = owner;
         if (lt >= 0 && indexOf(lt) >= 0) {
             return lt;
         }

@@ -4,8 +4,8 @@ package dev.caravan.policies.tree;
  * The result of {@link ApproximateRadixTree#prefixMatch}: how much of the input the tree already holds, and one tenant
  * holding it.
  *
- * @param tenant       a tenant owning the deepest matched node (the most recent one to insert through it when it is
- *                     still there), or null when the tree has no tenant at all (SGLang's cold-start {@code "empty"})
+ * @param tenant       the owner of the deepest matched node under the tree's {@link OwnerRule}, or null when the
+ *                     tree has no tenant at all (SGLang's cold-start {@code "empty"})
  * @param matchedChars Unicode code points of the input found in the tree
  * @param inputChars   Unicode code points of the input
  */

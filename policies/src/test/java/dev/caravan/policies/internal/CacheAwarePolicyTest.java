@@ -136,9 +136,10 @@ class CacheAwarePolicyTest {
         assertThat(atThreshold.branch()).isEqualTo("cache_miss_min_load");
         assertThat(atThreshold.worker()).isSameAs(w.get(1));
         // "abcdeVWXY" shares 5 of 9 with w0's "abcde" and... the tree now also has abcdeVWXYZ on w1: 9/9 -> w1
-        // so use a fresh branch: "abcdefQRS" matches 5/9 = 0.56 on "abcde" (both tenants) -> hit on the last inserter
+        // so use a fresh branch: "abcdeQRS" matches 5/8 = 0.63 on "abcde" (both tenants) -> hit on its first owner, w0
         Decision above = p.select(w, text("abcdeQRS"));
         assertThat(above.branch()).isEqualTo("cache_hit");
+        assertThat(above.worker()).isSameAs(w.get(0));
     }
 
     @Test

@@ -10,7 +10,8 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Many request threads insert and match while one thread evicts and another removes and re-adds a tenant. Bounded by
@@ -24,9 +25,10 @@ class ApproximateRadixTreeConcurrencyTest {
     private static final List<String> TENANTS = List.of("http://w0:8000", "http://w1:8000", "http://w2:8000",
             "http://w3:8000", "http://w4:8000");
 
-    @Test
-    void countsStayExactUnderConcurrentInsertMatchEvictAndRemove() throws Exception {
-        ApproximateRadixTree tree = new ApproximateRadixTree();
+    @ParameterizedTest
+    @EnumSource(OwnerRule.class)
+    void countsStayExactUnderConcurrentInsertMatchEvictAndRemove(OwnerRule ownerRule) throws Exception {
+        ApproximateRadixTree tree = new ApproximateRadixTree(ownerRule);
         ConcurrentLinkedQueue<Throwable> errors = new ConcurrentLinkedQueue<>();
         AtomicBoolean writersDone = new AtomicBoolean();
         CountDownLatch start = new CountDownLatch(1);

@@ -1,6 +1,7 @@
 package dev.caravan.policies.tree;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.Map;
 import java.util.SplittableRandom;
@@ -84,14 +85,43 @@ class ApproximateRadixTreeTest {
     }
 
     @Test
-    void reportsTheLastInserterAmongTenantsSharingTheDeepestNode() {
+    void reportsTheFirstOwnerOfASharedNodeWhileItIsThere() {
         tree.insert("shared prefix", "t1");
         tree.insert("shared prefix", "t2");
-        assertThat(tree.prefixMatch("shared prefix").tenant()).isEqualTo("t2");
+        tree.insert("shared prefix and more", "t2");
+        assertThat(tree.prefixMatch("shared prefix").tenant()).isEqualTo("t1");
+        assertThat(tree.prefixMatch("shared prefix and more").tenant()).isEqualTo("t2");
         tree.insert("shared prefix", "t1");
+        tree.insert("shared prefix", "t3");
         assertThat(tree.prefixMatch("shared prefix").tenant()).isEqualTo("t1");
         tree.removeTenant("t1");
-        assertThat(tree.prefixMatch("shared prefix").tenant()).isEqualTo("t2");
+        assertThat(tree.prefixMatch("shared prefix").tenant()).isEqualTo("t2"); // the earliest still there
+    }
+
+    @Test
+    void latestOwnerRuleReportsTheLastInserterAmongTenantsSharingTheDeepestNode() {
+        ApproximateRadixTree latest = new ApproximateRadixTree(OwnerRule.LATEST);
+        latest.insert("shared prefix", "t1");
+        latest.insert("shared prefix", "t2");
+        assertThat(latest.prefixMatch("shared prefix").tenant()).isEqualTo("t2");
+        latest.insert("shared prefix", "t1");
+        assertThat(latest.prefixMatch("shared prefix").tenant()).isEqualTo("t1");
+        latest.insert("shared", "t3");
+        assertThat(latest.prefixMatch("shared").tenant()).isEqualTo("t3");
+        assertThat(latest.prefixMatch("").tenant()).isEqualTo("t3");
+        latest.removeTenant("t3");
+        assertThat(latest.prefixMatch("shared").tenant()).isEqualTo("t1"); // owner gone: the earliest still there
+        assertThat(latest.ownerRule()).isEqualTo(OwnerRule.LATEST);
+        latest.verify();
+    }
+
+    @Test
+    void ownerRuleParsesItsOptionValues() {
+        assertThat(OwnerRule.fromWireName(" First ")).isEqualTo(OwnerRule.FIRST);
+        assertThat(OwnerRule.fromWireName("latest")).isEqualTo(OwnerRule.LATEST);
+        assertThat(tree.ownerRule()).isEqualTo(OwnerRule.FIRST);
+        assertThatThrownBy(() -> OwnerRule.fromWireName("newest"))
+                .hasMessage("must be first or latest, was 'newest'");
     }
 
     @Test

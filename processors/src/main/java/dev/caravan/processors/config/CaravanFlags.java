@@ -125,6 +125,10 @@ public final class CaravanFlags {
             CacheAwareConfig.DEFAULT_BALANCE_ENGINE_LOAD, FlagType.BOOLEAN,
             "cache_aware (Caravan): the imbalance guard and least-loaded choices count a worker's load as max(in-flight, "
                     + "engine running + waiting) while its polled engine load is under two --load-check-interval old.");
+    public static final CaravanFlag SHARED_PREFIX_OWNER = policyRow(PolicyConfig.SHARED_PREFIX_OWNER,
+            CacheAwareConfig.DEFAULT_SHARED_PREFIX_OWNER.wireName(), FlagType.STRING,
+            "cache_aware: the worker a prefix held by several reports: first (SGLang: the one that first received it, "
+                    + "while the tree holds it there) or latest (the last one it was sent to).");
     public static final CaravanFlag BUCKET_ADJUST_INTERVAL = policyRow(PolicyConfig.BUCKET_ADJUST_INTERVAL,
             BucketConfig.DEFAULT_BUCKET_ADJUST_INTERVAL.toSeconds(), FlagType.LONG,
             "bucket: seconds between bucket boundary adjustments.");

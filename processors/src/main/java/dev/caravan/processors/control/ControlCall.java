@@ -5,7 +5,7 @@ import dev.caravan.processors.ExchangeProperty;
 
 /**
  * One control-plane HTTP call to a worker (a load poll, a cache flush, a model listing), planned by
- * {@code PlanControlCallsProcessor} and carried out by the {@code call-workers} route over camel-netty-http.
+ * {@code PlanControlCallsProcessor} and carried out by the {@code call-workers} route ({@code CallWorkerProcessor}).
  *
  * @param worker the target
  * @param method HTTP method

@@ -8,10 +8,10 @@ import org.apache.camel.Processor;
 
 /**
  * Control step {@code prepareControlCall}, inside the {@code call-workers} split: turns the sub-exchange's
- * {@link ControlCall} body into a clean request for the netty-http producer — all inherited headers removed (the
+ * {@link ControlCall} body into a clean request for {@code callWorker} — all inherited headers removed (the
  * client's request headers and Camel HTTP headers would otherwise leak into, or redirect, the call), method set, the
  * worker's (or gateway's) API key as bearer token — and stores the call and its URL in {@code ControlCall.PROPERTY} /
- * {@code CONTROL_URL} for the {@code toD}.
+ * {@code CONTROL_URL}.
  */
 public final class PrepareControlCallProcessor implements Processor {
 

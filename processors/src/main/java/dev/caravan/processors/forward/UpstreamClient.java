@@ -1,6 +1,5 @@
 package dev.caravan.processors.forward;
 
-import java.net.URI;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -9,6 +8,8 @@ import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.PoolOptions;
+
+import dev.caravan.policies.WorkerUrl;
 
 /**
  * The data plane's non-blocking HTTP/1.1 client to the workers: one Vert.x {@link HttpClient} on the same Vert.x instance
@@ -76,13 +77,15 @@ public final class UpstreamClient implements AutoCloseable {
         this.client = vertx.createHttpClient(options, new PoolOptions().setHttp1MaxSize(maxConnectionsPerWorker));
     }
 
-    /** The parsed host, port, scheme and path prefix of a worker URL. */
+    /**
+     * The host, port, scheme and path prefix of a worker URL, parsed by the same rules that admitted the worker
+     * ({@link WorkerUrl}: hosts with {@code _}, bracketed IPv6 literals, which Vert.x needs bracketed for the
+     * {@code Host} header, and root dots, which {@link java.net.URI} does not all parse).
+     */
     public Target target(String url) {
         return targets.computeIfAbsent(url, u -> {
-            URI uri = URI.create(u);
-            boolean ssl = "https".equals(uri.getScheme());
-            int port = uri.getPort() != -1 ? uri.getPort() : (ssl ? 443 : 80);
-            return new Target(uri.getHost(), port, ssl, uri.getRawPath() == null ? "" : uri.getRawPath());
+            WorkerUrl w = WorkerUrl.parse(u);
+            return new Target(w.host(), w.port(), w.ssl(), w.path());
         });
     }
 

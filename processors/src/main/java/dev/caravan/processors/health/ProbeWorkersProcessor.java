@@ -1,6 +1,5 @@
 package dev.caravan.processors.health;
 
-import java.net.URI;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -23,6 +22,7 @@ import org.apache.camel.Exchange;
 import org.apache.camel.support.AsyncProcessorSupport;
 
 import dev.caravan.policies.Worker;
+import dev.caravan.policies.WorkerUrl;
 
 /**
  * Step {@code probeWorkers} of the {@code health-check} timer route: sends every planned {@link HealthProbe} at once
@@ -88,11 +88,9 @@ public final class ProbeWorkersProcessor extends AsyncProcessorSupport {
         long timeoutMs = Math.max(1, probe.timeout().toMillis());
         RequestOptions options;
         try {
-            URI uri = URI.create(probe.url());
-            boolean ssl = "https".equals(uri.getScheme());
-            options = new RequestOptions().setMethod(HttpMethod.GET).setHost(uri.getHost())
-                    .setPort(uri.getPort() != -1 ? uri.getPort() : (ssl ? 443 : 80)).setSsl(ssl)
-                    .setURI(uri.getRawPath() + (uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery()))
+            WorkerUrl target = WorkerUrl.parseEndpoint(probe.url()); // the worker's host rules ('_', [::1], root dot)
+            options = new RequestOptions().setMethod(HttpMethod.GET).setHost(target.host()).setPort(target.port())
+                    .setSsl(target.ssl()).setURI(target.path().isEmpty() ? "/" : target.path())
                     .setConnectTimeout(timeoutMs);
         } catch (IllegalArgumentException e) {
             finish.accept(false, "bad URL: " + e.getMessage());

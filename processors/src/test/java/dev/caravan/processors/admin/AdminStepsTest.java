@@ -66,7 +66,7 @@ class AdminStepsTest {
         assertThatThrownBy(() -> register.process(CAMEL.json("{\"url\":\"http://a:1\",\"labels\":{\"z\":1}}")))
                 .hasMessage("labels.z must be a string");
         assertThatThrownBy(() -> register.process(CAMEL.json("{\"url\":\"ftp://a:1\"}")))
-                .hasMessageContaining("worker url must look like http://host:port");
+                .hasMessageContaining("worker url 'ftp://a:1' must start with http:// or https://");
         assertThatThrownBy(() -> register.process(CAMEL.json("{\"url\":\"http://a:1\",\"worker_type\":\"both\"}")))
                 .hasMessageContaining("worker_type must be one of regular, prefill, decode");
         assertThat(workers.size()).isZero();

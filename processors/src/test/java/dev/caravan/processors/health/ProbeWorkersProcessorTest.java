@@ -11,6 +11,9 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
 
 import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.dns.AddressResolverOptions;
 import io.vertx.core.http.HttpServer;
 import org.apache.camel.CamelContext;
 import org.apache.camel.Exchange;
@@ -33,7 +36,9 @@ class ProbeWorkersProcessorTest {
     @BeforeAll
     static void start() throws Exception {
         CAMEL.start();
-        vertx = Vertx.vertx();
+        // worker_a (a host java.net.URI cannot parse) resolves to loopback through this Vert.x's own hosts entries
+        vertx = Vertx.vertx(new VertxOptions().setAddressResolverOptions(new AddressResolverOptions()
+                .setHostsValue(Buffer.buffer("127.0.0.1 worker_a\n"))));
         server = vertx.createHttpServer().requestHandler(req -> {
             lastAuth.set(req.getHeader("Authorization"));
             switch (req.path()) {
@@ -92,5 +97,19 @@ class ProbeWorkersProcessorTest {
         probeWorkers.process(e, done::set);
         await().atMost(Duration.ofSeconds(5)).until(() -> done.get() != null);
         assertThat(lastAuth.get()).isEqualTo("Bearer worker-key");
+    }
+
+    @Test
+    void probesAWorkerWhoseHostHasAnUnderscore() {
+        Worker w = Worker.builder("http://worker_a:" + server.actualPort()).build();
+        ProbeWorkersProcessor probeWorkers = new ProbeWorkersProcessor(vertx, null);
+        Exchange e = new DefaultExchange(CAMEL);
+        e.getMessage().setBody(List.of(new HealthProbe(w, w.url() + "/ok", Duration.ofMillis(2000))));
+        AtomicReference<Boolean> done = new AtomicReference<>();
+        probeWorkers.process(e, done::set);
+        await().atMost(Duration.ofSeconds(5)).until(() -> done.get() != null);
+        HealthProbeResult r = (HealthProbeResult) e.getMessage().getBody(List.class).get(0);
+        assertThat(r.ok()).as(r.detail()).isTrue();
+        assertThat(r.detail()).isEqualTo("HTTP 200");
     }
 }

@@ -34,6 +34,15 @@ class KvEndpointsTest {
     }
 
     @Test
+    void templatesTakeHostsThatJavaNetUriCannotParseAsWritten() {
+        KvSettings t = templates("tcp://{host}:5557", "tcp://{host}:{port}");
+        assertThat(KvEndpoints.of(Worker.builder("http://worker_a:8000").build(), t))
+                .isEqualTo(new KvEndpoints("tcp://worker_a:5557", "tcp://worker_a:8000"));
+        assertThat(KvEndpoints.of(Worker.builder("http://[fd00::5]:8000").build(), t))
+                .isEqualTo(new KvEndpoints("tcp://[fd00::5]:5557", "tcp://[fd00::5]:8000"));
+    }
+
+    @Test
     void noEndpointAndNoTemplateMeansNoSubscription() {
         KvEndpoints e = KvEndpoints.of(Worker.builder("http://a:1").build(), KvSettings.from(GatewayConfig.defaults()));
         assertThat(e.publishes()).isFalse();

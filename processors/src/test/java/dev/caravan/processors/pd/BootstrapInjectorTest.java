@@ -39,6 +39,17 @@ class BootstrapInjectorTest {
     }
 
     @Test
+    void theBootstrapHostIsTheWorkerUrlsHostAsWritten() {
+        // SGLang's bootstrap_host is the URL's host_str(): '_' names as they are, IPv6 literals in brackets
+        Worker underscore = Worker.builder("http://prefill_a:8080").role(WorkerRole.PREFILL).bootstrapPort(8998).build();
+        Worker v6 = Worker.builder("http://[fd00::7]:8080").role(WorkerRole.PREFILL).bootstrapPort(8998).build();
+        assertThat(BootstrapInjector.inject(RequestKind.CHAT, Map.of("messages", List.of()), underscore,
+                new SplittableRandom(1)).body()).containsEntry("bootstrap_host", "prefill_a");
+        assertThat(BootstrapInjector.inject(RequestKind.CHAT, Map.of("messages", List.of()), v6,
+                new SplittableRandom(1)).body()).containsEntry("bootstrap_host", "[fd00::7]");
+    }
+
+    @Test
     void givesEverySequenceOfABatchItsOwnRoom() {
         BootstrapInjector.Injected in = BootstrapInjector.inject(RequestKind.GENERATE,
                 Map.of("input_ids", List.of(List.of(1, 2), List.of(3), List.of(4, 5, 6))), PREFILL,

@@ -63,6 +63,6 @@ class PdConfigTest {
     @Test
     void rejectsABadUrl() {
         assertThatThrownBy(() -> fromArgs("--pd-disaggregation", "--decode", "d:8080"))
-                .hasMessageContaining("worker url must look like http://host:port");
+                .hasMessageContaining("worker url 'd:8080' must start with http:// or https://");
     }
 }
