@@ -19,7 +19,6 @@ import org.apache.camel.Message;
 import org.apache.camel.support.AsyncProcessorSupport;
 
 import dev.caravan.policies.WorkerUrl;
-import dev.caravan.processors.CaravanExchangeProperties;
 
 /**
  * Control step {@code callWorker}, inside the {@code call-workers} split, after {@code prepareControlCall}: sends the
