@@ -7,6 +7,7 @@ import java.util.Map;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import org.apache.camel.CamelContext;
 import org.apache.camel.Component;
+import org.apache.camel.Ordered;
 import org.apache.camel.StartupListener;
 import org.apache.camel.component.platform.http.PlatformHttpComponent;
 import org.apache.camel.spi.Resource;
@@ -163,14 +164,20 @@ public final class CaravanGateway {
     }
 
     /**
-     * Once the routes have started (before the server listens): starts the per-worker KV-event routes from their
-     * routeTemplate and tells about a platform-http server of the host's.
+     * Once the routes and the deferred services (the servers: Camel's start-up listener for those is also last, and
+     * registered first) have started: starts the per-worker KV-event routes from their routeTemplate and tells about a
+     * platform-http server of the host's.
      */
-    private record Started(GatewayBeans beans) implements StartupListener {
+    private record Started(GatewayBeans beans) implements StartupListener, Ordered {
         @Override
         public void onCamelContextStarted(CamelContext context, boolean alreadyStarted) {
             beans.kv().start(context);
             HostServers.report(context, beans.http());
+        }
+
+        @Override
+        public int getOrder() {
+            return Ordered.LOWEST;
         }
     }
 
