@@ -18,6 +18,7 @@ import org.apache.camel.util.AntPathMatcher;
 
 import dev.caravan.policies.WorkerRegistry;
 import dev.caravan.processors.admission.DrainOnStopNotifier;
+import dev.caravan.processors.config.CaravanFlags;
 import dev.caravan.processors.config.GatewayConfig;
 import dev.caravan.processors.http.CaravanPlatformHttpEngine;
 import dev.caravan.processors.http.GatewayHttpServer;
@@ -172,7 +173,7 @@ public final class CaravanGateway {
         @Override
         public void onCamelContextStarted(CamelContext context, boolean alreadyStarted) {
             beans.kv().start(context);
-            HostServers.report(context, beans.http());
+            HostServers.report(context, beans.http(), beans.config().get(CaravanFlags.DISPATCH));
         }
 
         @Override

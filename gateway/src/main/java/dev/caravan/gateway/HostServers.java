@@ -29,15 +29,18 @@ final class HostServers {
     private HostServers() {
     }
 
-    static void report(CamelContext context, GatewayHttpServer gateway) {
+    /**
+     * @param dispatch the gateway's {@code --dispatch} setting, for the message
+     */
+    static void report(CamelContext context, GatewayHttpServer gateway, String dispatch) {
         List<String> servers = describe(context);
         if (servers.isEmpty()) {
             return;
         }
         LOG.info("The application has its own platform-http server ({}) with {} platform-http: route(s): they stay "
                         + "there, with Camel's worker-thread dispatch and error pages. The gateway's endpoints are on "
-                        + "its own server at {}:{} (caravan-http: routes: --dispatch, JSON errors, caravan_* metrics)",
-                String.join(", ", servers), hostRoutes(context), gateway.host(), gateway.port());
+                        + "its own server at {}:{} (caravan-http: routes, {} dispatch, JSON errors, caravan_* metrics)",
+                String.join(", ", servers), hostRoutes(context), gateway.host(), gateway.port(), dispatch);
     }
 
     /** The host's platform-http servers as {@code host:port}, and routers bound by something other than a Camel server. */

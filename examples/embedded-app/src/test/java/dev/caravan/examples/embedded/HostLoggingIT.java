@@ -26,8 +26,9 @@ import dev.caravan.sim.SimFleet;
 /**
  * The gateway leaves the application's logging alone: the example logs through slf4j-simple, its own choice, and a
  * run of it as its own process — start, a request through the gateway, SIGTERM — prints no SLF4J warning (no
- * "multiple SLF4J providers"), only slf4j-simple's lines, and nothing from Log4j; the class path holds no logging
- * implementation or configuration besides the application's.
+ * "multiple SLF4J providers"), only slf4j-simple's lines (among them the gateway's notice that the application has
+ * a server of its own), and nothing from Log4j; the class path holds no logging implementation or configuration
+ * besides the application's.
  */
 class HostLoggingIT {
 
@@ -75,6 +76,11 @@ class HostLoggingIT {
             assertThat(output).noneMatch(l -> l.contains("StatusLogger") || l.contains("log4j"));
             assertThat(output).anyMatch(l -> l.matches("\\[main\\] INFO dev\\.caravan\\.processors\\.http\\."
                     + "GatewayHttpServer - Caravan gateway listening on 127\\.0\\.0\\.1:\\d+ .*"));
+            assertThat(output).as("the gateway says at start-up that the application has a server of its own")
+                    .anyMatch(l -> l.matches("\\[main\\] INFO dev\\.caravan\\.gateway\\.HostServers - The application has "
+                            + "its own platform-http server \\(127\\.0\\.0\\.1:\\d+\\) with 3 platform-http: route\\(s\\).*"
+                            + "The gateway's endpoints are on its own server at 127\\.0\\.0\\.1:\\d+ \\(caravan-http: "
+                            + "routes, event-loop dispatch, JSON errors, caravan_\\* metrics\\)"));
             assertThat(output).anyMatch(l -> l.contains("INFO org.apache.camel.impl.engine.AbstractCamelContext - "
                     + "Apache Camel") && l.contains("(embedded-app) shutdown"));
         }
