@@ -76,7 +76,7 @@ public final class CaravanGateway {
         GatewayBeans beans = new GatewayBeans(GatewayBeans.withConcretePort(config), null,
                 CamelContextHelper.findSingleByType(context, PrometheusMeterRegistry.class));
         try {
-            CaravanGateway gateway = attach(context, beans, routes);
+            CaravanGateway gateway = addTo(context, beans, routes);
             beans.registerStaticWorkers();
             return gateway;
         } catch (Exception | Error e) {
@@ -92,6 +92,10 @@ public final class CaravanGateway {
      */
     public static CaravanGateway attach(CamelContext context, GatewayBeans beans, String routes) throws Exception {
         CamelCompatibility.check(context);
+        return addTo(context, beans, routes);
+    }
+
+    private static CaravanGateway addTo(CamelContext context, GatewayBeans beans, String routes) throws Exception {
         bind(context, beans);
         // services stop in reverse order: the server (after the routes drained) before the beans close its Vert.x
         context.addService(new Lifecycle(beans), true, true);

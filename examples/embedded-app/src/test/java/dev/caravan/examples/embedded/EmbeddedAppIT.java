@@ -66,7 +66,7 @@ class EmbeddedAppIT {
     }
 
     @Test
-    void theApplicationsOwnRoutesServeBesideTheGateway() {
+    void theApplicationsOwnRoutesServeBesideTheGatewayWhoseErrorsStayJson() {
         assertThat(application.get("/app/status").body()).isEqualTo("app is fine");
         assertThat(application.get("/app/hello").body()).isEqualTo("hello from the application's YAML route");
         assertThat(app.context().createProducerTemplate().requestBody("direct:greet", "camel", String.class))
@@ -77,6 +77,11 @@ class EmbeddedAppIT {
         assertThat(notTheGateways.statusCode()).isEqualTo(404);
         assertThat(notTheGateways.body()).contains("\"code\":\"not_found\"");
         assertThat(application.get("/v1/models").statusCode()).isEqualTo(404);
+        assertThat(gateway.get("/v1/chat/completions").body()).as("405 from the gateway's own server")
+                .contains("\"code\":\"method_not_allowed\"");
+        HttpResponse<String> hugeHeaders = gateway.get("/v1/models", "X-Huge", "a".repeat(20_000));
+        assertThat(hugeHeaders.statusCode()).isEqualTo(431);
+        assertThat(hugeHeaders.body()).contains("\"code\":\"headers_too_large\"");
         assertThat(gateway.get("/metrics").body()).contains("caravan_requests_total{endpoint=\"/health\"")
                 .doesNotContain("endpoint=\"/app/");
     }

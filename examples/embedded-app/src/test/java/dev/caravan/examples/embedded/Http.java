@@ -40,6 +40,11 @@ final class Http {
         return send(HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(30)).GET().build());
     }
 
+    HttpResponse<String> get(String path, String header, String value) {
+        return send(HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(30)).header(header, value)
+                .GET().build());
+    }
+
     CompletableFuture<HttpResponse<String>> getAsync(String path) {
         return CLIENT.sendAsync(HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(30)).GET()
                 .build(), HttpResponse.BodyHandlers.ofString());
