@@ -57,7 +57,13 @@ public final class DemoMain {
     }
 
     public static void main(String[] args) throws Exception {
-        run(args, running -> { });
+        try {
+            run(args, running -> { });
+        } catch (Exception e) {
+            // the engines are closed by now; one line, as ./caravan run says it (e.g. the port is taken)
+            System.err.println("caravan demo: " + GatewayMain.startFailureLine(e));
+            System.exit(1);
+        }
     }
 
     /**
@@ -100,7 +106,7 @@ public final class DemoMain {
             main.addMainListener(new MainListenerSupport() {
                 @Override
                 public void afterStart(BaseMainSupport m) {
-                    int port = CaravanGateway.actualPort(m.getCamelContext(), config.port());
+                    int port = CaravanGateway.port(m.getCamelContext());
                     String url = "http://" + DEMO_HOST + ":" + port;
                     System.out.println(banner(url, fleet.urls(), model, config.policyName()));
                     onStarted.accept(new Running(url, fleet.urls(), main));

@@ -16,18 +16,24 @@ import org.slf4j.LoggerFactory;
 
 import dev.caravan.gateway.CaravanGateway;
 import dev.caravan.gateway.GatewayBeans;
-import dev.caravan.processors.admission.DrainOnStopNotifier;
 import dev.caravan.policies.Worker;
 import dev.caravan.processors.config.ArgsParser;
 import dev.caravan.processors.config.CaravanFlags;
 import dev.caravan.processors.config.ConfigResolver;
 import dev.caravan.processors.config.GatewayConfig;
+import dev.caravan.processors.http.GatewayHttpServer;
+import dev.caravan.processors.http.ListenException;
 
 /**
  * {@code ./caravan run}: the gateway as a camel-main application. Resolves the configuration (flags &gt; environment &gt;
- * {@code --config} file &gt; {@code config/application.properties} &gt; defaults), builds the beans, and lets camel-main
- * start the platform-http server on {@code --port} and load the YAML routes — the built-in ones from the classpath, or
- * those in {@code --routes DIR}, which then reload live when edited (new files included).
+ * {@code --config} file &gt; {@code config/application.properties} &gt; defaults), builds the beans, lets camel-main load
+ * the YAML routes — the built-in ones from the classpath, or those in {@code --routes DIR}, which then reload live when
+ * edited (new files included) — and attaches the gateway's own HTTP server on {@code --port}
+ * ({@link CaravanGateway#attach}, the path an embedding application takes through {@code install}).
+ *
+ * <p>Fails fast: when the context cannot start (the port is taken, a route does not start, ...) the process prints one
+ * line naming the cause ({@code caravan run: Caravan gateway cannot listen on 0.0.0.0:30000: Address already in use})
+ * and exits with status 1; bad flags exit with status 2.
  */
 public final class GatewayMain {
 
@@ -47,14 +53,40 @@ public final class GatewayMain {
             }
             applyLogLevel(resolved.config().get(CaravanFlags.LOG_LEVEL));
             LOG.info("Configuration from {}", String.join(" < ", resolved.sources()));
+            // a taken port fails in a second instead of after loading everything (start() checks again when binding)
+            GatewayHttpServer.checkFree(resolved.config().host(), resolved.config().port());
             main = create(resolved.config(), resolved.others());
+        } catch (ListenException e) {
+            System.err.println("caravan run: " + e.getMessage());
+            System.exit(1);
+            return;
         } catch (IllegalArgumentException | IllegalStateException e) {
             // bad flags, values, worker URLs or policy options: say which, without a stack trace
             System.err.println("caravan run: " + e.getMessage());
             System.exit(2);
             return;
         }
-        main.run();
+        try {
+            main.run();
+        } catch (Exception e) {
+            System.err.println("caravan run: " + startFailureLine(e));
+            main.completed(); // camel-main's JVM hook then has nothing to wait for
+            System.exit(1);
+        }
+    }
+
+    /** One line for a failed start: the listen failure if there was one, else the innermost cause's message. */
+    public static String startFailureLine(Throwable failure) {
+        ListenException listen = ListenException.find(failure);
+        if (listen != null) {
+            return listen.getMessage();
+        }
+        Throwable root = failure;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        String message = root.getMessage() == null ? root.toString() : root.getMessage();
+        return "cannot start: " + message.replaceAll("\\s*\\R\\s*", " ");
     }
 
     /**
@@ -84,6 +116,9 @@ public final class GatewayMain {
         }
         Main main = new Main();
         beans.beans().forEach(main::bind);
+        // no platform-http routes of the application's own here: route files written with platform-http: URIs (as
+        // before caravan-http:) serve on the gateway's server too
+        main.bind("platform-http", CaravanGateway.platformHttpOnGatewayServer(beans));
         Map<String, String> props = new LinkedHashMap<>(others);
         props.putAll(beans.properties());
         props.putAll(camelProperties(config, beans.excludedRoutes()));
@@ -94,22 +129,20 @@ public final class GatewayMain {
         main.addMainListener(new MainListenerSupport() {
             @Override
             public void afterConfigure(BaseMainSupport m) {
-                // SIGTERM/SIGINT: drain in-flight streams before Camel stops routes (docs/reliability.md)
-                m.getCamelContext().getManagementStrategy().addEventNotifier(
-                        new DrainOnStopNotifier(beans.reliability().shutdown(), m.getCamelContext()));
+                // the gateway's HTTP server, the drain on SIGTERM/SIGINT (docs/reliability.md); the beans close when
+                // the context stops; camel-main loads the routes
+                try {
+                    CaravanGateway.attach(m.getCamelContext(), beans, null);
+                } catch (Exception e) {
+                    beans.close();
+                    throw new IllegalStateException(e.getMessage(), e);
+                }
             }
 
             @Override
             public void afterStart(BaseMainSupport m) {
-                CaravanGateway.afterServerStart(m.getCamelContext(), beans);
-                LOG.info("Caravan gateway listening on {}:{} (policy {}, {} worker(s))", config.host(),
-                        CaravanGateway.actualPort(m.getCamelContext(), config.port()), config.policyName(),
-                        beans.workers().size());
-            }
-
-            @Override
-            public void afterStop(BaseMainSupport m) {
-                beans.close();
+                LOG.info("Caravan gateway started on {}:{} (policy {}, {} worker(s))", config.host(),
+                        CaravanGateway.port(m.getCamelContext()), config.policyName(), beans.workers().size());
             }
         });
         return main;
@@ -119,10 +152,6 @@ public final class GatewayMain {
     static Map<String, String> camelProperties(GatewayConfig config, String excluded) {
         Map<String, String> p = new LinkedHashMap<>();
         p.put("camel.main.name", "caravan");
-        p.put("camel.server.enabled", "true");
-        p.put("camel.server.host", config.host());
-        p.put("camel.server.port", Integer.toString(config.port()));
-        p.put("camel.server.maxBodySize", Long.toString(config.maxPayloadSize()));
         if (!excluded.isEmpty()) {
             p.put("camel.main.routesExcludePattern", excluded);
         }

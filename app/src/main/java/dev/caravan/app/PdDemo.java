@@ -52,7 +52,7 @@ final class PdDemo {
             main.addMainListener(new MainListenerSupport() {
                 @Override
                 public void afterStart(BaseMainSupport m) {
-                    int port = CaravanGateway.actualPort(m.getCamelContext(), config.port());
+                    int port = CaravanGateway.port(m.getCamelContext());
                     String url = "http://" + DemoMain.DEMO_HOST + ":" + port;
                     System.out.println(banner(url, groups, decode.urls(), model, config));
                     List<String> engines = new ArrayList<>(prefill.urls());

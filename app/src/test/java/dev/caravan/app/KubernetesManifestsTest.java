@@ -217,7 +217,7 @@ class KubernetesManifestsTest {
         assertThat(c.getLivenessProbe().getHttpGet().getPort().getStrVal()).isEqualTo("http");
         assertThat(c.getReadinessProbe().getHttpGet().getPort().getStrVal()).isEqualTo("http");
         String admin = Files.readString(ROUTES.get(0).resolve("admin.camel.yaml"), StandardCharsets.UTF_8);
-        assertThat(admin).contains("uri: platform-http:/liveness").contains("uri: platform-http:/readiness");
+        assertThat(admin).contains("uri: caravan-http:/liveness").contains("uri: caravan-http:/readiness");
 
         long shutdownTimeout = Long.parseLong(gatewayProperties().getProperty("camel.main.shutdownTimeout"));
         assertThat(shutdownTimeout).isEqualTo(180);

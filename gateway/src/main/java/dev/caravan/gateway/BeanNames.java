@@ -12,8 +12,6 @@ public final class BeanNames {
 
     // ---- shared objects (looked up by type or by Camel components, referenced by no route) ------------------------
 
-    /** The Vert.x instance the platform-http server takes from the registry. */
-    public static final String VERTX = "vertx";
     /** The Micrometer registry; camel-micrometer(-prometheus) looks it up by this name. */
     public static final String METRICS_REGISTRY = "metricsRegistry";
     public static final String GATEWAY_CONFIG = "gatewayConfig";

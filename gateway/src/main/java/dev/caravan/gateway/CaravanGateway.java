@@ -5,29 +5,27 @@ import java.util.Collection;
 import java.util.Map;
 
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import io.vertx.core.Vertx;
-import io.vertx.ext.web.Router;
 import org.apache.camel.CamelContext;
-import org.apache.camel.component.platform.http.vertx.VertxPlatformHttpRouter;
-import org.apache.camel.component.platform.http.vertx.VertxPlatformHttpServer;
-import org.apache.camel.component.platform.http.vertx.VertxPlatformHttpServerConfiguration;
+import org.apache.camel.Component;
+import org.apache.camel.Ordered;
+import org.apache.camel.StartupListener;
+import org.apache.camel.component.platform.http.PlatformHttpComponent;
 import org.apache.camel.spi.Resource;
 import org.apache.camel.support.CamelContextHelper;
 import org.apache.camel.support.PluginHelper;
 import org.apache.camel.support.service.ServiceSupport;
 import org.apache.camel.util.AntPathMatcher;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import dev.caravan.policies.WorkerRegistry;
 import dev.caravan.processors.admission.DrainOnStopNotifier;
+import dev.caravan.processors.config.CaravanFlags;
 import dev.caravan.processors.config.GatewayConfig;
-import dev.caravan.processors.http.RouterErrorHandlers;
-import dev.caravan.processors.http.ServerEventLoops;
+import dev.caravan.processors.http.CaravanPlatformHttpEngine;
+import dev.caravan.processors.http.GatewayHttpServer;
 
 /**
- * Adds the gateway — its beans, its YAML routes and, when the context has none, its HTTP server — to an existing
- * {@link CamelContext}. This is how an application embeds Caravan; {@code ./caravan run} uses the same beans and routes
+ * Adds the gateway — its beans, its YAML routes and its own HTTP server — to an existing {@link CamelContext}. This is
+ * how an application embeds Caravan (docs/embedding.md); {@code ./caravan run} uses the same beans, routes and server
  * through camel-main.
  *
  * <pre>{@code
@@ -35,36 +33,35 @@ import dev.caravan.processors.http.ServerEventLoops;
  * CaravanGateway gateway = CaravanGateway.install(context, GatewayConfig.defaults()
  *         .with(CaravanFlags.PORT, "8080")
  *         .with(CaravanFlags.WORKER_URLS, "http://10.0.0.5:8000,http://10.0.0.6:8000"));
- * context.start();          // the gateway answers on :8080
+ * context.start();          // throws if the gateway cannot listen on :8080
  * gateway.workers().all();  // the live worker registry
  * }</pre>
  *
- * <p>Call before the context starts (or on a started context: the routes start at once). Stopping the context stops the
- * gateway and releases its resources. The gateway's platform-http engine is used only if the context has not already
- * created one; a host context that serves its own platform-http routes keeps its engine, and streams then hold a Vert.x
- * worker thread each (see docs/architecture.md). Likewise a platform-http server the host created keeps Vert.x's bare
- * answers to requests that fail HTTP decoding (431, 414, 400 without a body) unless it takes its Vert.x instance from
- * the registry after the gateway bound its own there ({@link GatewayBeans#serverVertx()}).
+ * <p>Call before the context starts (or on a started context: the routes and the server start at once). The gateway's
+ * routes ({@code caravan-http:} URIs) run on the gateway's own server, Vert.x instance and dispatch settings; the host's
+ * {@code platform-http:} routes keep Camel's engine and the host's own server, so neither can slow the other down
+ * ({@link HostServers}). {@code context.start()} throws when the server cannot bind (a
+ * {@link dev.caravan.processors.http.ListenException} in the cause chain) or the Camel version is outside
+ * {@link CamelCompatibility#RANGE}, after Camel has stopped what had started. {@code context.stop()} first drains
+ * in-flight requests for up to {@code --shutdown-grace-period-secs}, then stops the routes, the server and the gateway's
+ * Vert.x instance.
  */
 public final class CaravanGateway {
-
-    private static final Logger LOG = LoggerFactory.getLogger(CaravanGateway.class);
 
     /** Where the built-in routes live on the classpath. */
     public static final String BUILT_IN_ROUTES = "classpath:routes/*.camel.yaml";
 
-    private final CamelContext context;
     private final GatewayBeans beans;
 
-    private CaravanGateway(CamelContext context, GatewayBeans beans) {
-        this.context = context;
+    private CaravanGateway(GatewayBeans beans) {
         this.beans = beans;
     }
 
     /**
      * Installs the gateway with the built-in routes.
      *
-     * @throws IllegalArgumentException for an invalid policy configuration
+     * @throws IllegalStateException    when the context's Camel version is not supported ({@link CamelCompatibility})
+     * @throws IllegalArgumentException for an invalid configuration
      * @throws Exception                when the routes cannot be loaded
      */
     public static CaravanGateway install(CamelContext context, GatewayConfig config) throws Exception {
@@ -75,39 +72,47 @@ public final class CaravanGateway {
      * @param routes a resource pattern for the YAML routes, e.g. {@code file:/etc/caravan/routes/*.camel.yaml}
      */
     public static CaravanGateway install(CamelContext context, GatewayConfig config, String routes) throws Exception {
-        config = GatewayBeans.withConcretePort(config);
-        GatewayBeans beans = new GatewayBeans(config, CamelContextHelper.findSingleByType(context, Vertx.class),
+        CamelCompatibility.check(context);
+        GatewayBeans beans = new GatewayBeans(GatewayBeans.withConcretePort(config), null,
                 CamelContextHelper.findSingleByType(context, PrometheusMeterRegistry.class));
+        try {
+            CaravanGateway gateway = addTo(context, beans, routes);
+            beans.registerStaticWorkers();
+            return gateway;
+        } catch (Exception | Error e) {
+            beans.close();
+            throw e;
+        }
+    }
+
+    /**
+     * Adds beans built elsewhere to the context, with the gateway's server, drain on stop and start-up checks; loads the
+     * routes at {@code routes} unless it is null (camel-main loads them itself in {@code ./caravan run}, where they
+     * can reload live). Registers no workers.
+     */
+    public static CaravanGateway attach(CamelContext context, GatewayBeans beans, String routes) throws Exception {
+        CamelCompatibility.check(context);
+        return addTo(context, beans, routes);
+    }
+
+    private static CaravanGateway addTo(CamelContext context, GatewayBeans beans, String routes) throws Exception {
         bind(context, beans);
+        // services stop in reverse order: the server (after the routes drained) before the beans close its Vert.x
         context.addService(new Lifecycle(beans), true, true);
         context.getManagementStrategy().addEventNotifier(
                 new DrainOnStopNotifier(beans.reliability().shutdown(), context));
-        if (context.getRegistry().findByType(VertxPlatformHttpServer.class).isEmpty()
-                && context.hasService(VertxPlatformHttpServer.class) == null) {
-            VertxPlatformHttpServerConfiguration server = new VertxPlatformHttpServerConfiguration();
-            server.setBindHost(config.host());
-            server.setBindPort(config.port());
-            server.setMaxBodySize(config.maxPayloadSize());
-            context.addService(new GatewayHttpServer(server, beans.serverVertx()), true, true);
+        if (routes != null) {
+            loadRoutes(context, routes, beans.excludedRoutes()); // on a started context they start at once
         }
-        if (context.isStarted()) {
-            loadRoutes(context, routes, beans.excludedRoutes());
-            afterServerStart(context, beans);
-        } else {
-            context.addStartupListener((ctx, alreadyStarted) -> afterServerStart(ctx, beans));
-            loadRoutes(context, routes, beans.excludedRoutes());
-        }
-        beans.registerStaticWorkers();
-        return new CaravanGateway(context, beans);
+        context.addStartupListener(new Started(beans)); // on a started context it runs at once
+        // not forced: Camel starts it once the routes have started, so it never listens without them
+        context.addService(beans.http(), true, false);
+        return new CaravanGateway(beans);
     }
 
     /** Binds every bean and makes the configuration visible to route placeholders. */
     static void bind(CamelContext context, GatewayBeans beans) {
-        beans.beans().forEach((name, bean) -> {
-            if (!(bean instanceof Vertx) || context.getRegistry().lookupByName(name) == null) {
-                context.getRegistry().bind(name, bean);
-            }
-        });
+        beans.beans().forEach((name, bean) -> context.getRegistry().bind(name, bean));
         for (Map.Entry<String, String> p : beans.properties().entrySet()) {
             context.getPropertiesComponent().addOverrideProperty(p.getKey(), p.getValue());
         }
@@ -127,58 +132,32 @@ public final class CaravanGateway {
         PluginHelper.getRoutesLoader(context).loadRoutes(resources);
     }
 
-    /**
-     * Once the platform-http server listens: starts the per-worker KV-event routes, gives the HTTP layer's own errors
-     * (404, 405, 413) the gateway's JSON shape, and spreads the server over {@code --server-event-loops} event loops
-     * ({@link ServerEventLoops}).
-     */
-    public static void afterServerStart(CamelContext context, GatewayBeans beans) {
-        beans.kv().start(context); // KV-event routes from the kv-events routeTemplate, now that it is loaded
-        VertxPlatformHttpRouter router = mainRouter(context);
-        if (router == null) {
-            LOG.warn("No platform-http router found; HTTP-layer errors keep Vert.x's default bodies");
-            return;
-        }
-        RouterErrorHandlers.install(router, beans.metrics());
-        VertxPlatformHttpServer server = router.getServer();
-        if (server == null || server.getServer() == null || !(server.getServer().requestHandler() instanceof Router root)) {
-            return;
-        }
-        RouterErrorHandlers.install(root, beans.metrics());
-        int extra = beans.config().serverEventLoops() - 1;
-        if (extra > 0 && server.getConfigurationPort() == 0) {
-            LOG.info("HTTP server on an ephemeral port: it stays on one event loop (loops share concrete ports only)");
-        } else if (extra > 0) {
-            beans.addServerEventLoops(ServerEventLoops.add(router.vertx(), root, server.getHost(),
-                    server.getServer().actualPort(), extra, beans.metrics()));
-        }
-    }
-
-    static VertxPlatformHttpRouter mainRouter(CamelContext context) {
-        VertxPlatformHttpRouter fallback = null;
-        for (VertxPlatformHttpRouter r : context.getRegistry().findByType(VertxPlatformHttpRouter.class)) {
-            if (r.isMainServer()) {
-                return r;
-            }
-            if (!r.isManagementServer()) {
-                fallback = r;
-            }
-        }
-        return fallback;
-    }
-
     /** The port the gateway's HTTP server listens on (the actual one when configured as 0). */
     public int port() {
-        return actualPort(context, beans.config().port());
+        return beans.http().port();
     }
 
-    /** The port the context's main platform-http server listens on, or {@code configured} before it started. */
-    public static int actualPort(CamelContext context, int configured) {
-        VertxPlatformHttpRouter router = mainRouter(context);
-        if (router != null && router.getServer() != null && router.getServer().getServer() != null) {
-            return router.getServer().getServer().actualPort();
+    /**
+     * The port of the gateway installed in {@code context} (e.g. by camel-main in {@code ./caravan run}).
+     *
+     * @throws IllegalStateException when the context has no gateway
+     */
+    public static int port(CamelContext context) {
+        GatewayHttpServer server = context.hasService(GatewayHttpServer.class);
+        if (server == null) {
+            throw new IllegalStateException("no Caravan gateway in Camel context " + context.getName());
         }
-        return configured;
+        return server.port();
+    }
+
+    /**
+     * A {@code platform-http} component on the gateway's server, for an application whose only HTTP routes are the
+     * gateway's ({@code ./caravan run}): route files written with {@code platform-http:} URIs then run there too. Never
+     * bind it in an application with platform-http routes of its own.
+     */
+    public static Component platformHttpOnGatewayServer(GatewayBeans beans) {
+        PlatformHttpComponent gateway = (PlatformHttpComponent) beans.beans().get(CaravanPlatformHttpEngine.COMPONENT_NAME);
+        return ((CaravanPlatformHttpEngine) gateway.getEngine()).newComponent();
     }
 
     public WorkerRegistry workers() {
@@ -190,21 +169,20 @@ public final class CaravanGateway {
     }
 
     /**
-     * The platform-http server the gateway creates when the context has none: Camel's, on the gateway's server Vert.x
-     * ({@link GatewayBeans#serverVertx()}) even when the host application registered a Vert.x instance of its own, so
-     * requests that fail HTTP decoding get the JSON error shape (Camel would otherwise take the registry's instance).
+     * Once the routes and the deferred services (the servers: Camel's start-up listener for those is also last, and
+     * registered first) have started: starts the per-worker KV-event routes from their routeTemplate and tells about a
+     * platform-http server of the host's.
      */
-    private static final class GatewayHttpServer extends VertxPlatformHttpServer {
-        private final Vertx vertx;
-
-        GatewayHttpServer(VertxPlatformHttpServerConfiguration configuration, Vertx vertx) {
-            super(configuration);
-            this.vertx = vertx;
+    private record Started(GatewayBeans beans) implements StartupListener, Ordered {
+        @Override
+        public void onCamelContextStarted(CamelContext context, boolean alreadyStarted) {
+            beans.kv().start(context);
+            HostServers.report(context, beans.http(), beans.config().get(CaravanFlags.DISPATCH));
         }
 
         @Override
-        protected Vertx lookupVertx() {
-            return vertx;
+        public int getOrder() {
+            return Ordered.LOWEST;
         }
     }
 

@@ -13,7 +13,6 @@ import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
 import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -49,7 +48,7 @@ import dev.caravan.processors.error.MapErrorProcessor;
 import dev.caravan.processors.forward.ForwardStreamProcessor;
 import dev.caravan.processors.forward.UpstreamClient;
 import dev.caravan.processors.http.CaravanPlatformHttpEngine;
-import dev.caravan.processors.http.GatewayServerVertx;
+import dev.caravan.processors.http.GatewayHttpServer;
 import dev.caravan.processors.http.ServerEventLoops;
 import dev.caravan.processors.metrics.GatewayMetrics;
 import dev.caravan.processors.metrics.ScrapeMetricsProcessor;
@@ -78,7 +77,6 @@ public final class GatewayBeans implements AutoCloseable {
 
     private final GatewayConfig config;
     private final Vertx vertx;
-    private final Vertx serverVertx;
     private final boolean ownsVertx;
     private final PrometheusMeterRegistry meterRegistry;
     private final WorkerRegistry workers = new WorkerRegistry();
@@ -90,11 +88,13 @@ public final class GatewayBeans implements AutoCloseable {
     private final JvmGcMetrics gcMetrics = new JvmGcMetrics();
     private final Map<String, Object> beans = new LinkedHashMap<>();
     private final Extensions extensions = Extensions.load();
-    private volatile Future<String> serverEventLoops = Future.succeededFuture(null);
+    private final GatewayHttpServer http;
 
     /**
      * @param config        the configuration
-     * @param vertx         the Vert.x instance to share with the ingress server, or null to create one
+     * @param vertx         the Vert.x instance for the gateway's server and clients, or null to create one (what
+     *                      {@link CaravanGateway#install} does, so a host application's Vert.x never carries the
+     *                      gateway's traffic and the other way round)
      * @param meterRegistry the Prometheus registry to add the gateway's meters to, or null to create one
      * @throws IllegalArgumentException when the policy name or a policy option is invalid
      */
@@ -110,7 +110,8 @@ public final class GatewayBeans implements AutoCloseable {
         PolicyEnvironment env = PolicyEnvironment.system().withKv(kv.groundTruth());
         this.policies = new PolicyRegistry(workers, model -> PolicyFactory.create(policyConfig, env));
         this.metrics = new GatewayMetrics(this.meterRegistry);
-        this.serverVertx = GatewayServerVertx.wrap(this.vertx, metrics);
+        this.http = new GatewayHttpServer(this.vertx, config.host(), config.port(), config.maxPayloadSize(),
+                config.serverEventLoops(), metrics);
         metrics.trackPolicies(policies);
         workers.addListener(metrics);
         this.upstream = new UpstreamClient(this.vertx, config.getSeconds(CaravanFlags.CONNECT_TIMEOUT_SECS),
@@ -131,12 +132,11 @@ public final class GatewayBeans implements AutoCloseable {
 
     private void defineBeans() {
         String apiKey = config.apiKey();
-        // infrastructure; the platform-http server takes the registry's Vert.x: give it the one whose servers answer
-        // undecodable requests with the JSON error shape (a host application's own instance stays as it is)
-        beans.put(BeanNames.VERTX, ownsVertx ? serverVertx : vertx);
+        // infrastructure: the gateway's own HTTP server (its router) and the caravan-http: component the routes use
         beans.put(BeanNames.METRICS_REGISTRY, meterRegistry);
-        beans.put(CaravanPlatformHttpEngine.BEAN_NAME,
-                new CaravanPlatformHttpEngine(metrics, config.dispatchOnEventLoop()));
+        beans.put(GatewayHttpServer.ROUTER_NAME, http.router());
+        beans.put(CaravanPlatformHttpEngine.COMPONENT_NAME,
+                new CaravanPlatformHttpEngine(http, metrics, config.dispatchOnEventLoop()).newComponent());
         beans.put(BeanNames.GATEWAY_CONFIG, config);
         beans.put(BeanNames.WORKER_REGISTRY, workers);
         beans.put(BeanNames.POLICY_REGISTRY, policies);
@@ -225,11 +225,6 @@ public final class GatewayBeans implements AutoCloseable {
         return config.with(CaravanFlags.PORT, Integer.toString(ServerEventLoops.freePort(host)));
     }
 
-    /** Keeps the deployment of the extra server instances, to close them with the beans. */
-    public void addServerEventLoops(Future<String> deployment) {
-        this.serverEventLoops = deployment;
-    }
-
     /** Registers the {@code --worker-urls} workers (and the P/D {@code --prefill} / {@code --decode} ones). */
     public void registerStaticWorkers() {
         for (String url : config.workerUrls()) {
@@ -265,12 +260,11 @@ public final class GatewayBeans implements AutoCloseable {
     }
 
     /**
-     * {@link #vertx()} as the gateway's HTTP server should use it: servers it creates answer requests that fail HTTP
-     * decoding (oversized headers, an over-long request line, malformed HTTP) with the JSON error shape
-     * ({@link GatewayServerVertx}).
+     * The gateway's own HTTP server (a Camel service: {@link CaravanGateway#install} adds it to the context, which
+     * starts it after the routes and stops it after they drained).
      */
-    public Vertx serverVertx() {
-        return serverVertx;
+    public GatewayHttpServer http() {
+        return http;
     }
 
     public WorkerRegistry workers() {
@@ -300,14 +294,7 @@ public final class GatewayBeans implements AutoCloseable {
 
     @Override
     public void close() {
-        String deployment = serverEventLoops.result();
-        if (deployment != null) {
-            try {
-                vertx.undeploy(deployment).toCompletionStage().toCompletableFuture().join();
-            } catch (RuntimeException e) {
-                LOG.debug("Extra HTTP server instances did not close cleanly: {}", e.toString());
-            }
-        }
+        http.stop();
         upstream.close();
         kv.close();
         gcMetrics.close();

@@ -25,9 +25,10 @@ import dev.caravan.gateway.CaravanGateway;
 import dev.caravan.processors.config.CaravanFlags;
 
 /**
- * The application as {@code ./caravan run --routes DIR} starts it (camel-main): routes copied to a folder reload live
- * when edited or added, Camel's own route metrics join the gateway's at /metrics, and camel-main's HTTP server answers
- * undecodable requests in the gateway's JSON error shape.
+ * The application as {@code ./caravan run --routes DIR} starts it (camel-main with the gateway's own HTTP server):
+ * routes copied to a folder reload live when edited or added (also route files that still use {@code platform-http:},
+ * which the application serves on the gateway's server), Camel's own route metrics join the gateway's at /metrics, and
+ * the server answers undecodable requests in the gateway's JSON error shape.
  */
 class GatewayMainIT {
 
@@ -53,7 +54,7 @@ class GatewayMainIT {
         main = GatewayMain.create(GatewayHarness.config(SIMS.urls()).with(CaravanFlags.ROUTES, routes.toString()),
                 Map.of());
         main.start();
-        int port = CaravanGateway.actualPort(main.getCamelContext(), 0);
+        int port = CaravanGateway.port(main.getCamelContext());
         client = new GatewayClient("http://127.0.0.1:" + port);
     }
 
@@ -81,7 +82,7 @@ class GatewayMainIT {
     }
 
     @Test
-    void addingARouteFileAddsItsRoutesLive() throws IOException {
+    void addingARouteFileAddsItsRoutesLiveEvenWithAPlatformHttpUri() throws IOException {
         Files.writeString(routes.resolve("extra.camel.yaml"), """
                 - route:
                     id: hello
@@ -98,7 +99,7 @@ class GatewayMainIT {
     }
 
     @Test
-    void camelMainsServerAnswersOversizedHeadersWithTheJsonErrorShape() {
+    void theServerAnswersOversizedHeadersWithTheJsonErrorShape() {
         HttpResponse<String> r = client.get("/v1/models", "X-Huge", "a".repeat(20_000));
         assertThat(r.statusCode()).isEqualTo(431);
         assertThat(r.headers().firstValue("X-Caravan-Error-Code")).hasValue("headers_too_large");

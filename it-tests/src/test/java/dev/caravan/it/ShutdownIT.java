@@ -100,7 +100,7 @@ class ShutdownIT {
         });
         await().atMost(Duration.ofSeconds(30)).until(() -> main.getCamelContext() != null
                 && main.getCamelContext().isStarted());
-        int port = CaravanGateway.actualPort(main.getCamelContext(), 0);
+        int port = CaravanGateway.port(main.getCamelContext());
         try (StreamRecorder client = new StreamRecorder(port)) {
             List<StreamRecorder.Stream> streams = client.send(5, "/v1/chat/completions", body(20));
             await().atMost(Duration.ofSeconds(20)).until(() -> client.headsReceived(streams) == 5);

@@ -20,8 +20,8 @@ import dev.caravan.processors.error.GatewayError;
  *
  * <p>Mirrors {@code HttpServerRequest.DEFAULT_INVALID_REQUEST_HANDLER}: the same status choice, and the connection is
  * closed after the response, because the decoder cannot tell where the next request would start. Install it with
- * {@code HttpServer.invalidRequestHandler} before the server listens (Vert.x reads it only then); see
- * {@link GatewayServerVertx} for Camel's server. Runs on the connection's event loop and does not block.
+ * {@code HttpServer.invalidRequestHandler} before the server listens (Vert.x reads it only then), as
+ * {@link GatewayHttpServer} does. Runs on the connection's event loop and does not block.
  */
 public final class InvalidRequestHandler implements Handler<HttpServerRequest> {
 

@@ -24,10 +24,7 @@ public final class RouterErrorHandlers {
     private RouterErrorHandlers() {
     }
 
-    /**
-     * Installs the handlers on a router. Install on both the server's root router (which answers unmatched paths and
-     * methods) and platform-http's sub-router (failures inside a route's handlers, such as the body limit).
-     */
+    /** Installs the handlers on a router (the gateway's: {@link GatewayHttpServer}). */
     public static void install(Router router, RequestObserver observer) {
         router.errorHandler(404, ctx -> answer(ctx, GatewayError.NOT_FOUND,
                 "no route for " + ctx.request().method() + " " + ctx.request().path(), observer));
@@ -45,7 +42,7 @@ public final class RouterErrorHandlers {
 
     private static void answer(RoutingContext ctx, GatewayError error, String message, RequestObserver observer) {
         if (ctx.response().ended()) {
-            return; // already answered by the other router's handler
+            return; // already answered (e.g. a failure after a streaming step committed the response)
         }
         long start = System.nanoTime();
         ResponseWriter.writeError(ctx, error, message);

@@ -19,13 +19,13 @@ import org.slf4j.LoggerFactory;
 /**
  * Spreads the gateway's HTTP server over several Vert.x event loops.
  *
- * <p>Why: camel-platform-http-vertx creates one {@code HttpServer} outside any verticle, so every client connection —
- * and, since the upstream client runs on the caller's context, every upstream connection — lives on a single event loop:
- * one core serves the whole data plane. Vert.x shares a listening socket between server instances created on the same
- * host and port in different contexts and deals new connections to them in turn, so this deploys {@code instances}
- * verticles that each listen on the gateway's port with the platform-http root router as handler. The router (and the
- * Camel consumers behind it) is safe to use from several event loops. Like the main server (see
- * {@link GatewayServerVertx}), each answers undecodable requests with {@link InvalidRequestHandler}.
+ * <p>Why: {@link GatewayHttpServer} creates its main {@code HttpServer} outside any verticle, so every client connection
+ * — and, since the upstream client runs on the caller's context, every upstream connection — would live on a single
+ * event loop: one core would serve the whole data plane. Vert.x shares a listening socket between server instances
+ * created on the same host and port in different contexts and deals new connections to them in turn, so this deploys
+ * {@code instances} verticles that each listen on the gateway's port with the gateway's router as handler. The router
+ * (and the Camel consumers behind it) is safe to use from several event loops. Like the main server, each answers
+ * undecodable requests with {@link InvalidRequestHandler}. A deployment whose servers cannot bind fails.
  *
  * <p>Sharing needs a concrete port: with "port 0" each server would bind its own random port, so the gateway resolves
  * a free port first ({@link #freePort}). Closing the deployment closes these servers and their connections, so undeploy
