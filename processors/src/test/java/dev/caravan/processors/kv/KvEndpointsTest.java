@@ -43,9 +43,9 @@ class KvEndpointsTest {
     @Test
     void settingsNameTheFlagOfABadValue() {
         assertThatThrownBy(() -> KvSettings.from(GatewayConfig.defaults().with(CaravanFlags.KV_PARITY_WARN_BELOW, "2")))
-                .hasMessage("--kv-parity-warn-below must be in [0,1], was 2.0");
+                .hasMessage("--kv-parity-warn-below (caravan.kv.parity-warn-below) must be a number in [0, 1], was '2'");
         assertThatThrownBy(() -> KvSettings.from(GatewayConfig.defaults().with(CaravanFlags.KV_REPLAY_TIMEOUT_SECS, "0")))
-                .hasMessage("--kv-replay-timeout-secs must be > 0, was 0");
+                .hasMessage("--kv-replay-timeout-secs (caravan.kv.replay-timeout-secs) must be an integer >= 1, was '0'");
         KvSettings d = KvSettings.from(GatewayConfig.defaults());
         assertThat(d.silenceThreshold()).isEqualTo(Duration.ofSeconds(30));
         assertThat(d.pollsCapacity()).isFalse();

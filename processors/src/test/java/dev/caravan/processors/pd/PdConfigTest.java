@@ -40,7 +40,7 @@ class PdConfigTest {
     void readsTheMode() {
         assertThat(fromArgs("--pd-disaggregation", "--pd-mode", "vllm").mode()).isEqualTo(PdMode.VLLM);
         assertThatThrownBy(() -> fromArgs("--pd-mode", "mooncake")).isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("caravan.pd.mode must be sglang or vllm, was 'mooncake'");
+                .hasMessage("--pd-mode (caravan.pd.mode) must be one of sglang, vllm, was 'mooncake'");
     }
 
     @Test
