@@ -39,8 +39,8 @@ import dev.caravan.processors.reliability.RetryConfig;
 
 /**
  * The configuration table: every command-line flag of {@code ./caravan run}, the {@code caravan.*} property it sets,
- * and all there is to know about its value. Flags are SGLang's {@code sglang_router.launch_router} names where SGLang has
- * one, so an SGLang command line works verbatim; Caravan-only settings follow the same style.
+ * and all there is to know about its value. Flags are SGLang's {@code sglang_router.launch_router} names where SGLang
+ * has one, so an SGLang command line works verbatim; Caravan-only settings follow the same style.
  *
  * <p><b>Adding a setting is one row plus its use.</b> The row declares the flag, the key, the type, the section, the
  * default (a named constant of the code that uses it), the rule ({@code range}, {@code min}, {@code oneOf},
@@ -90,6 +90,13 @@ public final class CaravanFlags {
     static final String PD = "Prefill/decode disaggregation";
     static final String KV = "KV events and kv_aware";
 
+    /**
+     * Upper bound of every duration in seconds: ten years. Anything longer is a typo, and {@code Long.MAX_VALUE}
+     * seconds would overflow the millisecond and nanosecond arithmetic of the timers that use them.
+     */
+    public static final long MAX_SECONDS = 10L * 365 * 24 * 3600;
+    /** Upper bound of every duration in milliseconds: {@link #MAX_SECONDS}. */
+    public static final long MAX_MILLIS = MAX_SECONDS * 1000;
     /** Who checks a policy option's range: the policy library's config records ({@code PolicyConfig.fromOptions}). */
     public static final String BY_POLICY = "the policy that uses it";
     /** {@code --max-tree-size auto}: tree budgets sized per worker from its engine's KV capacity. */
@@ -221,13 +228,13 @@ public final class CaravanFlags {
     // ---- Upstream -----------------------------------------------------------------------------------------------
     public static final CaravanFlag REQUEST_TIMEOUT_SECS = row("--request-timeout-secs", "caravan.request-timeout-secs",
             LONG, UPSTREAM)
-            .defaultValue(GatewayConfig.DEFAULT_REQUEST_TIMEOUT_SECS).min(1)
+            .defaultValue(GatewayConfig.DEFAULT_REQUEST_TIMEOUT_SECS).range(1, MAX_SECONDS)
             .describe("End-to-end limit per request, in seconds, from its arrival (queueing and retries included): "
                     + "504 before the response starts; a stream that started is ended (SSE: with a final error "
                     + "event).");
     public static final CaravanFlag CONNECT_TIMEOUT_SECS = row("--connect-timeout-secs", "caravan.connect-timeout-secs",
             LONG, UPSTREAM)
-            .defaultValue(GatewayConfig.DEFAULT_CONNECT_TIMEOUT_SECS).min(1)
+            .defaultValue(GatewayConfig.DEFAULT_CONNECT_TIMEOUT_SECS).range(1, MAX_SECONDS)
             .describe("Limit for opening a connection to a worker, in seconds (then 502).");
     public static final CaravanFlag MAX_CONNECTIONS_PER_WORKER = row("--max-connections-per-worker",
             "caravan.max-connections-per-worker", INT, UPSTREAM)
@@ -238,12 +245,12 @@ public final class CaravanFlags {
     // ---- Control plane ------------------------------------------------------------------------------------------
     public static final CaravanFlag LOAD_CHECK_INTERVAL = row("--load-check-interval", "caravan.load-check-interval",
             LONG, CONTROL)
-            .defaultValue(GatewayConfig.DEFAULT_LOAD_CHECK_INTERVAL_SECS).min(0)
+            .defaultValue(GatewayConfig.DEFAULT_LOAD_CHECK_INTERVAL_SECS).range(0, MAX_SECONDS)
             .describe("Seconds between polls of each worker's /get_load and /metrics (engine queue, KV usage); 0 "
                     + "disables.");
     public static final CaravanFlag CONTROL_TIMEOUT_SECS = row("--control-timeout-secs", "caravan.control-timeout-secs",
             LONG, CONTROL)
-            .defaultValue(GatewayConfig.DEFAULT_CONTROL_TIMEOUT_SECS).min(1)
+            .defaultValue(GatewayConfig.DEFAULT_CONTROL_TIMEOUT_SECS).range(1, MAX_SECONDS)
             .describe("Limit for one control-plane call (load poll, /flush_cache, /v1/models, /get_loads), in "
                     + "seconds.");
 
@@ -301,17 +308,17 @@ public final class CaravanFlags {
             .describe("Pod annotation holding the engine's KV-event replay endpoint (tcp://*:5558 or 5558).");
     public static final CaravanFlag DISCOVERY_RESYNC_INTERVAL = row("--discovery-resync-interval",
             "caravan.discovery.resync-interval", LONG, DISCOVERY)
-            .defaultValue(DISCOVERY_DEFAULT_RESYNC_INTERVAL.toSeconds()).min(0)
+            .defaultValue(DISCOVERY_DEFAULT_RESYNC_INTERVAL.toSeconds()).range(0, MAX_SECONDS)
             .describe("Seconds between full pod re-lists that reconcile the workers besides the watch; 0 disables.");
 
     // ---- Health checks (docs/reliability.md) ----------------------------------------------------------------------
     public static final CaravanFlag HEALTH_CHECK_INTERVAL_SECS = row("--health-check-interval-secs",
             "caravan.health.interval-secs", LONG, HEALTH)
-            .defaultValue(HealthConfig.DEFAULT_INTERVAL.toSeconds()).min(1)
+            .defaultValue(HealthConfig.DEFAULT_INTERVAL.toSeconds()).range(1, MAX_SECONDS)
             .describe("Seconds between probes of each worker (a worker's health_check_interval_secs overrides it).");
     public static final CaravanFlag HEALTH_CHECK_TIMEOUT_SECS = row("--health-check-timeout-secs",
             "caravan.health.timeout-secs", LONG, HEALTH)
-            .defaultValue(HealthConfig.DEFAULT_TIMEOUT.toSeconds()).min(1)
+            .defaultValue(HealthConfig.DEFAULT_TIMEOUT.toSeconds()).range(1, MAX_SECONDS)
             .describe("A probe that takes longer than this many seconds fails (per worker: "
                     + "health_check_timeout_secs).");
     public static final CaravanFlag HEALTH_CHECK_ENDPOINT = row("--health-check-endpoint", "caravan.health.endpoint",
@@ -345,7 +352,7 @@ public final class CaravanFlags {
             .describe("Consecutive successes that close a half-open breaker (any failure while half-open reopens it).");
     public static final CaravanFlag CB_TIMEOUT_DURATION_SECS = row("--cb-timeout-duration-secs",
             "caravan.cb.timeout-duration-secs", LONG, BREAKER)
-            .defaultValue(BreakerConfig.DEFAULT_OPEN_TIMEOUT.toSeconds()).min(1)
+            .defaultValue(BreakerConfig.DEFAULT_OPEN_TIMEOUT.toSeconds()).range(1, MAX_SECONDS)
             .describe("Seconds an open breaker keeps its worker out before letting requests through again "
                     + "(half-open).");
     public static final CaravanFlag CB_WINDOW_DURATION_SECS = row("--cb-window-duration-secs",
@@ -367,11 +374,11 @@ public final class CaravanFlags {
                     + "newly selected worker (not one that already failed the request while another is available).");
     public static final CaravanFlag RETRY_INITIAL_BACKOFF_MS = row("--retry-initial-backoff-ms",
             "caravan.retry.initial-backoff-ms", LONG, RETRY)
-            .defaultValue(RetryConfig.DEFAULT_INITIAL_BACKOFF.toMillis()).min(0)
+            .defaultValue(RetryConfig.DEFAULT_INITIAL_BACKOFF.toMillis()).range(0, MAX_MILLIS)
             .describe("Milliseconds before the first retry.");
     public static final CaravanFlag RETRY_MAX_BACKOFF_MS = row("--retry-max-backoff-ms", "caravan.retry.max-backoff-ms",
             LONG, RETRY)
-            .defaultValue(RetryConfig.DEFAULT_MAX_BACKOFF.toMillis()).min(0)
+            .defaultValue(RetryConfig.DEFAULT_MAX_BACKOFF.toMillis()).range(0, MAX_MILLIS)
             .describe("Cap on the delay between attempts, in ms.");
     public static final CaravanFlag RETRY_BACKOFF_MULTIPLIER = row("--retry-backoff-multiplier",
             "caravan.retry.backoff-multiplier", DOUBLE, RETRY)
@@ -395,7 +402,7 @@ public final class CaravanFlags {
             .describe("Requests that may wait (FIFO) for a slot; beyond it 429. 0 = no queue.");
     public static final CaravanFlag QUEUE_TIMEOUT_SECS = row("--queue-timeout-secs",
             "caravan.admission.queue-timeout-secs", LONG, ADMISSION)
-            .defaultValue(AdmissionConfig.DEFAULT_QUEUE_TIMEOUT.toSeconds()).min(1)
+            .defaultValue(AdmissionConfig.DEFAULT_QUEUE_TIMEOUT.toSeconds()).range(1, MAX_SECONDS)
             .describe("Seconds a request may wait in the queue; then 408.");
     public static final CaravanFlag RATE_LIMIT_TOKENS_PER_SECOND = row("--rate-limit-tokens-per-second",
             "caravan.admission.rate-limit-tokens-per-second", INT, ADMISSION)
@@ -406,18 +413,18 @@ public final class CaravanFlags {
     // ---- Timeouts and shutdown ------------------------------------------------------------------------------------
     public static final CaravanFlag STREAM_IDLE_TIMEOUT_SECS = row("--stream-idle-timeout-secs",
             "caravan.stream-idle-timeout-secs", LONG, LIFECYCLE)
-            .defaultValue(GatewayConfig.DEFAULT_STREAM_IDLE_TIMEOUT_SECS).min(0)
+            .defaultValue(GatewayConfig.DEFAULT_STREAM_IDLE_TIMEOUT_SECS).range(0, MAX_SECONDS)
             .describe("Seconds a worker may send nothing during one attempt: between chunks, and before the head of a "
                     + "streamed request (then the attempt fails and is retried); 0 = no limit.");
     public static final CaravanFlag NON_STREAM_ATTEMPT_TIMEOUT_SECS = row("--non-stream-attempt-timeout-secs",
             "caravan.non-stream-attempt-timeout-secs", LONG, LIFECYCLE)
-            .defaultValue(GatewayConfig.DEFAULT_NON_STREAM_ATTEMPT_TIMEOUT_SECS).min(0)
+            .defaultValue(GatewayConfig.DEFAULT_NON_STREAM_ATTEMPT_TIMEOUT_SECS).range(0, MAX_SECONDS)
             .describe("Seconds one attempt of a non-streamed request (and a P/D prefill leg) may wait for the "
                     + "response, which engines send only when the generation is done; then the attempt fails and is "
                     + "retried elsewhere. 0 = no limit (only --request-timeout-secs).");
     public static final CaravanFlag SHUTDOWN_GRACE_PERIOD_SECS = row("--shutdown-grace-period-secs",
             "caravan.shutdown-grace-period-secs", LONG, LIFECYCLE)
-            .defaultValue(GatewayConfig.DEFAULT_SHUTDOWN_GRACE_PERIOD_SECS).min(0)
+            .defaultValue(GatewayConfig.DEFAULT_SHUTDOWN_GRACE_PERIOD_SECS).range(0, MAX_SECONDS)
             .describe("On SIGTERM/SIGINT: new inference requests get 503 and readiness fails at once; in-flight "
                     + "requests get this many seconds to finish before the gateway stops.");
 
@@ -500,7 +507,7 @@ public final class CaravanFlags {
             .describe("Topic prefixes (comma-separated) the KV-event subscriptions filter on; empty = all.");
     public static final CaravanFlag KV_REPLAY_TIMEOUT_SECS = row("--kv-replay-timeout-secs",
             "caravan.kv.replay-timeout-secs", LONG, KV)
-            .defaultValue(KvSettings.DEFAULT_REPLAY_TIMEOUT.toSeconds()).min(1)
+            .defaultValue(KvSettings.DEFAULT_REPLAY_TIMEOUT.toSeconds()).range(1, MAX_SECONDS)
             .describe("Longest wait for one replay of missed KV-event batches, in seconds.");
     public static final CaravanFlag KV_MAX_BLOCKS_PER_WORKER = row("--kv-max-blocks-per-worker",
             "caravan.kv.max-blocks-per-worker", INT, KV)
@@ -509,7 +516,7 @@ public final class CaravanFlags {
                     + "engine's blocks.");
     public static final CaravanFlag KV_SILENCE_THRESHOLD_SECS = row("--kv-silence-threshold-secs",
             "caravan.kv.silence-threshold-secs", LONG, KV)
-            .defaultValue(KvSettings.DEFAULT_SILENCE_THRESHOLD.toSeconds()).min(0)
+            .defaultValue(KvSettings.DEFAULT_SILENCE_THRESHOLD.toSeconds()).range(0, MAX_SECONDS)
             .describe("Warn (and set caravan_kv_publisher_silent) when a worker served requests but its KV publisher "
                     + "was silent this long; 0 disables.");
     public static final CaravanFlag KV_CALIBRATE_TREE = row("--kv-calibrate-tree", "caravan.kv.calibrate-tree",
@@ -519,7 +526,7 @@ public final class CaravanFlags {
                     + "drop its tenancy when the engine clears or restarts.");
     public static final CaravanFlag KV_PARITY_EXPIRY_SECS = row("--kv-parity-expiry-secs",
             "caravan.kv.parity-expiry-secs", LONG, KV)
-            .defaultValue(KvSettings.DEFAULT_PARITY_EXPIRY.toSeconds()).min(1)
+            .defaultValue(KvSettings.DEFAULT_PARITY_EXPIRY.toSeconds()).range(1, MAX_SECONDS)
             .describe("kv_aware self-check: seconds a predicted block may wait for the engine's BlockStored before it "
                     + "counts as a miss.");
     public static final CaravanFlag KV_PARITY_WARN_BELOW = row("--kv-parity-warn-below", "caravan.kv.parity-warn-below",
