@@ -52,7 +52,7 @@ public final class ArgsParser {
                 inline = token.substring(eq + 1);
             }
             String flagName = name;
-            CaravanFlag flag = table.stream().filter(f -> f.flag().equals(flagName)).findFirst()
+            CaravanFlag flag = table.stream().filter(f -> f.answersTo(flagName)).findFirst()
                     .orElseThrow(() -> new IllegalArgumentException(
                             "unknown flag " + flagName + " (./caravan run --help lists them)"));
             List<String> values = new ArrayList<>();

@@ -83,6 +83,14 @@ public record CaravanFlag(String flag, String key, FlagType type, String default
         return key.toUpperCase(Locale.ROOT).replace('.', '_').replace('-', '_');
     }
 
+    /**
+     * True when {@code name} (as typed on the command line, without {@code =value}) selects this row. The one place a
+     * flag name is matched: an alias ({@code --router-port}) would be one more name accepted here.
+     */
+    public boolean answersTo(String name) {
+        return flag.equals(name);
+    }
+
     /** True when an empty value is an error: the row has a default and a rule (range, choices or pattern). */
     public boolean required() {
         return !defaultValue.isEmpty() && (range != null || choices != null || pattern != null);

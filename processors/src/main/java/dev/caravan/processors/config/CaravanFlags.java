@@ -65,9 +65,9 @@ import dev.caravan.processors.reliability.RetryConfig;
  * records check their ranges, and their rows say so ({@link #BY_POLICY}) rather than state a second rule. Their
  * defaults and allowed values come from the same records, so the two cannot disagree.
  *
- * <p>Room to grow: an alias ({@code --router-port}) or an "accepted and ignored with a warning" status is one more
- * {@link CaravanFlag.Builder} method and record component, read by {@link ArgsParser} and {@link GatewayConfig}; the
- * rows that use it change, no other.
+ * <p>Room to grow: an alias ({@code --router-port}) is one more {@link CaravanFlag.Builder} method and record component,
+ * matched in {@link CaravanFlag#answersTo}; an "accepted and ignored with a warning" status is likewise one component,
+ * read where {@link GatewayConfig} checks the rows. The rows that use them change, no other.
  *
  * <p>This file is the table and runs long on purpose: one row per setting, nothing else.
  */
@@ -573,7 +573,7 @@ public final class CaravanFlags {
     }
 
     public static Optional<CaravanFlag> byFlag(String flag) {
-        return ROWS.stream().filter(f -> f.flag().equals(flag)).findFirst();
+        return ROWS.stream().filter(f -> f.answersTo(flag)).findFirst();
     }
 
     public static Optional<CaravanFlag> byKey(String key) {
