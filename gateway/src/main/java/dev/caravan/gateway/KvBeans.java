@@ -18,6 +18,7 @@ import dev.caravan.policies.kv.KvBlockIndex;
 import dev.caravan.policies.kv.KvEventSink;
 import dev.caravan.policies.kv.KvGroundTruth;
 import dev.caravan.policies.kv.ParityTracker;
+import dev.caravan.processors.config.CaravanFlags;
 import dev.caravan.processors.config.GatewayConfig;
 import dev.caravan.processors.kv.ApplyKvCapacityProcessor;
 import dev.caravan.processors.kv.ApplyKvEventsProcessor;
@@ -57,16 +58,30 @@ public final class KvBeans implements AutoCloseable {
     private KvRouteManager routes;
     private TreeCalibrator calibrator;
 
-    /**
-     * @throws IllegalArgumentException naming the flag of an invalid KV setting
-     */
+    /** Reads the KV settings and {@code --kv-add-special-tokens} from {@code config}. */
     public KvBeans(GatewayConfig config, WorkerRegistry workers, MeterRegistry meters) {
-        this.settings = KvSettings.from(config);
-        this.tokenizers = KvTokenizers.from(config);
+        this.settings = settings(config);
+        this.tokenizers = new KvTokenizers(config.getBoolean(CaravanFlags.KV_ADD_SPECIAL_TOKENS));
         this.workers = workers;
         this.meters = meters;
         this.index = new KvBlockIndex(settings.maxBlocksPerWorker());
         this.parity = new ParityTracker(settings.parityConfig(), System::nanoTime);
+    }
+
+    /** The KV-event settings from the flag table (values already checked against their rows). */
+    static KvSettings settings(GatewayConfig config) {
+        return new KvSettings(config.get(CaravanFlags.KV_EVENTS_ENDPOINT_TEMPLATE),
+                config.get(CaravanFlags.KV_REPLAY_ENDPOINT_TEMPLATE),
+                config.get(CaravanFlags.KV_EVENTS_TOPIC),
+                config.getSeconds(CaravanFlags.KV_REPLAY_TIMEOUT_SECS),
+                config.getInt(CaravanFlags.KV_MAX_BLOCKS_PER_WORKER),
+                config.getSeconds(CaravanFlags.KV_SILENCE_THRESHOLD_SECS),
+                config.getBoolean(CaravanFlags.KV_CALIBRATE_TREE),
+                config.get(CaravanFlags.MAX_TREE_SIZE).equals(CaravanFlags.AUTO),
+                config.getInt(CaravanFlags.KV_CHARS_PER_TOKEN),
+                config.getInt(CaravanFlags.KV_BLOCK_SIZE),
+                config.getSeconds(CaravanFlags.KV_PARITY_EXPIRY_SECS),
+                config.getDouble(CaravanFlags.KV_PARITY_WARN_BELOW));
     }
 
     /** What {@code kv_aware} instances share: the index, the self-check and the tokenizer source. */

@@ -1,5 +1,7 @@
 package dev.caravan.gateway;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 
@@ -25,6 +27,7 @@ import dev.caravan.processors.pd.OpenDispatchProcessor;
 import dev.caravan.processors.pd.PdAggregationStrategy;
 import dev.caravan.processors.pd.PdConfig;
 import dev.caravan.processors.pd.PdMetrics;
+import dev.caravan.processors.pd.PdMode;
 import dev.caravan.processors.pd.PrepareKvTransferProcessor;
 import dev.caravan.processors.pd.RelayDecodeProcessor;
 import dev.caravan.processors.pd.SelectPairProcessor;
@@ -56,7 +59,7 @@ public final class PdBeans {
      */
     static void define(GatewayConfig config, WorkerRegistry workers, UpstreamClient upstream, GatewayMetrics metrics,
                        Map<String, Object> beans) {
-        PdConfig pd = PdConfig.of(config);
+        PdConfig pd = pdConfig(config);
         PolicyEnvironment env = PolicyEnvironment.system();
         PolicyConfig prefillPolicy = PolicyConfig.fromOptions(pd.prefillPolicyOr(config.policyName()),
                 config.policyOptions());
@@ -95,9 +98,25 @@ public final class PdBeans {
         beans.put(BeanNames.RUN_DECODE_MAINTENANCE, new RunMaintenanceProcessor(decode, System::nanoTime));
     }
 
+    /**
+     * The P/D settings from the flag table.
+     *
+     * @throws IllegalArgumentException for a malformed {@code --prefill} occurrence, a bad worker URL, or workers
+     *                                  without {@code --pd-disaggregation}
+     */
+    static PdConfig pdConfig(GatewayConfig config) {
+        List<PdConfig.PrefillSpec> prefill = new ArrayList<>();
+        for (List<String> group : config.getGroups(CaravanFlags.PREFILL)) {
+            prefill.add(PdConfig.PrefillSpec.parse(group));
+        }
+        return new PdConfig(config.getBoolean(CaravanFlags.PD_DISAGGREGATION),
+                PdMode.parse(config.get(CaravanFlags.PD_MODE)), prefill, config.getList(CaravanFlags.DECODE),
+                config.get(CaravanFlags.PREFILL_POLICY), config.get(CaravanFlags.DECODE_POLICY));
+    }
+
     /** Registers the {@code --prefill} (with their bootstrap ports) and {@code --decode} workers. */
     static void registerStaticWorkers(GatewayConfig config, WorkerRegistry workers) {
-        PdConfig pd = PdConfig.of(config);
+        PdConfig pd = pdConfig(config);
         for (PdConfig.PrefillSpec p : pd.prefill()) {
             workers.add(Worker.builder(p.url()).role(WorkerRole.PREFILL).bootstrapPort(p.bootstrapPort()).build());
         }

@@ -69,13 +69,16 @@ class ReliabilityWiringTest {
     @Test
     void inconsistentValuesStopTheGatewayNamingThem() {
         assertThatThrownBy(() -> parse("--retry-max-retries", "0"))
-                .hasMessageContaining("caravan.retry.max-retries must be in [1,100], was 0");
+                .hasMessageContaining("--retry-max-retries (caravan.retry.max-retries) must be an integer in [1, 100], "
+                        + "was '0'");
         assertThatThrownBy(() -> parse("--max-concurrent-requests", "-5"))
-                .hasMessageContaining("caravan.admission.max-concurrent-requests must be in [-1,");
+                .hasMessageContaining("--max-concurrent-requests (caravan.admission.max-concurrent-requests) must be "
+                        + "-1 (unlimited) or an integer >= 1, was '-5'");
         assertThatThrownBy(() -> ReliabilityBeans.retryConfig(parse("--retry-initial-backoff-ms", "500",
                 "--retry-max-backoff-ms", "100"))).hasMessageContaining("maxBackoff must be >= initialBackoff");
-        assertThatThrownBy(() -> ReliabilityBeans.admissionConfig(parse("--max-concurrent-requests", "0")))
-                .hasMessage("maxConcurrent must be -1 (unlimited) or >= 1, was 0");
+        assertThatThrownBy(() -> parse("--max-concurrent-requests", "0"))
+                .hasMessage("--max-concurrent-requests (caravan.admission.max-concurrent-requests) must be "
+                        + "-1 (unlimited) or an integer >= 1, was '0'");
     }
 
     @Test

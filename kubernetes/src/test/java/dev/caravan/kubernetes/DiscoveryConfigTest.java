@@ -4,12 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
 import dev.caravan.policies.WorkerRole;
 import dev.caravan.processors.config.CaravanFlags;
+import dev.caravan.processors.config.GatewayConfig;
 
 class DiscoveryConfigTest {
 
@@ -59,6 +61,21 @@ class DiscoveryConfigTest {
                 .hasMessage("bootstrap port annotation must be a Kubernetes annotation key without spaces, was ' '");
         assertThatThrownBy(() -> config(APP, null, null, 80, "a/b", Duration.ofSeconds(-1)))
                 .hasMessage("resync interval must be >= 0, was PT-1S");
+    }
+
+    @Test
+    void everyValueTheFlagRowsAcceptBuildsTheConfig() {
+        GatewayConfig base = GatewayConfig.defaults().with(CaravanFlags.SELECTOR, "app=vllm");
+        for (String port : List.of("1", "65535")) {
+            assertThat(DiscoveryBeans.discoveryConfig(base.with(CaravanFlags.SERVICE_DISCOVERY_PORT, port)).port())
+                    .isEqualTo(Integer.parseInt(port));
+        }
+        for (long resync : List.of(0L, CaravanFlags.MAX_SECONDS)) {
+            assertThat(DiscoveryBeans.discoveryConfig(base.with(CaravanFlags.DISCOVERY_RESYNC_INTERVAL,
+                    Long.toString(resync))).resyncInterval()).isEqualTo(Duration.ofSeconds(resync));
+        }
+        assertThat(DiscoveryBeans.discoveryConfig(base.with(CaravanFlags.MODEL_ANNOTATION, "m")).modelAnnotation())
+                .isEqualTo("m");
     }
 
     @Test

@@ -14,8 +14,10 @@ import dev.caravan.policies.text.TokenizerSource;
  * @param tokenizer            {@value TokenizerSource#PSEUDO} (the simulator's pseudo-tokenizer) or the path of the
  *                             model's HuggingFace {@code tokenizer.json}; default {@value #DEFAULT_TOKENIZER}
  * @param charsPerToken        code points per token of the pseudo-tokenizer (the simulator's {@code --chars-per-token});
- *                             in [1,64]; default {@value #DEFAULT_CHARS_PER_TOKEN}
- * @param blockSize            the engines' KV block size in tokens; in [1,4096]; default {@value #DEFAULT_BLOCK_SIZE}
+ *                             in [{@value #MIN_CHARS_PER_TOKEN},{@value #MAX_CHARS_PER_TOKEN}]; default
+ *                             {@value #DEFAULT_CHARS_PER_TOKEN}
+ * @param blockSize            the engines' KV block size in tokens; in [{@value #MIN_BLOCK_SIZE},{@value #MAX_BLOCK_SIZE}];
+ *                             default {@value #DEFAULT_BLOCK_SIZE}
  * @param hashSeed             the engines' {@code PYTHONHASHSEED}; default {@value #DEFAULT_HASH_SEED}
  * @param overlapWeight        weight of uncached prefill blocks against active decode blocks in the cost (Dynamo's
  *                             {@code --kv-overlap-score-weight}); 0 ignores the cache, large values chase hits; finite,
@@ -41,6 +43,12 @@ public record KvAwareConfig(String tokenizer, int charsPerToken, int blockSize, 
     public static final double DEFAULT_BALANCE_REL_THRESHOLD = 1.5;
     public static final DecodeLoadSource DEFAULT_DECODE_LOAD_SOURCE = DecodeLoadSource.ROUTER;
     public static final double DEFAULT_INITIAL_REQUEST_BLOCKS = 32.0;
+    /** Bounds of {@code charsPerToken}; the gateway's {@code --kv-chars-per-token} row states the same range. */
+    public static final int MIN_CHARS_PER_TOKEN = 1;
+    public static final int MAX_CHARS_PER_TOKEN = 64;
+    /** Bounds of {@code blockSize}; the gateway's {@code --kv-block-size} row states the same range. */
+    public static final int MIN_BLOCK_SIZE = 1;
+    public static final int MAX_BLOCK_SIZE = 4096;
 
     /** How {@code kv_aware} estimates a worker's active decode blocks. */
     public enum DecodeLoadSource {
@@ -70,10 +78,10 @@ public record KvAwareConfig(String tokenizer, int charsPerToken, int blockSize, 
             throw new IllegalArgumentException("tokenizer (" + KV_TOKENIZER + ") must be '" + TokenizerSource.PSEUDO
                     + "' or the path of a tokenizer.json, was '" + tokenizer + "'");
         }
-        Checks.atLeast(charsPerToken, 1, "charsPerToken", KV_CHARS_PER_TOKEN);
-        Checks.atMost(charsPerToken, 64, "charsPerToken", KV_CHARS_PER_TOKEN);
-        Checks.atLeast(blockSize, 1, "blockSize", KV_BLOCK_SIZE);
-        Checks.atMost(blockSize, 4096, "blockSize", KV_BLOCK_SIZE);
+        Checks.atLeast(charsPerToken, MIN_CHARS_PER_TOKEN, "charsPerToken", KV_CHARS_PER_TOKEN);
+        Checks.atMost(charsPerToken, MAX_CHARS_PER_TOKEN, "charsPerToken", KV_CHARS_PER_TOKEN);
+        Checks.atLeast(blockSize, MIN_BLOCK_SIZE, "blockSize", KV_BLOCK_SIZE);
+        Checks.atMost(blockSize, MAX_BLOCK_SIZE, "blockSize", KV_BLOCK_SIZE);
         if (hashSeed == null) {
             throw new IllegalArgumentException("hashSeed (" + KV_HASH_SEED + ") must not be null");
         }

@@ -11,7 +11,8 @@ import java.util.Map;
  * <p>Accepted forms: {@code --flag value}, {@code --flag=value}, {@code --switch}, variadic
  * {@code --worker-urls a b c} (values run to the next token that starts with {@code --}), and repeated group flags
  * ({@code --prefill URL 9000 --prefill URL2}). A {@link FlagType#BOOLEAN} flag given without a value means {@code true}.
- * A repeated {@link FlagType#LIST} flag appends. Unknown flags and missing values are errors that name the token.
+ * A repeated {@link FlagType#LIST} flag appends. Unknown flags and missing values are errors that name the token; the
+ * values themselves are checked later, with those of every other layer, by {@link GatewayConfig}.
  */
 public final class ArgsParser {
 
@@ -51,7 +52,7 @@ public final class ArgsParser {
                 inline = token.substring(eq + 1);
             }
             String flagName = name;
-            CaravanFlag flag = table.stream().filter(f -> f.flag().equals(flagName)).findFirst()
+            CaravanFlag flag = table.stream().filter(f -> f.answersTo(flagName)).findFirst()
                     .orElseThrow(() -> new IllegalArgumentException(
                             "unknown flag " + flagName + " (./caravan run --help lists them)"));
             List<String> values = new ArrayList<>();
@@ -100,16 +101,12 @@ public final class ArgsParser {
                 if (values.isEmpty()) {
                     throw new IllegalArgumentException(flag.flag() + " needs a value");
                 }
-                String error = flag.type().validate(flag.flag(), values.get(0));
-                if (error != null) {
-                    throw new IllegalArgumentException(error);
-                }
-                return values.get(0);
+                return values.get(0); // checked with every other layer's values by GatewayConfig
             }
         }
     }
 
-    /** The {@code --help} text: every row with its default, grouped by section. */
+    /** The {@code --help} text: every row with its default and accepted values, grouped by section. */
     public static String help() {
         StringBuilder sb = new StringBuilder("Usage: ./caravan run [flags]   (SGLang launch_router flags are accepted)\n");
         CaravanFlags.bySection().forEach((section, rows) -> {
@@ -125,6 +122,9 @@ public final class ArgsParser {
                 sb.append("\n      ").append(f.description());
                 if (!f.defaultValue().isEmpty()) {
                     sb.append(" [default: ").append(f.defaultValue()).append(']');
+                }
+                if (!f.values().isEmpty()) {
+                    sb.append("\n      values: ").append(f.values());
                 }
                 sb.append("\n      property ").append(f.key()).append(", env ").append(f.envVar()).append('\n');
             }

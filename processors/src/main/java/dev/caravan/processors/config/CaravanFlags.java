@@ -1,39 +1,76 @@
 package dev.caravan.processors.config;
 
+import static dev.caravan.processors.config.FlagType.BOOLEAN;
+import static dev.caravan.processors.config.FlagType.DOUBLE;
+import static dev.caravan.processors.config.FlagType.GROUPS;
+import static dev.caravan.processors.config.FlagType.INT;
+import static dev.caravan.processors.config.FlagType.LIST;
+import static dev.caravan.processors.config.FlagType.LONG;
+import static dev.caravan.processors.config.FlagType.STRING;
+import static dev.caravan.processors.config.FlagType.SWITCH;
+
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
+import dev.caravan.components.podwatch.PodWatchConfiguration;
 import dev.caravan.policies.BoundedConsistentHashingConfig;
 import dev.caravan.policies.BucketConfig;
 import dev.caravan.policies.CacheAwareConfig;
 import dev.caravan.policies.KvAwareConfig;
 import dev.caravan.policies.ManualConfig;
 import dev.caravan.policies.PolicyConfig;
+import dev.caravan.policies.PolicyName;
 import dev.caravan.policies.PrefixHashConfig;
+import dev.caravan.policies.tree.OwnerRule;
 import dev.caravan.processors.admission.AdmissionConfig;
 import dev.caravan.processors.health.HealthConfig;
-import dev.caravan.processors.reliability.BreakerConfig;
-import dev.caravan.processors.reliability.RetryConfig;
-import dev.caravan.processors.pd.PdConfig;
 import dev.caravan.processors.kv.HfTokenizer;
 import dev.caravan.processors.kv.KvSettings;
+import dev.caravan.processors.pd.PdConfig;
+import dev.caravan.processors.pd.PdMode;
+import dev.caravan.processors.reliability.BreakerConfig;
+import dev.caravan.processors.reliability.RetryConfig;
 
 /**
- * The configuration table: every command-line flag of {@code ./caravan run}, the {@code caravan.*} property it sets and
- * its default. Flags are SGLang's {@code sglang_router.launch_router} names where SGLang has one, so an SGLang command line
- * works verbatim; Caravan-only settings follow the same style.
+ * The configuration table: every command-line flag of {@code ./caravan run}, the {@code caravan.*} property it sets,
+ * and all there is to know about its value. Flags are SGLang's {@code sglang_router.launch_router} names where SGLang
+ * has one, so an SGLang command line works verbatim; Caravan-only settings follow the same style.
  *
- * <p><b>Adding a setting is one row</b>: declare a {@code public static final CaravanFlag} below with {@link #row}, take
- * the default from a named constant, and read it where it is used with {@code config.getInt(CaravanFlags.X)} (or
- * {@code getSeconds}, {@code getList}, {@code getGroups}, ...). Parsing ({@link ArgsParser}), environment variables,
- * validation and {@code docs/configuration.md} (checked by {@code ConfigurationDocTest}; regenerate with
- * {@code mvn -pl processors test -Dtest=ConfigurationDocTest -Dcaravan.docs.write=true}) follow automatically.
- * Rows keep their declaration order in the docs.
+ * <p><b>Adding a setting is one row plus its use.</b> The row declares the flag, the key, the type, the section, the
+ * default (a named constant of the code that uses it), the rule ({@code range}, {@code min}, {@code oneOf},
+ * {@code special}, {@code pattern}) and one sentence of meaning:
+ * <pre>{@code
+ * public static final CaravanFlag QUEUE_SIZE = row("--queue-size", "caravan.admission.queue-size", INT, ADMISSION)
+ *         .defaultValue(AdmissionConfig.DEFAULT_QUEUE_SIZE).min(0)
+ *         .describe("Requests that may wait (FIFO) for a slot; beyond it 429. 0 = no queue.");
+ * }</pre>
+ * and the code that needs it reads it where its feature's config is built (a {@code *Beans} class in the gateway):
+ * <pre>{@code
+ * new AdmissionConfig(..., config.getInt(CaravanFlags.QUEUE_SIZE), ...)
+ * }</pre>
+ * Parsing ({@link ArgsParser}), environment variables, validation (one pass over the rows in {@link GatewayConfig},
+ * with messages naming the flag, the rule and the value), {@code --help}, {@code docs/configuration.md} and
+ * {@code config/application.properties} follow from the row; {@code ConfigurationDocTest} fails until the generated
+ * files are regenerated ({@code mvn -pl processors test -Dtest=ConfigurationDocTest -Dcaravan.docs.write=true}). Rows
+ * keep their declaration order in the docs. Nothing else validates or re-maps a setting; a feature config record may
+ * still check its own invariants (and cross-setting rules such as "max backoff >= initial backoff").
+ *
+ * <p>Policy options ({@code caravan.policy.*}) are handed to {@code PolicyConfig.fromOptions}: the policy library's
+ * records check their ranges, and their rows say so ({@link #BY_POLICY}) rather than state a second rule. Their
+ * defaults and allowed values come from the same records, so the two cannot disagree.
+ *
+ * <p>Room to grow: an alias ({@code --router-port}) is one more {@link CaravanFlag.Builder} method and record component,
+ * matched in {@link CaravanFlag#answersTo}; an "accepted and ignored with a warning" status is likewise one component,
+ * read where {@link GatewayConfig} checks the rows. The rows that use them change, no other.
+ *
+ * <p>This file is the table and runs long on purpose: one row per setting, nothing else.
  */
 public final class CaravanFlags {
 
@@ -54,124 +91,174 @@ public final class CaravanFlags {
     static final String PD = "Prefill/decode disaggregation";
     static final String KV = "KV events and kv_aware";
 
+    /**
+     * Upper bound of every duration in seconds: ten years. Anything longer is a typo, and {@code Long.MAX_VALUE}
+     * seconds would overflow the millisecond and nanosecond arithmetic of the timers that use them.
+     */
+    public static final long MAX_SECONDS = 10L * 365 * 24 * 3600;
+    /** Upper bound of every duration in milliseconds: {@link #MAX_SECONDS}. */
+    public static final long MAX_MILLIS = MAX_SECONDS * 1000;
+    /** Who checks a policy option's range: the policy library's config records ({@code PolicyConfig.fromOptions}). */
+    public static final String BY_POLICY = "the policy that uses it";
+    /** {@code --max-tree-size auto}: tree budgets sized per worker from its engine's KV capacity. */
+    public static final String AUTO = "auto";
+    /** Every policy name the library resolves, with its aliases ({@code roundrobin} for {@code round_robin}). */
+    private static final Choices POLICY_NAMES = policyNames();
+    /** Log4j levels; SGLang's older launchers also said {@code warning} and {@code critical}. */
+    private static final Choices LOG_LEVELS = Choices.of("trace", "debug", "info", "warn", "error")
+            .withAlias("warning", "warn").withAlias("critical", "error");
+    /** A Kubernetes annotation key: non-empty, no whitespace. */
+    private static final String ANNOTATION_KEY = "\\S+";
+    private static final String ANNOTATION_KEY_MEANING = "an annotation key without spaces";
+
     // ---- Server -------------------------------------------------------------------------------------------------
-    public static final CaravanFlag HOST = row("--host", "caravan.host", GatewayConfig.DEFAULT_HOST,
-            FlagType.STRING, SERVER, "Address the gateway's HTTP server binds.");
-    public static final CaravanFlag PORT = row("--port", "caravan.port", GatewayConfig.DEFAULT_PORT,
-            FlagType.INT, SERVER, "Port of the gateway's HTTP server (inference, admin API and /metrics); 0 picks a free one.");
+    public static final CaravanFlag HOST = row("--host", "caravan.host", STRING, SERVER)
+            .defaultValue(GatewayConfig.DEFAULT_HOST)
+            .describe("Address the gateway's HTTP server binds.");
+    public static final CaravanFlag PORT = row("--port", "caravan.port", INT, SERVER)
+            .defaultValue(GatewayConfig.DEFAULT_PORT).range(0, 65535)
+            .describe("Port of the gateway's HTTP server (inference, admin API and /metrics); 0 picks a free one.");
     public static final CaravanFlag MAX_PAYLOAD_SIZE = row("--max-payload-size", "caravan.max-payload-size",
-            GatewayConfig.DEFAULT_MAX_PAYLOAD_SIZE, FlagType.LONG, SERVER,
-            "Largest request body accepted, in bytes; larger bodies get 413.");
-    public static final CaravanFlag API_KEY = row("--api-key", "caravan.api-key", "", FlagType.STRING, SERVER,
-            "When set, clients must send 'Authorization: Bearer <key>' (else 401), and workers registered without "
-                    + "their own api_key are called with it.");
-    public static final CaravanFlag LOG_LEVEL = row("--log-level", "caravan.log-level", GatewayConfig.DEFAULT_LOG_LEVEL,
-            FlagType.STRING, SERVER, "Log level of the gateway: debug, info, warn or error.");
+            LONG, SERVER)
+            .defaultValue(GatewayConfig.DEFAULT_MAX_PAYLOAD_SIZE).min(1)
+            .describe("Largest request body accepted, in bytes; larger bodies get 413.");
+    public static final CaravanFlag API_KEY = row("--api-key", "caravan.api-key", STRING, SERVER)
+            .describe("When set, clients must send 'Authorization: Bearer <key>' (else 401), and workers registered "
+                    + "without their own api_key are called with it.");
+    public static final CaravanFlag LOG_LEVEL = row("--log-level", "caravan.log-level", STRING, SERVER)
+            .defaultValue(GatewayConfig.DEFAULT_LOG_LEVEL).oneOf(LOG_LEVELS)
+            .describe("Log level of the gateway.");
     public static final CaravanFlag REQUEST_ID_HEADERS = row("--request-id-headers", "caravan.request-id-headers",
-            GatewayConfig.DEFAULT_REQUEST_ID_HEADERS, FlagType.LIST, SERVER,
-            "Request headers whose value is taken as the request id (first present wins); otherwise one is generated. "
-                    + "It is forwarded as X-Request-Id.");
+            LIST, SERVER)
+            .defaultValue(GatewayConfig.DEFAULT_REQUEST_ID_HEADERS)
+            .describe("Request headers whose value is taken as the request id (first present wins); otherwise one is "
+                    + "generated. It is forwarded as X-Request-Id.");
     public static final CaravanFlag DECISION_HEADERS = row("--decision-headers", "caravan.decision-headers",
-            GatewayConfig.DEFAULT_DECISION_HEADERS, FlagType.BOOLEAN, SERVER,
-            "Add X-Caravan-Worker and X-Caravan-Decision (policy:branch) to inference responses.");
+            BOOLEAN, SERVER)
+            .defaultValue(GatewayConfig.DEFAULT_DECISION_HEADERS)
+            .describe("Add X-Caravan-Worker and X-Caravan-Decision (policy:branch) to inference responses.");
     public static final CaravanFlag SERVER_EVENT_LOOPS = row("--server-event-loops", "caravan.server-event-loops",
-            GatewayConfig.DEFAULT_SERVER_EVENT_LOOPS, FlagType.INT, SERVER,
-            "Vert.x event loops that accept and serve connections (each with its upstream connections); 0 = one per core.");
-    public static final CaravanFlag DISPATCH = row("--dispatch", "caravan.dispatch", GatewayConfig.DEFAULT_DISPATCH,
-            FlagType.STRING, SERVER,
-            "Where a request's route runs until it goes asynchronous: 'event-loop' (the connection's event loop; no thread "
-                    + "hop; every step must be non-blocking, as the built-in ones are) or 'worker' (a Vert.x worker thread, "
-                    + "released once the request is forwarded; for routes with blocking steps).");
-    public static final CaravanFlag ROUTES = row("--routes", "caravan.routes", "", FlagType.STRING, SERVER,
-            "Directory of *.camel.yaml routes to load instead of the built-in ones; edits there reload live.");
-    public static final CaravanFlag CONFIG = row("--config", "caravan.config", "", FlagType.STRING, SERVER,
-            "Properties file with caravan.* (and camel.*) settings; see 'Precedence'.");
+            INT, SERVER)
+            .defaultValue(GatewayConfig.DEFAULT_SERVER_EVENT_LOOPS).range(0, 256)
+            .describe("Vert.x event loops that accept and serve connections (each with its upstream connections); 0 = "
+                    + "one per core.");
+    public static final CaravanFlag DISPATCH = row("--dispatch", "caravan.dispatch", STRING, SERVER)
+            .defaultValue(GatewayConfig.DEFAULT_DISPATCH)
+            .oneOf(GatewayConfig.DISPATCH_EVENT_LOOP, GatewayConfig.DISPATCH_WORKER)
+            .describe("Where a request's route runs until it goes asynchronous: 'event-loop' (the connection's event "
+                    + "loop; no thread hop; every step must be non-blocking, as the built-in ones are) or 'worker' (a "
+                    + "Vert.x worker thread, released once the request is forwarded; for routes with blocking steps).");
+    public static final CaravanFlag ROUTES = row("--routes", "caravan.routes", STRING, SERVER)
+            .describe("Directory of *.camel.yaml routes to load instead of the built-in ones; edits there reload "
+                    + "live.");
+    public static final CaravanFlag CONFIG = row("--config", "caravan.config", STRING, SERVER)
+            .describe("Properties file with caravan.* (and camel.*) settings; see 'Precedence'.");
 
     // ---- Workers ------------------------------------------------------------------------------------------------
-    public static final CaravanFlag WORKER_URLS = row("--worker-urls", "caravan.worker-urls", "", FlagType.LIST,
-            WORKERS, "Engine URLs registered at start (space-separated on the command line, comma-separated as a property).");
+    public static final CaravanFlag WORKER_URLS = row("--worker-urls", "caravan.worker-urls", LIST, WORKERS)
+            .describe("Engine URLs registered at start (space-separated on the command line, comma-separated as a "
+                    + "property).");
 
     // ---- Policy -------------------------------------------------------------------------------------------------
-    public static final CaravanFlag POLICY_NAME = row("--policy", "caravan.policy.name", GatewayConfig.DEFAULT_POLICY,
-            FlagType.STRING, POLICY, "Load-balancing policy: random, round_robin, power_of_two, cache_aware, bucket, "
-                    + "manual, consistent_hashing, prefix_hash, bounded_consistent_hashing or kv_aware (precise, from KV events). "
-                    + "One instance per model.");
-    public static final CaravanFlag CACHE_THRESHOLD = policyRow(PolicyConfig.CACHE_THRESHOLD,
-            CacheAwareConfig.DEFAULT_CACHE_THRESHOLD, FlagType.DOUBLE,
-            "cache_aware: prefix match rate (0..1) above which a request goes to the worker holding the prefix.");
-    public static final CaravanFlag BALANCE_ABS_THRESHOLD = policyRow(PolicyConfig.BALANCE_ABS_THRESHOLD,
-            CacheAwareConfig.DEFAULT_BALANCE_ABS_THRESHOLD, FlagType.INT,
-            "cache_aware, bucket: the imbalance guard needs max-min in-flight load above this many requests.");
-    public static final CaravanFlag BALANCE_REL_THRESHOLD = policyRow(PolicyConfig.BALANCE_REL_THRESHOLD,
-            CacheAwareConfig.DEFAULT_BALANCE_REL_THRESHOLD, FlagType.DOUBLE,
-            "cache_aware, bucket: ... and max above min times this ratio.");
-    public static final CaravanFlag EVICTION_INTERVAL = policyRow(PolicyConfig.EVICTION_INTERVAL,
-            CacheAwareConfig.DEFAULT_EVICTION_INTERVAL.toSeconds(), FlagType.LONG,
-            "cache_aware: seconds between tree evictions (0 disables); manual: TTL sweep interval.");
-    public static final CaravanFlag MAX_TREE_SIZE = policyRow(PolicyConfig.MAX_TREE_SIZE,
-            CacheAwareConfig.DEFAULT_MAX_TREE_SIZE, FlagType.STRING,
-            "cache_aware: characters each worker may keep in a model's tree after eviction, or 'auto': each worker's "
-                    + "engine KV capacity in tokens times --kv-chars-per-token (docs/kv-events.md).");
-    public static final CaravanFlag MIN_PREFIX_MATCH_CHARS = policyRow(PolicyConfig.MIN_PREFIX_MATCH_CHARS,
-            CacheAwareConfig.DEFAULT_MIN_PREFIX_MATCH_CHARS, FlagType.INT,
-            "cache_aware (Caravan): a match of at least this many characters is a hit whatever the rate; 0 = off.");
-    public static final CaravanFlag IMBALANCE_PREFER_CACHED = policyRow(PolicyConfig.IMBALANCE_PREFER_CACHED,
-            CacheAwareConfig.DEFAULT_IMBALANCE_PREFER_CACHED, FlagType.BOOLEAN,
-            "cache_aware (Caravan): when the guard fires, prefer the longest cached prefix among near-least-loaded workers.");
-    public static final CaravanFlag STALE_FALLBACK_MIN_LOAD = policyRow(PolicyConfig.STALE_FALLBACK_MIN_LOAD,
-            CacheAwareConfig.DEFAULT_STALE_FALLBACK_MIN_LOAD, FlagType.BOOLEAN,
-            "cache_aware (Caravan): when the matched worker is gone, fall back to the least loaded one.");
-    public static final CaravanFlag BALANCE_ENGINE_LOAD = policyRow(PolicyConfig.BALANCE_ENGINE_LOAD,
-            CacheAwareConfig.DEFAULT_BALANCE_ENGINE_LOAD, FlagType.BOOLEAN,
-            "cache_aware (Caravan): the imbalance guard and least-loaded choices count a worker's load as max(in-flight, "
-                    + "engine running + waiting) while its polled engine load is under two --load-check-interval old.");
-    public static final CaravanFlag SHARED_PREFIX_OWNER = policyRow(PolicyConfig.SHARED_PREFIX_OWNER,
-            CacheAwareConfig.DEFAULT_SHARED_PREFIX_OWNER.wireName(), FlagType.STRING,
-            "cache_aware: the worker a prefix held by several reports: first (SGLang: the one that first received it, "
-                    + "while the tree holds it there) or latest (the last one it was sent to).");
-    public static final CaravanFlag BUCKET_ADJUST_INTERVAL = policyRow(PolicyConfig.BUCKET_ADJUST_INTERVAL,
-            BucketConfig.DEFAULT_BUCKET_ADJUST_INTERVAL.toSeconds(), FlagType.LONG,
-            "bucket: seconds between bucket boundary adjustments.");
-    public static final CaravanFlag ASSIGNMENT_MODE = policyRow(PolicyConfig.ASSIGNMENT_MODE,
-            ManualConfig.DEFAULT_ASSIGNMENT_MODE.wireName(), FlagType.STRING,
-            "manual: how a new routing key picks its worker: random, min_load or min_group.");
-    public static final CaravanFlag MAX_IDLE_SECS = policyRow(PolicyConfig.MAX_IDLE_SECS,
-            ManualConfig.DEFAULT_MAX_IDLE.toSeconds(), FlagType.LONG,
-            "manual: seconds after which an idle routing key is forgotten.");
-    public static final CaravanFlag PREFIX_TOKEN_COUNT = policyRow(PolicyConfig.PREFIX_TOKEN_COUNT,
-            PrefixHashConfig.DEFAULT_PREFIX_TOKEN_COUNT, FlagType.INT,
-            "prefix_hash: leading tokens hashed to pick the worker.");
-    public static final CaravanFlag LOAD_FACTOR = policyRow(PolicyConfig.LOAD_FACTOR,
-            PrefixHashConfig.DEFAULT_LOAD_FACTOR, FlagType.DOUBLE,
-            "prefix_hash: a worker above this factor times the mean load is skipped.");
-    public static final CaravanFlag MAX_LOAD_SKEW = policyRow(PolicyConfig.MAX_LOAD_SKEW,
-            BoundedConsistentHashingConfig.DEFAULT_MAX_LOAD_SKEW, FlagType.DOUBLE,
-            "bounded_consistent_hashing: an X-SMG-Routing-Key whose worker is above this factor times the mean load "
-                    + "spills to the next ring worker within it.");
-    public static final CaravanFlag MIN_LOAD_GAP = policyRow(PolicyConfig.MIN_LOAD_GAP,
-            BoundedConsistentHashingConfig.DEFAULT_MIN_LOAD_GAP, FlagType.INT,
-            "bounded_consistent_hashing: ... and only when its load exceeds the least loaded worker's by more than "
-                    + "this many requests.");
+    public static final CaravanFlag POLICY_NAME = row("--policy", "caravan.policy.name", STRING, POLICY)
+            .defaultValue(GatewayConfig.DEFAULT_POLICY).oneOf(POLICY_NAMES)
+            .describe("Load-balancing policy (kv_aware: precise, from KV events). One instance per model.");
+    public static final CaravanFlag CACHE_THRESHOLD = option(PolicyConfig.CACHE_THRESHOLD, DOUBLE, POLICY)
+            .defaultValue(CacheAwareConfig.DEFAULT_CACHE_THRESHOLD).checkedBy(BY_POLICY)
+            .describe("cache_aware: prefix match rate (0..1) above which a request goes to the worker holding the "
+                    + "prefix.");
+    public static final CaravanFlag BALANCE_ABS_THRESHOLD = option(PolicyConfig.BALANCE_ABS_THRESHOLD, INT, POLICY)
+            .defaultValue(CacheAwareConfig.DEFAULT_BALANCE_ABS_THRESHOLD).checkedBy(BY_POLICY)
+            .describe("cache_aware, bucket: the imbalance guard needs max-min in-flight load above this many "
+                    + "requests.");
+    public static final CaravanFlag BALANCE_REL_THRESHOLD = option(PolicyConfig.BALANCE_REL_THRESHOLD, DOUBLE, POLICY)
+            .defaultValue(CacheAwareConfig.DEFAULT_BALANCE_REL_THRESHOLD).checkedBy(BY_POLICY)
+            .describe("cache_aware, bucket: ... and max above min times this ratio.");
+    public static final CaravanFlag EVICTION_INTERVAL = option(PolicyConfig.EVICTION_INTERVAL, LONG, POLICY)
+            .defaultValue(CacheAwareConfig.DEFAULT_EVICTION_INTERVAL.toSeconds()).checkedBy(BY_POLICY)
+            .describe("cache_aware: seconds between tree evictions (0 disables); manual: TTL sweep interval.");
+    public static final CaravanFlag MAX_TREE_SIZE = option(PolicyConfig.MAX_TREE_SIZE, LONG, POLICY)
+            .defaultValue(CacheAwareConfig.DEFAULT_MAX_TREE_SIZE)
+            .special(AUTO, "per worker from its engine's KV capacity").checkedBy(BY_POLICY)
+            .describe("cache_aware: characters each worker may keep in a model's tree after eviction; 'auto': its "
+                    + "engine's KV capacity in tokens times --kv-chars-per-token (docs/kv-events.md).");
+    public static final CaravanFlag MIN_PREFIX_MATCH_CHARS = option(PolicyConfig.MIN_PREFIX_MATCH_CHARS, INT, POLICY)
+            .defaultValue(CacheAwareConfig.DEFAULT_MIN_PREFIX_MATCH_CHARS).checkedBy(BY_POLICY)
+            .describe("cache_aware (Caravan): a match of at least this many characters is a hit whatever the rate; 0 "
+                    + "= off.");
+    public static final CaravanFlag IMBALANCE_PREFER_CACHED =
+            option(PolicyConfig.IMBALANCE_PREFER_CACHED, BOOLEAN, POLICY)
+            .defaultValue(CacheAwareConfig.DEFAULT_IMBALANCE_PREFER_CACHED)
+            .describe("cache_aware (Caravan): when the guard fires, prefer the longest cached prefix among "
+                    + "near-least-loaded workers.");
+    public static final CaravanFlag STALE_FALLBACK_MIN_LOAD =
+            option(PolicyConfig.STALE_FALLBACK_MIN_LOAD, BOOLEAN, POLICY)
+            .defaultValue(CacheAwareConfig.DEFAULT_STALE_FALLBACK_MIN_LOAD)
+            .describe("cache_aware (Caravan): when the matched worker is gone, fall back to the least loaded one.");
+    public static final CaravanFlag BALANCE_ENGINE_LOAD = option(PolicyConfig.BALANCE_ENGINE_LOAD, BOOLEAN, POLICY)
+            .defaultValue(CacheAwareConfig.DEFAULT_BALANCE_ENGINE_LOAD)
+            .describe("cache_aware (Caravan): the imbalance guard and least-loaded choices count a worker's load as "
+                    + "max(in-flight, engine running + waiting) while its polled engine load is under two "
+                    + "--load-check-interval old.");
+    public static final CaravanFlag SHARED_PREFIX_OWNER = option(PolicyConfig.SHARED_PREFIX_OWNER, STRING, POLICY)
+            .defaultValue(CacheAwareConfig.DEFAULT_SHARED_PREFIX_OWNER.wireName())
+            .oneOf(Choices.of(Arrays.stream(OwnerRule.values()).map(OwnerRule::wireName).toList()))
+            .describe("cache_aware: the worker a prefix held by several reports: first (SGLang: the one that first "
+                    + "received it, while the tree holds it there) or latest (the last one it was sent to).");
+    public static final CaravanFlag BUCKET_ADJUST_INTERVAL = option(PolicyConfig.BUCKET_ADJUST_INTERVAL, LONG, POLICY)
+            .defaultValue(BucketConfig.DEFAULT_BUCKET_ADJUST_INTERVAL.toSeconds()).checkedBy(BY_POLICY)
+            .describe("bucket: seconds between bucket boundary adjustments.");
+    public static final CaravanFlag ASSIGNMENT_MODE = option(PolicyConfig.ASSIGNMENT_MODE, STRING, POLICY)
+            .defaultValue(ManualConfig.DEFAULT_ASSIGNMENT_MODE.wireName())
+            .oneOf(Choices.of(Arrays.stream(ManualConfig.AssignmentMode.values())
+                    .map(ManualConfig.AssignmentMode::wireName).toList()))
+            .describe("manual: how a new routing key picks its worker.");
+    public static final CaravanFlag MAX_IDLE_SECS = option(PolicyConfig.MAX_IDLE_SECS, LONG, POLICY)
+            .defaultValue(ManualConfig.DEFAULT_MAX_IDLE.toSeconds()).checkedBy(BY_POLICY)
+            .describe("manual: seconds after which an idle routing key is forgotten.");
+    public static final CaravanFlag PREFIX_TOKEN_COUNT = option(PolicyConfig.PREFIX_TOKEN_COUNT, INT, POLICY)
+            .defaultValue(PrefixHashConfig.DEFAULT_PREFIX_TOKEN_COUNT).checkedBy(BY_POLICY)
+            .describe("prefix_hash: leading tokens hashed to pick the worker.");
+    public static final CaravanFlag LOAD_FACTOR = option(PolicyConfig.LOAD_FACTOR, DOUBLE, POLICY)
+            .defaultValue(PrefixHashConfig.DEFAULT_LOAD_FACTOR).checkedBy(BY_POLICY)
+            .describe("prefix_hash: a worker above this factor times the mean load is skipped.");
+    public static final CaravanFlag MAX_LOAD_SKEW = option(PolicyConfig.MAX_LOAD_SKEW, DOUBLE, POLICY)
+            .defaultValue(BoundedConsistentHashingConfig.DEFAULT_MAX_LOAD_SKEW).checkedBy(BY_POLICY)
+            .describe("bounded_consistent_hashing: an X-SMG-Routing-Key whose worker is above this factor times the "
+                    + "mean load spills to the next ring worker within it.");
+    public static final CaravanFlag MIN_LOAD_GAP = option(PolicyConfig.MIN_LOAD_GAP, INT, POLICY)
+            .defaultValue(BoundedConsistentHashingConfig.DEFAULT_MIN_LOAD_GAP).checkedBy(BY_POLICY)
+            .describe("bounded_consistent_hashing: ... and only when its load exceeds the least loaded worker's by "
+                    + "more than this many requests.");
 
     // ---- Upstream -----------------------------------------------------------------------------------------------
     public static final CaravanFlag REQUEST_TIMEOUT_SECS = row("--request-timeout-secs", "caravan.request-timeout-secs",
-            GatewayConfig.DEFAULT_REQUEST_TIMEOUT_SECS, FlagType.LONG, UPSTREAM,
-            "End-to-end limit per request, in seconds, from its arrival (queueing and retries included): 504 before the "
-                    + "response starts; a stream that started is ended (SSE: with a final error event).");
+            LONG, UPSTREAM)
+            .defaultValue(GatewayConfig.DEFAULT_REQUEST_TIMEOUT_SECS).range(1, MAX_SECONDS)
+            .describe("End-to-end limit per request, in seconds, from its arrival (queueing and retries included): "
+                    + "504 before the response starts; a stream that started is ended (SSE: with a final error "
+                    + "event).");
     public static final CaravanFlag CONNECT_TIMEOUT_SECS = row("--connect-timeout-secs", "caravan.connect-timeout-secs",
-            GatewayConfig.DEFAULT_CONNECT_TIMEOUT_SECS, FlagType.LONG, UPSTREAM,
-            "Limit for opening a connection to a worker, in seconds (then 502).");
+            LONG, UPSTREAM)
+            .defaultValue(GatewayConfig.DEFAULT_CONNECT_TIMEOUT_SECS).range(1, MAX_SECONDS)
+            .describe("Limit for opening a connection to a worker, in seconds (then 502).");
     public static final CaravanFlag MAX_CONNECTIONS_PER_WORKER = row("--max-connections-per-worker",
-            "caravan.max-connections-per-worker", GatewayConfig.DEFAULT_MAX_CONNECTIONS_PER_WORKER, FlagType.INT,
-            UPSTREAM, "HTTP/1.1 connections the gateway keeps open to each worker at most (one per concurrent request).");
+            "caravan.max-connections-per-worker", INT, UPSTREAM)
+            .defaultValue(GatewayConfig.DEFAULT_MAX_CONNECTIONS_PER_WORKER).min(1)
+            .describe("HTTP/1.1 connections the gateway keeps open to each worker at most (one per concurrent "
+                    + "request).");
 
     // ---- Control plane ------------------------------------------------------------------------------------------
     public static final CaravanFlag LOAD_CHECK_INTERVAL = row("--load-check-interval", "caravan.load-check-interval",
-            GatewayConfig.DEFAULT_LOAD_CHECK_INTERVAL_SECS, FlagType.LONG, CONTROL,
-            "Seconds between polls of each worker's /get_load and /metrics (engine queue, KV usage); 0 disables.");
+            LONG, CONTROL)
+            .defaultValue(GatewayConfig.DEFAULT_LOAD_CHECK_INTERVAL_SECS).range(0, MAX_SECONDS)
+            .describe("Seconds between polls of each worker's /get_load and /metrics (engine queue, KV usage); 0 "
+                    + "disables.");
     public static final CaravanFlag CONTROL_TIMEOUT_SECS = row("--control-timeout-secs", "caravan.control-timeout-secs",
-            GatewayConfig.DEFAULT_CONTROL_TIMEOUT_SECS, FlagType.LONG, CONTROL,
-            "Limit for one control-plane call (load poll, /flush_cache, /v1/models, /get_loads), in seconds.");
+            LONG, CONTROL)
+            .defaultValue(GatewayConfig.DEFAULT_CONTROL_TIMEOUT_SECS).range(1, MAX_SECONDS)
+            .describe("Limit for one control-plane call (load poll, /flush_cache, /v1/models, /get_loads), in "
+                    + "seconds.");
 
     // ---- Kubernetes service discovery (docs/kubernetes.md) --------------------------------------------------------
     /** SGLang's default {@code --service-discovery-port} (its Python launcher and Rust CLI agree on 80). */
@@ -186,231 +273,304 @@ public final class CaravanFlags {
     public static final String DISCOVERY_DEFAULT_KV_REPLAY_ANNOTATION = "caravan.dev/kv-replay-endpoint";
     /** Default resync interval, the {@code pod-watch:} consumer's: SGLang restarts its watcher every 120 s. */
     public static final Duration DISCOVERY_DEFAULT_RESYNC_INTERVAL =
-            Duration.ofMillis(dev.caravan.components.podwatch.PodWatchConfiguration.DEFAULT_RESYNC_INTERVAL_MS);
+            Duration.ofMillis(PodWatchConfiguration.DEFAULT_RESYNC_INTERVAL_MS);
 
-    public static final CaravanFlag SERVICE_DISCOVERY = row("--service-discovery", "caravan.discovery.enabled", false,
-            FlagType.SWITCH, DISCOVERY, "Discover workers from Kubernetes pods: a pod is added when Running and Ready "
-                    + "and drained when it stops being ready, stops matching, terminates or disappears.");
-    public static final CaravanFlag SELECTOR = row("--selector", "caravan.discovery.selector", "", FlagType.LIST,
-            DISCOVERY, "Labels (k=v ...) a pod must all carry to be a regular worker.");
+    public static final CaravanFlag SERVICE_DISCOVERY = row("--service-discovery", "caravan.discovery.enabled",
+            SWITCH, DISCOVERY)
+            .defaultValue(false)
+            .describe("Discover workers from Kubernetes pods: a pod is added when Running and Ready and drained when "
+                    + "it stops being ready, stops matching, terminates or disappears.");
+    public static final CaravanFlag SELECTOR = row("--selector", "caravan.discovery.selector", LIST, DISCOVERY)
+            .describe("Labels (k=v ...) a pod must all carry to be a regular worker.");
     public static final CaravanFlag PREFILL_SELECTOR = row("--prefill-selector", "caravan.discovery.prefill-selector",
-            "", FlagType.LIST, DISCOVERY, "P/D: labels (k=v ...) of prefill pods; checked before --decode-selector.");
+            LIST, DISCOVERY)
+            .describe("P/D: labels (k=v ...) of prefill pods; checked before --decode-selector.");
     public static final CaravanFlag DECODE_SELECTOR = row("--decode-selector", "caravan.discovery.decode-selector",
-            "", FlagType.LIST, DISCOVERY, "P/D: labels (k=v ...) of decode pods.");
+            LIST, DISCOVERY)
+            .describe("P/D: labels (k=v ...) of decode pods.");
     public static final CaravanFlag SERVICE_DISCOVERY_PORT = row("--service-discovery-port", "caravan.discovery.port",
-            DISCOVERY_DEFAULT_PORT, FlagType.INT, DISCOVERY,
-            "Engine port on each pod; the worker URL is http://podIP:port.");
+            INT, DISCOVERY)
+            .defaultValue(DISCOVERY_DEFAULT_PORT).range(1, 65535)
+            .describe("Engine port on each pod; the worker URL is http://podIP:port.");
     public static final CaravanFlag SERVICE_DISCOVERY_NAMESPACE = row("--service-discovery-namespace",
-            "caravan.discovery.namespace", "", FlagType.STRING, DISCOVERY,
-            "Namespace whose pods are watched; unset watches all namespaces (needs a ClusterRole).");
+            "caravan.discovery.namespace", STRING, DISCOVERY)
+            .describe("Namespace whose pods are watched; unset watches all namespaces (needs a ClusterRole).");
     public static final CaravanFlag BOOTSTRAP_PORT_ANNOTATION = row("--bootstrap-port-annotation",
-            "caravan.discovery.bootstrap-port-annotation", DISCOVERY_DEFAULT_BOOTSTRAP_PORT_ANNOTATION,
-            FlagType.STRING, DISCOVERY, "Pod annotation holding a prefill pod's KV bootstrap port.");
+            "caravan.discovery.bootstrap-port-annotation", STRING, DISCOVERY)
+            .defaultValue(DISCOVERY_DEFAULT_BOOTSTRAP_PORT_ANNOTATION).pattern(ANNOTATION_KEY, ANNOTATION_KEY_MEANING)
+            .describe("Pod annotation holding a prefill pod's KV bootstrap port.");
     public static final CaravanFlag MODEL_ANNOTATION = row("--model-annotation", "caravan.discovery.model-annotation",
-            DISCOVERY_DEFAULT_MODEL_ANNOTATION, FlagType.STRING, DISCOVERY,
-            "Pod annotation holding the model id the pod serves (absent: it serves any model).");
+            STRING, DISCOVERY)
+            .defaultValue(DISCOVERY_DEFAULT_MODEL_ANNOTATION).pattern(ANNOTATION_KEY, ANNOTATION_KEY_MEANING)
+            .describe("Pod annotation holding the model id the pod serves (absent: it serves any model).");
     public static final CaravanFlag KV_EVENTS_ANNOTATION = row("--kv-events-annotation",
-            "caravan.discovery.kv-events-annotation", DISCOVERY_DEFAULT_KV_EVENTS_ANNOTATION, FlagType.STRING,
-            DISCOVERY, "Pod annotation holding the engine's KV-event PUB endpoint (tcp://*:5557 or 5557; * becomes "
-                    + "the pod IP).");
+            "caravan.discovery.kv-events-annotation", STRING, DISCOVERY)
+            .defaultValue(DISCOVERY_DEFAULT_KV_EVENTS_ANNOTATION).pattern(ANNOTATION_KEY, ANNOTATION_KEY_MEANING)
+            .describe("Pod annotation holding the engine's KV-event PUB endpoint (tcp://*:5557 or 5557; * becomes the "
+                    + "pod IP).");
     public static final CaravanFlag KV_REPLAY_ANNOTATION = row("--kv-replay-annotation",
-            "caravan.discovery.kv-replay-annotation", DISCOVERY_DEFAULT_KV_REPLAY_ANNOTATION, FlagType.STRING,
-            DISCOVERY, "Pod annotation holding the engine's KV-event replay endpoint (tcp://*:5558 or 5558).");
+            "caravan.discovery.kv-replay-annotation", STRING, DISCOVERY)
+            .defaultValue(DISCOVERY_DEFAULT_KV_REPLAY_ANNOTATION).pattern(ANNOTATION_KEY, ANNOTATION_KEY_MEANING)
+            .describe("Pod annotation holding the engine's KV-event replay endpoint (tcp://*:5558 or 5558).");
     public static final CaravanFlag DISCOVERY_RESYNC_INTERVAL = row("--discovery-resync-interval",
-            "caravan.discovery.resync-interval", DISCOVERY_DEFAULT_RESYNC_INTERVAL.toSeconds(), FlagType.LONG,
-            DISCOVERY, "Seconds between full pod re-lists that reconcile the workers besides the watch; 0 disables.");
+            "caravan.discovery.resync-interval", LONG, DISCOVERY)
+            .defaultValue(DISCOVERY_DEFAULT_RESYNC_INTERVAL.toSeconds()).range(0, MAX_SECONDS)
+            .describe("Seconds between full pod re-lists that reconcile the workers besides the watch; 0 disables.");
 
     // ---- Health checks (docs/reliability.md) ----------------------------------------------------------------------
     public static final CaravanFlag HEALTH_CHECK_INTERVAL_SECS = row("--health-check-interval-secs",
-            "caravan.health.interval-secs", HealthConfig.DEFAULT_INTERVAL.toSeconds(), FlagType.LONG, HEALTH,
-            "Seconds between probes of each worker (a worker's health_check_interval_secs overrides it).");
+            "caravan.health.interval-secs", LONG, HEALTH)
+            .defaultValue(HealthConfig.DEFAULT_INTERVAL.toSeconds()).range(1, MAX_SECONDS)
+            .describe("Seconds between probes of each worker (a worker's health_check_interval_secs overrides it).");
     public static final CaravanFlag HEALTH_CHECK_TIMEOUT_SECS = row("--health-check-timeout-secs",
-            "caravan.health.timeout-secs", HealthConfig.DEFAULT_TIMEOUT.toSeconds(), FlagType.LONG, HEALTH,
-            "A probe that takes longer than this many seconds fails (per worker: health_check_timeout_secs).");
+            "caravan.health.timeout-secs", LONG, HEALTH)
+            .defaultValue(HealthConfig.DEFAULT_TIMEOUT.toSeconds()).range(1, MAX_SECONDS)
+            .describe("A probe that takes longer than this many seconds fails (per worker: "
+                    + "health_check_timeout_secs).");
     public static final CaravanFlag HEALTH_CHECK_ENDPOINT = row("--health-check-endpoint", "caravan.health.endpoint",
-            HealthConfig.DEFAULT_ENDPOINT, FlagType.STRING, HEALTH, "Path each worker is probed on with GET; 2xx = success.");
+            STRING, HEALTH)
+            .defaultValue(HealthConfig.DEFAULT_ENDPOINT).pattern("/\\S*", "a path starting with /")
+            .describe("Path each worker is probed on with GET; 2xx = success.");
     public static final CaravanFlag HEALTH_FAILURE_THRESHOLD = row("--health-failure-threshold",
-            "caravan.health.failure-threshold", HealthConfig.DEFAULT_FAILURE_THRESHOLD, FlagType.INT, HEALTH,
-            "Consecutive failed probes that mark a healthy worker unhealthy (per worker: health_failure_threshold).");
+            "caravan.health.failure-threshold", INT, HEALTH)
+            .defaultValue(HealthConfig.DEFAULT_FAILURE_THRESHOLD).min(1)
+            .describe("Consecutive failed probes that mark a healthy worker unhealthy (per worker: "
+                    + "health_failure_threshold).");
     public static final CaravanFlag HEALTH_SUCCESS_THRESHOLD = row("--health-success-threshold",
-            "caravan.health.success-threshold", HealthConfig.DEFAULT_SUCCESS_THRESHOLD, FlagType.INT, HEALTH,
-            "Consecutive successful probes that mark an unhealthy worker healthy again (per worker: "
+            "caravan.health.success-threshold", INT, HEALTH)
+            .defaultValue(HealthConfig.DEFAULT_SUCCESS_THRESHOLD).min(1)
+            .describe("Consecutive successful probes that mark an unhealthy worker healthy again (per worker: "
                     + "health_success_threshold).");
     public static final CaravanFlag DISABLE_HEALTH_CHECK = row("--disable-health-check", "caravan.health.disabled",
-            false, FlagType.SWITCH, HEALTH, "Never probe workers; they stay healthy (per worker: disable_health_check).");
+            SWITCH, HEALTH)
+            .defaultValue(false)
+            .describe("Never probe workers; they stay healthy (per worker: disable_health_check).");
 
     // ---- Circuit breakers -----------------------------------------------------------------------------------------
-    public static final CaravanFlag CB_FAILURE_THRESHOLD = row("--cb-failure-threshold",
-            "caravan.cb.failure-threshold", BreakerConfig.DEFAULT_FAILURE_THRESHOLD, FlagType.INT, BREAKER,
-            "Consecutive failed attempts (5xx except 503, connection failures, timeouts; never 4xx or client "
-                    + "hang-ups) that open a worker's breaker and take it out of routing.");
-    public static final CaravanFlag CB_SUCCESS_THRESHOLD = row("--cb-success-threshold",
-            "caravan.cb.success-threshold", BreakerConfig.DEFAULT_SUCCESS_THRESHOLD, FlagType.INT, BREAKER,
-            "Consecutive successes that close a half-open breaker (any failure while half-open reopens it).");
+    public static final CaravanFlag CB_FAILURE_THRESHOLD = row("--cb-failure-threshold", "caravan.cb.failure-threshold",
+            INT, BREAKER)
+            .defaultValue(BreakerConfig.DEFAULT_FAILURE_THRESHOLD).min(1)
+            .describe("Consecutive failed attempts (5xx except 503, connection failures, timeouts; never 4xx or "
+                    + "client hang-ups) that open a worker's breaker and take it out of routing.");
+    public static final CaravanFlag CB_SUCCESS_THRESHOLD = row("--cb-success-threshold", "caravan.cb.success-threshold",
+            INT, BREAKER)
+            .defaultValue(BreakerConfig.DEFAULT_SUCCESS_THRESHOLD).min(1)
+            .describe("Consecutive successes that close a half-open breaker (any failure while half-open reopens it).");
     public static final CaravanFlag CB_TIMEOUT_DURATION_SECS = row("--cb-timeout-duration-secs",
-            "caravan.cb.timeout-duration-secs", BreakerConfig.DEFAULT_OPEN_TIMEOUT.toSeconds(), FlagType.LONG, BREAKER,
-            "Seconds an open breaker keeps its worker out before letting requests through again (half-open).");
+            "caravan.cb.timeout-duration-secs", LONG, BREAKER)
+            .defaultValue(BreakerConfig.DEFAULT_OPEN_TIMEOUT.toSeconds()).range(1, MAX_SECONDS)
+            .describe("Seconds an open breaker keeps its worker out before letting requests through again "
+                    + "(half-open).");
     public static final CaravanFlag CB_WINDOW_DURATION_SECS = row("--cb-window-duration-secs",
-            "caravan.cb.window-duration-secs", BreakerConfig.DEFAULT_WINDOW_SECS, FlagType.LONG, BREAKER,
-            "Accepted for SGLang compatibility and unused, as in SGLang (failures count consecutively, not per window).");
+            "caravan.cb.window-duration-secs", LONG, BREAKER)
+            .defaultValue(BreakerConfig.DEFAULT_WINDOW_SECS)
+            .describe("Accepted for SGLang compatibility and unused, as in SGLang (failures count consecutively, not "
+                    + "per window).");
     public static final CaravanFlag DISABLE_CIRCUIT_BREAKER = row("--disable-circuit-breaker", "caravan.cb.disabled",
-            false, FlagType.SWITCH, BREAKER, "Breakers never open.");
+            SWITCH, BREAKER)
+            .defaultValue(false)
+            .describe("Breakers never open.");
 
     // ---- Retries --------------------------------------------------------------------------------------------------
     public static final CaravanFlag RETRY_MAX_RETRIES = row("--retry-max-retries", "caravan.retry.max-retries",
-            RetryConfig.DEFAULT_MAX_ATTEMPTS, FlagType.INT, RETRY,
-            "Total attempts per request, the first included (SGLang's meaning). Retried before any byte reached the "
-                    + "client: connection failures, idle timeouts and 408/429/500/502/503/504, each on a newly selected "
-                    + "worker (not one that already failed the request while another is available).");
+            INT, RETRY)
+            .defaultValue(RetryConfig.DEFAULT_MAX_ATTEMPTS).range(1, 100)
+            .describe("Total attempts per request, the first included (SGLang's meaning). Retried before any byte "
+                    + "reached the client: connection failures, idle timeouts and 408/429/500/502/503/504, each on a "
+                    + "newly selected worker (not one that already failed the request while another is available).");
     public static final CaravanFlag RETRY_INITIAL_BACKOFF_MS = row("--retry-initial-backoff-ms",
-            "caravan.retry.initial-backoff-ms", RetryConfig.DEFAULT_INITIAL_BACKOFF.toMillis(), FlagType.LONG, RETRY,
-            "Milliseconds before the first retry.");
+            "caravan.retry.initial-backoff-ms", LONG, RETRY)
+            .defaultValue(RetryConfig.DEFAULT_INITIAL_BACKOFF.toMillis()).range(0, MAX_MILLIS)
+            .describe("Milliseconds before the first retry.");
     public static final CaravanFlag RETRY_MAX_BACKOFF_MS = row("--retry-max-backoff-ms", "caravan.retry.max-backoff-ms",
-            RetryConfig.DEFAULT_MAX_BACKOFF.toMillis(), FlagType.LONG, RETRY, "Cap on the delay between attempts, in ms.");
+            LONG, RETRY)
+            .defaultValue(RetryConfig.DEFAULT_MAX_BACKOFF.toMillis()).range(0, MAX_MILLIS)
+            .describe("Cap on the delay between attempts, in ms.");
     public static final CaravanFlag RETRY_BACKOFF_MULTIPLIER = row("--retry-backoff-multiplier",
-            "caravan.retry.backoff-multiplier", RetryConfig.DEFAULT_MULTIPLIER, FlagType.DOUBLE, RETRY,
-            "Growth of the delay per retry: initial x multiplier^k, capped.");
+            "caravan.retry.backoff-multiplier", DOUBLE, RETRY)
+            .defaultValue(RetryConfig.DEFAULT_MULTIPLIER).min(1.0)
+            .describe("Growth of the delay per retry: initial x multiplier^k, capped.");
     public static final CaravanFlag RETRY_JITTER_FACTOR = row("--retry-jitter-factor", "caravan.retry.jitter-factor",
-            RetryConfig.DEFAULT_JITTER_FACTOR, FlagType.DOUBLE, RETRY,
-            "Each delay is multiplied by a uniform factor in [1-j, 1+j].");
-    public static final CaravanFlag DISABLE_RETRIES = row("--disable-retries", "caravan.retry.disabled", false,
-            FlagType.SWITCH, RETRY, "One attempt per request.");
+            DOUBLE, RETRY)
+            .defaultValue(RetryConfig.DEFAULT_JITTER_FACTOR).range(0.0, 1.0)
+            .describe("Each delay is multiplied by a uniform factor in [1-j, 1+j].");
+    public static final CaravanFlag DISABLE_RETRIES = row("--disable-retries", "caravan.retry.disabled", SWITCH, RETRY)
+            .defaultValue(false)
+            .describe("One attempt per request.");
 
     // ---- Admission control ----------------------------------------------------------------------------------------
     public static final CaravanFlag MAX_CONCURRENT_REQUESTS = row("--max-concurrent-requests",
-            "caravan.admission.max-concurrent-requests", AdmissionConfig.DEFAULT_MAX_CONCURRENT, FlagType.INT,
-            ADMISSION, "Inference requests served at once (a slot is held until the response ends); -1 = unlimited.");
-    public static final CaravanFlag QUEUE_SIZE = row("--queue-size", "caravan.admission.queue-size",
-            AdmissionConfig.DEFAULT_QUEUE_SIZE, FlagType.INT, ADMISSION,
-            "Requests that may wait (FIFO) for a slot; beyond it 429. 0 = no queue.");
-    public static final CaravanFlag QUEUE_TIMEOUT_SECS = row("--queue-timeout-secs", "caravan.admission.queue-timeout-secs",
-            AdmissionConfig.DEFAULT_QUEUE_TIMEOUT.toSeconds(), FlagType.LONG, ADMISSION,
-            "Seconds a request may wait in the queue; then 408.");
+            "caravan.admission.max-concurrent-requests", INT, ADMISSION)
+            .defaultValue(AdmissionConfig.DEFAULT_MAX_CONCURRENT).special("-1", "unlimited").min(1)
+            .describe("Inference requests served at once (a slot is held until the response ends).");
+    public static final CaravanFlag QUEUE_SIZE = row("--queue-size", "caravan.admission.queue-size", INT, ADMISSION)
+            .defaultValue(AdmissionConfig.DEFAULT_QUEUE_SIZE).min(0)
+            .describe("Requests that may wait (FIFO) for a slot; beyond it 429. 0 = no queue.");
+    public static final CaravanFlag QUEUE_TIMEOUT_SECS = row("--queue-timeout-secs",
+            "caravan.admission.queue-timeout-secs", LONG, ADMISSION)
+            .defaultValue(AdmissionConfig.DEFAULT_QUEUE_TIMEOUT.toSeconds()).range(1, MAX_SECONDS)
+            .describe("Seconds a request may wait in the queue; then 408.");
     public static final CaravanFlag RATE_LIMIT_TOKENS_PER_SECOND = row("--rate-limit-tokens-per-second",
-            "caravan.admission.rate-limit-tokens-per-second", AdmissionConfig.DEFAULT_RATE_PER_SECOND, FlagType.INT,
-            ADMISSION, "New inference requests admitted per second (bursts up to one second's worth); over it 429. "
-                    + "-1 = off (SGLang defaults it to --max-concurrent-requests).");
+            "caravan.admission.rate-limit-tokens-per-second", INT, ADMISSION)
+            .defaultValue(AdmissionConfig.DEFAULT_RATE_PER_SECOND).special("-1", "off").min(1)
+            .describe("New inference requests admitted per second (bursts up to one second's worth); over it 429. Off "
+                    + "by default (SGLang defaults it to --max-concurrent-requests).");
 
     // ---- Timeouts and shutdown ------------------------------------------------------------------------------------
     public static final CaravanFlag STREAM_IDLE_TIMEOUT_SECS = row("--stream-idle-timeout-secs",
-            "caravan.stream-idle-timeout-secs", GatewayConfig.DEFAULT_STREAM_IDLE_TIMEOUT_SECS, FlagType.LONG, LIFECYCLE,
-            "Seconds a worker may send nothing during one attempt: between chunks, and before the head of a streamed "
-                    + "request (then the attempt fails and is retried); 0 = no limit.");
+            "caravan.stream-idle-timeout-secs", LONG, LIFECYCLE)
+            .defaultValue(GatewayConfig.DEFAULT_STREAM_IDLE_TIMEOUT_SECS).range(0, MAX_SECONDS)
+            .describe("Seconds a worker may send nothing during one attempt: between chunks, and before the head of a "
+                    + "streamed request (then the attempt fails and is retried); 0 = no limit.");
     public static final CaravanFlag NON_STREAM_ATTEMPT_TIMEOUT_SECS = row("--non-stream-attempt-timeout-secs",
-            "caravan.non-stream-attempt-timeout-secs", GatewayConfig.DEFAULT_NON_STREAM_ATTEMPT_TIMEOUT_SECS,
-            FlagType.LONG, LIFECYCLE, "Seconds one attempt of a non-streamed request (and a P/D prefill leg) may wait "
-                    + "for the response, which engines send only when the generation is done; then the attempt fails "
-                    + "and is retried elsewhere. 0 = no limit (only --request-timeout-secs).");
+            "caravan.non-stream-attempt-timeout-secs", LONG, LIFECYCLE)
+            .defaultValue(GatewayConfig.DEFAULT_NON_STREAM_ATTEMPT_TIMEOUT_SECS).range(0, MAX_SECONDS)
+            .describe("Seconds one attempt of a non-streamed request (and a P/D prefill leg) may wait for the "
+                    + "response, which engines send only when the generation is done; then the attempt fails and is "
+                    + "retried elsewhere. 0 = no limit (only --request-timeout-secs).");
     public static final CaravanFlag SHUTDOWN_GRACE_PERIOD_SECS = row("--shutdown-grace-period-secs",
-            "caravan.shutdown-grace-period-secs", GatewayConfig.DEFAULT_SHUTDOWN_GRACE_PERIOD_SECS, FlagType.LONG,
-            LIFECYCLE, "On SIGTERM/SIGINT: new inference requests get 503 and readiness fails at once; in-flight "
+            "caravan.shutdown-grace-period-secs", LONG, LIFECYCLE)
+            .defaultValue(GatewayConfig.DEFAULT_SHUTDOWN_GRACE_PERIOD_SECS).range(0, MAX_SECONDS)
+            .describe("On SIGTERM/SIGINT: new inference requests get 503 and readiness fails at once; in-flight "
                     + "requests get this many seconds to finish before the gateway stops.");
 
     // ---- Security and input limits --------------------------------------------------------------------------------
-    public static final CaravanFlag ADMIN_API_KEY = row("--admin-api-key", "caravan.admin-api-key", "", FlagType.STRING,
-            SECURITY, "When set, the admin API (/workers*, /flush_cache, /get_loads, legacy add/remove/list) requires "
+    public static final CaravanFlag ADMIN_API_KEY = row("--admin-api-key", "caravan.admin-api-key", STRING, SECURITY)
+            .describe("When set, the admin API (/workers*, /flush_cache, /get_loads, legacy add/remove/list) requires "
                     + "'Authorization: Bearer <admin key>' instead of --api-key.");
     public static final CaravanFlag MAX_JSON_NESTING_DEPTH = row("--max-json-nesting-depth",
-            "caravan.max-json-nesting-depth", GatewayConfig.DEFAULT_MAX_JSON_NESTING_DEPTH, FlagType.INT, SECURITY,
-            "Deepest JSON nesting accepted in a request body; deeper bodies get 400.");
+            "caravan.max-json-nesting-depth", INT, SECURITY)
+            .defaultValue(GatewayConfig.DEFAULT_MAX_JSON_NESTING_DEPTH).range(1, 100_000)
+            .describe("Deepest JSON nesting accepted in a request body; deeper bodies get 400.");
 
     // ---- Prefill/decode disaggregation (docs/pd.md) ----------------------------------------------------------------
-    public static final CaravanFlag PD_DISAGGREGATION = row("--pd-disaggregation", "caravan.pd.enabled", false,
-            FlagType.SWITCH, PD, "Serve chat, completions and generate requests with a prefill and a decode worker "
-                    + "each (embeddings stay on regular workers).");
-    public static final CaravanFlag PREFILL = row("--prefill", "caravan.pd.prefill", "", FlagType.GROUPS, PD,
-            "A prefill worker URL and its KV bootstrap port, or 'none' (sent as JSON null); repeat the flag per "
-                    + "worker: --prefill http://p1:8000 8998 --prefill http://p2:8000 none.");
-    public static final CaravanFlag DECODE = row("--decode", "caravan.pd.decode", "", FlagType.LIST, PD,
-            "Decode worker URLs (repeat the flag or list them).");
-    public static final CaravanFlag PREFILL_POLICY = row("--prefill-policy", "caravan.pd.prefill-policy", "",
-            FlagType.STRING, PD, "Policy of the prefill pool (unset: --policy); the --policy options apply to it.");
-    public static final CaravanFlag DECODE_POLICY = row("--decode-policy", "caravan.pd.decode-policy", "",
-            FlagType.STRING, PD, "Policy of the decode pool (unset: --policy); the --policy options apply to it.");
-    public static final CaravanFlag PD_MODE = row("--pd-mode", "caravan.pd.mode", PdConfig.DEFAULT_MODE.wireName(),
-            FlagType.STRING, PD, "P/D protocol: 'sglang' (both legs at once with a bootstrap rendezvous) or 'vllm' "
-                    + "(prefill with max_tokens 1 first, then decode with the prefill's kv_transfer_params).");
+    public static final CaravanFlag PD_DISAGGREGATION = row("--pd-disaggregation", "caravan.pd.enabled", SWITCH, PD)
+            .defaultValue(false)
+            .describe("Serve chat, completions and generate requests with a prefill and a decode worker each "
+                    + "(embeddings stay on regular workers).");
+    public static final CaravanFlag PREFILL = row("--prefill", "caravan.pd.prefill", GROUPS, PD)
+            .describe("A prefill worker URL and its KV bootstrap port, or 'none' (sent as JSON null); repeat the flag "
+                    + "per worker: --prefill http://p1:8000 8998 --prefill http://p2:8000 none.");
+    public static final CaravanFlag DECODE = row("--decode", "caravan.pd.decode", LIST, PD)
+            .describe("Decode worker URLs (repeat the flag or list them).");
+    public static final CaravanFlag PREFILL_POLICY = row("--prefill-policy", "caravan.pd.prefill-policy", STRING, PD)
+            .oneOf(POLICY_NAMES)
+            .describe("Policy of the prefill pool (unset: --policy); the --policy options apply to it.");
+    public static final CaravanFlag DECODE_POLICY = row("--decode-policy", "caravan.pd.decode-policy", STRING, PD)
+            .oneOf(POLICY_NAMES)
+            .describe("Policy of the decode pool (unset: --policy); the --policy options apply to it.");
+    public static final CaravanFlag PD_MODE = row("--pd-mode", "caravan.pd.mode", STRING, PD)
+            .defaultValue(PdConfig.DEFAULT_MODE.wireName())
+            .oneOf(Choices.of(Arrays.stream(PdMode.values()).map(PdMode::wireName).toList()))
+            .describe("P/D protocol: 'sglang' (both legs at once with a bootstrap rendezvous) or 'vllm' (prefill with "
+                    + "max_tokens 1 first, then decode with the prefill's kv_transfer_params).");
     // ---- KV events and kv_aware (docs/kv-events.md) ----------------------------------------------------------------
-    public static final CaravanFlag KV_TOKENIZER = kvPolicyRow(PolicyConfig.KV_TOKENIZER,
-            KvAwareConfig.DEFAULT_TOKENIZER, FlagType.STRING, "kv_aware: 'pseudo' (the engine simulator's tokenizer) or "
-                    + "the path of the model's HuggingFace tokenizer.json; must tokenize exactly as the engines do.");
+    public static final CaravanFlag KV_TOKENIZER = option(PolicyConfig.KV_TOKENIZER, STRING, KV)
+            .defaultValue(KvAwareConfig.DEFAULT_TOKENIZER).checkedBy("kv_aware when it loads the tokenizer")
+            .describe("kv_aware: 'pseudo' (the engine simulator's tokenizer) or the path of the model's HuggingFace "
+                    + "tokenizer.json; must tokenize exactly as the engines do.");
     public static final CaravanFlag KV_ADD_SPECIAL_TOKENS = row("--kv-add-special-tokens",
-            "caravan.kv.add-special-tokens", HfTokenizer.DEFAULT_ADD_SPECIAL_TOKENS,
-            FlagType.BOOLEAN, KV, "kv_aware with a tokenizer.json: add the tokenizer's special tokens (BOS...) when "
-                    + "encoding, as vLLM's /v1/completions does (true); false for engines fed pre-rendered prompts "
-                    + "encoded without them. Chat prompts do not hash exactly either way (docs/kv-events.md).");
-    public static final CaravanFlag KV_CHARS_PER_TOKEN = kvPolicyRow(PolicyConfig.KV_CHARS_PER_TOKEN,
-            KvAwareConfig.DEFAULT_CHARS_PER_TOKEN, FlagType.INT, "Characters per token: the pseudo-tokenizer's "
-                    + "(the simulator's --chars-per-token), and the estimate the tree calibration and 'auto' tree size use.");
-    public static final CaravanFlag KV_BLOCK_SIZE = kvPolicyRow(PolicyConfig.KV_BLOCK_SIZE,
-            KvAwareConfig.DEFAULT_BLOCK_SIZE, FlagType.INT, "The engines' KV block size in tokens (kv_aware hashing; "
-                    + "tree calibration while an engine has not reported its own).");
-    public static final CaravanFlag KV_HASH_SEED = kvPolicyRow(PolicyConfig.KV_HASH_SEED,
-            KvAwareConfig.DEFAULT_HASH_SEED, FlagType.STRING, "kv_aware: the engines' PYTHONHASHSEED (block-hash seed).");
-    public static final CaravanFlag KV_OVERLAP_WEIGHT = kvPolicyRow(PolicyConfig.KV_OVERLAP_WEIGHT,
-            KvAwareConfig.DEFAULT_OVERLAP_WEIGHT, FlagType.DOUBLE, "kv_aware: cost = weight x uncached prefill blocks "
-                    + "+ active decode blocks, lowest wins (Dynamo's --kv-overlap-score-weight).");
-    public static final CaravanFlag KV_DECODE_LOAD_SOURCE = kvPolicyRow(PolicyConfig.KV_DECODE_LOAD_SOURCE,
-            KvAwareConfig.DEFAULT_DECODE_LOAD_SOURCE.name().toLowerCase(java.util.Locale.ROOT), FlagType.STRING,
-            "kv_aware: active decode blocks from 'router' (in-flight requests x mean request blocks) or 'engine' "
-                    + "(the engine's reported token load).");
-    public static final CaravanFlag KV_INITIAL_REQUEST_BLOCKS = kvPolicyRow(PolicyConfig.KV_INITIAL_REQUEST_BLOCKS,
-            KvAwareConfig.DEFAULT_INITIAL_REQUEST_BLOCKS, FlagType.DOUBLE,
-            "kv_aware: blocks per in-flight request assumed before any request was seen.");
+            "caravan.kv.add-special-tokens", BOOLEAN, KV)
+            .defaultValue(HfTokenizer.DEFAULT_ADD_SPECIAL_TOKENS)
+            .describe("kv_aware with a tokenizer.json: add the tokenizer's special tokens (BOS...) when encoding, as "
+                    + "vLLM's /v1/completions does (true); false for engines fed pre-rendered prompts encoded without "
+                    + "them. Chat prompts do not hash exactly either way (docs/kv-events.md).");
+    public static final CaravanFlag KV_CHARS_PER_TOKEN = option(PolicyConfig.KV_CHARS_PER_TOKEN, INT, KV)
+            .defaultValue(KvAwareConfig.DEFAULT_CHARS_PER_TOKEN)
+            .range(KvAwareConfig.MIN_CHARS_PER_TOKEN, KvAwareConfig.MAX_CHARS_PER_TOKEN)
+            .describe("Characters per token: the pseudo-tokenizer's (the simulator's --chars-per-token), and the "
+                    + "estimate the tree calibration and 'auto' tree size use.");
+    public static final CaravanFlag KV_BLOCK_SIZE = option(PolicyConfig.KV_BLOCK_SIZE, INT, KV)
+            .defaultValue(KvAwareConfig.DEFAULT_BLOCK_SIZE)
+            .range(KvAwareConfig.MIN_BLOCK_SIZE, KvAwareConfig.MAX_BLOCK_SIZE)
+            .describe("The engines' KV block size in tokens (kv_aware hashing; tree calibration while an engine has "
+                    + "not reported its own).");
+    public static final CaravanFlag KV_HASH_SEED = option(PolicyConfig.KV_HASH_SEED, STRING, KV)
+            .defaultValue(KvAwareConfig.DEFAULT_HASH_SEED)
+            .describe("kv_aware: the engines' PYTHONHASHSEED (block-hash seed).");
+    public static final CaravanFlag KV_OVERLAP_WEIGHT = option(PolicyConfig.KV_OVERLAP_WEIGHT, DOUBLE, KV)
+            .defaultValue(KvAwareConfig.DEFAULT_OVERLAP_WEIGHT).checkedBy(BY_POLICY)
+            .describe("kv_aware: cost = weight x uncached prefill blocks + active decode blocks, lowest wins "
+                    + "(Dynamo's --kv-overlap-score-weight).");
+    public static final CaravanFlag KV_DECODE_LOAD_SOURCE = option(PolicyConfig.KV_DECODE_LOAD_SOURCE, STRING, KV)
+            .defaultValue(KvAwareConfig.DEFAULT_DECODE_LOAD_SOURCE.name().toLowerCase(Locale.ROOT))
+            .oneOf(Choices.of(Arrays.stream(KvAwareConfig.DecodeLoadSource.values())
+                    .map(v -> v.name().toLowerCase(Locale.ROOT)).toList()))
+            .describe("kv_aware: active decode blocks from 'router' (in-flight requests x mean request blocks) or "
+                    + "'engine' (the engine's reported token load).");
+    public static final CaravanFlag KV_INITIAL_REQUEST_BLOCKS =
+            option(PolicyConfig.KV_INITIAL_REQUEST_BLOCKS, DOUBLE, KV)
+            .defaultValue(KvAwareConfig.DEFAULT_INITIAL_REQUEST_BLOCKS).checkedBy(BY_POLICY)
+            .describe("kv_aware: blocks per in-flight request assumed before any request was seen.");
     public static final CaravanFlag KV_EVENTS_ENDPOINT_TEMPLATE = row("--kv-events-endpoint-template",
-            "caravan.kv.events-endpoint-template", "", FlagType.STRING, KV, "KV-event PUB endpoint of workers "
-                    + "registered without one, from their URL: {host} and {port} are replaced, e.g. tcp://{host}:5557.");
+            "caravan.kv.events-endpoint-template", STRING, KV)
+            .describe("KV-event PUB endpoint of workers registered without one, from their URL: {host} and {port} are "
+                    + "replaced, e.g. tcp://{host}:5557.");
     public static final CaravanFlag KV_REPLAY_ENDPOINT_TEMPLATE = row("--kv-replay-endpoint-template",
-            "caravan.kv.replay-endpoint-template", "", FlagType.STRING, KV,
-            "KV-event replay (ROUTER) endpoint of workers registered without one, e.g. tcp://{host}:5558.");
-    public static final CaravanFlag KV_EVENTS_TOPIC = row("--kv-events-topic", "caravan.kv.events-topic", "",
-            FlagType.STRING, KV, "Topic prefixes (comma-separated) the KV-event subscriptions filter on; empty = all.");
+            "caravan.kv.replay-endpoint-template", STRING, KV)
+            .describe("KV-event replay (ROUTER) endpoint of workers registered without one, e.g. tcp://{host}:5558.");
+    public static final CaravanFlag KV_EVENTS_TOPIC = row("--kv-events-topic", "caravan.kv.events-topic", STRING, KV)
+            .describe("Topic prefixes (comma-separated) the KV-event subscriptions filter on; empty = all.");
     public static final CaravanFlag KV_REPLAY_TIMEOUT_SECS = row("--kv-replay-timeout-secs",
-            "caravan.kv.replay-timeout-secs", KvSettings.DEFAULT_REPLAY_TIMEOUT.toSeconds(), FlagType.LONG, KV,
-            "Longest wait for one replay of missed KV-event batches, in seconds.");
+            "caravan.kv.replay-timeout-secs", LONG, KV)
+            .defaultValue(KvSettings.DEFAULT_REPLAY_TIMEOUT.toSeconds()).range(1, MAX_SECONDS)
+            .describe("Longest wait for one replay of missed KV-event batches, in seconds.");
     public static final CaravanFlag KV_MAX_BLOCKS_PER_WORKER = row("--kv-max-blocks-per-worker",
-            "caravan.kv.max-blocks-per-worker", KvSettings.DEFAULT_MAX_BLOCKS_PER_WORKER, FlagType.INT, KV,
-            "Block index bound per worker and model (oldest dropped beyond it); set above the largest engine's blocks.");
+            "caravan.kv.max-blocks-per-worker", INT, KV)
+            .defaultValue(KvSettings.DEFAULT_MAX_BLOCKS_PER_WORKER).min(1)
+            .describe("Block index bound per worker and model (oldest dropped beyond it); set above the largest "
+                    + "engine's blocks.");
     public static final CaravanFlag KV_SILENCE_THRESHOLD_SECS = row("--kv-silence-threshold-secs",
-            "caravan.kv.silence-threshold-secs", KvSettings.DEFAULT_SILENCE_THRESHOLD.toSeconds(), FlagType.LONG, KV,
-            "Warn (and set caravan_kv_publisher_silent) when a worker served requests but its KV publisher was silent "
-                    + "this long; 0 disables.");
+            "caravan.kv.silence-threshold-secs", LONG, KV)
+            .defaultValue(KvSettings.DEFAULT_SILENCE_THRESHOLD.toSeconds()).range(0, MAX_SECONDS)
+            .describe("Warn (and set caravan_kv_publisher_silent) when a worker served requests but its KV publisher "
+                    + "was silent this long; 0 disables.");
     public static final CaravanFlag KV_CALIBRATE_TREE = row("--kv-calibrate-tree", "caravan.kv.calibrate-tree",
-            KvSettings.DEFAULT_CALIBRATE_TREE, FlagType.BOOLEAN, KV, "cache_aware: evict from a worker's tree what its "
-                    + "engine reports evicting (BlockRemoved), and drop its tenancy when the engine clears or restarts.");
+            BOOLEAN, KV)
+            .defaultValue(KvSettings.DEFAULT_CALIBRATE_TREE)
+            .describe("cache_aware: evict from a worker's tree what its engine reports evicting (BlockRemoved), and "
+                    + "drop its tenancy when the engine clears or restarts.");
     public static final CaravanFlag KV_PARITY_EXPIRY_SECS = row("--kv-parity-expiry-secs",
-            "caravan.kv.parity-expiry-secs", KvSettings.DEFAULT_PARITY_EXPIRY.toSeconds(), FlagType.LONG, KV,
-            "kv_aware self-check: seconds a predicted block may wait for the engine's BlockStored before it counts as "
-                    + "a miss.");
-    public static final CaravanFlag KV_PARITY_WARN_BELOW = row("--kv-parity-warn-below",
-            "caravan.kv.parity-warn-below", KvSettings.DEFAULT_PARITY_WARN_BELOW, FlagType.DOUBLE, KV,
-            "kv_aware self-check: warn when the recent agreement of predicted and reported blocks drops below this.");
+            "caravan.kv.parity-expiry-secs", LONG, KV)
+            .defaultValue(KvSettings.DEFAULT_PARITY_EXPIRY.toSeconds()).range(1, MAX_SECONDS)
+            .describe("kv_aware self-check: seconds a predicted block may wait for the engine's BlockStored before it "
+                    + "counts as a miss.");
+    public static final CaravanFlag KV_PARITY_WARN_BELOW = row("--kv-parity-warn-below", "caravan.kv.parity-warn-below",
+            DOUBLE, KV)
+            .defaultValue(KvSettings.DEFAULT_PARITY_WARN_BELOW).range(0.0, 1.0)
+            .describe("kv_aware self-check: warn when the recent agreement of predicted and reported blocks drops "
+                    + "below this.");
 
     private CaravanFlags() {
     }
 
-    /** Declares a row; the table is this class's static fields in declaration order. */
-    static CaravanFlag row(String flag, String key, Object defaultValue, FlagType type, String section,
-                           String description) {
-        CaravanFlag f = new CaravanFlag(flag, key, defaultValue == null ? "" : String.valueOf(defaultValue), type,
-                section, description);
+    /** Starts a row; its {@code describe(...)} adds it to the table, whose order is the declaration order. */
+    static CaravanFlag.Builder row(String flag, String key, FlagType type, String section) {
+        return new CaravanFlag.Builder(flag, key, type, section, CaravanFlags::add);
+    }
+
+    /** Starts a policy option row: flag {@code --<option>}, key {@code caravan.policy.<option>}. */
+    static CaravanFlag.Builder option(String option, FlagType type, String section) {
+        return row("--" + option, GatewayConfig.POLICY_PREFIX + option, type, section);
+    }
+
+    private static void add(CaravanFlag f) {
         for (CaravanFlag existing : ROWS) {
-            if (existing.flag().equals(flag) || existing.key().equals(key)) {
-                throw new IllegalStateException("duplicate configuration row " + flag + " / " + key);
+            if (existing.flag().equals(f.flag()) || existing.key().equals(f.key())) {
+                throw new IllegalStateException("duplicate configuration row " + f.flag() + " / " + f.key());
             }
         }
         ROWS.add(f);
-        return f;
     }
 
-    /** A policy option row: flag {@code --<option>}, key {@code caravan.policy.<option>}. */
-    static CaravanFlag policyRow(String option, Object defaultValue, FlagType type, String description) {
-        return row("--" + option, GatewayConfig.POLICY_PREFIX + option, defaultValue, type, POLICY, description);
-    }
-
-    /** A policy option row listed in the KV section: flag {@code --<option>}, key {@code caravan.policy.<option>}. */
-    static CaravanFlag kvPolicyRow(String option, Object defaultValue, FlagType type, String description) {
-        return row("--" + option, GatewayConfig.POLICY_PREFIX + option, defaultValue, type, KV, description);
+    private static Choices policyNames() {
+        Choices names = Choices.of(PolicyName.canonicalNames());
+        for (PolicyName p : PolicyName.values()) {
+            for (String alias : p.aliases()) {
+                names = names.withAlias(alias, p.wireName());
+            }
+        }
+        return names;
     }
 
     /** Every row, in declaration order. */
@@ -419,7 +579,7 @@ public final class CaravanFlags {
     }
 
     public static Optional<CaravanFlag> byFlag(String flag) {
-        return ROWS.stream().filter(f -> f.flag().equals(flag)).findFirst();
+        return ROWS.stream().filter(f -> f.answersTo(flag)).findFirst();
     }
 
     public static Optional<CaravanFlag> byKey(String key) {

@@ -5,7 +5,7 @@ import java.util.Map;
 
 /**
  * Renders the configuration table of {@code docs/configuration.md} from {@link CaravanFlags}, so the documentation lists
- * exactly the flags the gateway accepts with their real defaults. {@code ConfigurationDocTest} fails when the file's
+ * exactly the flags the gateway accepts with their real defaults and accepted values. {@code ConfigurationDocTest} fails when the file's
  * generated section differs (and rewrites it with {@code -Dcaravan.docs.write=true}).
  */
 public final class ConfigurationDoc {
@@ -23,16 +23,21 @@ public final class ConfigurationDoc {
         StringBuilder sb = new StringBuilder(BEGIN).append('\n');
         for (Map.Entry<String, List<CaravanFlag>> section : CaravanFlags.bySection().entrySet()) {
             sb.append("\n### ").append(section.getKey()).append("\n\n");
-            sb.append("| Flag | Property | Environment | Default | Description |\n");
-            sb.append("|---|---|---|---|---|\n");
+            sb.append("| Flag | Property | Environment | Default | Values | Description |\n");
+            sb.append("|---|---|---|---|---|---|\n");
             for (CaravanFlag f : section.getValue()) {
                 sb.append("| `").append(f.flag()).append(arity(f)).append("` | `").append(f.key()).append("` | `")
                         .append(f.envVar()).append("` | ")
                         .append(f.defaultValue().isEmpty() ? "(unset)" : "`" + f.defaultValue() + "`").append(" | ")
-                        .append(f.description().replace("|", "\\|")).append(" |\n");
+                        .append(cell(f.values())).append(" | ")
+                        .append(cell(f.description())).append(" |\n");
             }
         }
         return sb.append('\n').append(END).toString();
+    }
+
+    private static String cell(String text) {
+        return text.replace("|", "\\|");
     }
 
     private static String arity(CaravanFlag f) {
@@ -59,7 +64,8 @@ public final class ConfigurationDoc {
         for (Map.Entry<String, List<CaravanFlag>> section : CaravanFlags.bySection().entrySet()) {
             sb.append("\n# ---- ").append(section.getKey()).append(" ----\n");
             for (CaravanFlag f : section.getValue()) {
-                sb.append("\n# ").append(f.description()).append(" (").append(f.flag()).append(")\n");
+                sb.append("\n# ").append(f.description()).append(" (").append(f.flag())
+                        .append(f.values().isEmpty() ? "" : "; " + f.values()).append(")\n");
                 sb.append("#").append(f.key()).append(" = ").append(f.defaultValue()).append('\n');
             }
         }

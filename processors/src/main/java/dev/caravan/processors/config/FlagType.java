@@ -3,7 +3,7 @@ package dev.caravan.processors.config;
 import java.util.List;
 
 /**
- * How a command-line flag consumes arguments and how its property value is validated.
+ * How a command-line flag consumes arguments, and the form its property value must have.
  *
  * <p>Every flag binds to one {@code caravan.*} property whose value is a string; the type decides how many command-line
  * values the flag takes and how the string is checked:
@@ -34,37 +34,49 @@ public enum FlagType {
     }
 
     /**
-     * Checks a property value; returns an error message naming the key and the bad value, or null when valid.
-     * Empty values are always valid (they mean "unset").
+     * What a value of this type must look like, for messages and docs: "an integer", "a number", "true or false"; empty
+     * for text types, which take any value.
      */
-    public String validate(String key, String value) {
-        if (value == null || value.isEmpty()) {
-            return null;
-        }
+    public String noun() {
+        return switch (this) {
+            case INT, LONG -> "an integer";
+            case DOUBLE -> "a number";
+            case SWITCH, BOOLEAN -> "true or false";
+            default -> "";
+        };
+    }
+
+    /**
+     * True when a non-empty value has this type's form: an {@code int} or {@code long}, a finite number, or
+     * {@code true}/{@code false} (any case). Text types accept anything. Ranges and allowed values are the row's
+     * ({@link CaravanFlag#check}).
+     */
+    public boolean accepts(String value) {
+        String v = value.trim();
         try {
             switch (this) {
-                case INT -> Integer.parseInt(value.trim());
-                case LONG -> Long.parseLong(value.trim());
+                case INT -> Integer.parseInt(v);
+                case LONG -> Long.parseLong(v);
                 case DOUBLE -> {
-                    double d = Double.parseDouble(value.trim());
-                    if (Double.isNaN(d) || Double.isInfinite(d)) {
-                        return key + " must be a finite number, was '" + value + "'";
-                    }
+                    double d = Double.parseDouble(v);
+                    return !Double.isNaN(d) && !Double.isInfinite(d);
                 }
                 case SWITCH, BOOLEAN -> {
-                    String v = value.trim();
-                    if (!v.equalsIgnoreCase("true") && !v.equalsIgnoreCase("false")) {
-                        return key + " must be true or false, was '" + value + "'";
-                    }
+                    return v.equalsIgnoreCase("true") || v.equalsIgnoreCase("false");
                 }
                 default -> {
                     // STRING, LIST, GROUPS: any text
                 }
             }
         } catch (NumberFormatException e) {
-            return key + " must be " + (this == DOUBLE ? "a number" : "an integer") + ", was '" + value + "'";
+            return false;
         }
-        return null;
+        return true;
+    }
+
+    /** True for the numeric types, whose values a {@link ValueRange} can bound. */
+    public boolean numeric() {
+        return this == INT || this == LONG || this == DOUBLE;
     }
 
     /** Joins the command-line values of one flag occurrence into the property representation. */

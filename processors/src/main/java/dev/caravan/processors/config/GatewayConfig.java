@@ -18,8 +18,10 @@ import dev.caravan.policies.PolicyConfig;
  * placeholders). Immutable and thread-safe.
  *
  * <p>Typed reads go through the table's rows ({@code config.getInt(CaravanFlags.PORT)}), so a new setting needs no new
- * method here; the accessors below are shortcuts for the settings the gateway core reads. Values are validated against
- * their row's {@link FlagType} at construction, with messages that name the key and the value.
+ * method here; the accessors below are shortcuts for the settings the gateway core reads. Every value is checked against
+ * its row at construction ({@link CaravanFlag#check}: type, range, choices, special values, pattern), all rows in one
+ * pass, and stored in its canonical spelling ({@code --pd-mode VLLM} reads back as {@code vllm}); the exception lists
+ * every bad value with its flag, its property, the rule and the value.
  *
  * <pre>{@code
  * GatewayConfig config = GatewayConfig.defaults()
@@ -39,8 +41,12 @@ public final class GatewayConfig {
     /** SGLang's default request-id headers. */
     public static final String DEFAULT_REQUEST_ID_HEADERS = "x-request-id,x-correlation-id,x-trace-id,request-id";
     public static final boolean DEFAULT_DECISION_HEADERS = true;
+    /** {@code --dispatch}: run a request's route on the connection's event loop. */
+    public static final String DISPATCH_EVENT_LOOP = "event-loop";
+    /** {@code --dispatch}: run a request's route on a Vert.x worker thread. */
+    public static final String DISPATCH_WORKER = "worker";
     /** Every built-in step is non-blocking; the thread hop of "worker" costs ~0.1-0.2 ms per request (benchmarks.md). */
-    public static final String DEFAULT_DISPATCH = "event-loop";
+    public static final String DEFAULT_DISPATCH = DISPATCH_EVENT_LOOP;
     /** 0 = one event loop per available core. */
     public static final int DEFAULT_SERVER_EVENT_LOOPS = 0;
     public static final String DEFAULT_POLICY = "cache_aware";
@@ -82,73 +88,18 @@ public final class GatewayConfig {
         });
         List<String> errors = new ArrayList<>();
         for (CaravanFlag f : CaravanFlags.all()) {
-            String error = f.type().validate(f.key(), all.get(f.key()));
+            String value = all.get(f.key());
+            String error = f.check(value);
             if (error != null) {
                 errors.add(error);
+            } else {
+                all.put(f.key(), f.canonical(value));
             }
-        }
-        String dispatch = all.get(CaravanFlags.DISPATCH.key());
-        if (!dispatch.equals("worker") && !dispatch.equals("event-loop")) {
-            errors.add(CaravanFlags.DISPATCH.key() + " must be worker or event-loop, was '" + dispatch + "'");
-        }
-        checkRange(all, CaravanFlags.PORT, 0, 65535, errors);
-        checkRange(all, CaravanFlags.MAX_PAYLOAD_SIZE, 1, Long.MAX_VALUE, errors);
-        checkRange(all, CaravanFlags.SERVER_EVENT_LOOPS, 0, 256, errors);
-        checkRange(all, CaravanFlags.REQUEST_TIMEOUT_SECS, 1, Long.MAX_VALUE, errors);
-        checkRange(all, CaravanFlags.CONNECT_TIMEOUT_SECS, 1, Long.MAX_VALUE, errors);
-        checkRange(all, CaravanFlags.MAX_CONNECTIONS_PER_WORKER, 1, Integer.MAX_VALUE, errors);
-        checkRange(all, CaravanFlags.LOAD_CHECK_INTERVAL, 0, Long.MAX_VALUE, errors);
-        checkRange(all, CaravanFlags.CONTROL_TIMEOUT_SECS, 1, Long.MAX_VALUE, errors);
-        checkRange(all, CaravanFlags.HEALTH_CHECK_INTERVAL_SECS, 1, Long.MAX_VALUE, errors);
-        checkRange(all, CaravanFlags.HEALTH_CHECK_TIMEOUT_SECS, 1, Long.MAX_VALUE, errors);
-        checkRange(all, CaravanFlags.HEALTH_FAILURE_THRESHOLD, 1, Integer.MAX_VALUE, errors);
-        checkRange(all, CaravanFlags.HEALTH_SUCCESS_THRESHOLD, 1, Integer.MAX_VALUE, errors);
-        checkRange(all, CaravanFlags.CB_FAILURE_THRESHOLD, 1, Integer.MAX_VALUE, errors);
-        checkRange(all, CaravanFlags.CB_SUCCESS_THRESHOLD, 1, Integer.MAX_VALUE, errors);
-        checkRange(all, CaravanFlags.CB_TIMEOUT_DURATION_SECS, 1, Long.MAX_VALUE, errors);
-        checkRange(all, CaravanFlags.RETRY_MAX_RETRIES, 1, 100, errors);
-        checkRange(all, CaravanFlags.RETRY_INITIAL_BACKOFF_MS, 0, Long.MAX_VALUE, errors);
-        checkRange(all, CaravanFlags.RETRY_MAX_BACKOFF_MS, 0, Long.MAX_VALUE, errors);
-        checkRange(all, CaravanFlags.MAX_CONCURRENT_REQUESTS, -1, Integer.MAX_VALUE, errors);
-        checkRange(all, CaravanFlags.QUEUE_SIZE, 0, Integer.MAX_VALUE, errors);
-        checkRange(all, CaravanFlags.QUEUE_TIMEOUT_SECS, 1, Long.MAX_VALUE, errors);
-        checkRange(all, CaravanFlags.RATE_LIMIT_TOKENS_PER_SECOND, -1, Integer.MAX_VALUE, errors);
-        checkRange(all, CaravanFlags.STREAM_IDLE_TIMEOUT_SECS, 0, Long.MAX_VALUE, errors);
-        checkRange(all, CaravanFlags.NON_STREAM_ATTEMPT_TIMEOUT_SECS, 0, Long.MAX_VALUE, errors);
-        checkRange(all, CaravanFlags.SHUTDOWN_GRACE_PERIOD_SECS, 0, Long.MAX_VALUE, errors);
-        checkRange(all, CaravanFlags.MAX_JSON_NESTING_DEPTH, 1, 100_000, errors);
-        String treeSize = all.get(CaravanFlags.MAX_TREE_SIZE.key());
-        if (!treeSize.equalsIgnoreCase("auto")) {
-            checkRange(all, CaravanFlags.MAX_TREE_SIZE, 1, Long.MAX_VALUE, errors, "a whole number or auto");
         }
         if (!errors.isEmpty()) {
             throw new IllegalArgumentException(String.join("; ", errors));
         }
         this.values = Collections.unmodifiableMap(all);
-    }
-
-    private static void checkRange(Map<String, String> all, CaravanFlag f, long min, long max, List<String> errors) {
-        checkRange(all, f, min, max, errors, null);
-    }
-
-    /** @param kind what the value must be when the row's type does not check it (a STRING row), or null */
-    private static void checkRange(Map<String, String> all, CaravanFlag f, long min, long max, List<String> errors,
-                                   String kind) {
-        String v = all.get(f.key());
-        if (v.isEmpty()) {
-            errors.add(f.key() + " must be set");
-            return;
-        }
-        try {
-            long n = Long.parseLong(v);
-            if (n < min || n > max) {
-                errors.add(f.key() + " must be in [" + min + "," + max + "], was " + v);
-            }
-        } catch (NumberFormatException e) {
-            if (kind != null) {
-                errors.add(f.key() + " must be " + kind + ", was '" + v + "'");
-            } // else already reported by the type check
-        }
     }
 
     /** Every row at its default. */
@@ -303,7 +254,7 @@ public final class GatewayConfig {
     }
 
     public boolean dispatchOnEventLoop() {
-        return get(CaravanFlags.DISPATCH).equals("event-loop");
+        return get(CaravanFlags.DISPATCH).equals(DISPATCH_EVENT_LOOP);
     }
 
     @Override

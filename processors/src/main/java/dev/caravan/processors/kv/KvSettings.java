@@ -2,15 +2,16 @@ package dev.caravan.processors.kv;
 
 import java.time.Duration;
 
+import dev.caravan.policies.KvAwareConfig;
 import dev.caravan.policies.kv.KvBlockIndex;
 import dev.caravan.policies.kv.ParityConfig;
-import dev.caravan.processors.config.CaravanFlags;
-import dev.caravan.processors.config.GatewayConfig;
 
 /**
- * The gateway's KV-event settings, read from the {@code KV events and kv_aware} rows of {@link CaravanFlags}
- * (docs/configuration.md). The precise policy's own options ({@code kv-tokenizer}, ...) are policy options and live in
- * {@code KvAwareConfig}; the two it shares with the tree calibration are repeated here.
+ * The gateway's KV-event settings: the {@code KV events and kv_aware} rows of the flag table (docs/configuration.md),
+ * read by the gateway's {@code KvBeans}. The precise policy's own options ({@code kv-tokenizer}, ...) are policy options
+ * and live in {@code KvAwareConfig}; the two it shares with the tree calibration are repeated here. The compact
+ * constructor keeps the record's invariants; the flag rows state the same bounds or tighter ones, so a value the table
+ * accepts always builds.
  *
  * @param eventsEndpointTemplate KV-event PUB endpoint of workers registered without one ({@code {host}}/{@code {port}}
  *                               from the worker URL), or null
@@ -44,49 +45,31 @@ public record KvSettings(String eventsEndpointTemplate, String replayEndpointTem
         replayEndpointTemplate = blankToNull(replayEndpointTemplate);
         topics = topics == null ? "" : topics.trim();
         if (replayTimeout.isNegative() || replayTimeout.isZero()) {
-            throw new IllegalArgumentException(CaravanFlags.KV_REPLAY_TIMEOUT_SECS.flag() + " must be > 0, was "
-                    + replayTimeout.toSeconds());
+            throw new IllegalArgumentException("replayTimeout must be positive, was " + replayTimeout);
         }
         if (maxBlocksPerWorker < 1) {
-            throw new IllegalArgumentException(CaravanFlags.KV_MAX_BLOCKS_PER_WORKER.flag() + " must be >= 1, was "
-                    + maxBlocksPerWorker);
+            throw new IllegalArgumentException("maxBlocksPerWorker must be >= 1, was " + maxBlocksPerWorker);
         }
         if (silenceThreshold.isNegative()) {
-            throw new IllegalArgumentException(CaravanFlags.KV_SILENCE_THRESHOLD_SECS.flag() + " must be >= 0, was "
-                    + silenceThreshold.toSeconds());
+            throw new IllegalArgumentException("silenceThreshold must be >= 0, was " + silenceThreshold);
         }
         if (parityExpiry.isNegative() || parityExpiry.isZero()) {
-            throw new IllegalArgumentException(CaravanFlags.KV_PARITY_EXPIRY_SECS.flag() + " must be > 0, was "
-                    + parityExpiry.toSeconds());
+            throw new IllegalArgumentException("parityExpiry must be positive, was " + parityExpiry);
         }
         if (!(parityWarnBelow >= 0 && parityWarnBelow <= 1)) {
-            throw new IllegalArgumentException(CaravanFlags.KV_PARITY_WARN_BELOW.flag() + " must be in [0,1], was "
-                    + parityWarnBelow);
+            throw new IllegalArgumentException("parityWarnBelow must be in [0,1], was " + parityWarnBelow);
         }
         if (charsPerToken < 1 || blockSize < 1) {
-            throw new IllegalArgumentException(CaravanFlags.KV_CHARS_PER_TOKEN.flag() + " and "
-                    + CaravanFlags.KV_BLOCK_SIZE.flag() + " must be >= 1, were " + charsPerToken + " and " + blockSize);
+            throw new IllegalArgumentException("charsPerToken and blockSize must be >= 1, were " + charsPerToken
+                    + " and " + blockSize);
         }
     }
 
-    /**
-     * The settings of a gateway configuration.
-     *
-     * @throws IllegalArgumentException naming the flag of an out-of-range value
-     */
-    public static KvSettings from(GatewayConfig config) {
-        return new KvSettings(config.get(CaravanFlags.KV_EVENTS_ENDPOINT_TEMPLATE),
-                config.get(CaravanFlags.KV_REPLAY_ENDPOINT_TEMPLATE),
-                config.get(CaravanFlags.KV_EVENTS_TOPIC),
-                config.getSeconds(CaravanFlags.KV_REPLAY_TIMEOUT_SECS),
-                config.getInt(CaravanFlags.KV_MAX_BLOCKS_PER_WORKER),
-                config.getSeconds(CaravanFlags.KV_SILENCE_THRESHOLD_SECS),
-                config.getBoolean(CaravanFlags.KV_CALIBRATE_TREE),
-                config.get(CaravanFlags.MAX_TREE_SIZE).equalsIgnoreCase("auto"),
-                config.getInt(CaravanFlags.KV_CHARS_PER_TOKEN),
-                config.getInt(CaravanFlags.KV_BLOCK_SIZE),
-                config.getSeconds(CaravanFlags.KV_PARITY_EXPIRY_SECS),
-                config.getDouble(CaravanFlags.KV_PARITY_WARN_BELOW));
+    /** No endpoint templates, every other setting at its default (as the flag table's). */
+    public static KvSettings defaults() {
+        return new KvSettings(null, null, "", DEFAULT_REPLAY_TIMEOUT, DEFAULT_MAX_BLOCKS_PER_WORKER,
+                DEFAULT_SILENCE_THRESHOLD, DEFAULT_CALIBRATE_TREE, false, KvAwareConfig.DEFAULT_CHARS_PER_TOKEN,
+                KvAwareConfig.DEFAULT_BLOCK_SIZE, DEFAULT_PARITY_EXPIRY, DEFAULT_PARITY_WARN_BELOW);
     }
 
     /** The self-check's configuration: these expiry and threshold, the library defaults for the rest. */

@@ -8,8 +8,6 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import dev.caravan.policies.text.Tokenizer;
 import dev.caravan.policies.text.TokenizerSource;
-import dev.caravan.processors.config.CaravanFlags;
-import dev.caravan.processors.config.GatewayConfig;
 
 /**
  * The gateway's {@link TokenizerSource} for {@code --kv-tokenizer}: {@value TokenizerSource#PSEUDO} is the simulator's
@@ -34,9 +32,9 @@ public final class KvTokenizers implements TokenizerSource, AutoCloseable {
         this.addSpecialTokens = addSpecialTokens;
     }
 
-    /** The source the configuration asks for ({@code --kv-add-special-tokens}). */
-    public static KvTokenizers from(GatewayConfig config) {
-        return new KvTokenizers(config.getBoolean(CaravanFlags.KV_ADD_SPECIAL_TOKENS));
+    /** Whether {@code tokenizer.json} tokenizers add their special tokens ({@code --kv-add-special-tokens}). */
+    public boolean addSpecialTokens() {
+        return addSpecialTokens;
     }
 
     /**

@@ -5,13 +5,11 @@ import java.util.List;
 import java.util.Locale;
 
 import dev.caravan.policies.Worker;
-import dev.caravan.processors.config.CaravanFlags;
-import dev.caravan.processors.config.GatewayConfig;
 
 /**
  * The P/D settings ({@code --pd-disaggregation}, {@code --prefill URL [PORT|none]}, {@code --decode URL},
- * {@code --prefill-policy}, {@code --decode-policy}, {@code --pd-mode}), validated at construction with messages that
- * name the bad value.
+ * {@code --prefill-policy}, {@code --decode-policy}, {@code --pd-mode}), built from the flag table by the gateway's
+ * {@code PdBeans}. The compact constructor keeps the one rule that spans settings: workers need P/D on.
  *
  * @param enabled       P/D routing for chat, completions and generate requests
  * @param mode          SGLang rendezvous or vLLM two-step
@@ -74,21 +72,6 @@ public record PdConfig(boolean enabled, PdMode mode, List<PrefillSpec> prefill, 
         if (!enabled && (!prefill.isEmpty() || !decode.isEmpty())) {
             throw new IllegalArgumentException("--prefill and --decode need --pd-disaggregation");
         }
-    }
-
-    /**
-     * The P/D settings of a gateway configuration.
-     *
-     * @throws IllegalArgumentException naming the flag and the bad value
-     */
-    public static PdConfig of(GatewayConfig config) {
-        List<PrefillSpec> prefill = new ArrayList<>();
-        for (List<String> group : config.getGroups(CaravanFlags.PREFILL)) {
-            prefill.add(PrefillSpec.parse(group));
-        }
-        return new PdConfig(config.getBoolean(CaravanFlags.PD_DISAGGREGATION), PdMode.parse(config.get(CaravanFlags.PD_MODE)),
-                prefill, config.getList(CaravanFlags.DECODE), config.get(CaravanFlags.PREFILL_POLICY),
-                config.get(CaravanFlags.DECODE_POLICY));
     }
 
     /** P/D off. */

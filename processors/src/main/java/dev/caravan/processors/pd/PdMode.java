@@ -32,6 +32,6 @@ public enum PdMode {
                 }
             }
         }
-        throw new IllegalArgumentException("caravan.pd.mode must be sglang or vllm, was '" + value + "'");
+        throw new IllegalArgumentException("P/D mode must be sglang or vllm, was '" + value + "'");
     }
 }

@@ -55,10 +55,10 @@ class ArgsParserTest {
 
     @Test
     void groupFlagsKeepEachOccurrenceWithItsOptionalValues() {
-        CaravanFlag prefill = new CaravanFlag("--prefill", "caravan.test.prefill", "", FlagType.GROUPS, "Test",
-                "prefill URL [PORT|none]");
-        CaravanFlag pd = new CaravanFlag("--pd-disaggregation", "caravan.test.pd", "false", FlagType.SWITCH, "Test",
-                "P/D mode");
+        CaravanFlag prefill = CaravanFlag.builder("--prefill", "caravan.test.prefill", FlagType.GROUPS, "Test")
+                .describe("prefill URL [PORT|none]");
+        CaravanFlag pd = CaravanFlag.builder("--pd-disaggregation", "caravan.test.pd", FlagType.SWITCH, "Test")
+                .defaultValue(false).describe("P/D mode");
         ArgsParser.Parsed p = ArgsParser.parse(List.of(prefill, pd), "--pd-disaggregation", "--prefill",
                 "http://p:8080", "9000", "--prefill", "http://p2:8080", "none", "--prefill", "http://p3:8080");
 
@@ -72,7 +72,7 @@ class ArgsParserTest {
 
     @Test
     void switchFlagRejectsAValue() {
-        CaravanFlag pd = new CaravanFlag("--pd", "caravan.test.pd", "", FlagType.SWITCH, "Test", "x");
+        CaravanFlag pd = CaravanFlag.builder("--pd", "caravan.test.pd", FlagType.SWITCH, "Test").describe("x");
         assertThatThrownBy(() -> ArgsParser.parse(List.of(pd), "--pd=yes"))
                 .hasMessage("--pd takes no value, got 'yes'");
     }
@@ -91,9 +91,11 @@ class ArgsParserTest {
     }
 
     @Test
-    void badNumberIsNamedWithItsValue() {
-        assertThatThrownBy(() -> ArgsParser.parse("--port", "eighty"))
-                .hasMessage("--port must be an integer, was 'eighty'");
+    void valuesAreCheckedWithThoseOfTheOtherLayersNotWhileParsing() {
+        ArgsParser.Parsed p = ArgsParser.parse("--port", "eighty");
+        assertThat(p.properties()).containsEntry("caravan.port", "eighty");
+        assertThatThrownBy(() -> GatewayConfig.of(p.properties()))
+                .hasMessage("--port (caravan.port) must be an integer in [0, 65535], was 'eighty'");
     }
 
     @Test
@@ -108,6 +110,8 @@ class ArgsParserTest {
         for (CaravanFlag f : CaravanFlags.all()) {
             assertThat(help).contains(f.flag()).contains(f.envVar());
         }
-        assertThat(help).contains("[default: 30000]");
+        assertThat(help).contains("[default: 30000]\n      values: [0, 65535]\n")
+                .contains("values: -1 (unlimited) or >= 1")
+                .contains("values: event-loop | worker");
     }
 }

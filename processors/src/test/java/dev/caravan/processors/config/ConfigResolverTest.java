@@ -66,7 +66,7 @@ class ConfigResolverTest {
     @Test
     void invalidEnvironmentValueIsNamed() {
         assertThatThrownBy(() -> ConfigResolver.resolve(new String[0], Map.of("CARAVAN_PORT", "http"), dir))
-                .hasMessage("caravan.port must be an integer, was 'http'");
+                .hasMessage("--port (caravan.port) must be an integer in [0, 65535], was 'http'");
     }
 
     @Test

@@ -8,6 +8,8 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
+import dev.caravan.policies.PolicyConfig;
+
 class GatewayConfigTest {
 
     @Test
@@ -20,6 +22,7 @@ class GatewayConfigTest {
         assertThat(c.maxPayloadSize()).isEqualTo(512L * 1024 * 1024);
         assertThat(c.apiKey()).isNull();
         assertThat(c.decisionHeaders()).isTrue();
+        assertThat(c.dispatchOnEventLoop()).isTrue();
     }
 
     @Test
@@ -41,46 +44,105 @@ class GatewayConfigTest {
     }
 
     @Test
-    void rejectsPortAbove65535() {
+    void rejectsPortAbove65535NamingFlagPropertyRuleAndValue() {
         assertThatThrownBy(() -> GatewayConfig.defaults().with(CaravanFlags.PORT, "70000"))
-                .hasMessage("caravan.port must be in [0,65535], was 70000");
+                .hasMessage("--port (caravan.port) must be an integer in [0, 65535], was '70000'");
     }
 
     @Test
-    void maxTreeSizeIsAWholeNumberOrAuto() {
-        assertThat(GatewayConfig.defaults().with(CaravanFlags.MAX_TREE_SIZE, "auto").policyOptions())
-                .containsEntry("max-tree-size", "auto");
+    void maxTreeSizeIsAutoOrAWholeNumberWhoseRangeTheCacheAwareRecordChecks() {
+        GatewayConfig auto = GatewayConfig.defaults().with(CaravanFlags.MAX_TREE_SIZE, "AUTO");
+        assertThat(auto.get(CaravanFlags.MAX_TREE_SIZE)).isEqualTo("auto");
+        assertThat(auto.policyOptions()).containsEntry("max-tree-size", "auto");
         assertThat(GatewayConfig.defaults().with(CaravanFlags.MAX_TREE_SIZE, "10000").getLong(CaravanFlags.MAX_TREE_SIZE))
                 .isEqualTo(10_000);
         assertThatThrownBy(() -> GatewayConfig.defaults().with(CaravanFlags.MAX_TREE_SIZE, "big"))
-                .hasMessage("caravan.policy.max-tree-size must be a whole number or auto, was 'big'");
-        assertThatThrownBy(() -> GatewayConfig.defaults().with(CaravanFlags.MAX_TREE_SIZE, "0"))
-                .hasMessage("caravan.policy.max-tree-size must be in [1,9223372036854775807], was 0");
+                .hasMessage("--max-tree-size (caravan.policy.max-tree-size) must be auto (per worker from its "
+                        + "engine's KV capacity) or an integer, was 'big'");
+        GatewayConfig zero = GatewayConfig.defaults().with(CaravanFlags.MAX_TREE_SIZE, "0");
+        assertThatThrownBy(() -> PolicyConfig.fromOptions("cache_aware", zero.policyOptions()))
+                .hasMessage("maxTreeSize (max-tree-size) must be >= 1, was 0");
     }
 
     @Test
     void rejectsNonPositivePayloadSize() {
         assertThatThrownBy(() -> GatewayConfig.defaults().with(CaravanFlags.MAX_PAYLOAD_SIZE, "0"))
-                .hasMessage("caravan.max-payload-size must be in [1,9223372036854775807], was 0");
+                .hasMessage("--max-payload-size (caravan.max-payload-size) must be an integer >= 1, was '0'");
     }
 
     @Test
-    void rejectsUnknownDispatch() {
+    void rejectsUnknownDispatchListingTheChoices() {
         assertThatThrownBy(() -> GatewayConfig.defaults().with(CaravanFlags.DISPATCH, "threads"))
-                .hasMessage("caravan.dispatch must be worker or event-loop, was 'threads'");
+                .hasMessage("--dispatch (caravan.dispatch) must be one of event-loop, worker, was 'threads'");
+    }
+
+    @Test
+    void storesChoicesInTheirCanonicalSpelling() {
+        GatewayConfig c = GatewayConfig.of(Map.of("caravan.dispatch", "Worker", "caravan.pd.mode", "VLLM",
+                "caravan.policy.name", "RoundRobin", "caravan.log-level", "warning",
+                "caravan.pd.decode-policy", "kvaware"));
+        assertThat(c.dispatchOnEventLoop()).isFalse();
+        assertThat(c.get(CaravanFlags.PD_MODE)).isEqualTo("vllm");
+        assertThat(c.policyName()).isEqualTo("round_robin");
+        assertThat(c.get(CaravanFlags.LOG_LEVEL)).isEqualTo("warn");
+        assertThat(c.get(CaravanFlags.DECODE_POLICY)).isEqualTo("kv_aware");
+    }
+
+    @Test
+    void rejectsUnknownPolicyListingTheNames() {
+        assertThatThrownBy(() -> GatewayConfig.defaults().with(CaravanFlags.POLICY_NAME, "fastest"))
+                .hasMessageStartingWith("--policy (caravan.policy.name) must be one of random, round_robin,")
+                .hasMessageEndingWith("kv_aware, was 'fastest'");
+    }
+
+    @Test
+    void acceptsASpecialValueOutsideTheRange() {
+        assertThat(GatewayConfig.defaults().with(CaravanFlags.MAX_CONCURRENT_REQUESTS, "-1")
+                .getInt(CaravanFlags.MAX_CONCURRENT_REQUESTS)).isEqualTo(-1);
+        assertThatThrownBy(() -> GatewayConfig.defaults().with(CaravanFlags.MAX_CONCURRENT_REQUESTS, "0"))
+                .hasMessage("--max-concurrent-requests (caravan.admission.max-concurrent-requests) must be "
+                        + "-1 (unlimited) or an integer >= 1, was '0'");
+    }
+
+    @Test
+    void checksNumberRangesAndPatterns() {
+        assertThatThrownBy(() -> GatewayConfig.defaults().with(CaravanFlags.RETRY_JITTER_FACTOR, "1.5"))
+                .hasMessage("--retry-jitter-factor (caravan.retry.jitter-factor) must be a number in [0, 1], "
+                        + "was '1.5'");
+        assertThatThrownBy(() -> GatewayConfig.defaults().with(CaravanFlags.HEALTH_CHECK_ENDPOINT, "health"))
+                .hasMessage("--health-check-endpoint (caravan.health.endpoint) must be a path starting with /, "
+                        + "was 'health'");
+    }
+
+    @Test
+    void aRowWithARuleAndADefaultCannotBeEmptied() {
+        assertThatThrownBy(() -> GatewayConfig.defaults().with(CaravanFlags.PORT, ""))
+                .hasMessage("--port (caravan.port) must be set (an integer in [0, 65535])");
+        assertThat(GatewayConfig.defaults().with(CaravanFlags.PREFILL_POLICY, "").get(CaravanFlags.PREFILL_POLICY))
+                .isEmpty();
+    }
+
+    @Test
+    void leavesAPolicyOptionsRangeToThePolicyRecord() {
+        GatewayConfig c = GatewayConfig.defaults().with(CaravanFlags.CACHE_THRESHOLD, "1.5");
+        assertThatThrownBy(() -> PolicyConfig.fromOptions(c.policyName(), c.policyOptions()))
+                .hasMessage("cacheThreshold (cache-threshold) must be in [0,1], was 1.5");
+        assertThatThrownBy(() -> GatewayConfig.defaults().with(CaravanFlags.CACHE_THRESHOLD, "high"))
+                .hasMessage("--cache-threshold (caravan.policy.cache-threshold) must be a number, was 'high'");
     }
 
     @Test
     void rejectsNonBooleanSwitch() {
         assertThatThrownBy(() -> GatewayConfig.defaults().with(CaravanFlags.DECISION_HEADERS, "yes"))
-                .hasMessage("caravan.decision-headers must be true or false, was 'yes'");
+                .hasMessage("--decision-headers (caravan.decision-headers) must be true or false, was 'yes'");
     }
 
     @Test
     void reportsEveryInvalidValueAtOnce() {
         assertThatThrownBy(() -> GatewayConfig.of(Map.of("caravan.port", "x", "caravan.request-timeout-secs", "0")))
-                .hasMessageContaining("caravan.port must be an integer, was 'x'")
-                .hasMessageContaining("caravan.request-timeout-secs must be in [1,");
+                .hasMessageContaining("--port (caravan.port) must be an integer in [0, 65535], was 'x'")
+                .hasMessageContaining("; --request-timeout-secs (caravan.request-timeout-secs) must be an integer "
+                        + "in [1, 315360000], was '0'");
     }
 
     @Test
@@ -99,15 +161,5 @@ class GatewayConfigTest {
     void toStringHidesTheApiKey() {
         assertThat(GatewayConfig.defaults().with(CaravanFlags.API_KEY, "sk-secret").toString())
                 .doesNotContain("sk-secret").contains("caravan.api-key=****");
-    }
-
-    @Test
-    void flagRowsRejectBadDefinitions() {
-        assertThatThrownBy(() -> new CaravanFlag("port", "caravan.port", "1", FlagType.INT, "S", "d"))
-                .hasMessage("flag must start with --, was 'port'");
-        assertThatThrownBy(() -> new CaravanFlag("--x", "x.port", "1", FlagType.INT, "S", "d"))
-                .hasMessage("key must start with caravan., was 'x.port'");
-        assertThatThrownBy(() -> new CaravanFlag("--x", "caravan.x", "one", FlagType.INT, "S", "d"))
-                .hasMessage("default of --x: caravan.x must be an integer, was 'one'");
     }
 }

@@ -8,14 +8,14 @@ import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 import dev.caravan.policies.Worker;
-import dev.caravan.processors.config.CaravanFlags;
-import dev.caravan.processors.config.GatewayConfig;
 
 class KvEndpointsTest {
 
     private static KvSettings templates(String events, String replay) {
-        return KvSettings.from(GatewayConfig.defaults().with(CaravanFlags.KV_EVENTS_ENDPOINT_TEMPLATE, events)
-                .with(CaravanFlags.KV_REPLAY_ENDPOINT_TEMPLATE, replay));
+        KvSettings d = KvSettings.defaults();
+        return new KvSettings(events, replay, d.topics(), d.replayTimeout(), d.maxBlocksPerWorker(),
+                d.silenceThreshold(), d.calibrateTree(), d.treeSizeAuto(), d.charsPerToken(), d.blockSize(),
+                d.parityExpiry(), d.parityWarnBelow());
     }
 
     @Test
@@ -44,21 +44,20 @@ class KvEndpointsTest {
 
     @Test
     void noEndpointAndNoTemplateMeansNoSubscription() {
-        KvEndpoints e = KvEndpoints.of(Worker.builder("http://a:1").build(), KvSettings.from(GatewayConfig.defaults()));
+        KvEndpoints e = KvEndpoints.of(Worker.builder("http://a:1").build(), KvSettings.defaults());
         assertThat(e.publishes()).isFalse();
         assertThat(e.replay()).isNull();
     }
 
     @Test
-    void settingsNameTheFlagOfABadValue() {
-        assertThatThrownBy(() -> KvSettings.from(GatewayConfig.defaults().with(CaravanFlags.KV_PARITY_WARN_BELOW, "2")))
-                .hasMessage("--kv-parity-warn-below must be in [0,1], was 2.0");
-        assertThatThrownBy(() -> KvSettings.from(GatewayConfig.defaults().with(CaravanFlags.KV_REPLAY_TIMEOUT_SECS, "0")))
-                .hasMessage("--kv-replay-timeout-secs must be > 0, was 0");
-        KvSettings d = KvSettings.from(GatewayConfig.defaults());
+    void settingsRejectValuesOutsideTheirInvariants() {
+        KvSettings d = KvSettings.defaults();
+        assertThatThrownBy(() -> new KvSettings(null, null, "", Duration.ZERO, 1, Duration.ZERO, false, false, 4, 16,
+                d.parityExpiry(), 0.5)).hasMessage("replayTimeout must be positive, was PT0S");
+        assertThatThrownBy(() -> new KvSettings(null, null, "", d.replayTimeout(), 1, Duration.ZERO, false, false, 4,
+                16, d.parityExpiry(), 2.0)).hasMessage("parityWarnBelow must be in [0,1], was 2.0");
         assertThat(d.silenceThreshold()).isEqualTo(Duration.ofSeconds(30));
         assertThat(d.pollsCapacity()).isFalse();
-        assertThat(KvSettings.from(GatewayConfig.defaults().with(CaravanFlags.MAX_TREE_SIZE, "auto")).treeSizeAuto())
-                .isTrue();
+        assertThat(d.eventsEndpointTemplate()).isNull();
     }
 }

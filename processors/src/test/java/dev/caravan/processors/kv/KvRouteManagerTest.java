@@ -23,7 +23,6 @@ import dev.caravan.policies.Worker;
 import dev.caravan.policies.WorkerRegistry;
 import dev.caravan.policies.kv.KvBlockIndex;
 import dev.caravan.processors.CaravanExchangeProperties;
-import dev.caravan.processors.config.GatewayConfig;
 
 /**
  * {@link KvRouteManager} with the route template of {@code routes/kv-events.camel.yaml} (Java DSL twin here; the YAML
@@ -60,7 +59,7 @@ class KvRouteManagerTest {
             }
         });
         KvMetrics metrics = new KvMetrics(meters, ingestor, index, null, null, System::nanoTime);
-        manager = new KvRouteManager(KvSettings.from(GatewayConfig.defaults()), ingestor, metrics,
+        manager = new KvRouteManager(KvSettings.defaults(), ingestor, metrics,
                 List.of(index::removeWorker, id -> {
                     synchronized (forgotten) {
                         forgotten.add(id);
@@ -119,7 +118,9 @@ class KvRouteManagerTest {
         Worker worker = workers.add(Worker.builder("http://engine-c:8000").id("engine-c")
                 .kvEventsEndpoint(pub.getLastEndpoint()).build());
 
-        await().atMost(WAIT).until(() -> camel.getRoute(KvRouteManager.routeId(worker)) != null);
-        assertThat(camel.getRouteController().getRouteStatus("kv-events-engine-c").isStarted()).isTrue();
+        // the route is added, then started: wait for both ("started" right after "exists" raced on a busy machine)
+        await().atMost(WAIT).until(() -> camel.getRoute(KvRouteManager.routeId(worker)) != null
+                && camel.getRouteController().getRouteStatus("kv-events-engine-c").isStarted());
+        assertThat(manager.routeIds()).containsExactly("kv-events-engine-c");
     }
 }

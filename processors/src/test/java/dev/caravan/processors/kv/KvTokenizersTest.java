@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.Map;
 
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -13,13 +12,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 import dev.caravan.policies.text.PseudoTokenizer;
 import dev.caravan.policies.text.Tokenizer;
-import dev.caravan.processors.config.CaravanFlags;
-import dev.caravan.processors.config.ConfigResolver;
-import dev.caravan.processors.config.GatewayConfig;
 
 /**
- * {@code --kv-tokenizer PATH} and {@code --kv-add-special-tokens} from the command line to the tokenizer kv_aware
- * hashes with: the flag decides whether the tokenizer.json's BOS post-processor runs.
+ * The tokenizer kv_aware hashes with for {@code --kv-tokenizer PATH}: whether the tokenizer.json's BOS post-processor
+ * runs is {@code --kv-add-special-tokens} (read by the gateway's KvBeans).
  */
 class KvTokenizersTest {
 
@@ -32,34 +28,26 @@ class KvTokenizersTest {
         tokenizerJson = HfTokenizerTest.writeTokenizer(dir);
     }
 
-    private static GatewayConfig resolve(String... args) {
-        return ConfigResolver.resolve(args, Map.of(), dir).config();
-    }
-
     @Test
-    void addsTheBosTokenByDefaultAsVllmCompletionsDo() {
-        GatewayConfig config = resolve("--policy", "kv_aware", "--kv-tokenizer", tokenizerJson.toString());
-        assertThat(config.getBoolean(CaravanFlags.KV_ADD_SPECIAL_TOKENS)).isTrue();
-        try (KvTokenizers source = KvTokenizers.from(config)) {
-            Tokenizer t = source.tokenizer(config.get(CaravanFlags.KV_TOKENIZER), 4);
+    void addsTheBosTokenWhenAskedAsVllmCompletionsDo() {
+        try (KvTokenizers source = new KvTokenizers(true)) {
+            assertThat(source.addSpecialTokens()).isTrue();
+            Tokenizer t = source.tokenizer(tokenizerJson.toString(), 4);
             assertThat(t.encode("hello world")).containsExactly(1000, 40, 41);
         }
     }
 
     @Test
-    void leavesTheBosTokenOutWhenTheFlagSaysFalse() {
-        GatewayConfig config = resolve("--policy", "kv_aware", "--kv-tokenizer", tokenizerJson.toString(),
-                "--kv-add-special-tokens", "false");
-        try (KvTokenizers source = KvTokenizers.from(config)) {
-            Tokenizer t = source.tokenizer(config.get(CaravanFlags.KV_TOKENIZER), 4);
+    void leavesTheBosTokenOutOtherwise() {
+        try (KvTokenizers source = new KvTokenizers(false)) {
+            Tokenizer t = source.tokenizer(tokenizerJson.toString(), 4);
             assertThat(t.encode("hello world")).containsExactly(40, 41);
         }
     }
 
     @Test
-    void theBareFlagMeansTrue() {
-        GatewayConfig config = resolve("--kv-add-special-tokens", "--kv-tokenizer", tokenizerJson.toString());
-        try (KvTokenizers source = KvTokenizers.from(config)) {
+    void addsSpecialTokensByDefault() {
+        try (KvTokenizers source = new KvTokenizers()) {
             assertThat(source.tokenizer(tokenizerJson.toString(), 4).encode("world")).containsExactly(1000, 41);
         }
     }
