@@ -22,6 +22,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.caravan.gateway.CaravanGateway;
+import dev.caravan.gateway.GatewayBeans;
 import dev.caravan.policies.Worker;
 import dev.caravan.processors.config.ArgsParser;
 import dev.caravan.processors.config.GatewayConfig;
@@ -51,12 +52,14 @@ class WorkerHostNamesIT {
         Vertx vertx = Vertx.vertx(new VertxOptions().setAddressResolverOptions(new AddressResolverOptions()
                 .setHostsValue(Buffer.buffer("127.0.0.1 worker_a worker_b\n"))));
         CamelContext context = new DefaultCamelContext();
-        context.getRegistry().bind("vertx", vertx);
         GatewayConfig config = GatewayConfig.of(ArgsParser.parse("--host", "127.0.0.1", "--port", "0",
                 "--worker-urls", a, "--policy", "round_robin", "--load-check-interval", "1",
                 "--health-check-interval-secs", "1").properties());
         try {
-            CaravanGateway gateway = CaravanGateway.install(context, config);
+            // the gateway's own Vert.x resolves worker_a / worker_b through its hosts entries (no /etc/hosts edit)
+            GatewayBeans beans = new GatewayBeans(config, vertx, null);
+            CaravanGateway gateway = CaravanGateway.attach(context, beans, CaravanGateway.BUILT_IN_ROUTES);
+            beans.registerStaticWorkers();
             context.start();
             GatewayClient client = new GatewayClient("http://127.0.0.1:" + gateway.port());
 
