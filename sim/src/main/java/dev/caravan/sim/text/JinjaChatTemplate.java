@@ -7,19 +7,25 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
+import java.util.regex.Pattern;
+
 import com.hubspot.jinjava.Jinjava;
 import com.hubspot.jinjava.JinjavaConfig;
 import com.hubspot.jinjava.LegacyOverrides;
+import com.hubspot.jinjava.el.JinjavaInterpreterResolver;
 import com.hubspot.jinjava.interpret.JinjavaInterpreter;
 import com.hubspot.jinjava.interpret.RenderResult;
 import com.hubspot.jinjava.interpret.TemplateError;
 import com.hubspot.jinjava.lib.filter.Filter;
 import com.hubspot.jinjava.lib.fn.ELFunctionDefinition;
 
+import jinjava.javax.el.CompositeELResolver;
+
 /**
  * A model's Jinja {@code chat_template} rendered the way Hugging Face's {@code apply_chat_template} renders it (the
  * function vLLM and SGLang call), with Jinja for Java (Jinjava) configured like transformers' sandboxed environment:
- * {@code trim_blocks} and {@code lstrip_blocks} on; Jinjava's Python-compatible overrides on; the {@code tojson}
+ * {@code trim_blocks} and {@code lstrip_blocks} (the latter applied to the source, as Jinja2 does it), whitespace
+ * control on expressions, Python's {@code str} methods ({@link PyStringMethods}); the {@code tojson}
  * filter replaced by Python's {@code json.dumps(x, ensure_ascii=False, indent=, separators=, sort_keys=)}
  * ({@link PyJson}); the globals {@code raise_exception(message)} (fails the render: a 400) and
  * {@code strftime_now(format)}; the variables {@code messages}, {@code tools}, {@code add_generation_prompt}, the
@@ -30,6 +36,8 @@ import com.hubspot.jinjava.lib.fn.ELFunctionDefinition;
 public final class JinjaChatTemplate implements ChatRenderer {
 
     private static final long MAX_OUTPUT_CHARS = 16L * 1024 * 1024;
+    /** Jinja2's lstrip_blocks: spaces and tabs between a line's start and a block or comment tag. */
+    private static final Pattern LSTRIP_BLOCKS = Pattern.compile("(?m)^[ \\t]+(?=\\{[%#](?!\\+))");
 
     private final String template;
     private final Map<String, Object> specialTokens;
@@ -45,11 +53,17 @@ public final class JinjaChatTemplate implements ChatRenderer {
         if (template == null || template.isBlank()) {
             throw new IllegalArgumentException("chat template must not be empty");
         }
-        this.template = template;
+        // Jinjava's own lstripBlocks also strips spaces before a tag in mid-line, which Jinja2 keeps: applied here.
+        this.template = LSTRIP_BLOCKS.matcher(template).replaceAll("");
         this.specialTokens = Map.copyOf(specialTokens);
         this.name = name;
-        JinjavaConfig config = JinjavaConfig.newBuilder().withTrimBlocks(true).withLstripBlocks(true)
-                .withLegacyOverrides(LegacyOverrides.ALL).withMaxOutputSize(MAX_OUTPUT_CHARS).build();
+        CompositeELResolver resolver = new CompositeELResolver();
+        resolver.add(new PyStringMethods());
+        resolver.add(JinjavaInterpreterResolver.DEFAULT_RESOLVER_READ_WRITE);
+        JinjavaConfig config = JinjavaConfig.newBuilder().withTrimBlocks(true).withLstripBlocks(false)
+                .withLegacyOverrides(LegacyOverrides.newBuilder().withUseTrimmingForNotesAndExpressions(true)
+                        .withParseWhitespaceControlStrictly(true).build()).withElResolver(resolver)
+                .withMaxOutputSize(MAX_OUTPUT_CHARS).build();
         this.jinjava = new Jinjava(config);
         jinjava.getGlobalContext().registerFilter(new ToJson());
         try {
@@ -73,6 +87,11 @@ public final class JinjaChatTemplate implements ChatRenderer {
         RenderResult result = jinjava.renderForResult(template, vars);
         for (TemplateError e : result.getErrors()) {
             if (e.getSeverity() == TemplateError.ErrorType.FATAL) {
+                for (Throwable t = e.getException(); t != null; t = t.getCause()) {
+                    if (t instanceof TemplateRaised raised) {
+                        throw new IllegalArgumentException(raised.getMessage());
+                    }
+                }
                 throw new IllegalArgumentException("chat template: " + e.getMessage());
             }
         }
