@@ -41,7 +41,11 @@ public final class CanonicalCbor {
         } else if (obj instanceof int[] ints) {
             head(4, ints.length, out);
             for (int v : ints) {
-                write(v, out);
+                if (v >= 0) {
+                    head(0, v, out);
+                } else {
+                    head(1, -1L - v, out);
+                }
             }
         } else if (obj instanceof Object[] items) {
             head(4, items.length, out);

@@ -22,6 +22,14 @@ public enum HashAlgo {
     XXHASH_CBOR("xxhash_cbor", true, true);
 
     private static final LongTupleHashFunction XXH3_128 = LongTupleHashFunction.xx128();
+    /** MessageDigest instances are not thread-safe; one per thread avoids a provider lookup per block. */
+    private static final ThreadLocal<MessageDigest> SHA256_DIGEST = ThreadLocal.withInitial(() -> {
+        try {
+            return MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("the JDK has no SHA-256", e);
+        }
+    });
 
     private final String wireName;
     private final boolean cbor;
@@ -65,11 +73,7 @@ public enum HashAlgo {
             putLong(out, 8, lowHigh[0]);
             return out;
         }
-        try {
-            return MessageDigest.getInstance("SHA-256").digest(input);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("the JDK has no SHA-256", e);
-        }
+        return SHA256_DIGEST.get().digest(input);
     }
 
     private static void putLong(byte[] b, int at, long v) {

@@ -73,11 +73,7 @@ public final class PythonPickle {
         } else if (obj instanceof Integer || obj instanceof Long) {
             saveInt(((Number) obj).longValue(), out);
         } else if (obj instanceof int[] ints) {
-            Object[] boxed = new Object[ints.length];
-            for (int i = 0; i < ints.length; i++) {
-                boxed[i] = ints[i];
-            }
-            saveTuple(boxed, out);
+            saveIntTuple(ints, out);
         } else if (obj instanceof Object[] tuple) {
             saveTuple(tuple, out);
         } else {
@@ -102,6 +98,22 @@ public final class PythonPickle {
             }
             out.write('t');
         }
+        out.write(0x94);
+    }
+
+    /** A tuple of ints, written without boxing (the same bytes as {@link #saveTuple} would write). */
+    private static void saveIntTuple(int[] ints, ByteArrayOutputStream out) {
+        if (ints.length == 0) {
+            out.write(')');
+            return;
+        }
+        if (ints.length > 3) {
+            out.write('(');
+        }
+        for (int v : ints) {
+            saveInt(v, out);
+        }
+        out.write(ints.length > 3 ? 't' : 0x84 + ints.length);
         out.write(0x94);
     }
 

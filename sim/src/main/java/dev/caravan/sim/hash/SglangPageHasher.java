@@ -14,6 +14,15 @@ import java.security.NoSuchAlgorithmException;
  */
 public final class SglangPageHasher implements BlockHashChain {
 
+    /** MessageDigest instances are not thread-safe; one per thread avoids a provider lookup per page. */
+    private static final ThreadLocal<MessageDigest> SHA256 = ThreadLocal.withInitial(() -> {
+        try {
+            return MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("the JDK has no SHA-256", e);
+        }
+    });
+
     private final int pageSize;
 
     public SglangPageHasher(int pageSize) {
@@ -30,12 +39,7 @@ public final class SglangPageHasher implements BlockHashChain {
 
     @Override
     public byte[] hashBlock(byte[] parent, int[] tokens, int from, String cacheSalt) {
-        MessageDigest md;
-        try {
-            md = MessageDigest.getInstance("SHA-256");
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("the JDK has no SHA-256", e);
-        }
+        MessageDigest md = SHA256.get();
         if (parent != null) {
             md.update(parent);
         }
