@@ -6,30 +6,17 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
-import dev.caravan.sim.engine.EngineCore;
-import dev.caravan.sim.engine.EngineDriver;
 import dev.caravan.sim.engine.OutputGenerator;
-import dev.caravan.sim.engine.PrefixCache;
-import dev.caravan.sim.engine.TimeModel;
-import dev.caravan.sim.hash.BlockHashChain;
-import dev.caravan.sim.hash.SglangPageHasher;
-import dev.caravan.sim.hash.VllmBlockHasher;
 import dev.caravan.sim.http.EngineContext;
 import dev.caravan.sim.http.EngineRank;
 import dev.caravan.sim.http.SimHttpServer;
-import dev.caravan.sim.kv.KvEvent;
-import dev.caravan.sim.kv.KvEventEncoder;
-import dev.caravan.sim.kv.KvEventPublisher;
-import dev.caravan.sim.kv.KvPublisherKind;
-import dev.caravan.sim.kv.ZmqEndpoints;
-import dev.caravan.sim.text.ModelText;
 import dev.caravan.sim.pd.BootstrapClient;
 import dev.caravan.sim.pd.RoomRegistry;
+import dev.caravan.sim.text.ModelText;
 
 import io.vertx.core.AbstractVerticle;
 import io.vertx.core.Context;
@@ -268,22 +255,10 @@ public final class SimEngine implements AutoCloseable {
             List<EngineRank> built = new ArrayList<>();
             List<Future<Void>> publishing = new ArrayList<>();
             for (int rank = 0; rank < config.dataParallelSize(); rank++) {
-                List<KvEvent> events = new ArrayList<>();
-                PrefixCache cache = new PrefixCache(config.blockSize(), config.kvCapacityBlocks(),
-                        config.kvOffloadCapacityBlocks(), events);
-                KvEventPublisher pub = config.kvEventsEndpoint() == null ? null
-                        : new KvEventPublisher(ZmqEndpoints.offsetForRank(config.kvEventsEndpoint(), rank),
-                        ZmqEndpoints.offsetForRank(config.kvReplayEndpoint(), rank), config.kvEventsTopic(),
-                        new KvEventEncoder(config.kvPublisher(), config.kvEventsLayout()),
-                        config.kvReplayBufferSteps(), rank, Clock.systemUTC());
-                EngineCore core = new EngineCore(new TimeModel(config.prefillTokensPerSec(),
-                        config.prefillOverheadMs(), config.decodeMsPerToken(), config.kvOffloadLoadTokensPerSec()),
-                        cache, events, hasher(roots), output, config.maxRunning(),
-                        pub == null ? batch -> { } : pub::publish);
-                built.add(new EngineRank(rank, new EngineDriver(vertx, core, config.timeScale(), System::nanoTime),
-                        pub));
-                if (pub != null) {
-                    publishing.add(Future.fromCompletionStage(pub.start(name + "-dp" + rank), context));
+                EngineRank r = EngineRanks.build(config, vertx, output, roots, rank);
+                built.add(r);
+                if (r.publisher() != null) {
+                    publishing.add(Future.fromCompletionStage(r.publisher().start(name + "-dp" + rank), context));
                 }
             }
             ranks = List.copyOf(built);
@@ -318,15 +293,6 @@ public final class SimEngine implements AutoCloseable {
                         started.fail(new IllegalStateException("engine " + name + " could not start on "
                                 + config.host() + ":" + config.port() + ": " + e.getMessage(), e));
                     });
-        }
-
-        /** One rank's block hashes: SGLang's page chain, or vLLM's algorithm with its own root unless seeded. */
-        private BlockHashChain hasher(SecureRandom roots) {
-            if (config.kvPublisher() == KvPublisherKind.SGLANG) {
-                return new SglangPageHasher(config.blockSize());
-            }
-            return new VllmBlockHasher(config.hashAlgo(), config.blockSize(),
-                    VllmBlockHasher.root(config.hashAlgo(), config.hashSeed(), roots));
         }
 
         private HttpServerOptions serverOptions(int p) {

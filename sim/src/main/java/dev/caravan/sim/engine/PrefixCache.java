@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -42,12 +41,10 @@ public final class PrefixCache {
 
     private final int blockSize;
     private final int capacityBlocks;
-    private final int offloadCapacityBlocks;
     private final List<KvEvent> events;
     private final Map<Long, Block> resident = new HashMap<>();
     private final LinkedHashSet<Block> evictable = new LinkedHashSet<>();
-    /** CPU tier, least recently used first. */
-    private final LinkedHashMap<Long, Block> cpu = new LinkedHashMap<>();
+    private final OffloadTier cpu;
     private int anonymous;
     private int pinned;
     private long queriedTokens;
@@ -73,8 +70,8 @@ public final class PrefixCache {
         }
         this.blockSize = blockSize;
         this.capacityBlocks = capacityBlocks;
-        this.offloadCapacityBlocks = offloadCapacityBlocks;
         this.events = events;
+        this.cpu = new OffloadTier(offloadCapacityBlocks, blockSize, events);
     }
 
     /** Number of leading blocks of {@code hashes} (at most {@code maxBlocks}) resident on the GPU now. No side effects. */
@@ -104,7 +101,7 @@ public final class PrefixCache {
         int limit = Math.min(maxHitBlocks, full);
         int hit = 0;
         int loaded = 0;
-        while (hit < limit && (resident.containsKey(hashes[hit]) || cpu.containsKey(hashes[hit]))) {
+        while (hit < limit && (resident.containsKey(hashes[hit]) || cpu.contains(hashes[hit]))) {
             if (!resident.containsKey(hashes[hit])) {
                 loaded++;
             }
@@ -138,10 +135,7 @@ public final class PrefixCache {
             evictOne();
         }
         for (int i = 0; i < hit; i++) {
-            Block c = cpu.remove(hashes[i]);
-            if (c != null) {
-                cpu.put(c.hash, c);                               // touched: most recently used
-            }
+            cpu.touch(hashes[i]);
         }
         int runStart = -1;
         for (int i = 0; i <= full; i++) {
@@ -240,7 +234,7 @@ public final class PrefixCache {
 
     private Block newBlock(long hash, Long parent, int[] tokens, int index) {
         Block b = new Block(hash);
-        if (offloadCapacityBlocks > 0) {                          // kept only for the CPU tier's events
+        if (cpu.enabled()) {                                      // kept only for the CPU tier's events
             b.parent = parent;
             b.tokens = Arrays.copyOfRange(tokens, index * blockSize, (index + 1) * blockSize);
         }
@@ -261,24 +255,9 @@ public final class PrefixCache {
         it.remove();
         resident.remove(victim.hash);
         events.add(new KvEvent.BlockRemoved(new long[] {victim.hash}, Medium.GPU));
-        if (offloadCapacityBlocks > 0) {
-            offload(victim);
+        if (cpu.enabled()) {
+            cpu.offload(victim.hash, victim.parent, victim.tokens);
         }
-    }
-
-    private void offload(Block b) {
-        if (cpu.remove(b.hash) != null) {
-            cpu.put(b.hash, b);
-            return;
-        }
-        while (cpu.size() >= offloadCapacityBlocks) {
-            Iterator<Long> it = cpu.keySet().iterator();
-            long old = it.next();
-            it.remove();
-            events.add(new KvEvent.BlockRemoved(new long[] {old}, Medium.CPU));
-        }
-        cpu.put(b.hash, b);
-        events.add(new KvEvent.BlockStored(new long[] {b.hash}, b.parent, b.tokens, blockSize, Medium.CPU, null));
     }
 
     private void emitStored(long[] hashes, int from, int to, int[] tokens, String cacheSalt) {
@@ -294,10 +273,6 @@ public final class PrefixCache {
 
     public int capacityBlocks() {
         return capacityBlocks;
-    }
-
-    public int offloadCapacityBlocks() {
-        return offloadCapacityBlocks;
     }
 
     public int blockSize() {
@@ -333,7 +308,7 @@ public final class PrefixCache {
     }
 
     public boolean isOffloaded(long hash) {
-        return cpu.containsKey(hash);
+        return cpu.contains(hash);
     }
 
     /** Prompt tokens looked up so far ({@code vllm:prefix_cache_queries_total}). */
