@@ -23,6 +23,9 @@ TS = 1700000000.5
 H1 = 0x8a3f2c1d5e6b7a90
 H2 = 0x0123456789abcdef
 TOK = list(range(1, 17))
+# VLLM_KV_EVENTS_USE_INT_BLOCK_HASHES=0: ids are the full digests (msgpack bin)
+D0 = bytes(range(0, 32))
+D1 = bytes(range(32, 64))
 TOK2 = list(range(17, 33))
 
 
@@ -43,6 +46,11 @@ CASES = {
         {"type": "BlockStored", "block_hashes": [H1], "parent_block_hash": None, "token_ids": [], "block_size": 0,
          "lora_id": None, "medium": "CPU", "lora_name": None},
         {"type": "BlockRemoved", "block_hashes": [H2], "medium": "CPU"}], 3],
+    # vLLM, map layout, digests instead of ints: a store (parent given) and a removal
+    "vllm_map_bytes_hashes": [TS, [
+        {"type": "BlockStored", "block_hashes": [D1], "parent_block_hash": D0, "token_ids": TOK2, "block_size": 16,
+         "lora_id": None, "medium": "GPU", "lora_name": None},
+        {"type": "BlockRemoved", "block_hashes": [D1], "medium": "GPU"}], 0],
     # SGLang: a two-page run becomes one event per page, parents chained, signed ids; then a removal, a host-tier
     # store and a clear; attn_dp_rank 1
     "sglang_pages": [TS, [

@@ -40,7 +40,8 @@ final class EngineRanks {
         KvEventPublisher pub = config.kvEventsEndpoint() == null ? null
                 : new KvEventPublisher(ZmqEndpoints.offsetForRank(config.kvEventsEndpoint(), rank),
                 ZmqEndpoints.offsetForRank(config.kvReplayEndpoint(), rank), config.kvEventsTopic(),
-                new KvEventEncoder(config.kvPublisher(), config.kvEventsLayout()), config.kvReplayBufferSteps(), rank,
+                new KvEventEncoder(config.kvPublisher(), config.kvEventsLayout(), config.kvEventsIntHashes()),
+                config.kvReplayBufferSteps(), rank,
                 Clock.systemUTC());
         TimeModel time = new TimeModel(config.prefillTokensPerSec(), config.prefillOverheadMs(),
                 config.decodeMsPerToken(), config.kvOffloadLoadTokensPerSec());

@@ -42,6 +42,7 @@ import dev.caravan.sim.text.SyntheticTokenizer;
  * @param kvEventsEndpoint     ZeroMQ PUB endpoint for KV events, or null for none
  * @param kvReplayEndpoint     ZeroMQ ROUTER endpoint for replay, or null for none
  * @param kvEventsLayout       map (current vLLM) or array (legacy)
+ * @param kvEventsIntHashes    vLLM's {@code VLLM_KV_EVENTS_USE_INT_BLOCK_HASHES}: 64-bit ids (true) or full digests
  * @param kvEventsTopic        frame-0 topic of every KV-event message
  * @param kvReplayBufferSteps  batches kept for replay
  * @param seed                 seed of output tokens and injected errors
@@ -55,7 +56,8 @@ public record SimConfig(String host, int port, String model, EngineRole role, in
                         double prefillTokensPerSec, double prefillOverheadMs, double decodeMsPerToken,
                         int maxRunning, int maxModelLen, int defaultMaxTokens, double timeScale,
                         String kvEventsEndpoint, String kvReplayEndpoint, KvEventLayout kvEventsLayout,
-                        String kvEventsTopic, int kvReplayBufferSteps, long seed, int embeddingDim, Faults faults) {
+                        boolean kvEventsIntHashes, String kvEventsTopic, int kvReplayBufferSteps, long seed,
+                        int embeddingDim, Faults faults) {
 
     public static final String DEFAULT_HOST = "127.0.0.1";
     public static final int DEFAULT_PORT = 0;
@@ -89,6 +91,8 @@ public record SimConfig(String host, int port, String model, EngineRole role, in
     public static final int DEFAULT_MAX_TOKENS = 16;
     public static final double DEFAULT_TIME_SCALE = 1.0;
     public static final KvEventLayout DEFAULT_KV_EVENTS_LAYOUT = KvEventLayout.MAP;
+    /** vLLM's default ({@code VLLM_KV_EVENTS_USE_INT_BLOCK_HASHES=1}): ids are the digests' low 64 bits. */
+    public static final boolean DEFAULT_KV_EVENTS_INT_HASHES = true;
     public static final String DEFAULT_KV_EVENTS_TOPIC = "";
     public static final int DEFAULT_KV_REPLAY_BUFFER_STEPS = KvEventPublisher.DEFAULT_BUFFER_STEPS;
     public static final long DEFAULT_SEED = 0;
@@ -191,6 +195,7 @@ public record SimConfig(String host, int port, String model, EngineRole role, in
         private String kvEventsEndpoint;
         private String kvReplayEndpoint;
         private KvEventLayout kvEventsLayout = DEFAULT_KV_EVENTS_LAYOUT;
+        private boolean kvEventsIntHashes = DEFAULT_KV_EVENTS_INT_HASHES;
         private String kvEventsTopic = DEFAULT_KV_EVENTS_TOPIC;
         private int kvReplayBufferSteps = DEFAULT_KV_REPLAY_BUFFER_STEPS;
         private long seed = DEFAULT_SEED;
@@ -228,6 +233,7 @@ public record SimConfig(String host, int port, String model, EngineRole role, in
             kvEventsEndpoint = c.kvEventsEndpoint;
             kvReplayEndpoint = c.kvReplayEndpoint;
             kvEventsLayout = c.kvEventsLayout;
+            kvEventsIntHashes = c.kvEventsIntHashes;
             kvEventsTopic = c.kvEventsTopic;
             kvReplayBufferSteps = c.kvReplayBufferSteps;
             seed = c.seed;
@@ -263,6 +269,7 @@ public record SimConfig(String host, int port, String model, EngineRole role, in
         public Builder kvEventsEndpoint(String v) { kvEventsEndpoint = v; return this; }
         public Builder kvReplayEndpoint(String v) { kvReplayEndpoint = v; return this; }
         public Builder kvEventsLayout(KvEventLayout v) { kvEventsLayout = v; return this; }
+        public Builder kvEventsIntHashes(boolean v) { kvEventsIntHashes = v; return this; }
         public Builder kvEventsTopic(String v) { kvEventsTopic = v; return this; }
         public Builder kvReplayBufferSteps(int v) { kvReplayBufferSteps = v; return this; }
         public Builder seed(long v) { seed = v; return this; }
@@ -273,8 +280,9 @@ public record SimConfig(String host, int port, String model, EngineRole role, in
             return new SimConfig(host, port, model, role, bootstrapPort, bootstrapTimeout, kvCapacityTokens, blockSize,
                     charsPerToken, hashAlgo, hashSeed, tokenizer, chatTemplate, dataParallelSize, kvPublisher,
                     kvOffloadCapacityTokens, kvOffloadLoadTokensPerSec, prefillTokensPerSec, prefillOverheadMs,
-                    decodeMsPerToken, maxRunning, maxModelLen, defaultMaxTokens, timeScale, kvEventsEndpoint, kvReplayEndpoint, kvEventsLayout,
-                    kvEventsTopic, kvReplayBufferSteps, seed, embeddingDim, faults);
+                    decodeMsPerToken, maxRunning, maxModelLen, defaultMaxTokens, timeScale, kvEventsEndpoint,
+                    kvReplayEndpoint, kvEventsLayout, kvEventsIntHashes, kvEventsTopic, kvReplayBufferSteps, seed,
+                    embeddingDim, faults);
         }
     }
 }

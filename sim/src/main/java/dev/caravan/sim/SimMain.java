@@ -90,6 +90,9 @@ public final class SimMain implements Callable<Integer> {
     String kvReplayEndpoint;
     @Option(names = "--kv-events-layout", description = "map (current vLLM) or array (legacy).")
     String kvEventsLayout = "map";
+    @Option(names = "--kv-events-int-hashes", arity = "1", description = "vLLM's VLLM_KV_EVENTS_USE_INT_BLOCK_HASHES: "
+            + "publish 64-bit ids (true) or the full digests as bytes (false).")
+    boolean kvEventsIntHashes = SimConfig.DEFAULT_KV_EVENTS_INT_HASHES;
     @Option(names = "--kv-events-topic", description = "Topic (frame 0) of KV-event messages.")
     String kvEventsTopic = SimConfig.DEFAULT_KV_EVENTS_TOPIC;
     @Option(names = "--kv-replay-buffer-steps", description = "KV-event batches kept for replay.")
@@ -130,6 +133,7 @@ public final class SimMain implements Callable<Integer> {
                 .decodeMsPerToken(decodeMsPerToken).maxRunning(maxRunning).maxModelLen(maxModelLen)
                 .defaultMaxTokens(defaultMaxTokens).timeScale(timeScale).kvEventsEndpoint(kvEventsEndpoint)
                 .kvReplayEndpoint(kvReplayEndpoint).kvEventsLayout(KvEventLayout.parse(kvEventsLayout))
+                .kvEventsIntHashes(kvEventsIntHashes)
                 .kvEventsTopic(kvEventsTopic).kvReplayBufferSteps(kvReplayBufferSteps).seed(seed)
                 .embeddingDim(embeddingDim).faults(faults).build();
     }

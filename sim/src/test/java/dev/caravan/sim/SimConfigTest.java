@@ -24,6 +24,7 @@ class SimConfigTest {
         assertThat(c.dataParallelSize()).isEqualTo(1);
         assertThat(c.kvOffloadCapacityTokens()).isZero();
         assertThat(c.tokenizer()).isNull();
+        assertThat(c.kvEventsIntHashes()).as("VLLM_KV_EVENTS_USE_INT_BLOCK_HASHES=1").isTrue();
         assertThat(2048 / c.prefillTokensPerSec() * 1000 + c.prefillOverheadMs()).isCloseTo(86.0,
                 org.assertj.core.data.Offset.offset(0.1));
     }
@@ -58,7 +59,7 @@ class SimConfigTest {
                 "--kv-events-layout", "array", "--seed", "5", "--model", "m", "--fault-error-rate", "0.25",
                 "--hash-algo", "xxhash_cbor", "--tokenizer", "/m/tokenizer.json", "--chat-template", "/m/t.jinja",
                 "--data-parallel-size", "2", "--kv-publisher", "sglang", "--kv-offload-capacity-tokens", "4096",
-                "--kv-offload-load-tokens-per-sec", "100000");
+                "--kv-offload-load-tokens-per-sec", "100000", "--kv-events-int-hashes", "false");
         SimConfig c = main.config();
         assertThat(c.port()).isEqualTo(9100);
         assertThat(c.role()).isEqualTo(EngineRole.PREFILL);
@@ -84,6 +85,7 @@ class SimConfigTest {
         assertThat(c.kvPublisher()).isEqualTo(dev.caravan.sim.kv.KvPublisherKind.SGLANG);
         assertThat(c.kvOffloadCapacityTokens()).isEqualTo(4096);
         assertThat(c.kvOffloadLoadTokensPerSec()).isEqualTo(100_000);
+        assertThat(c.kvEventsIntHashes()).isFalse();
     }
 
     @Test

@@ -75,6 +75,7 @@ public final class EngineCore {
             hashes[i] = hasher.external(digests[i]);
         }
         SimRequest r = new SimRequest(prompt, hashes, maxTokens, warm, output.streamFor(prompt, index), listener);
+        r.digests = digests;
         r.lastDigest = digests.length == 0 ? null : digests[digests.length - 1];
         r.cacheSalt = cacheSalt;
         return r;
@@ -186,7 +187,7 @@ public final class EngineCore {
             SimRequest r = waiting.peekFirst();
             int full = r.hashes.length;
             int maxHit = r.warm ? full : (r.prompt.length - 1) / cache.blockSize();
-            PrefixCache.Allocation a = cache.allocate(r.hashes, r.prompt, maxHit,
+            PrefixCache.Allocation a = cache.allocate(r.hashes, r.digests, r.prompt, maxHit,
                     blocksNeeded(r.prompt.length, r.maxTokens), r.cacheSalt);
             if (a == null) {
                 return;
@@ -280,14 +281,16 @@ public final class EngineCore {
             int[] all = Arrays.copyOf(r.prompt, allLen);
             System.arraycopy(r.output, 0, all, r.prompt.length, r.generated);
             long[] allHashes = Arrays.copyOf(r.hashes, allFull);
+            byte[][] allDigests = r.digests == null ? new byte[allFull][] : Arrays.copyOf(r.digests, allFull);
             byte[] parent = r.lastDigest;
             for (int b = promptFull; b < allFull; b++) {
                 parent = hasher.hashBlock(parent, all, b * bs, r.cacheSalt);
+                allDigests[b] = parent;
                 allHashes[b] = hasher.external(parent);
             }
-            cache.release(r.allocation, allHashes, all, promptFull, r.cacheSalt);
+            cache.release(r.allocation, allHashes, allDigests, all, promptFull, r.cacheSalt);
         } else {
-            cache.release(r.allocation, r.hashes, r.prompt, promptFull, r.cacheSalt);
+            cache.release(r.allocation, r.hashes, r.digests, r.prompt, promptFull, r.cacheSalt);
         }
     }
 

@@ -16,8 +16,8 @@ import dev.caravan.sim.kv.KvEvent.Medium;
  */
 final class OffloadTier {
 
-    /** One offloaded block: its id, the block before it (null for block 0), its tokens. */
-    private record Entry(long hash, Long parent, int[] tokens) {
+    /** One offloaded block: its id, the block before it (null for block 0), its tokens, its digests (or null). */
+    private record Entry(long hash, Long parent, int[] tokens, byte[] digest, byte[] parentDigest) {
     }
 
     private final int capacityBlocks;
@@ -48,20 +48,22 @@ final class OffloadTier {
         }
     }
 
-    /** Takes a block the GPU pool just evicted. */
-    void offload(long hash, Long parent, int[] tokens) {
+    /** Takes a block the GPU pool just evicted; {@code digest} and {@code parentDigest} may be null. */
+    void offload(long hash, Long parent, int[] tokens, byte[] digest, byte[] parentDigest) {
         if (blocks.containsKey(hash)) {
             touch(hash);
             return;
         }
         while (blocks.size() >= capacityBlocks) {
-            Iterator<Long> it = blocks.keySet().iterator();
-            long old = it.next();
+            Iterator<Entry> it = blocks.values().iterator();
+            Entry old = it.next();
             it.remove();
-            events.add(new KvEvent.BlockRemoved(new long[] {old}, Medium.CPU));
+            events.add(new KvEvent.BlockRemoved(new long[] {old.hash()}, Medium.CPU,
+                    old.digest() == null ? null : new byte[][] {old.digest()}));
         }
-        blocks.put(hash, new Entry(hash, parent, tokens));
-        events.add(new KvEvent.BlockStored(new long[] {hash}, parent, tokens, blockSize, Medium.CPU, null));
+        blocks.put(hash, new Entry(hash, parent, tokens, digest, parentDigest));
+        events.add(new KvEvent.BlockStored(new long[] {hash}, parent, tokens, blockSize, Medium.CPU, null,
+                digest == null ? null : new byte[][] {digest}, parentDigest));
     }
 
     /** Drops every block without events (the caller publishes AllBlocksCleared). */

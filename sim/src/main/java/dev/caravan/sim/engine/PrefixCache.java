@@ -89,12 +89,17 @@ public final class PrefixCache {
      * longest cached prefix (GPU, then CPU; at most {@code maxHitBlocks} of them count as a hit) and evicting LRU blocks
      * for the rest.
      *
+     * @param digests   the full digests behind {@code hashes} (carried by the events), or null
      * @param tokens    the prompt's token ids (the source of {@code BlockStored.token_ids})
      * @param cacheSalt the request's cache_salt (reported with block 0), or null
      * @return the allocation, or null when the pool cannot make room now (the request keeps waiting)
      */
-    public Allocation allocate(long[] hashes, int[] tokens, int maxHitBlocks, int totalBlocks, String cacheSalt) {
+    public Allocation allocate(long[] hashes, byte[][] digests, int[] tokens, int maxHitBlocks, int totalBlocks,
+                               String cacheSalt) {
         int full = hashes.length;
+        if (digests != null && digests.length != full) {
+            throw new IllegalArgumentException(digests.length + " digests for " + full + " block hashes");
+        }
         if (totalBlocks < full) {
             throw new IllegalArgumentException("totalBlocks " + totalBlocks + " < full prompt blocks " + full);
         }
@@ -141,7 +146,7 @@ public final class PrefixCache {
         for (int i = 0; i <= full; i++) {
             boolean fresh = i < full && held[i] == null;
             if (fresh) {
-                Block b = newBlock(hashes[i], i == 0 ? null : hashes[i - 1], tokens, i);
+                Block b = newBlock(hashes, digests, tokens, i);
                 b.refs = 1;
                 pinned++;
                 resident.put(b.hash, b);
@@ -150,7 +155,7 @@ public final class PrefixCache {
                     runStart = i;
                 }
             } else if (runStart >= 0) {
-                emitStored(hashes, runStart, i, tokens, cacheSalt);
+                emitStored(hashes, digests, runStart, i, tokens, cacheSalt);
                 runStart = -1;
             }
         }
@@ -163,18 +168,19 @@ public final class PrefixCache {
         return a;
     }
 
-    /** {@link #allocate(long[], int[], int, int, String)} without a salt. */
+    /** {@link #allocate(long[], byte[][], int[], int, int, String)} without digests or a salt. */
     public Allocation allocate(long[] hashes, int[] tokens, int maxHitBlocks, int totalBlocks) {
-        return allocate(hashes, tokens, maxHitBlocks, totalBlocks, null);
+        return allocate(hashes, null, tokens, maxHitBlocks, totalBlocks, null);
     }
 
     /**
      * Releases a finished (or aborted) request. {@code allHashes} are the hashes of every full block of
      * {@code allTokens} (prompt followed by the generated tokens); those from {@code firstOutBlock} on (the blocks
      * the output completed) become cached blocks in place of the anonymous blocks reserved for them. Then every block
-     * is unpinned, last block first.
+     * is unpinned, last block first. {@code allDigests} are the digests behind {@code allHashes}, or null.
      */
-    public void release(Allocation a, long[] allHashes, int[] allTokens, int firstOutBlock, String cacheSalt) {
+    public void release(Allocation a, long[] allHashes, byte[][] allDigests, int[] allTokens, int firstOutBlock,
+                        String cacheSalt) {
         if (a.released) {
             return;
         }
@@ -186,12 +192,12 @@ public final class PrefixCache {
             anonymous--;
             if (resident.containsKey(allHashes[k])) {
                 if (runStart >= 0) {
-                    emitStored(allHashes, runStart, k, allTokens, cacheSalt);
+                    emitStored(allHashes, allDigests, runStart, k, allTokens, cacheSalt);
                     runStart = -1;
                 }
                 continue;
             }
-            Block b = newBlock(allHashes[k], k == 0 ? null : allHashes[k - 1], allTokens, k);
+            Block b = newBlock(allHashes, allDigests, allTokens, k);
             b.refs = 1;
             pinned++;
             resident.put(b.hash, b);
@@ -201,7 +207,7 @@ public final class PrefixCache {
             }
         }
         if (runStart >= 0) {
-            emitStored(allHashes, runStart, k, allTokens, cacheSalt);
+            emitStored(allHashes, allDigests, runStart, k, allTokens, cacheSalt);
         }
         anonymous -= a.anonymous;
         a.anonymous = 0;
@@ -215,9 +221,9 @@ public final class PrefixCache {
         }
     }
 
-    /** {@link #release(Allocation, long[], int[], int, String)} without a salt. */
+    /** {@link #release(Allocation, long[], byte[][], int[], int, String)} without digests or a salt. */
     public void release(Allocation a, long[] allHashes, int[] allTokens, int firstOutBlock) {
-        release(a, allHashes, allTokens, firstOutBlock, null);
+        release(a, allHashes, null, allTokens, firstOutBlock, null);
     }
 
     /** Drops every cached block of both tiers; refused (false) while any request holds blocks, as SGLang's flush_cache. */
@@ -232,10 +238,12 @@ public final class PrefixCache {
         return true;
     }
 
-    private Block newBlock(long hash, Long parent, int[] tokens, int index) {
-        Block b = new Block(hash);
+    private Block newBlock(long[] hashes, byte[][] digests, int[] tokens, int index) {
+        Block b = new Block(hashes[index]);
+        b.digest = digests == null ? null : digests[index];
         if (cpu.enabled()) {                                      // kept only for the CPU tier's events
-            b.parent = parent;
+            b.parent = index == 0 ? null : hashes[index - 1];
+            b.parentDigest = digests == null || index == 0 ? null : digests[index - 1];
             b.tokens = Arrays.copyOfRange(tokens, index * blockSize, (index + 1) * blockSize);
         }
         return b;
@@ -254,17 +262,20 @@ public final class PrefixCache {
         Block victim = it.next();
         it.remove();
         resident.remove(victim.hash);
-        events.add(new KvEvent.BlockRemoved(new long[] {victim.hash}, Medium.GPU));
+        events.add(new KvEvent.BlockRemoved(new long[] {victim.hash}, Medium.GPU,
+                victim.digest == null ? null : new byte[][] {victim.digest}));
         if (cpu.enabled()) {
-            cpu.offload(victim.hash, victim.parent, victim.tokens);
+            cpu.offload(victim.hash, victim.parent, victim.tokens, victim.digest, victim.parentDigest);
         }
     }
 
-    private void emitStored(long[] hashes, int from, int to, int[] tokens, String cacheSalt) {
+    private void emitStored(long[] hashes, byte[][] digests, int from, int to, int[] tokens, String cacheSalt) {
         long[] run = Arrays.copyOfRange(hashes, from, to);
         Long parent = from == 0 ? null : hashes[from - 1];
         int[] toks = Arrays.copyOfRange(tokens, from * blockSize, to * blockSize);
-        events.add(new KvEvent.BlockStored(run, parent, toks, blockSize, Medium.GPU, from == 0 ? cacheSalt : null));
+        events.add(new KvEvent.BlockStored(run, parent, toks, blockSize, Medium.GPU, from == 0 ? cacheSalt : null,
+                digests == null ? null : Arrays.copyOfRange(digests, from, to),
+                digests == null || from == 0 ? null : digests[from - 1]));
     }
 
     private int free() {
@@ -358,7 +369,9 @@ public final class PrefixCache {
     static final class Block {
         final long hash;
         int refs;
+        byte[] digest;
         Long parent;
+        byte[] parentDigest;
         int[] tokens;
 
         Block(long hash) {

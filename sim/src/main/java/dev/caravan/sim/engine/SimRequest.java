@@ -21,6 +21,8 @@ public final class SimRequest {
     int generated;
     State state = State.NEW;
     PrefixCache.Allocation allocation;
+    /** Digests of the prompt's full blocks (the ids in {@link #hashes} are derived from them), or null. */
+    byte[][] digests;
     /** Digest of the last full prompt block (null if none): the parent of the first output block. */
     byte[] lastDigest;
     /** The request's cache_salt, or null. */

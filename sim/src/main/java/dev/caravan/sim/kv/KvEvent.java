@@ -21,10 +21,12 @@ public sealed interface KvEvent {
      * Blocks that just became cached on {@code medium}, in chain order. {@code parentHash} is the block before the
      * first one (null when the first block is block 0); {@code tokenIds} are exactly those blocks' tokens;
      * {@code cacheSalt} is the request's salt when the run starts at block 0 (vLLM folds it into that block's hash and
-     * reports it in {@code extra_keys}), else null.
+     * reports it in {@code extra_keys}), else null. {@code blockDigests} and {@code parentDigest} are the full digests
+     * behind the ids (published instead of the ids when vLLM runs with {@code VLLM_KV_EVENTS_USE_INT_BLOCK_HASHES=0}),
+     * or null when not kept.
      */
     record BlockStored(long[] blockHashes, Long parentHash, int[] tokenIds, int blockSize, Medium medium,
-                       String cacheSalt) implements KvEvent {
+                       String cacheSalt, byte[][] blockDigests, byte[] parentDigest) implements KvEvent {
 
         public BlockStored {
             if (blockHashes.length == 0) {
@@ -36,7 +38,13 @@ public sealed interface KvEvent {
             }
         }
 
-        /** A GPU store without a salt. */
+        /** A store without digests. */
+        public BlockStored(long[] blockHashes, Long parentHash, int[] tokenIds, int blockSize, Medium medium,
+                           String cacheSalt) {
+            this(blockHashes, parentHash, tokenIds, blockSize, medium, cacheSalt, null, null);
+        }
+
+        /** A GPU store without a salt or digests. */
         public BlockStored(long[] blockHashes, Long parentHash, int[] tokenIds, int blockSize) {
             this(blockHashes, parentHash, tokenIds, blockSize, Medium.GPU, null);
         }
@@ -47,8 +55,16 @@ public sealed interface KvEvent {
         }
     }
 
-    /** Blocks dropped from {@code medium} (the engines send one event per evicted block). */
-    record BlockRemoved(long[] blockHashes, Medium medium) implements KvEvent {
+    /**
+     * Blocks dropped from {@code medium} (the engines send one event per evicted block); {@code blockDigests} as in
+     * {@link BlockStored}, or null.
+     */
+    record BlockRemoved(long[] blockHashes, Medium medium, byte[][] blockDigests) implements KvEvent {
+
+        /** A removal without digests. */
+        public BlockRemoved(long[] blockHashes, Medium medium) {
+            this(blockHashes, medium, null);
+        }
 
         /** A GPU removal. */
         public BlockRemoved(long[] blockHashes) {

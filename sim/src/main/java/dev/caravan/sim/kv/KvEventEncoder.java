@@ -17,7 +17,8 @@ import org.msgpack.core.MessagePack;
  * {@code 0xcf} when the top bit is set); {@code lora_id}/{@code lora_name} nil; {@code extra_keys} (one entry per
  * block, {@code [cache_salt]} for block 0) only when a salt was given. A CPU-tier store is what vLLM's offloading
  * connector publishes: {@code parent_block_hash} nil, {@code token_ids} empty, {@code block_size} 0,
- * {@code medium "CPU"}.
+ * {@code medium "CPU"}. With {@code intHashes} false (vLLM's {@code VLLM_KV_EVENTS_USE_INT_BLOCK_HASHES=0}) block
+ * and parent hashes are the full digests as msgpack {@code bin} (32 bytes for sha256, 16 for xxhash).
  *
  * <p><b>SGLang</b> ({@link KvPublisherKind#SGLANG}): always positional arrays with every field (no
  * {@code omit_defaults}): {@code [ts, events, attn_dp_rank]}; one
@@ -29,13 +30,22 @@ public final class KvEventEncoder {
 
     private final KvPublisherKind kind;
     private final KvEventLayout layout;
+    private final boolean intHashes;
 
-    public KvEventEncoder(KvPublisherKind kind, KvEventLayout layout) {
+    /**
+     * @param intHashes vLLM: publish 64-bit ints (its default) or the full digests; SGLang always publishes ints
+     */
+    public KvEventEncoder(KvPublisherKind kind, KvEventLayout layout, boolean intHashes) {
         this.kind = kind;
         this.layout = layout;
+        this.intHashes = intHashes || kind == KvPublisherKind.SGLANG;
     }
 
-    /** A vLLM encoder. */
+    public KvEventEncoder(KvPublisherKind kind, KvEventLayout layout) {
+        this(kind, layout, true);
+    }
+
+    /** A vLLM encoder with int hashes. */
     public KvEventEncoder(KvEventLayout layout) {
         this(KvPublisherKind.VLLM, layout);
     }
@@ -76,16 +86,16 @@ public final class KvEventEncoder {
         return m == KvEvent.Medium.CPU ? "CPU" : "GPU";
     }
 
-    private static void packVllmMap(MessageBufferPacker p, KvEvent e) throws IOException {
+    private void packVllmMap(MessageBufferPacker p, KvEvent e) throws IOException {
         if (e instanceof KvEvent.BlockStored s) {
             boolean cpu = s.medium() == KvEvent.Medium.CPU;
             boolean salted = s.cacheSalt() != null && !cpu;
             p.packMapHeader(salted ? 9 : 8);
             p.packString("type").packString("BlockStored");
             p.packString("block_hashes");
-            packUnsignedHashes(p, s.blockHashes());
+            packHashes(p, s.blockHashes(), s.blockDigests());
             p.packString("parent_block_hash");
-            packUnsignedOrNil(p, cpu ? null : s.parentHash());
+            packHashOrNil(p, cpu ? null : s.parentHash(), s.parentDigest());
             p.packString("token_ids");
             packTokens(p, cpu ? new int[0] : s.tokenIds());
             p.packString("block_size").packInt(cpu ? 0 : s.blockSize());
@@ -100,7 +110,7 @@ public final class KvEventEncoder {
             p.packMapHeader(3);
             p.packString("type").packString("BlockRemoved");
             p.packString("block_hashes");
-            packUnsignedHashes(p, r.blockHashes());
+            packHashes(p, r.blockHashes(), r.blockDigests());
             p.packString("medium").packString(vllmMedium(r.medium()));
         } else {
             p.packMapHeader(1);
@@ -108,14 +118,14 @@ public final class KvEventEncoder {
         }
     }
 
-    private static void packVllmArray(MessageBufferPacker p, KvEvent e) throws IOException {
+    private void packVllmArray(MessageBufferPacker p, KvEvent e) throws IOException {
         if (e instanceof KvEvent.BlockStored s) {
             boolean cpu = s.medium() == KvEvent.Medium.CPU;
             boolean salted = s.cacheSalt() != null && !cpu;
             p.packArrayHeader(salted ? 9 : 8);
             p.packString("BlockStored");
-            packUnsignedHashes(p, s.blockHashes());
-            packUnsignedOrNil(p, cpu ? null : s.parentHash());
+            packHashes(p, s.blockHashes(), s.blockDigests());
+            packHashOrNil(p, cpu ? null : s.parentHash(), s.parentDigest());
             packTokens(p, cpu ? new int[0] : s.tokenIds());
             p.packInt(cpu ? 0 : s.blockSize());
             p.packNil();
@@ -127,7 +137,7 @@ public final class KvEventEncoder {
         } else if (e instanceof KvEvent.BlockRemoved r) {
             p.packArrayHeader(3);
             p.packString("BlockRemoved");
-            packUnsignedHashes(p, r.blockHashes());
+            packHashes(p, r.blockHashes(), r.blockDigests());
             p.packString(vllmMedium(r.medium()));
         } else {
             p.packArrayHeader(1);
@@ -191,16 +201,26 @@ public final class KvEventEncoder {
         return m == KvEvent.Medium.CPU ? "CPU_PINNED" : "GPU";
     }
 
-    private static void packUnsignedHashes(MessageBufferPacker p, long[] hashes) throws IOException {
+    /** vLLM's ids: unsigned ints, or (int hashes off) the digests as bin where known. */
+    private void packHashes(MessageBufferPacker p, long[] hashes, byte[][] digests) throws IOException {
         p.packArrayHeader(hashes.length);
-        for (long h : hashes) {
-            packUnsigned(p, h);
+        for (int i = 0; i < hashes.length; i++) {
+            packHash(p, hashes[i], digests == null ? null : digests[i]);
         }
     }
 
-    private static void packUnsignedOrNil(MessageBufferPacker p, Long hash) throws IOException {
+    private void packHashOrNil(MessageBufferPacker p, Long hash, byte[] digest) throws IOException {
         if (hash == null) {
             p.packNil();
+        } else {
+            packHash(p, hash, digest);
+        }
+    }
+
+    private void packHash(MessageBufferPacker p, long hash, byte[] digest) throws IOException {
+        if (!intHashes && digest != null) {
+            p.packBinaryHeader(digest.length);
+            p.writePayload(digest);
         } else {
             packUnsigned(p, hash);
         }

@@ -33,6 +33,16 @@ class HashRootEngineTest {
     }
 
     @Test
+    void withoutIntHashesTheEventsCarryTheFullDigestsWhoseLow64BitsAreTheIds() {
+        int before = KvEventReader.DIGEST_IDS.get();
+        long asInt = firstStoredBlock(SimConfig.builder().hashSeed("42"));
+        assertThat(KvEventReader.DIGEST_IDS.get()).isEqualTo(before);
+        long fromBytes = firstStoredBlock(SimConfig.builder().hashSeed("42").kvEventsIntHashes(false));
+        assertThat(KvEventReader.DIGEST_IDS.get()).isGreaterThan(before);
+        assertThat(fromBytes).isEqualTo(asInt);
+    }
+
+    @Test
     void unseededEnginesHashTheSamePromptDifferentlySeededOnesAlike() {
         long a = firstStoredBlock(SimConfig.builder());
         long b = firstStoredBlock(SimConfig.builder());

@@ -66,6 +66,17 @@ class KvEventEncoderTest {
     }
 
     @Test
+    void vllmWithoutIntHashesPublishesTheFullDigestsAsBytes() throws IOException {
+        byte[] d0 = IntStream.range(0, 32).collect(() -> new byte[32], (b, i) -> b[i] = (byte) i, (a, b) -> { });
+        byte[] d1 = IntStream.range(0, 32).collect(() -> new byte[32], (b, i) -> b[i] = (byte) (32 + i), (a, b) -> { });
+        byte[] out = new KvEventEncoder(KvPublisherKind.VLLM, KvEventLayout.MAP, false).encode(TS, List.of(
+                new KvEvent.BlockStored(new long[] {HASH}, HASH2, TOKENS2, 16, KvEvent.Medium.GPU, null,
+                        new byte[][] {d1}, d0),
+                new KvEvent.BlockRemoved(new long[] {HASH}, KvEvent.Medium.GPU, new byte[][] {d1})), 0);
+        assertThat(HexFormat.of().formatHex(out)).isEqualTo(vector("vllm_map_bytes_hashes"));
+    }
+
+    @Test
     void sglangSendsOneStoredEventPerPageWithSignedIdsAndEveryField() throws IOException {
         byte[] out = new KvEventEncoder(KvPublisherKind.SGLANG, KvEventLayout.MAP).encode(TS, List.of(
                 new KvEvent.BlockStored(new long[] {HASH, HASH2}, null, concat(TOKENS, TOKENS2), 16),
