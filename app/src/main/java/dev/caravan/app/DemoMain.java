@@ -18,13 +18,16 @@ import dev.caravan.policies.Worker;
 import dev.caravan.processors.config.GatewayConfig;
 import dev.caravan.sim.SimConfig;
 import dev.caravan.sim.SimFleet;
+import dev.caravan.sim.hash.HashAlgo;
 
 /**
  * {@code ./caravan demo}: starts simulated engines in this process (127.0.0.1, ephemeral ports) and the gateway on
  * 127.0.0.1:30000 in front of them with the cache_aware policy, prints curl commands to try, and runs until Ctrl-C, which
  * stops the gateway (in-flight requests finish) and then the engines. The engines publish KV-cache events (ZeroMQ on
  * ephemeral ports, with replay) and are registered with those endpoints, so {@code --policy kv_aware} and
- * {@code --kv-calibrate-tree} work as they would against vLLM.
+ * {@code --kv-calibrate-tree} work as they would against vLLM. The engines tokenize with the demo model's real
+ * tokenizer ({@link DemoModel}) and the gateway is given the same file ({@code --kv-tokenizer}, unless the flags
+ * name another), so {@code --policy kv_aware} runs the production tokenizer path and hits on chat too.
  *
  * <p>Flags: {@code --engines N} (default {@value #DEFAULT_ENGINES}) plus any {@code ./caravan run} flag
  * ({@code --port 8080}, {@code --policy round_robin}, ...). {@code --pd} starts a prefill/decode fleet instead
@@ -91,15 +94,17 @@ public final class DemoMain {
         }
         if (pd) {
             PdDemo.run(requestedEngines == null ? PdDemo.DEFAULT_ENGINES_PER_ROLE : requestedEngines, gatewayArgs,
-                    onStarted);
+                    DemoModel.extract(), onStarted);
             return;
         }
         int engines = requestedEngines == null ? DEFAULT_ENGINES : requestedEngines;
+        Path modelDir = DemoModel.extract();
+        withKvTokenizer(gatewayArgs, modelDir);
         ConfigResolver.Resolved resolved = ConfigResolver.resolve(gatewayArgs.toArray(String[]::new),
                 Map.of(), Path.of("").toAbsolutePath());
         GatewayMain.applyLogLevel(resolved.config().get(CaravanFlags.LOG_LEVEL));
-        try (SimFleet fleet = SimFleet.start(engines, SimConfig.builder()
-                .kvEventsEndpoint(EPHEMERAL_ZMQ).kvReplayEndpoint(EPHEMERAL_ZMQ).build())) {
+        try (SimFleet fleet = SimFleet.start(engines, engineConfig(modelDir).kvEventsEndpoint(EPHEMERAL_ZMQ)
+                .kvReplayEndpoint(EPHEMERAL_ZMQ).build())) {
             GatewayConfig config = resolved.config();
             Main main = GatewayMain.create(config, resolved.others(), workers(fleet));
             String model = fleet.engine(0).config().model();
@@ -113,6 +118,25 @@ public final class DemoMain {
                 }
             });
             main.run();
+        }
+    }
+
+    /**
+     * The demo engines: the demo model's tokenizer and chat template, and blocks hashed with vLLM's sha256_cbor under
+     * PYTHONHASHSEED "0" — the gateway's kv_aware still recomputes engine hashes that way (its kv-hash-seed default),
+     * while a stock vLLM (and the simulator's default) hashes sha256 with a random root.
+     */
+    static SimConfig.Builder engineConfig(Path model) {
+        return SimConfig.builder().tokenizer(model).hashAlgo(HashAlgo.SHA256_CBOR).hashSeed("0");
+    }
+
+    /** Adds {@code --kv-tokenizer <model>/tokenizer.json} unless the gateway flags already name a tokenizer. */
+    static void withKvTokenizer(List<String> gatewayArgs, Path model) {
+        boolean given = gatewayArgs.stream()
+                .anyMatch(a -> a.equals("--kv-tokenizer") || a.startsWith("--kv-tokenizer="));
+        if (!given) {
+            gatewayArgs.add("--kv-tokenizer");
+            gatewayArgs.add(model.resolve("tokenizer.json").toString());
         }
     }
 

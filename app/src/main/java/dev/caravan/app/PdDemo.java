@@ -15,7 +15,6 @@ import dev.caravan.processors.config.CaravanFlags;
 import dev.caravan.processors.config.ConfigResolver;
 import dev.caravan.processors.config.GatewayConfig;
 import dev.caravan.sim.EngineRole;
-import dev.caravan.sim.SimConfig;
 import dev.caravan.sim.SimEngine;
 import dev.caravan.sim.SimFleet;
 
@@ -32,13 +31,16 @@ final class PdDemo {
     private PdDemo() {
     }
 
-    static void run(int perRole, List<String> gatewayArgs, Consumer<DemoMain.Running> onStarted) throws Exception {
+    /** @param modelDir the demo model's directory ({@link DemoModel}), which the engines tokenize with */
+    static void run(int perRole, List<String> gatewayArgs, Path modelDir, Consumer<DemoMain.Running> onStarted)
+            throws Exception {
+        DemoMain.withKvTokenizer(gatewayArgs, modelDir);
         ConfigResolver.Resolved resolved = ConfigResolver.resolve(gatewayArgs.toArray(String[]::new), Map.of(),
                 Path.of("").toAbsolutePath());
         GatewayMain.applyLogLevel(resolved.config().get(CaravanFlags.LOG_LEVEL));
-        try (SimFleet prefill = SimFleet.start(perRole, SimConfig.builder().role(EngineRole.PREFILL).bootstrapPort(0)
-                .build());
-             SimFleet decode = SimFleet.start(perRole, SimConfig.builder().role(EngineRole.DECODE).build())) {
+        try (SimFleet prefill = SimFleet.start(perRole, DemoMain.engineConfig(modelDir).role(EngineRole.PREFILL)
+                .bootstrapPort(0).build());
+             SimFleet decode = SimFleet.start(perRole, DemoMain.engineConfig(modelDir).role(EngineRole.DECODE).build())) {
             List<String> groups = new ArrayList<>();
             for (SimEngine e : prefill.engines()) {
                 groups.add(e.url() + " " + e.bootstrapPort());

@@ -8,6 +8,7 @@ import dev.caravan.policies.kv.BlockHasher;
 import dev.caravan.policies.text.PseudoTokenizer;
 import dev.caravan.sim.SimConfig;
 import dev.caravan.sim.SimEngine;
+import dev.caravan.sim.hash.HashAlgo;
 
 /**
  * Helpers for the KV-event integration tests: simulated engines that publish KV events on ephemeral loopback ports,
@@ -19,7 +20,7 @@ public final class KvFixtures {
 
     /** A ZeroMQ endpoint bound on a free loopback port. */
     public static final String EPHEMERAL = "tcp://127.0.0.1:*";
-    /** The engines' defaults: 16-token blocks of 4-character pseudo tokens, seed "0". */
+    /** The engines' defaults: 16-token blocks of 4-character synthetic tokens. */
     public static final int BLOCK_CHARS = SimConfig.DEFAULT_BLOCK_SIZE * SimConfig.DEFAULT_CHARS_PER_TOKEN;
 
     private static final PseudoTokenizer TOKENIZER = new PseudoTokenizer();
@@ -28,9 +29,18 @@ public final class KvFixtures {
     private KvFixtures() {
     }
 
-    /** Engines that publish KV events and answer replays, quick enough for tests. */
+    /** The gateway's kv_aware default hash seed, which these engines are given as their PYTHONHASHSEED. */
+    public static final String HASH_SEED = "0";
+
+    /**
+     * Engines that publish KV events and answer replays, quick enough for tests. They hash blocks with vLLM's
+     * {@code sha256_cbor} and PYTHONHASHSEED {@value #HASH_SEED}, explicitly: the gateway's kv_aware still recomputes
+     * the engines' hashes that way, while a stock engine (and the simulator's default) hashes {@code sha256} with a
+     * random root. The simulator computes them with its own code, so {@link #hashes} (the gateway's code) checks it.
+     */
     public static SimConfig.Builder publishing(SimConfig.Builder b) {
-        return b.kvEventsEndpoint(EPHEMERAL).kvReplayEndpoint(EPHEMERAL).timeScale(10).defaultMaxTokens(2);
+        return b.kvEventsEndpoint(EPHEMERAL).kvReplayEndpoint(EPHEMERAL).timeScale(10).defaultMaxTokens(2)
+                .hashAlgo(HashAlgo.SHA256_CBOR).hashSeed(HASH_SEED);
     }
 
     /**

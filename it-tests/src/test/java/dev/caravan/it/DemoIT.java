@@ -180,6 +180,34 @@ class DemoIT {
         assertNothingListens(addresses);
     }
 
+    /**
+     * {@code ./caravan demo --policy kv_aware}: the engines and the gateway tokenize with the demo model's
+     * tokenizer.json, so a repeated chat lands where its blocks are (docs/simulator.md, "Demo model").
+     */
+    @Test
+    void theKvAwareDemoRoutesARepeatedChatToTheEngineHoldingItsBlocks() throws Exception {
+        Launched demo = launch("--policy", "kv_aware", "--port", "0");
+        GatewayClient client = new GatewayClient(demo.running().gatewayUrl());
+        String chat = "{\"model\":\"" + MODEL + "\",\"max_tokens\":2,\"messages\":[{\"role\":\"user\",\"content\":"
+                + "\"Tell me about caravans crossing the desert at night, the oases on the way, and the stars they use "
+                + "to find the road when the dunes have moved.\"}]}";
+        // Until the gateway's subscriptions have caught up (ZeroMQ's slow joiner), a repeat may still miss and run on
+        // another engine; every engine that ran it holds its blocks. Once the events are in, repeats hit a holder.
+        java.util.Set<String> holders = new java.util.HashSet<>();
+        await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(200)).untilAsserted(() -> {
+            HttpResponse<String> r = client.postJson("/v1/chat/completions", chat);
+            assertThat(r.statusCode()).isEqualTo(200);
+            String worker = r.headers().firstValue("X-Caravan-Worker").orElseThrow();
+            boolean heldBefore = holders.contains(worker);
+            holders.add(worker);
+            assertThat(r.headers().firstValue("X-Caravan-Decision")).hasValue("kv_aware:kv_hit");
+            assertThat(heldBefore).as("a hit on an engine that ran the chat before").isTrue();
+            assertThat(GatewayClient.parse(r.body()).path("usage").path("prompt_tokens_details")
+                    .path("cached_tokens").asInt()).isPositive();
+        });
+        demo.stop();
+    }
+
     @Test
     void thePdDemoAnswersThroughAPrefillAndADecodeEngine() throws Exception {
         Launched demo = launch("--pd", "--port", "0");

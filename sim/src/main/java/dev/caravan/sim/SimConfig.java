@@ -1,11 +1,15 @@
 package dev.caravan.sim;
 
+import java.nio.file.Path;
 import java.time.Duration;
 
-import dev.caravan.policies.kv.BlockHasher;
-import dev.caravan.policies.text.PseudoTokenizer;
+import dev.caravan.sim.engine.TimeModel;
+import dev.caravan.sim.hash.HashAlgo;
+import dev.caravan.sim.hash.VllmBlockHasher;
 import dev.caravan.sim.kv.KvEventLayout;
 import dev.caravan.sim.kv.KvEventPublisher;
+import dev.caravan.sim.kv.KvPublisherKind;
+import dev.caravan.sim.text.SyntheticTokenizer;
 
 /**
  * Everything one simulated engine is configured with. Defaults model one H100 serving Llama-3-8B as derived in the
@@ -18,9 +22,16 @@ import dev.caravan.sim.kv.KvEventPublisher;
  * @param bootstrapPort        prefill role: port of the bootstrap endpoint; -1 = none, 0 = ephemeral
  * @param bootstrapTimeout     decode role: how long a request waits for its prefill room
  * @param kvCapacityTokens     KV pool size in tokens, shared by live requests and cached prefixes
- * @param blockSize            tokens per KV block (also the hashing unit)
- * @param charsPerToken        pseudo-tokenizer code points per token
- * @param hashSeed             block-hash seed (vLLM's PYTHONHASHSEED)
+ * @param blockSize            tokens per KV block (also the hashing unit; SGLang's page size)
+ * @param charsPerToken        synthetic tokenizer's code points per token (without {@code tokenizer})
+ * @param hashAlgo             vLLM's {@code --prefix-caching-hash-algo} (the vLLM publisher's block hashes)
+ * @param hashSeed             vLLM's {@code PYTHONHASHSEED}: the hash root; null = random per engine (and per rank)
+ * @param tokenizer            a Hugging Face {@code tokenizer.json} (or its directory), or null for the synthetic one
+ * @param chatTemplate         a Jinja chat template overriding the tokenizer's, or null
+ * @param dataParallelSize     data-parallel ranks served by this engine, each with its own KV cache and publisher
+ * @param kvPublisher          whose KV-event publisher (payloads, ids, replay replies) to emulate
+ * @param kvOffloadCapacityTokens CPU offload tier per rank, tokens; 0 = none
+ * @param kvOffloadLoadTokensPerSec prompt tokens copied back from the CPU tier per second
  * @param prefillTokensPerSec  prefill throughput for uncached tokens
  * @param prefillOverheadMs    fixed cost of every prefill
  * @param decodeMsPerToken     one decode step
@@ -31,6 +42,7 @@ import dev.caravan.sim.kv.KvEventPublisher;
  * @param kvEventsEndpoint     ZeroMQ PUB endpoint for KV events, or null for none
  * @param kvReplayEndpoint     ZeroMQ ROUTER endpoint for replay, or null for none
  * @param kvEventsLayout       map (current vLLM) or array (legacy)
+ * @param kvEventsIntHashes    vLLM's {@code VLLM_KV_EVENTS_USE_INT_BLOCK_HASHES}: 64-bit ids (true) or full digests
  * @param kvEventsTopic        frame-0 topic of every KV-event message
  * @param kvReplayBufferSteps  batches kept for replay
  * @param seed                 seed of output tokens and injected errors
@@ -39,10 +51,13 @@ import dev.caravan.sim.kv.KvEventPublisher;
  */
 public record SimConfig(String host, int port, String model, EngineRole role, int bootstrapPort,
                         Duration bootstrapTimeout, int kvCapacityTokens, int blockSize, int charsPerToken,
-                        String hashSeed, double prefillTokensPerSec, double prefillOverheadMs, double decodeMsPerToken,
+                        HashAlgo hashAlgo, String hashSeed, Path tokenizer, Path chatTemplate, int dataParallelSize,
+                        KvPublisherKind kvPublisher, int kvOffloadCapacityTokens, double kvOffloadLoadTokensPerSec,
+                        double prefillTokensPerSec, double prefillOverheadMs, double decodeMsPerToken,
                         int maxRunning, int maxModelLen, int defaultMaxTokens, double timeScale,
                         String kvEventsEndpoint, String kvReplayEndpoint, KvEventLayout kvEventsLayout,
-                        String kvEventsTopic, int kvReplayBufferSteps, long seed, int embeddingDim, Faults faults) {
+                        boolean kvEventsIntHashes, String kvEventsTopic, int kvReplayBufferSteps, long seed,
+                        int embeddingDim, Faults faults) {
 
     public static final String DEFAULT_HOST = "127.0.0.1";
     public static final int DEFAULT_PORT = 0;
@@ -52,9 +67,17 @@ public record SimConfig(String host, int port, String model, EngineRole role, in
     public static final Duration DEFAULT_BOOTSTRAP_TIMEOUT = Duration.ofSeconds(300);
     /** 52.32 GiB KV pool of an 80 GB H100 / 128 KiB per Llama-3-8B token (design document §2.1). */
     public static final int DEFAULT_KV_CAPACITY_TOKENS = 428_569;
-    public static final int DEFAULT_BLOCK_SIZE = BlockHasher.DEFAULT_BLOCK_SIZE;
-    public static final int DEFAULT_CHARS_PER_TOKEN = PseudoTokenizer.DEFAULT_CHARS_PER_TOKEN;
-    public static final String DEFAULT_HASH_SEED = BlockHasher.DEFAULT_SEED;
+    public static final int DEFAULT_BLOCK_SIZE = VllmBlockHasher.DEFAULT_BLOCK_SIZE;
+    public static final int DEFAULT_CHARS_PER_TOKEN = SyntheticTokenizer.DEFAULT_CHARS_PER_TOKEN;
+    /** vLLM's default {@code --prefix-caching-hash-algo}. */
+    public static final HashAlgo DEFAULT_HASH_ALGO = HashAlgo.SHA256;
+    /** No {@code PYTHONHASHSEED}: a random hash root per engine process, as a stock vLLM. */
+    public static final String DEFAULT_HASH_SEED = null;
+    public static final int DEFAULT_DATA_PARALLEL_SIZE = 1;
+    public static final int MAX_DATA_PARALLEL_SIZE = 64;
+    public static final KvPublisherKind DEFAULT_KV_PUBLISHER = KvPublisherKind.VLLM;
+    public static final int DEFAULT_KV_OFFLOAD_CAPACITY_TOKENS = 0;
+    public static final double DEFAULT_KV_OFFLOAD_LOAD_TOKENS_PER_SEC = TimeModel.DEFAULT_OFFLOAD_LOAD_TOKENS_PER_SEC;
     /** With the overhead below, a 2,048-token prefill takes 2048/24000 s + 0.7 ms = 86.0 ms (design document §1.1). */
     public static final double DEFAULT_PREFILL_TOKENS_PER_SEC = 24_000;
     public static final double DEFAULT_PREFILL_OVERHEAD_MS = 0.7;
@@ -68,6 +91,8 @@ public record SimConfig(String host, int port, String model, EngineRole role, in
     public static final int DEFAULT_MAX_TOKENS = 16;
     public static final double DEFAULT_TIME_SCALE = 1.0;
     public static final KvEventLayout DEFAULT_KV_EVENTS_LAYOUT = KvEventLayout.MAP;
+    /** vLLM's default ({@code VLLM_KV_EVENTS_USE_INT_BLOCK_HASHES=1}): ids are the digests' low 64 bits. */
+    public static final boolean DEFAULT_KV_EVENTS_INT_HASHES = true;
     public static final String DEFAULT_KV_EVENTS_TOPIC = "";
     public static final int DEFAULT_KV_REPLAY_BUFFER_STEPS = KvEventPublisher.DEFAULT_BUFFER_STEPS;
     public static final long DEFAULT_SEED = 0;
@@ -86,7 +111,15 @@ public record SimConfig(String host, int port, String model, EngineRole role, in
         require(kvCapacityTokens >= blockSize, "kvCapacityTokens must be >= blockSize (" + blockSize + "), was "
                 + kvCapacityTokens);
         require(charsPerToken >= 1 && charsPerToken <= 64, "charsPerToken must be in [1,64], was " + charsPerToken);
-        require(hashSeed != null, "hashSeed must not be null");
+        require(hashAlgo != null, "hashAlgo must be set");
+        require(dataParallelSize >= 1 && dataParallelSize <= MAX_DATA_PARALLEL_SIZE, "dataParallelSize must be in [1,"
+                + MAX_DATA_PARALLEL_SIZE + "], was " + dataParallelSize);
+        require(kvPublisher != null, "kvPublisher must be set");
+        require(kvOffloadCapacityTokens == 0 || kvOffloadCapacityTokens >= blockSize,
+                "kvOffloadCapacityTokens must be 0 or >= blockSize (" + blockSize + "), was " + kvOffloadCapacityTokens);
+        require(kvOffloadLoadTokensPerSec > 0 && Double.isFinite(kvOffloadLoadTokensPerSec),
+                "kvOffloadLoadTokensPerSec must be > 0, was " + kvOffloadLoadTokensPerSec);
+        require(chatTemplate == null || tokenizer != null, "chatTemplate needs tokenizer, was " + chatTemplate);
         require(prefillTokensPerSec > 0 && Double.isFinite(prefillTokensPerSec),
                 "prefillTokensPerSec must be > 0, was " + prefillTokensPerSec);
         require(prefillOverheadMs >= 0 && Double.isFinite(prefillOverheadMs),
@@ -120,6 +153,11 @@ public record SimConfig(String host, int port, String model, EngineRole role, in
         return kvCapacityTokens / blockSize;
     }
 
+    /** CPU offload tier in whole blocks (0 = none). */
+    public int kvOffloadCapacityBlocks() {
+        return kvOffloadCapacityTokens / blockSize;
+    }
+
     public static Builder builder() {
         return new Builder();
     }
@@ -139,7 +177,14 @@ public record SimConfig(String host, int port, String model, EngineRole role, in
         private int kvCapacityTokens = DEFAULT_KV_CAPACITY_TOKENS;
         private int blockSize = DEFAULT_BLOCK_SIZE;
         private int charsPerToken = DEFAULT_CHARS_PER_TOKEN;
+        private HashAlgo hashAlgo = DEFAULT_HASH_ALGO;
         private String hashSeed = DEFAULT_HASH_SEED;
+        private Path tokenizer;
+        private Path chatTemplate;
+        private int dataParallelSize = DEFAULT_DATA_PARALLEL_SIZE;
+        private KvPublisherKind kvPublisher = DEFAULT_KV_PUBLISHER;
+        private int kvOffloadCapacityTokens = DEFAULT_KV_OFFLOAD_CAPACITY_TOKENS;
+        private double kvOffloadLoadTokensPerSec = DEFAULT_KV_OFFLOAD_LOAD_TOKENS_PER_SEC;
         private double prefillTokensPerSec = DEFAULT_PREFILL_TOKENS_PER_SEC;
         private double prefillOverheadMs = DEFAULT_PREFILL_OVERHEAD_MS;
         private double decodeMsPerToken = DEFAULT_DECODE_MS_PER_TOKEN;
@@ -150,6 +195,7 @@ public record SimConfig(String host, int port, String model, EngineRole role, in
         private String kvEventsEndpoint;
         private String kvReplayEndpoint;
         private KvEventLayout kvEventsLayout = DEFAULT_KV_EVENTS_LAYOUT;
+        private boolean kvEventsIntHashes = DEFAULT_KV_EVENTS_INT_HASHES;
         private String kvEventsTopic = DEFAULT_KV_EVENTS_TOPIC;
         private int kvReplayBufferSteps = DEFAULT_KV_REPLAY_BUFFER_STEPS;
         private long seed = DEFAULT_SEED;
@@ -169,7 +215,14 @@ public record SimConfig(String host, int port, String model, EngineRole role, in
             kvCapacityTokens = c.kvCapacityTokens;
             blockSize = c.blockSize;
             charsPerToken = c.charsPerToken;
+            hashAlgo = c.hashAlgo;
             hashSeed = c.hashSeed;
+            tokenizer = c.tokenizer;
+            chatTemplate = c.chatTemplate;
+            dataParallelSize = c.dataParallelSize;
+            kvPublisher = c.kvPublisher;
+            kvOffloadCapacityTokens = c.kvOffloadCapacityTokens;
+            kvOffloadLoadTokensPerSec = c.kvOffloadLoadTokensPerSec;
             prefillTokensPerSec = c.prefillTokensPerSec;
             prefillOverheadMs = c.prefillOverheadMs;
             decodeMsPerToken = c.decodeMsPerToken;
@@ -180,6 +233,7 @@ public record SimConfig(String host, int port, String model, EngineRole role, in
             kvEventsEndpoint = c.kvEventsEndpoint;
             kvReplayEndpoint = c.kvReplayEndpoint;
             kvEventsLayout = c.kvEventsLayout;
+            kvEventsIntHashes = c.kvEventsIntHashes;
             kvEventsTopic = c.kvEventsTopic;
             kvReplayBufferSteps = c.kvReplayBufferSteps;
             seed = c.seed;
@@ -196,7 +250,15 @@ public record SimConfig(String host, int port, String model, EngineRole role, in
         public Builder kvCapacityTokens(int v) { kvCapacityTokens = v; return this; }
         public Builder blockSize(int v) { blockSize = v; return this; }
         public Builder charsPerToken(int v) { charsPerToken = v; return this; }
+        public Builder hashAlgo(HashAlgo v) { hashAlgo = v; return this; }
+        /** vLLM's PYTHONHASHSEED; null = a random root per engine. */
         public Builder hashSeed(String v) { hashSeed = v; return this; }
+        public Builder tokenizer(Path v) { tokenizer = v; return this; }
+        public Builder chatTemplate(Path v) { chatTemplate = v; return this; }
+        public Builder dataParallelSize(int v) { dataParallelSize = v; return this; }
+        public Builder kvPublisher(KvPublisherKind v) { kvPublisher = v; return this; }
+        public Builder kvOffloadCapacityTokens(int v) { kvOffloadCapacityTokens = v; return this; }
+        public Builder kvOffloadLoadTokensPerSec(double v) { kvOffloadLoadTokensPerSec = v; return this; }
         public Builder prefillTokensPerSec(double v) { prefillTokensPerSec = v; return this; }
         public Builder prefillOverheadMs(double v) { prefillOverheadMs = v; return this; }
         public Builder decodeMsPerToken(double v) { decodeMsPerToken = v; return this; }
@@ -207,6 +269,7 @@ public record SimConfig(String host, int port, String model, EngineRole role, in
         public Builder kvEventsEndpoint(String v) { kvEventsEndpoint = v; return this; }
         public Builder kvReplayEndpoint(String v) { kvReplayEndpoint = v; return this; }
         public Builder kvEventsLayout(KvEventLayout v) { kvEventsLayout = v; return this; }
+        public Builder kvEventsIntHashes(boolean v) { kvEventsIntHashes = v; return this; }
         public Builder kvEventsTopic(String v) { kvEventsTopic = v; return this; }
         public Builder kvReplayBufferSteps(int v) { kvReplayBufferSteps = v; return this; }
         public Builder seed(long v) { seed = v; return this; }
@@ -215,9 +278,11 @@ public record SimConfig(String host, int port, String model, EngineRole role, in
 
         public SimConfig build() {
             return new SimConfig(host, port, model, role, bootstrapPort, bootstrapTimeout, kvCapacityTokens, blockSize,
-                    charsPerToken, hashSeed, prefillTokensPerSec, prefillOverheadMs, decodeMsPerToken, maxRunning,
-                    maxModelLen, defaultMaxTokens, timeScale, kvEventsEndpoint, kvReplayEndpoint, kvEventsLayout,
-                    kvEventsTopic, kvReplayBufferSteps, seed, embeddingDim, faults);
+                    charsPerToken, hashAlgo, hashSeed, tokenizer, chatTemplate, dataParallelSize, kvPublisher,
+                    kvOffloadCapacityTokens, kvOffloadLoadTokensPerSec, prefillTokensPerSec, prefillOverheadMs,
+                    decodeMsPerToken, maxRunning, maxModelLen, defaultMaxTokens, timeScale, kvEventsEndpoint,
+                    kvReplayEndpoint, kvEventsLayout, kvEventsIntHashes, kvEventsTopic, kvReplayBufferSteps, seed,
+                    embeddingDim, faults);
         }
     }
 }

@@ -1,28 +1,22 @@
 package dev.caravan.sim;
 
+import java.io.IOException;
+import java.security.SecureRandom;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
-import dev.caravan.policies.kv.BlockHasher;
-import dev.caravan.policies.text.PseudoTokenizer;
-import dev.caravan.sim.engine.EngineCore;
-import dev.caravan.sim.engine.EngineDriver;
 import dev.caravan.sim.engine.OutputGenerator;
-import dev.caravan.sim.engine.PrefixCache;
-import dev.caravan.sim.engine.TimeModel;
 import dev.caravan.sim.http.EngineContext;
+import dev.caravan.sim.http.EngineRank;
 import dev.caravan.sim.http.SimHttpServer;
-import dev.caravan.sim.kv.KvEvent;
-import dev.caravan.sim.kv.KvEventEncoder;
-import dev.caravan.sim.kv.KvEventPublisher;
 import dev.caravan.sim.pd.BootstrapClient;
 import dev.caravan.sim.pd.RoomRegistry;
+import dev.caravan.sim.text.ModelText;
 
 import io.vertx.core.AbstractVerticle;
 import io.vertx.core.Context;
@@ -38,8 +32,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One simulated vLLM/SGLang engine: an HTTP server on Vert.x (one event-loop context per engine, no thread per
- * request), its scheduler and prefix cache, an optional KV-event publisher, and for the prefill role a bootstrap
- * endpoint.
+ * request), its tokenizer and chat template, one scheduler, prefix cache and optional KV-event publisher per
+ * data-parallel rank, and for the prefill role a bootstrap endpoint.
  *
  * <pre>{@code
  * try (SimEngine e = SimEngine.start(SimConfig.builder().timeScale(10).build())) {   // 127.0.0.1, ephemeral port
@@ -60,19 +54,20 @@ public final class SimEngine implements AutoCloseable {
     private final boolean ownsVertx;
     private final SimStats stats = new SimStats();
     private final String name;
+    private final ModelText text;
     private volatile EngineContext ctx;
-    private volatile KvEventPublisher publisher;
+    private volatile List<EngineRank> ranks = List.of();
     private volatile String deploymentId;
     private volatile int port;
     private volatile int bootstrapPort = -1;
-    private volatile EngineDriver driver;
     private volatile Context context;
 
-    private SimEngine(SimConfig config, Vertx vertx, boolean ownsVertx, String name) {
+    private SimEngine(SimConfig config, Vertx vertx, boolean ownsVertx, String name, ModelText text) {
         this.config = config;
         this.vertx = vertx;
         this.ownsVertx = ownsVertx;
         this.name = name;
+        this.text = text;
     }
 
     /** Starts an engine on its own Vert.x instance and waits until it listens. */
@@ -92,8 +87,16 @@ public final class SimEngine implements AutoCloseable {
     }
 
     private static Future<SimEngine> start(Vertx vertx, SimConfig config, String name, boolean ownsVertx) {
-        SimEngine e = new SimEngine(config, vertx, ownsVertx, name);
-        return vertx.deployVerticle(e.new EngineVerticle()).map(id -> {
+        ModelText text;
+        try {
+            text = config.tokenizer() == null ? ModelText.synthetic(config.charsPerToken())
+                    : ModelText.load(config.tokenizer(), config.chatTemplate());
+        } catch (IOException | RuntimeException ex) {
+            return Future.failedFuture(new IllegalStateException("engine " + name + " cannot load tokenizer "
+                    + config.tokenizer() + ": " + ex.getMessage(), ex));
+        }
+        SimEngine e = new SimEngine(config, vertx, ownsVertx, name, text);
+        return vertx.deployVerticle(e.new EngineVerticle()).onFailure(ex -> text.close()).map(id -> {
             e.deploymentId = id;
             LOG.info("engine {} ({}) listening on {}{}", name, config.role().name().toLowerCase(), e.url(),
                     e.bootstrapPort > 0 ? ", bootstrap port " + e.bootstrapPort : "");
@@ -134,14 +137,32 @@ public final class SimEngine implements AutoCloseable {
         return bootstrapPort;
     }
 
-    /** The KV-event PUB endpoint actually bound (ephemeral port resolved), or null. */
+    /** Rank 0's KV-event PUB endpoint actually bound (ephemeral port resolved), or null. */
     public String kvEventsEndpoint() {
-        return publisher == null ? null : publisher.endpoint();
+        List<String> all = kvEventsEndpoints();
+        return all.isEmpty() ? null : all.get(0);
     }
 
-    /** The replay ROUTER endpoint actually bound, or null. */
+    /** Rank 0's replay ROUTER endpoint actually bound, or null. */
     public String kvReplayEndpoint() {
-        return publisher == null ? null : publisher.replayEndpoint();
+        List<String> all = kvReplayEndpoints();
+        return all.isEmpty() ? null : all.get(0);
+    }
+
+    /** Every rank's KV-event PUB endpoint, by rank (empty without KV events). */
+    public List<String> kvEventsEndpoints() {
+        return ranks.stream().filter(r -> r.publisher() != null).map(r -> r.publisher().endpoint()).toList();
+    }
+
+    /** Every rank's replay endpoint, by rank (empty without KV events; null entries without replay). */
+    public List<String> kvReplayEndpoints() {
+        List<String> out = new ArrayList<>();
+        for (EngineRank r : ranks) {
+            if (r.publisher() != null) {
+                out.add(r.publisher().replayEndpoint());
+            }
+        }
+        return out;
     }
 
     public SimStats stats() {
@@ -161,25 +182,36 @@ public final class SimEngine implements AutoCloseable {
         ctx.setFaults(Faults.NONE);
     }
 
-    /** Requests running now (as of the last scheduler step). */
+    /** Requests running now on every rank (as of the last scheduler steps). */
     public int running() {
-        return driver.running();
+        return ranks.stream().mapToInt(r -> r.driver().running()).sum();
     }
 
-    /** Requests waiting now (as of the last scheduler step). */
+    /** Requests waiting now on every rank (as of the last scheduler steps). */
     public int waiting() {
-        return driver.waiting();
+        return ranks.stream().mapToInt(r -> r.driver().waiting()).sum();
     }
 
-    /** Fraction of the KV pool held by live requests. */
+    /** Fraction of the KV pool held by live requests, the mean over ranks. */
     public double kvUsage() {
-        return driver.kvUsage();
+        return ranks.stream().mapToDouble(r -> r.driver().kvUsage()).average().orElse(0);
     }
 
-    /** Clears the prefix cache (false while requests are in the engine), as {@code POST /flush_cache}. */
+    /** Data-parallel ranks of this engine. */
+    public int dataParallelSize() {
+        return ranks.size();
+    }
+
+    /** Clears every rank's prefix cache (false while requests are in the engine), as {@code POST /flush_cache}. */
     public boolean flushCache() {
         Promise<Boolean> p = Promise.promise();
-        context.runOnContext(v -> p.complete(driver.flushCache()));
+        context.runOnContext(v -> {
+            boolean ok = true;
+            for (EngineRank r : ranks) {
+                ok &= r.driver().flushCache();
+            }
+            p.complete(ok);
+        });
         return await(p.future());
     }
 
@@ -192,11 +224,18 @@ public final class SimEngine implements AutoCloseable {
         } catch (RuntimeException e) {
             LOG.warn("engine {} did not stop cleanly: {}", name, e.toString());
         } finally {
-            if (publisher != null) {
-                publisher.close();
-            }
+            closePublishers(ranks);
+            text.close();
             if (ownsVertx) {
                 await(vertx.close());
+            }
+        }
+    }
+
+    private static void closePublishers(List<EngineRank> ranks) {
+        for (EngineRank r : ranks) {
+            if (r.publisher() != null) {
+                r.publisher().close();
             }
         }
     }
@@ -211,29 +250,27 @@ public final class SimEngine implements AutoCloseable {
         @Override
         public void start(Promise<Void> started) {
             SimEngine.this.context = context;
-            PseudoTokenizer tokenizer = new PseudoTokenizer(config.charsPerToken());
-            BlockHasher hasher = new BlockHasher(config.blockSize(), config.hashSeed());
-            OutputGenerator output = new OutputGenerator(config.seed(), tokenizer);
-            List<KvEvent> events = new ArrayList<>();
-            PrefixCache cache = new PrefixCache(config.blockSize(), config.kvCapacityBlocks(), events);
-            KvEventPublisher pub = config.kvEventsEndpoint() == null ? null
-                    : new KvEventPublisher(config.kvEventsEndpoint(), config.kvReplayEndpoint(), config.kvEventsTopic(),
-                    new KvEventEncoder(config.kvEventsLayout()), config.kvReplayBufferSteps(), Clock.systemUTC());
-            publisher = pub;
-            EngineCore core = new EngineCore(new TimeModel(config.prefillTokensPerSec(), config.prefillOverheadMs(),
-                    config.decodeMsPerToken()), cache, events, hasher, output, config.maxRunning(),
-                    pub == null ? batch -> { } : pub::publish);
-            driver = new EngineDriver(vertx, core, config.timeScale(), System::nanoTime);
+            OutputGenerator output = new OutputGenerator(config.seed(), text.tokenizer());
+            SecureRandom roots = new SecureRandom();
+            List<EngineRank> built = new ArrayList<>();
+            List<Future<Void>> publishing = new ArrayList<>();
+            for (int rank = 0; rank < config.dataParallelSize(); rank++) {
+                EngineRank r = EngineRanks.build(config, vertx, output, roots, rank);
+                built.add(r);
+                if (r.publisher() != null) {
+                    publishing.add(Future.fromCompletionStage(r.publisher().start(name + "-dp" + rank), context));
+                }
+            }
+            ranks = List.copyOf(built);
             BootstrapClient bootstrapClient = new BootstrapClient(vertx, vertx.createHttpClient(
                     new HttpClientOptions().setMaxPoolSize(256).setKeepAlive(true)),
                     () -> System.nanoTime() / 1_000_000);
-            EngineContext c = new EngineContext(config, vertx, driver, tokenizer, output, stats,
-                    new RoomRegistry(vertx), bootstrapClient, pub, new SplittableRandom(config.seed()),
+            EngineContext c = new EngineContext(config, vertx, built, text, output, stats,
+                    new RoomRegistry(vertx), bootstrapClient, new SplittableRandom(config.seed()),
                     Clock.systemUTC(), name);
             ctx = c;
-            Future<Void> kv = pub == null ? Future.succeededFuture()
-                    : Future.fromCompletionStage(pub.start(name), context);
-            kv.compose(v -> vertx.createHttpServer(serverOptions(config.port()))
+            Future.all(publishing)
+                    .compose(v -> vertx.createHttpServer(serverOptions(config.port()))
                             .requestHandler(new SimHttpServer(c)).listen())
                     .compose(http -> {
                         port = http.actualPort();
@@ -252,9 +289,7 @@ public final class SimEngine implements AutoCloseable {
                         started.complete();
                     })
                     .onFailure(e -> {
-                        if (pub != null) {
-                            pub.close();
-                        }
+                        closePublishers(built);
                         started.fail(new IllegalStateException("engine " + name + " could not start on "
                                 + config.host() + ":" + config.port() + ": " + e.getMessage(), e));
                     });

@@ -9,7 +9,9 @@ import io.vertx.core.Vertx;
 
 /**
  * K engines in one process on one shared Vert.x instance. Engine {@code i} gets the base port + i (or an ephemeral
- * port when the base port is 0), bootstrap port + i, KV-event and replay ports + i, and seed + i.
+ * port when the base port is 0), bootstrap port + i, KV-event and replay ports + i × data-parallel size (its ranks
+ * then take the next ports, as vLLM offsets them), and seed + i. Each engine draws its own random hash root unless
+ * a hash seed is set: like separate engine processes.
  */
 public final class SimFleet implements AutoCloseable {
 
@@ -45,8 +47,8 @@ public final class SimFleet implements AutoCloseable {
         return base.toBuilder()
                 .port(base.port() == 0 ? 0 : base.port() + i)
                 .bootstrapPort(base.bootstrapPort() <= 0 ? base.bootstrapPort() : base.bootstrapPort() + i)
-                .kvEventsEndpoint(ZmqEndpoints.offset(base.kvEventsEndpoint(), i))
-                .kvReplayEndpoint(ZmqEndpoints.offset(base.kvReplayEndpoint(), i))
+                .kvEventsEndpoint(ZmqEndpoints.offset(base.kvEventsEndpoint(), i * base.dataParallelSize()))
+                .kvReplayEndpoint(ZmqEndpoints.offset(base.kvReplayEndpoint(), i * base.dataParallelSize()))
                 .seed(base.seed() + i)
                 .build();
     }

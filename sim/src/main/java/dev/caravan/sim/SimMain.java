@@ -1,10 +1,13 @@
 package dev.caravan.sim;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 
+import dev.caravan.sim.hash.HashAlgo;
 import dev.caravan.sim.kv.KvEventLayout;
+import dev.caravan.sim.kv.KvPublisherKind;
 
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -13,7 +16,9 @@ import picocli.CommandLine.Option;
 /**
  * {@code ./caravan sim}: starts K simulated engines in this process on consecutive ports and prints their URLs,
  * then runs until interrupted. Every flag maps to a {@link SimConfig} field; defaults are the config's DEFAULT_*
- * constants except {@code --port} (8000, vLLM's default, instead of ephemeral).
+ * constants except {@code --port} (8000, vLLM's default, instead of ephemeral). Without {@code --hash-seed} the
+ * {@code PYTHONHASHSEED} environment variable is the seed when set, as for vLLM; else every engine (and rank) draws
+ * a random hash root.
  */
 @Command(name = "caravan sim", mixinStandardHelpOptions = true, sortOptions = false, showDefaultValues = true,
         version = "caravan sim 0.1.0",
@@ -42,10 +47,29 @@ public final class SimMain implements Callable<Integer> {
     int kvCapacityTokens = SimConfig.DEFAULT_KV_CAPACITY_TOKENS;
     @Option(names = "--block-size", description = "Tokens per KV block.")
     int blockSize = SimConfig.DEFAULT_BLOCK_SIZE;
-    @Option(names = "--chars-per-token", description = "Pseudo-tokenizer characters per token.")
+    @Option(names = "--chars-per-token", description = "Synthetic tokenizer's characters per token.")
     int charsPerToken = SimConfig.DEFAULT_CHARS_PER_TOKEN;
-    @Option(names = {"--hash-seed"}, description = "Block-hash seed (vLLM's PYTHONHASHSEED).")
-    String hashSeed = SimConfig.DEFAULT_HASH_SEED;
+    @Option(names = "--tokenizer", description = "A Hugging Face tokenizer.json (or its model directory, with "
+            + "tokenizer_config.json's chat_template); default: the synthetic tokenizer.")
+    Path tokenizer;
+    @Option(names = "--chat-template", description = "A Jinja chat template file overriding the tokenizer's.")
+    Path chatTemplate;
+    @Option(names = "--hash-algo", description = "vLLM's --prefix-caching-hash-algo: sha256, sha256_cbor, xxhash or "
+            + "xxhash_cbor.")
+    String hashAlgo = SimConfig.DEFAULT_HASH_ALGO.wireName();
+    @Option(names = {"--hash-seed"}, description = "vLLM's PYTHONHASHSEED (block-hash root); unset: $PYTHONHASHSEED, "
+            + "else random per engine.")
+    String hashSeed;
+    @Option(names = {"--data-parallel-size", "--dp-size"}, description = "Data-parallel ranks per engine, each with "
+            + "its own KV cache and KV-event ports (+ rank).")
+    int dataParallelSize = SimConfig.DEFAULT_DATA_PARALLEL_SIZE;
+    @Option(names = "--kv-publisher", description = "Whose KV-event publisher to emulate: vllm or sglang.")
+    String kvPublisher = SimConfig.DEFAULT_KV_PUBLISHER.wireName();
+    @Option(names = "--kv-offload-capacity-tokens", description = "CPU offload tier per rank, tokens (0 = none).")
+    int kvOffloadCapacityTokens = SimConfig.DEFAULT_KV_OFFLOAD_CAPACITY_TOKENS;
+    @Option(names = "--kv-offload-load-tokens-per-sec", description = "Tokens per second copied back from the CPU "
+            + "tier on a hit.")
+    double kvOffloadLoadTokensPerSec = SimConfig.DEFAULT_KV_OFFLOAD_LOAD_TOKENS_PER_SEC;
     @Option(names = "--prefill-tokens-per-sec", description = "Prefill throughput for uncached tokens.")
     double prefillTokensPerSec = SimConfig.DEFAULT_PREFILL_TOKENS_PER_SEC;
     @Option(names = "--prefill-overhead-ms", description = "Fixed cost of every prefill.")
@@ -66,6 +90,9 @@ public final class SimMain implements Callable<Integer> {
     String kvReplayEndpoint;
     @Option(names = "--kv-events-layout", description = "map (current vLLM) or array (legacy).")
     String kvEventsLayout = "map";
+    @Option(names = "--kv-events-int-hashes", arity = "1", description = "vLLM's VLLM_KV_EVENTS_USE_INT_BLOCK_HASHES: "
+            + "publish 64-bit ids (true) or the full digests as bytes (false).")
+    boolean kvEventsIntHashes = SimConfig.DEFAULT_KV_EVENTS_INT_HASHES;
     @Option(names = "--kv-events-topic", description = "Topic (frame 0) of KV-event messages.")
     String kvEventsTopic = SimConfig.DEFAULT_KV_EVENTS_TOPIC;
     @Option(names = "--kv-replay-buffer-steps", description = "KV-event batches kept for replay.")
@@ -98,10 +125,15 @@ public final class SimMain implements Callable<Integer> {
         return SimConfig.builder().host(host).port(port).model(model).role(EngineRole.parse(role))
                 .bootstrapPort(bootstrapPort).bootstrapTimeout(Duration.ofMillis(Math.round(bootstrapTimeoutS * 1000)))
                 .kvCapacityTokens(kvCapacityTokens).blockSize(blockSize).charsPerToken(charsPerToken)
-                .hashSeed(hashSeed).prefillTokensPerSec(prefillTokensPerSec).prefillOverheadMs(prefillOverheadMs)
+                .hashAlgo(HashAlgo.parse(hashAlgo))
+                .hashSeed(hashSeed != null ? hashSeed : System.getenv("PYTHONHASHSEED"))
+                .tokenizer(tokenizer).chatTemplate(chatTemplate).dataParallelSize(dataParallelSize)
+                .kvPublisher(KvPublisherKind.parse(kvPublisher)).kvOffloadCapacityTokens(kvOffloadCapacityTokens)
+                .kvOffloadLoadTokensPerSec(kvOffloadLoadTokensPerSec).prefillTokensPerSec(prefillTokensPerSec).prefillOverheadMs(prefillOverheadMs)
                 .decodeMsPerToken(decodeMsPerToken).maxRunning(maxRunning).maxModelLen(maxModelLen)
                 .defaultMaxTokens(defaultMaxTokens).timeScale(timeScale).kvEventsEndpoint(kvEventsEndpoint)
                 .kvReplayEndpoint(kvReplayEndpoint).kvEventsLayout(KvEventLayout.parse(kvEventsLayout))
+                .kvEventsIntHashes(kvEventsIntHashes)
                 .kvEventsTopic(kvEventsTopic).kvReplayBufferSteps(kvReplayBufferSteps).seed(seed)
                 .embeddingDim(embeddingDim).faults(faults).build();
     }
@@ -133,11 +165,14 @@ public final class SimMain implements Callable<Integer> {
             if (e.bootstrapPort() > 0) {
                 line.append(" bootstrap=").append(e.bootstrapPort());
             }
-            if (e.kvEventsEndpoint() != null) {
-                line.append(" kv-events=").append(e.kvEventsEndpoint());
+            if (!e.kvEventsEndpoints().isEmpty()) {
+                line.append(" kv-events=").append(String.join(",", e.kvEventsEndpoints()));
             }
             if (e.kvReplayEndpoint() != null) {
-                line.append(" kv-replay=").append(e.kvReplayEndpoint());
+                line.append(" kv-replay=").append(String.join(",", e.kvReplayEndpoints()));
+            }
+            if (e.dataParallelSize() > 1) {
+                line.append(" dp=").append(e.dataParallelSize());
             }
             System.out.println(line);
         }

@@ -18,6 +18,13 @@ class SimConfigTest {
         assertThat(c.kvCapacityTokens()).isEqualTo(428_569);
         assertThat(c.kvCapacityBlocks()).isEqualTo(26_785);
         assertThat(c.blockSize()).isEqualTo(16);
+        assertThat(c.hashAlgo()).as("vLLM's default").isEqualTo(dev.caravan.sim.hash.HashAlgo.SHA256);
+        assertThat(c.hashSeed()).as("no PYTHONHASHSEED: a random root per engine").isNull();
+        assertThat(c.kvPublisher()).isEqualTo(dev.caravan.sim.kv.KvPublisherKind.VLLM);
+        assertThat(c.dataParallelSize()).isEqualTo(1);
+        assertThat(c.kvOffloadCapacityTokens()).isZero();
+        assertThat(c.tokenizer()).isNull();
+        assertThat(c.kvEventsIntHashes()).as("VLLM_KV_EVENTS_USE_INT_BLOCK_HASHES=1").isTrue();
         assertThat(2048 / c.prefillTokensPerSec() * 1000 + c.prefillOverheadMs()).isCloseTo(86.0,
                 org.assertj.core.data.Offset.offset(0.1));
     }
@@ -32,6 +39,14 @@ class SimConfigTest {
                 .hasMessage("bootstrapPort only applies to role prefill, was 9000 with role REGULAR");
         assertThatThrownBy(() -> SimConfig.builder().kvReplayEndpoint("tcp://*:1").build())
                 .hasMessage("kvReplayEndpoint needs kvEventsEndpoint, was tcp://*:1");
+        assertThatThrownBy(() -> SimConfig.builder().dataParallelSize(0).build())
+                .hasMessage("dataParallelSize must be in [1,64], was 0");
+        assertThatThrownBy(() -> SimConfig.builder().kvOffloadCapacityTokens(8).build())
+                .hasMessage("kvOffloadCapacityTokens must be 0 or >= blockSize (16), was 8");
+        assertThatThrownBy(() -> SimConfig.builder().chatTemplate(java.nio.file.Path.of("t.jinja")).build())
+                .hasMessage("chatTemplate needs tokenizer, was t.jinja");
+        assertThatThrownBy(() -> SimConfig.builder().kvOffloadLoadTokensPerSec(0).build())
+                .hasMessage("kvOffloadLoadTokensPerSec must be > 0, was 0.0");
     }
 
     @Test
@@ -41,7 +56,10 @@ class SimConfigTest {
                 "--kv-capacity-tokens", "1000", "--block-size", "32", "--chars-per-token", "3", "--hash-seed", "42",
                 "--prefill-tokens-per-sec", "5000", "--decode-ms-per-token", "4", "--max-running", "7",
                 "--time-scale", "20", "--kv-events-endpoint", "tcp://*:7000", "--kv-replay-endpoint", "tcp://*:7100",
-                "--kv-events-layout", "array", "--seed", "5", "--model", "m", "--fault-error-rate", "0.25");
+                "--kv-events-layout", "array", "--seed", "5", "--model", "m", "--fault-error-rate", "0.25",
+                "--hash-algo", "xxhash_cbor", "--tokenizer", "/m/tokenizer.json", "--chat-template", "/m/t.jinja",
+                "--data-parallel-size", "2", "--kv-publisher", "sglang", "--kv-offload-capacity-tokens", "4096",
+                "--kv-offload-load-tokens-per-sec", "100000", "--kv-events-int-hashes", "false");
         SimConfig c = main.config();
         assertThat(c.port()).isEqualTo(9100);
         assertThat(c.role()).isEqualTo(EngineRole.PREFILL);
@@ -60,6 +78,14 @@ class SimConfigTest {
         assertThat(c.seed()).isEqualTo(5);
         assertThat(c.model()).isEqualTo("m");
         assertThat(c.faults().errorRate()).isEqualTo(0.25);
+        assertThat(c.hashAlgo()).isEqualTo(dev.caravan.sim.hash.HashAlgo.XXHASH_CBOR);
+        assertThat(c.tokenizer()).isEqualTo(java.nio.file.Path.of("/m/tokenizer.json"));
+        assertThat(c.chatTemplate()).isEqualTo(java.nio.file.Path.of("/m/t.jinja"));
+        assertThat(c.dataParallelSize()).isEqualTo(2);
+        assertThat(c.kvPublisher()).isEqualTo(dev.caravan.sim.kv.KvPublisherKind.SGLANG);
+        assertThat(c.kvOffloadCapacityTokens()).isEqualTo(4096);
+        assertThat(c.kvOffloadLoadTokensPerSec()).isEqualTo(100_000);
+        assertThat(c.kvEventsIntHashes()).isFalse();
     }
 
     @Test
@@ -70,6 +96,8 @@ class SimConfigTest {
         assertThat(cli.execute("--help")).isZero();
         assertThat(out.toString()).contains("--kv-capacity-tokens=<kvCapacityTokens>").contains("Default: 428569")
                 .contains("--time-scale").contains("--kv-events-layout").contains("--bootstrap-port")
-                .contains("--hash-seed").contains("Default: 8000");
+                .contains("--hash-seed").contains("Default: 8000").contains("--hash-algo=<hashAlgo>")
+                .contains("Default: sha256").contains("--data-parallel-size").contains("--kv-publisher")
+                .contains("--kv-offload-capacity-tokens").contains("--tokenizer");
     }
 }

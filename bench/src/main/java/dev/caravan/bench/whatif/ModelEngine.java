@@ -4,13 +4,13 @@ import java.util.ArrayList;
 
 import dev.caravan.policies.EngineLoad;
 import dev.caravan.policies.Worker;
-import dev.caravan.policies.kv.BlockHasher;
-import dev.caravan.policies.text.PseudoTokenizer;
 import dev.caravan.sim.SimConfig;
 import dev.caravan.sim.engine.EngineCore;
 import dev.caravan.sim.engine.OutputGenerator;
 import dev.caravan.sim.engine.PrefixCache;
 import dev.caravan.sim.engine.TimeModel;
+import dev.caravan.sim.hash.VllmBlockHasher;
+import dev.caravan.sim.text.SyntheticTokenizer;
 
 /**
  * One engine of the what-if replay: the simulator's own scheduler and prefix cache ({@link EngineCore}, the code behind
@@ -31,13 +31,16 @@ final class ModelEngine {
     private double markedIntegral;
     private int markedPeak;
 
-    ModelEngine(int index, SimConfig c, PseudoTokenizer tokenizer) {
+    /** The replay's engines hash with a fixed root (seed "0" unless the config sets one): replays stay repeatable. */
+    ModelEngine(int index, SimConfig c) {
         this.index = index;
         this.worker = Worker.builder("http://whatif-engine-" + index + ":8000").build();
-        this.output = new OutputGenerator(c.seed() + index, tokenizer);
+        this.output = new OutputGenerator(c.seed() + index, new SyntheticTokenizer(c.charsPerToken()));
+        String seed = c.hashSeed() == null ? "0" : c.hashSeed();
         this.core = new EngineCore(new TimeModel(c.prefillTokensPerSec(), c.prefillOverheadMs(), c.decodeMsPerToken()),
                 new PrefixCache(c.blockSize(), c.kvCapacityBlocks(), new ArrayList<>()), new ArrayList<>(),
-                new BlockHasher(c.blockSize(), c.hashSeed()), output, c.maxRunning(), batch -> { });
+                new VllmBlockHasher(c.hashAlgo(), c.blockSize(), VllmBlockHasher.root(c.hashAlgo(), seed, null)),
+                output, c.maxRunning(), batch -> { });
     }
 
     /** Requests in the engine (running + waiting). */

@@ -73,7 +73,7 @@ public final class WhatIfRunner {
         List<ModelEngine> engines = new ArrayList<>();
         List<Worker> workers = new ArrayList<>();
         for (int i = 0; i < config.engines(); i++) {
-            ModelEngine e = new ModelEngine(i, c, tokenizer);
+            ModelEngine e = new ModelEngine(i, c);
             engines.add(e);
             workers.add(e.worker);
             policy.onWorkerAdded(e.worker);

@@ -6,7 +6,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.function.Consumer;
 
-import dev.caravan.policies.kv.BlockHasher;
+import dev.caravan.sim.hash.BlockHashChain;
 import dev.caravan.sim.kv.KvEvent;
 
 /**
@@ -26,7 +26,7 @@ public final class EngineCore {
 
     private final TimeModel time;
     private final PrefixCache cache;
-    private final BlockHasher hasher;
+    private final BlockHashChain hasher;
     private final OutputGenerator output;
     private final int maxRunning;
     private final Consumer<List<KvEvent>> publisher;
@@ -39,7 +39,7 @@ public final class EngineCore {
     private long now;
     private int running;
 
-    public EngineCore(TimeModel time, PrefixCache cache, List<KvEvent> cacheEvents, BlockHasher hasher,
+    public EngineCore(TimeModel time, PrefixCache cache, List<KvEvent> cacheEvents, BlockHashChain hasher,
                       OutputGenerator output, int maxRunning, Consumer<List<KvEvent>> publisher) {
         if (maxRunning < 1) {
             throw new IllegalArgumentException("maxRunning must be >= 1, was " + maxRunning);
@@ -59,13 +59,25 @@ public final class EngineCore {
 
     /** Creates a request for {@code prompt} (hashing its full blocks) without submitting it. */
     public SimRequest newRequest(int[] prompt, int maxTokens, boolean warm, int index, RequestListener listener) {
-        byte[][] digests = hasher.digests(prompt);
+        return newRequest(prompt, maxTokens, warm, index, null, listener);
+    }
+
+    /**
+     * Creates a request for {@code prompt} without submitting it.
+     *
+     * @param cacheSalt the request's {@code cache_salt} (isolates its blocks from other salts' as vLLM does), or null
+     */
+    public SimRequest newRequest(int[] prompt, int maxTokens, boolean warm, int index, String cacheSalt,
+                                 RequestListener listener) {
+        byte[][] digests = hasher.digests(prompt, cacheSalt);
         long[] hashes = new long[digests.length];
         for (int i = 0; i < digests.length; i++) {
-            hashes[i] = BlockHasher.external(digests[i]);
+            hashes[i] = hasher.external(digests[i]);
         }
         SimRequest r = new SimRequest(prompt, hashes, maxTokens, warm, output.streamFor(prompt, index), listener);
+        r.digests = digests;
         r.lastDigest = digests.length == 0 ? null : digests[digests.length - 1];
+        r.cacheSalt = cacheSalt;
         return r;
     }
 
@@ -175,8 +187,8 @@ public final class EngineCore {
             SimRequest r = waiting.peekFirst();
             int full = r.hashes.length;
             int maxHit = r.warm ? full : (r.prompt.length - 1) / cache.blockSize();
-            PrefixCache.Allocation a = cache.allocate(r.hashes, r.prompt, maxHit,
-                    blocksNeeded(r.prompt.length, r.maxTokens));
+            PrefixCache.Allocation a = cache.allocate(r.hashes, r.digests, r.prompt, maxHit,
+                    blocksNeeded(r.prompt.length, r.maxTokens), r.cacheSalt);
             if (a == null) {
                 return;
             }
@@ -190,7 +202,7 @@ public final class EngineCore {
                 firstToken(r, t);
             } else {
                 r.state = SimRequest.State.PREFILL;
-                r.prefillNanos = time.prefillNanos(r.prompt.length - a.cachedTokens());
+                r.prefillNanos = time.prefillNanos(r.prompt.length - a.cachedTokens(), a.offloadedTokens());
                 prefillLane.addLast(r);
                 if (prefillLane.size() == 1) {
                     prefillEndsAt = t + r.prefillNanos;
@@ -269,14 +281,16 @@ public final class EngineCore {
             int[] all = Arrays.copyOf(r.prompt, allLen);
             System.arraycopy(r.output, 0, all, r.prompt.length, r.generated);
             long[] allHashes = Arrays.copyOf(r.hashes, allFull);
+            byte[][] allDigests = r.digests == null ? new byte[allFull][] : Arrays.copyOf(r.digests, allFull);
             byte[] parent = r.lastDigest;
             for (int b = promptFull; b < allFull; b++) {
-                parent = hasher.hashBlock(parent, all, b * bs);
-                allHashes[b] = BlockHasher.external(parent);
+                parent = hasher.hashBlock(parent, all, b * bs, r.cacheSalt);
+                allDigests[b] = parent;
+                allHashes[b] = hasher.external(parent);
             }
-            cache.release(r.allocation, allHashes, all, promptFull);
+            cache.release(r.allocation, allHashes, allDigests, all, promptFull, r.cacheSalt);
         } else {
-            cache.release(r.allocation, r.hashes, r.prompt, promptFull);
+            cache.release(r.allocation, r.hashes, r.digests, r.prompt, promptFull, r.cacheSalt);
         }
     }
 

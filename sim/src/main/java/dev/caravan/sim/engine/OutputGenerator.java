@@ -1,17 +1,21 @@
 package dev.caravan.sim.engine;
 
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 
-import dev.caravan.policies.text.PseudoTokenizer;
+import dev.caravan.sim.text.EngineTokenizer;
+import dev.caravan.sim.text.SyntheticTokenizer;
 
 /**
  * Produces the simulated output: token ids, their text, and logprobs, all deterministic.
  *
- * <p>Output tokens are drawn from a small lexicon of words (a space and a three-letter word, padded or cut to
- * exactly {@code charsPerToken} characters), so the
- * pseudo-tokenizer turns an output text back into the same ids. The stream of a request is seeded from the engine seed
+ * <p>Output tokens are drawn from a small lexicon of words. With the synthetic tokenizer each word is a space and a
+ * three-letter word, padded or cut to exactly {@code charsPerToken} characters, so re-tokenizing an output text gives
+ * the same ids; with a real tokenizer each word is the first token the tokenizer makes of it, and its text is that
+ * token decoded. The stream of a request is seeded from the engine seed
  * and the prompt, so the same prompt gives the same answer on every engine started with the same seed. Logprobs are a
  * pure function of (token id, position): a prefill engine and a regular engine report identical input logprobs for the
  * same prompt, which makes a router's logprob splice checkable.
@@ -24,25 +28,40 @@ public final class OutputGenerator {
     };
 
     private final long seed;
-    private final String[] texts;
     private final int[] ids;
     private final Map<Integer, String> textById = new HashMap<>();
 
-    public OutputGenerator(long seed, PseudoTokenizer tokenizer) {
+    public OutputGenerator(long seed, EngineTokenizer tokenizer) {
         this.seed = seed;
-        int cpt = tokenizer.charsPerToken();
-        this.texts = new String[WORDS.length];
-        this.ids = new int[WORDS.length];
-        for (int i = 0; i < WORDS.length; i++) {
-            String w = " " + WORDS[i];
-            StringBuilder sb = new StringBuilder(w.length() > cpt ? w.substring(0, cpt) : w);
-            while (sb.length() < cpt) {
-                sb.append(' ');
+        List<Integer> ids = new ArrayList<>();
+        for (String word : WORDS) {
+            String text;
+            int id;
+            if (tokenizer instanceof SyntheticTokenizer synthetic) {
+                int cpt = synthetic.charsPerToken();
+                String w = " " + word;
+                StringBuilder sb = new StringBuilder(w.length() > cpt ? w.substring(0, cpt) : w);
+                while (sb.length() < cpt) {
+                    sb.append(' ');
+                }
+                text = sb.toString();
+                id = synthetic.register(text);
+            } else {
+                int[] encoded = tokenizer.encode(" " + word, false);
+                if (encoded.length == 0) {
+                    continue;
+                }
+                id = encoded[0];
+                text = tokenizer.decode(id);
             }
-            texts[i] = sb.toString();
-            ids[i] = tokenizer.encode(texts[i])[0];
-            textById.putIfAbsent(ids[i], texts[i]);
+            if (!text.isEmpty() && textById.putIfAbsent(id, text) == null) {
+                ids.add(id);
+            }
         }
+        if (ids.isEmpty()) {
+            throw new IllegalArgumentException("tokenizer " + tokenizer.name() + " decodes none of the output words");
+        }
+        this.ids = ids.stream().mapToInt(Integer::intValue).toArray();
     }
 
     /** A fresh output stream for one request. */

@@ -21,8 +21,12 @@ public final class SimRequest {
     int generated;
     State state = State.NEW;
     PrefixCache.Allocation allocation;
+    /** Digests of the prompt's full blocks (the ids in {@link #hashes} are derived from them), or null. */
+    byte[][] digests;
     /** Digest of the last full prompt block (null if none): the parent of the first output block. */
     byte[] lastDigest;
+    /** The request's cache_salt, or null. */
+    String cacheSalt;
     long prefillNanos;
     long admittedAt = -1;
     long firstTokenAt = -1;
@@ -67,6 +71,11 @@ public final class SimRequest {
 
     public boolean warm() {
         return warm;
+    }
+
+    /** Of {@link #cachedTokens()}, the tokens loaded from the CPU offload tier. */
+    public int offloadedTokens() {
+        return allocation == null || warm ? 0 : allocation.offloadedTokens();
     }
 
     /** Prompt tokens served from the cache (local prefix hit, or the whole prompt for a warm request). */

@@ -1,6 +1,8 @@
 package dev.caravan.sim.http;
 
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 import dev.caravan.sim.Faults;
@@ -32,7 +34,7 @@ final class AdminHandler {
             req.response().setStatusCode(503).end();
             return;
         }
-        Job job = new Job(0, ctx.tokenizer.encode("health check"), 1, null, null);
+        Job job = new Job(0, ctx.text.tokenizer().encode("health check", true), 1, null, null);
         new GenerationCall(ctx, req, List.of(job), new GenerationCall.Sink() {
             @Override
             public void onToken(Job j, SimRequest r, int index, int tokenId) {
@@ -57,43 +59,69 @@ final class AdminHandler {
                 "max_model_len", ctx.config.maxModelLen()))));
     }
 
-    /** SGLang's shape: one entry per data-parallel rank (the simulator has one). */
+    /** SGLang's shape: one entry per data-parallel rank. */
     void load(HttpServerRequest req) {
-        EngineCore core = ctx.driver.core();
-        Json.send(req.response(), 200, List.of(Json.obj("dp_rank", 0, "num_reqs", core.running() + core.waiting(),
-                "num_running_reqs", core.running(), "num_waiting_reqs", core.waiting(), "num_tokens",
-                core.liveTokens(), "kv_usage", core.cache().usage())));
+        List<Object> out = new ArrayList<>();
+        for (EngineRank r : ctx.ranks) {
+            EngineCore core = r.driver().core();
+            out.add(Json.obj("dp_rank", r.index(), "num_reqs", core.running() + core.waiting(),
+                    "num_running_reqs", core.running(), "num_waiting_reqs", core.waiting(), "num_tokens",
+                    core.liveTokens(), "kv_usage", core.cache().usage()));
+        }
+        Json.send(req.response(), 200, out);
     }
 
     void serverInfo(HttpServerRequest req) {
         var c = ctx.config;
+        List<Object> events = new ArrayList<>();
+        List<Object> replays = new ArrayList<>();
+        List<Object> states = new ArrayList<>();
+        for (EngineRank r : ctx.ranks) {
+            events.add(r.publisher() == null ? null : r.publisher().endpoint());
+            replays.add(r.publisher() == null ? null : r.publisher().replayEndpoint());
+            states.add(Json.obj("dp_rank", r.index(), "max_total_num_tokens", c.kvCapacityTokens(),
+                    "kv_usage", r.driver().core().cache().usage()));
+        }
         Map<String, Object> info = Json.obj("model_path", c.model(), "served_model_name", c.model(),
-                "tokenizer_path", ctx.tokenizer.name(), "engine", "caravan-sim", "version", "caravan-sim-0.1",
+                "tokenizer_path", ctx.text.tokenizer().name(),
+                "chat_template", ctx.text.chatTemplate() == null ? null : ctx.text.chatTemplate().name(),
+                "engine", "caravan-sim", "version", "caravan-sim-0.1",
                 "host", c.host(), "port", ctx.httpPort(), "disaggregation_mode", c.role().disaggregationMode(),
                 "disaggregation_bootstrap_port", ctx.bootstrapPort() > 0 ? ctx.bootstrapPort() : null,
                 "page_size", c.blockSize(), "max_total_num_tokens", c.kvCapacityTokens(),
                 "kv_capacity_tokens", c.kvCapacityTokens(), "kv_capacity_blocks", c.kvCapacityBlocks(),
+                "kv_offload_capacity_tokens", c.kvOffloadCapacityTokens(),
                 "max_running_requests", c.maxRunning(), "context_length", c.maxModelLen(),
+                "dp_size", c.dataParallelSize(), "data_parallel_size", c.dataParallelSize(),
                 "chars_per_token", c.charsPerToken(), "hash_seed", c.hashSeed(),
-                "prefix_caching_hash_algo", "sha256_cbor", "prefill_tokens_per_sec", c.prefillTokensPerSec(),
+                "prefix_caching_hash_algo", hashAlgo(), "kv_publisher", c.kvPublisher().wireName(),
+                "prefill_tokens_per_sec", c.prefillTokensPerSec(),
                 "prefill_overhead_ms", c.prefillOverheadMs(), "decode_ms_per_token", c.decodeMsPerToken(),
                 "time_scale", c.timeScale(),
-                "kv_events_endpoint", ctx.publisher == null ? null : ctx.publisher.endpoint(),
-                "kv_replay_endpoint", ctx.publisher == null ? null : ctx.publisher.replayEndpoint(),
-                "kv_events_layout", c.kvEventsLayout().name().toLowerCase(java.util.Locale.ROOT),
-                "internal_states", List.of(Json.obj("max_total_num_tokens", c.kvCapacityTokens(),
-                        "kv_usage", ctx.driver.core().cache().usage())));
+                "kv_events_endpoint", events.get(0), "kv_replay_endpoint", replays.get(0),
+                "kv_events_endpoints", events, "kv_replay_endpoints", replays,
+                "kv_events_layout", c.kvEventsLayout().name().toLowerCase(Locale.ROOT),
+                "internal_states", states);
         Json.send(req.response(), 200, info);
+    }
+
+    /** The block-hash scheme in force: vLLM's algorithm name, or SGLang's page hash. */
+    private String hashAlgo() {
+        return ctx.config.kvPublisher() == dev.caravan.sim.kv.KvPublisherKind.SGLANG ? "sglang_page_sha256"
+                : ctx.config.hashAlgo().wireName();
     }
 
     void modelInfo(HttpServerRequest req) {
         Json.send(req.response(), 200, Json.obj("model_path", ctx.config.model(), "tokenizer_path",
-                ctx.tokenizer.name(), "is_generation", true));
+                ctx.text.tokenizer().name(), "is_generation", true));
     }
 
     /** SGLang semantics: refused (400) while requests are in the engine. */
     void flushCache(HttpServerRequest req) {
-        boolean ok = ctx.driver.flushCache();
+        boolean ok = true;
+        for (EngineRank r : ctx.ranks) {
+            ok &= r.driver().flushCache();
+        }
         req.response().setStatusCode(ok ? 200 : 400).putHeader("content-type", "text/plain")
                 .end(ok ? "Cache flushed.\n" : "Cache not flushed because there are pending requests.\n");
     }
@@ -124,17 +152,45 @@ final class AdminHandler {
 
     void stats(HttpServerRequest req) {
         Map<String, Object> m = ctx.stats.toJson();
-        EngineCore core = ctx.driver.core();
-        m.put("running", core.running());
-        m.put("waiting", core.waiting());
-        m.put("kv_usage", core.cache().usage());
-        m.put("kv_resident_blocks", core.cache().residentBlocks());
-        m.put("prefix_cache_queries", core.cache().queriedTokens());
-        m.put("prefix_cache_hits", core.cache().hitTokens());
+        int running = 0;
+        int waiting = 0;
+        double usage = 0;
+        long resident = 0;
+        long offloaded = 0;
+        long queries = 0;
+        long hits = 0;
+        long offloadHits = 0;
+        long batches = 0;
+        long sent = 0;
+        boolean publishing = false;
+        for (EngineRank r : ctx.ranks) {
+            EngineCore core = r.driver().core();
+            running += core.running();
+            waiting += core.waiting();
+            usage += core.cache().usage() / ctx.ranks.size();
+            resident += core.cache().residentBlocks();
+            offloaded += core.cache().offloadedBlocks();
+            queries += core.cache().queriedTokens();
+            hits += core.cache().hitTokens();
+            offloadHits += core.cache().offloadHitTokens();
+            if (r.publisher() != null) {
+                publishing = true;
+                batches += r.publisher().sequenced();
+                sent += r.publisher().published();
+            }
+        }
+        m.put("running", running);
+        m.put("waiting", waiting);
+        m.put("kv_usage", usage);
+        m.put("kv_resident_blocks", resident);
+        m.put("kv_offloaded_blocks", offloaded);
+        m.put("prefix_cache_queries", queries);
+        m.put("prefix_cache_hits", hits);
+        m.put("offload_hit_tokens", offloadHits);
         m.put("bootstrap_waiters", ctx.rooms.parkedWaiters());
-        if (ctx.publisher != null) {
-            m.put("kv_event_batches", ctx.publisher.sequenced());
-            m.put("kv_event_batches_sent", ctx.publisher.published());
+        if (publishing) {
+            m.put("kv_event_batches", batches);
+            m.put("kv_event_batches_sent", sent);
         }
         Json.send(req.response(), 200, m);
     }

@@ -24,7 +24,7 @@ final class EmbeddingsHandler {
 
     void handle(HttpServerRequest req, Map<String, Object> body) {
         Limits.model(ctx, body);
-        List<int[]> inputs = Prompts.embedding(body, ctx.tokenizer);
+        List<int[]> inputs = Prompts.embedding(body, ctx.text);
         Limits.lengths(ctx, inputs, 0);
         List<Job> jobs = new ArrayList<>(inputs.size());
         for (int i = 0; i < inputs.size(); i++) {

@@ -1,62 +1,72 @@
 package dev.caravan.sim.http;
 
 import java.time.Clock;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.random.RandomGenerator;
 
-import dev.caravan.policies.text.PseudoTokenizer;
 import dev.caravan.sim.EngineRole;
 import dev.caravan.sim.Faults;
 import dev.caravan.sim.SimConfig;
 import dev.caravan.sim.SimStats;
-import dev.caravan.sim.engine.EngineDriver;
+import dev.caravan.sim.engine.EngineCore;
 import dev.caravan.sim.engine.OutputGenerator;
-import dev.caravan.sim.kv.KvEventPublisher;
+import dev.caravan.sim.kv.KvPublisherKind;
 import dev.caravan.sim.pd.BootstrapClient;
 import dev.caravan.sim.pd.BootstrapEndpoint;
 import dev.caravan.sim.pd.RoomRegistry;
+import dev.caravan.sim.text.ModelText;
 
 import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpServerRequest;
 
 /**
  * What the HTTP handlers of one engine share. Everything here is used on the engine's context thread, except the
  * thread-safe stats, faults supplier and clock.
+ *
+ * <p>Data parallelism: a request runs on one rank ({@link #rankFor}): the one its {@code X-data-parallel-rank} header
+ * names (vLLM and SGLang honour it), else, as vLLM's API server does, the rank with the lowest
+ * {@code 4 × waiting + running} (ties to the lowest rank); an SGLang-style engine uses SGLang's default round robin.
  */
 public final class EngineContext {
 
+    /** The header vLLM's and SGLang's servers read to pin a request to a data-parallel rank. */
+    public static final String DP_RANK_HEADER = "X-data-parallel-rank";
+
     final SimConfig config;
     final Vertx vertx;
-    final EngineDriver driver;
-    final PseudoTokenizer tokenizer;
+    final List<EngineRank> ranks;
+    final ModelText text;
     final OutputGenerator output;
     final SimStats stats;
     private volatile Faults faults;
     final RoomRegistry rooms;
     final BootstrapEndpoint bootstrap;
     final BootstrapClient bootstrapClient;
-    final KvEventPublisher publisher;
     final RandomGenerator random;
     final Clock clock;
     final String engineId;
     private final AtomicLong ids = new AtomicLong();
+    private int nextRoundRobin;
     private volatile String advertisedHost;
     private volatile int httpPort;
     private volatile int bootstrapPort = -1;
 
-    public EngineContext(SimConfig config, Vertx vertx, EngineDriver driver, PseudoTokenizer tokenizer,
+    public EngineContext(SimConfig config, Vertx vertx, List<EngineRank> ranks, ModelText text,
                          OutputGenerator output, SimStats stats, RoomRegistry rooms,
-                         BootstrapClient bootstrapClient, KvEventPublisher publisher, RandomGenerator random,
-                         Clock clock, String engineId) {
+                         BootstrapClient bootstrapClient, RandomGenerator random, Clock clock, String engineId) {
+        if (ranks.isEmpty()) {
+            throw new IllegalArgumentException("an engine needs at least one rank");
+        }
         this.config = config;
         this.vertx = vertx;
-        this.driver = driver;
-        this.tokenizer = tokenizer;
+        this.ranks = List.copyOf(ranks);
+        this.text = text;
         this.output = output;
         this.stats = stats;
         this.rooms = rooms;
         this.bootstrap = new BootstrapEndpoint(rooms);
         this.bootstrapClient = bootstrapClient;
-        this.publisher = publisher;
         this.random = random;
         this.clock = clock;
         this.engineId = engineId;
@@ -65,7 +75,7 @@ public final class EngineContext {
     }
 
     /** Serves a bootstrap-room request if {@code req} is one (see {@link BootstrapEndpoint}). */
-    public boolean bootstrapHandles(io.vertx.core.http.HttpServerRequest req) {
+    public boolean bootstrapHandles(HttpServerRequest req) {
         return bootstrap.handle(req);
     }
 
@@ -74,12 +84,14 @@ public final class EngineContext {
         return faults;
     }
 
-    /** Replaces the faults (thread-safe); the KV-event switches take effect on the publisher at once. */
+    /** Replaces the faults (thread-safe); the KV-event switches take effect on every rank's publisher at once. */
     public void setFaults(Faults f) {
         this.faults = f;
-        if (publisher != null) {
-            publisher.setStopped(f.stopKvEvents());
-            publisher.setDropLive(f.dropKvEvents());
+        for (EngineRank r : ranks) {
+            if (r.publisher() != null) {
+                r.publisher().setStopped(f.stopKvEvents());
+                r.publisher().setDropLive(f.dropKvEvents());
+            }
         }
     }
 
@@ -88,6 +100,47 @@ public final class EngineContext {
         this.advertisedHost = host;
         this.httpPort = httpPort;
         this.bootstrapPort = bootstrapPort;
+    }
+
+    /** The rank a request runs on (see the class comment); a bad header is a 400. */
+    EngineRank rankFor(HttpServerRequest req) {
+        String pinned = req == null ? null : req.getHeader(DP_RANK_HEADER);
+        if (pinned != null) {
+            int r;
+            try {
+                r = Integer.parseInt(pinned.trim());
+            } catch (NumberFormatException e) {
+                throw new BadRequest(DP_RANK_HEADER + " must be an integer, was \"" + pinned + "\"");
+            }
+            if (r < 0 || r >= ranks.size()) {
+                throw new BadRequest("data_parallel_rank " + r + " is out of range [0, " + ranks.size() + ")");
+            }
+            return ranks.get(r);
+        }
+        if (ranks.size() == 1) {
+            return ranks.get(0);
+        }
+        if (config.kvPublisher() == KvPublisherKind.SGLANG) {
+            EngineRank r = ranks.get(nextRoundRobin);
+            nextRoundRobin = (nextRoundRobin + 1) % ranks.size();
+            return r;
+        }
+        EngineRank best = ranks.get(0);
+        long bestScore = Long.MAX_VALUE;
+        for (EngineRank r : ranks) {
+            EngineCore core = r.driver().core();
+            long score = 4L * core.waiting() + core.running();
+            if (score < bestScore) {
+                best = r;
+                bestScore = score;
+            }
+        }
+        return best;
+    }
+
+    /** Rank 0's scheduler: sizes and limits are the same on every rank. */
+    EngineCore core0() {
+        return ranks.get(0).driver().core();
     }
 
     String nextId(String prefix) {

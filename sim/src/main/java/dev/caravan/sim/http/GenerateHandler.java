@@ -31,7 +31,7 @@ final class GenerateHandler {
     }
 
     void handle(HttpServerRequest req, Map<String, Object> body) {
-        Prompts.Generate g = Prompts.generate(body, ctx.tokenizer);
+        Prompts.Generate g = Prompts.generate(body, ctx.text);
         Map<?, ?> sp = Fields.object(body, "sampling_params");
         Map<?, ?> sampling = sp == null ? Map.of() : sp;
         int maxTokens = Fields.integer(sampling, "max_new_tokens", ctx.config.defaultMaxTokens(), 0,

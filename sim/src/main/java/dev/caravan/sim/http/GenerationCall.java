@@ -3,6 +3,7 @@ package dev.caravan.sim.http;
 import java.util.ArrayList;
 import java.util.List;
 
+import dev.caravan.sim.engine.EngineDriver;
 import dev.caravan.sim.engine.RequestListener;
 import dev.caravan.sim.engine.SimRequest;
 import dev.caravan.sim.pd.BootstrapClient;
@@ -23,6 +24,7 @@ import org.slf4j.LoggerFactory;
  *   <li>if the client goes away, every unfinished sequence is aborted and counted ({@code cancelled_waiting} while
  *       queued or waiting for a room, {@code cancelled} while running).</li>
  * </ul>
+ * Every sequence of the request runs on one data-parallel rank ({@link EngineContext#rankFor}).
  * Runs on the engine's context thread.
  */
 final class GenerationCall implements RequestListener {
@@ -42,6 +44,7 @@ final class GenerationCall implements RequestListener {
     private static final Logger LOG = LoggerFactory.getLogger(GenerationCall.class);
 
     private final EngineContext ctx;
+    private final EngineDriver driver;
     private final List<Job> jobs;
     private final Sink sink;
     private final SimRequest[] requests;
@@ -50,7 +53,15 @@ final class GenerationCall implements RequestListener {
     private boolean over;
 
     GenerationCall(EngineContext ctx, HttpServerRequest http, List<Job> jobs, Sink sink) {
+        this(ctx, http, jobs, null, sink);
+    }
+
+    /**
+     * @param cacheSalt the request's {@code cache_salt}, or null
+     */
+    GenerationCall(EngineContext ctx, HttpServerRequest http, List<Job> jobs, String cacheSalt, Sink sink) {
         this.ctx = ctx;
+        this.driver = ctx.rankFor(http).driver();
         this.jobs = jobs;
         this.sink = sink;
         this.requests = new SimRequest[jobs.size()];
@@ -58,8 +69,8 @@ final class GenerationCall implements RequestListener {
         http.response().closeHandler(v -> clientGone());
         for (int i = 0; i < jobs.size(); i++) {
             Job j = jobs.get(i);
-            requests[i] = ctx.driver.core().newRequest(j.prompt(), j.maxTokens(), j.rendezvous() != null, j.index(),
-                    this);
+            requests[i] = driver.core().newRequest(j.prompt(), j.maxTokens(), j.rendezvous() != null, j.index(),
+                    cacheSalt, this);
             if (j.room() != null) {
                 ctx.rooms.announce(j.room());
             }
@@ -67,11 +78,11 @@ final class GenerationCall implements RequestListener {
     }
 
     void start() {
-        long timeoutMs = ctx.driver.toWallMillis(ctx.config.bootstrapTimeout().toNanos());
+        long timeoutMs = driver.toWallMillis(ctx.config.bootstrapTimeout().toNanos());
         for (int i = 0; i < jobs.size(); i++) {
             Job j = jobs.get(i);
             if (j.rendezvous() == null) {
-                ctx.driver.submit(requests[i]);
+                driver.submit(requests[i]);
                 continue;
             }
             int slot = i;
@@ -85,7 +96,7 @@ final class GenerationCall implements RequestListener {
             return;
         }
         switch (w.outcome()) {
-            case READY -> ctx.driver.submit(requests[slot]);
+            case READY -> driver.submit(requests[slot]);
             case FAILED -> {
                 ctx.stats.recordBootstrapFailure();
                 fail(502, "KV transfer failed for bootstrap room " + w.target().room() + ": " + w.reason());
@@ -174,7 +185,7 @@ final class GenerationCall implements RequestListener {
             }
         }
         for (SimRequest r : toCancel) {
-            ctx.driver.cancel(r);
+            driver.cancel(r);
         }
     }
 

@@ -26,8 +26,8 @@ final class Limits {
                         + "requested " + (p.length + maxTokens) + " tokens (" + p.length + " in the messages, "
                         + maxTokens + " in the completion). Please reduce the length of the messages or completion.");
             }
-            if (!ctx.driver.core().fits(p.length, maxTokens)) {
-                throw new BadRequest("the request needs " + ctx.driver.core().blocksNeeded(p.length, maxTokens)
+            if (!ctx.core0().fits(p.length, maxTokens)) {
+                throw new BadRequest("the request needs " + ctx.core0().blocksNeeded(p.length, maxTokens)
                         + " KV blocks but the pool holds " + ctx.config.kvCapacityBlocks());
             }
         }

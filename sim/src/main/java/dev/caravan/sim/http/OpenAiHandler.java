@@ -5,9 +5,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-import dev.caravan.policies.text.CompactJson;
 import dev.caravan.sim.engine.OutputGenerator;
 import dev.caravan.sim.engine.SimRequest;
+
+import com.fasterxml.jackson.core.io.JsonStringEncoder;
 
 import io.vertx.core.http.HttpServerRequest;
 
@@ -31,7 +32,8 @@ final class OpenAiHandler {
 
     void handle(HttpServerRequest req, Map<String, Object> body) {
         Limits.model(ctx, body);
-        List<int[]> prompts = chat ? List.of(Prompts.chat(body, ctx.tokenizer)) : Prompts.completion(body, ctx.tokenizer);
+        List<int[]> prompts = chat ? List.of(Prompts.chat(body, ctx.text)) : Prompts.completion(body, ctx.text);
+        String cacheSalt = cacheSalt(body);
         int maxLen = ctx.config.maxModelLen();
         int maxTokens = Fields.integer(body, "max_tokens", ctx.config.defaultMaxTokens(), 1, maxLen);
         if (chat) {
@@ -49,7 +51,7 @@ final class OpenAiHandler {
                 plan.kvTransferParams());
         GenerationCall.Sink sink = stream ? new StreamSink(req, render, includeUsage) : new BodySink(req, render,
                 plan.jobs().size());
-        new GenerationCall(ctx, req, plan.jobs(), sink).start();
+        new GenerationCall(ctx, req, plan.jobs(), cacheSalt, sink).start();
     }
 
     /** Shapes shared by both sinks. */
@@ -126,11 +128,25 @@ final class OpenAiHandler {
     static String tokenChunk(String prefix, boolean chat, int index, String text, boolean last) {
         StringBuilder sb = new StringBuilder(prefix.length() + 96).append(prefix).append(index);
         sb.append(chat ? ",\"delta\":{\"content\":" : ",\"text\":");
-        CompactJson.write(text, sb);
+        sb.append('"');
+        JsonStringEncoder.getInstance().quoteAsString(text, sb);
+        sb.append('"');
         sb.append(chat ? "},\"logprobs\":null,\"finish_reason\":" : ",\"logprobs\":null,\"finish_reason\":");
         sb.append(last ? "\"length\"" : "null");
         sb.append(chat ? "}]}" : ",\"stop_reason\":null}]}");
         return sb.toString();
+    }
+
+    /** vLLM's {@code cache_salt}: a non-empty string isolating the request's prefix-cache blocks, or absent. */
+    private static String cacheSalt(Map<String, Object> body) {
+        Object v = body.get("cache_salt");
+        if (v == null) {
+            return null;
+        }
+        if (!(v instanceof String s) || s.isEmpty()) {
+            throw new BadRequest("cache_salt must be a non-empty string, was " + Json.string(v));
+        }
+        return s;
     }
 
     private static List<Integer> bytes(String s) {

@@ -30,6 +30,7 @@ public final class SimHttpServer implements Handler<HttpServerRequest> {
     private final GenerateHandler generate;
     private final EmbeddingsHandler embeddings;
     private final AdminHandler admin;
+    private final TokenizeHandler tokenize;
 
     public SimHttpServer(EngineContext ctx) {
         this.ctx = ctx;
@@ -38,6 +39,7 @@ public final class SimHttpServer implements Handler<HttpServerRequest> {
         this.generate = new GenerateHandler(ctx);
         this.embeddings = new EmbeddingsHandler(ctx);
         this.admin = new AdminHandler(ctx);
+        this.tokenize = new TokenizeHandler(ctx);
     }
 
     @Override
@@ -53,6 +55,8 @@ public final class SimHttpServer implements Handler<HttpServerRequest> {
                 case "/v1/chat/completions" -> inference(req, chat::handle);
                 case "/v1/embeddings" -> inference(req, embeddings::handle);
                 case "/generate" -> inference(req, generate::handle);
+                case "/tokenize" -> withJson(req, tokenize::tokenize);
+                case "/detokenize" -> withJson(req, tokenize::detokenize);
                 case "/flush_cache" -> admin.flushCache(req);
                 case "/sim/faults" -> withBody(req, body -> admin.setFaults(req, body));
                 case "/sim/stats/reset" -> admin.resetStats(req);
@@ -117,6 +121,10 @@ public final class SimHttpServer implements Handler<HttpServerRequest> {
             }
             handler.accept(req, json);
         });
+    }
+
+    private void withJson(HttpServerRequest req, BiConsumer<HttpServerRequest, Map<String, Object>> handler) {
+        withBody(req, body -> handler.accept(req, Json.parseObject(body)));
     }
 
     private void withBody(HttpServerRequest req, Handler<Buffer> then) {

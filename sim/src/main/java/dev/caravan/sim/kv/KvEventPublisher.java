@@ -29,7 +29,11 @@ import org.zeromq.ZMsg;
  *   <li>Optional ROUTER replay socket (always bound). A request is exactly {@code [identity, "", start_seq]} (a DEALER
  *       sends {@code ["", start_seq]}); the reply is every buffered batch with {@code seq >= start_seq} as
  *       {@code [identity, "", topic, seq, payload]} followed by the end marker
- *       {@code [identity, "", "", 0xFF..FF, ""]} — the layout of vLLM after PR #45177 and of llm-d-inference-sim.</li>
+ *       {@code [identity, "", "", 0xFF..FF, ""]} — the layout of vLLM after PR #45177 and of llm-d-inference-sim;
+ *       an SGLang publisher answers in the older layout without the topic frame, {@code [identity, "", seq, payload]}
+ *       and {@code [identity, "", 0xFF..FF, ""]}.</li>
+ *   <li>Every payload carries this publisher's data-parallel rank (each rank of an engine has its own publisher, on
+ *       ports offset by the rank).</li>
  *   <li>The last {@code bufferSteps} batches (vLLM's {@code buffer_steps}, 10,000) are kept for replay.</li>
  * </ul>
  *
@@ -54,6 +58,7 @@ public final class KvEventPublisher implements AutoCloseable {
     private final byte[] topic;
     private final KvEventEncoder encoder;
     private final int bufferSteps;
+    private final int dataParallelRank;
     private final Clock clock;
     private final BlockingQueue<Batch> queue = new LinkedBlockingQueue<>(DEFAULT_HWM);
     private final CompletableFuture<Void> started = new CompletableFuture<>();
@@ -69,6 +74,14 @@ public final class KvEventPublisher implements AutoCloseable {
 
     public KvEventPublisher(String endpoint, String replayEndpoint, String topic, KvEventEncoder encoder,
                             int bufferSteps, Clock clock) {
+        this(endpoint, replayEndpoint, topic, encoder, bufferSteps, 0, clock);
+    }
+
+    /**
+     * @param dataParallelRank the rank written into every batch
+     */
+    public KvEventPublisher(String endpoint, String replayEndpoint, String topic, KvEventEncoder encoder,
+                            int bufferSteps, int dataParallelRank, Clock clock) {
         if (endpoint == null || endpoint.isBlank()) {
             throw new IllegalArgumentException("kv events endpoint must be set, was '" + endpoint + "'");
         }
@@ -80,6 +93,7 @@ public final class KvEventPublisher implements AutoCloseable {
         this.topic = topic == null ? new byte[0] : topic.getBytes(StandardCharsets.UTF_8);
         this.encoder = encoder;
         this.bufferSteps = bufferSteps;
+        this.dataParallelRank = dataParallelRank;
         this.clock = clock;
     }
 
@@ -121,6 +135,10 @@ public final class KvEventPublisher implements AutoCloseable {
     /** The ROUTER endpoint actually bound, or null without replay. */
     public String replayEndpoint() {
         return boundReplayEndpoint;
+    }
+
+    public int dataParallelRank() {
+        return dataParallelRank;
     }
 
     /** Batches sequenced so far (the next sequence number). */
@@ -192,7 +210,7 @@ public final class KvEventPublisher implements AutoCloseable {
                 continue;
             }
             byte[] seq = ByteBuffer.allocate(8).putLong(nextSeq).array();
-            byte[] payload = encoder.encode(b.ts, b.events, 0);
+            byte[] payload = encoder.encode(b.ts, b.events, dataParallelRank);
             nextSeq++;
             if (!b.dropLive) {
                 pub.sendMore(topic);
@@ -219,12 +237,15 @@ public final class KvEventPublisher implements AutoCloseable {
             byte[] identity = frames[0].getData();
             long start = ByteBuffer.wrap(frames[2].getData()).getLong();
             req.destroy();
+            boolean withTopic = encoder.kind() == KvPublisherKind.VLLM;
             int sent = 0;
             for (byte[][] entry : ring) {
                 if (Long.compareUnsigned(ByteBuffer.wrap(entry[0]).getLong(), start) >= 0) {
                     router.sendMore(identity);
                     router.sendMore(new byte[0]);
-                    router.sendMore(topic);
+                    if (withTopic) {
+                        router.sendMore(topic);
+                    }
                     router.sendMore(entry[0]);
                     router.send(entry[1]);
                     sent++;
@@ -232,7 +253,9 @@ public final class KvEventPublisher implements AutoCloseable {
             }
             router.sendMore(identity);
             router.sendMore(new byte[0]);
-            router.sendMore(new byte[0]);
+            if (withTopic) {
+                router.sendMore(new byte[0]);
+            }
             router.sendMore(END_SEQ);
             router.send(new byte[0]);
             LOG.debug("Replayed {} batches from seq {}", sent, start);

@@ -42,4 +42,29 @@ public final class ZmqEndpoints {
         }
         return endpoint + "_" + index;
     }
+
+    /**
+     * vLLM's and SGLang's {@code offset_endpoint_port(endpoint, data_parallel_rank)}: rank 0 unchanged; a TCP port
+     * plus the rank ({@code tcp://*:5557} → {@code tcp://*:5558} for rank 1, applied to the PUB and the replay
+     * endpoint alike, so with the defaults a replay port can collide with a rank's PUB port); an ephemeral {@code *}
+     * port stays ephemeral; other transports get {@code _dp<rank>}.
+     */
+    public static String offsetForRank(String endpoint, int rank) {
+        if (rank == 0 || endpoint == null) {
+            return endpoint;
+        }
+        Matcher m = TCP_PORT.matcher(endpoint);
+        if (m.matches()) {
+            int port = Integer.parseInt(m.group(2)) + rank;
+            if (port > 65535) {
+                throw new IllegalArgumentException("endpoint " + endpoint + " offset by rank " + rank
+                        + " exceeds port 65535");
+            }
+            return m.group(1) + port;
+        }
+        if (endpoint.startsWith("tcp://")) {
+            return endpoint;
+        }
+        return endpoint + "_dp" + rank;
+    }
 }

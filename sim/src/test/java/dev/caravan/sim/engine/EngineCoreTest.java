@@ -5,9 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.ArrayList;
 import java.util.List;
 
-import dev.caravan.policies.kv.BlockHasher;
-import dev.caravan.policies.text.PseudoTokenizer;
+import dev.caravan.sim.hash.HashAlgo;
+import dev.caravan.sim.hash.VllmBlockHasher;
 import dev.caravan.sim.kv.KvEvent;
+import dev.caravan.sim.text.SyntheticTokenizer;
 
 import org.junit.jupiter.api.Test;
 
@@ -18,15 +19,27 @@ class EngineCoreTest {
     /** 1,000 tokens/s prefill, 1 ms overhead, 10 ms decode steps: easy arithmetic. */
     private static final TimeModel TIME = new TimeModel(1000, 1, 10);
 
+    private static final VllmBlockHasher HASHER = new VllmBlockHasher(HashAlgo.SHA256, 16,
+            VllmBlockHasher.root(HashAlgo.SHA256, "0", null));
+
     private final List<List<KvEvent>> batches = new ArrayList<>();
     private final List<KvEvent> cacheEvents = new ArrayList<>();
     private EngineCore core;
 
     private EngineCore core(int capacityBlocks, int maxRunning) {
         PrefixCache cache = new PrefixCache(16, capacityBlocks, cacheEvents);
-        core = new EngineCore(TIME, cache, cacheEvents, new BlockHasher(), new OutputGenerator(7, new PseudoTokenizer()),
+        core = new EngineCore(TIME, cache, cacheEvents, HASHER, new OutputGenerator(7, new SyntheticTokenizer(4)),
                 maxRunning, batches::add);
         return core;
+    }
+
+    private static long[] hashes(int[] tokens) {
+        byte[][] digests = HASHER.digests(tokens, null);
+        long[] out = new long[digests.length];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = HASHER.external(digests[i]);
+        }
+        return out;
     }
 
     private static int[] prompt(int n, int base) {
@@ -161,7 +174,7 @@ class EngineCoreTest {
         core.submit(core.newRequest(prompt(40, 0), 1, false, 0, new Recorder()), 0);
         assertThat(batches).hasSize(1);
         KvEvent.BlockStored s = (KvEvent.BlockStored) batches.get(0).get(0);
-        assertThat(s.blockHashes()).containsExactly(new BlockHasher().hashes(prompt(40, 0)));
+        assertThat(s.blockHashes()).containsExactly(hashes(prompt(40, 0)));
         assertThat(s.parentHash()).isNull();
         core.advance(1_000 * MS);
         assertThat(batches).hasSize(1);
@@ -176,7 +189,7 @@ class EngineCoreTest {
         int[] all = new int[40];
         System.arraycopy(prompt(20, 0), 0, all, 0, 20);
         System.arraycopy(r.outputTokens(), 0, all, 20, 20);
-        long[] expected = new BlockHasher().hashes(all);
+        long[] expected = hashes(all);
         KvEvent.BlockStored last = (KvEvent.BlockStored) batches.get(batches.size() - 1).get(0);
         assertThat(last.blockHashes()).containsExactly(expected[1]);
         assertThat(last.parentHash()).isEqualTo(expected[0]);

@@ -3,17 +3,24 @@ package dev.caravan.sim.kv;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.math.BigInteger;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.stream.IntStream;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.Test;
 import org.msgpack.core.MessageFormat;
 import org.msgpack.core.MessagePack;
 import org.msgpack.core.MessageUnpacker;
 
-/** Byte examples from shared/reference/kv-events.md §2.5 (generated there with python3-msgpack). */
+/**
+ * Byte examples from shared/reference/kv-events.md §2.5 (generated there with python3-msgpack), and the payloads
+ * {@code sim/src/test/python/derive_event_vectors.py} packed with python3-msgpack from the engines' struct layouts
+ * ({@code vectors/kv-events.json}).
+ */
 class KvEventEncoderTest {
 
     private static final double TS = 1700000000.5;
@@ -25,6 +32,59 @@ class KvEventEncoderTest {
             + "68617368657391cf8a3f2c1d5e6b7a90b1706172656e745f626c6f636b5f68617368c0a9746f6b656e5f696473dc0010010203"
             + "0405060708090a0b0c0d0e0f10aa626c6f636b5f73697a6510a76c6f72615f6964c0a66d656469756da3475055a96c6f7261"
             + "5f6e616d65c000";
+
+    private static final long HASH2 = 0x0123456789abcdefL;
+    private static final int[] TOKENS2 = IntStream.rangeClosed(17, 32).toArray();
+
+    private static String vector(String name) throws IOException {
+        try (InputStream in = KvEventEncoderTest.class.getResourceAsStream("/vectors/kv-events.json")) {
+            JsonNode root = new ObjectMapper().readTree(in);
+            assertThat(root.path("h1").asText()).isEqualTo(Long.toUnsignedString(HASH));
+            assertThat(root.path("h2").asText()).isEqualTo(Long.toUnsignedString(HASH2));
+            return root.path("payloads").path(name).asText();
+        }
+    }
+
+    private static int[] concat(int[] a, int[] b) {
+        return IntStream.concat(IntStream.of(a), IntStream.of(b)).toArray();
+    }
+
+    @Test
+    void vllmReportsTheCacheSaltOfBlockZeroInExtraKeys() throws IOException {
+        byte[] out = new KvEventEncoder(KvPublisherKind.VLLM, KvEventLayout.ARRAY).encode(TS, List.of(
+                new KvEvent.BlockStored(new long[] {HASH, HASH2}, null, concat(TOKENS, TOKENS2), 16,
+                        KvEvent.Medium.GPU, "tenant-a")), 0);
+        assertThat(HexFormat.of().formatHex(out)).isEqualTo(vector("vllm_array_salted_store"));
+    }
+
+    @Test
+    void vllmCpuTierEventsCarryNoTokensAsTheOffloadingConnectorSendsThem() throws IOException {
+        byte[] out = new KvEventEncoder(KvPublisherKind.VLLM, KvEventLayout.MAP).encode(TS, List.of(
+                new KvEvent.BlockStored(new long[] {HASH}, 42L, TOKENS, 16, KvEvent.Medium.CPU, null),
+                new KvEvent.BlockRemoved(new long[] {HASH2}, KvEvent.Medium.CPU)), 3);
+        assertThat(HexFormat.of().formatHex(out)).isEqualTo(vector("vllm_map_cpu_tier"));
+    }
+
+    @Test
+    void vllmWithoutIntHashesPublishesTheFullDigestsAsBytes() throws IOException {
+        byte[] d0 = IntStream.range(0, 32).collect(() -> new byte[32], (b, i) -> b[i] = (byte) i, (a, b) -> { });
+        byte[] d1 = IntStream.range(0, 32).collect(() -> new byte[32], (b, i) -> b[i] = (byte) (32 + i), (a, b) -> { });
+        byte[] out = new KvEventEncoder(KvPublisherKind.VLLM, KvEventLayout.MAP, false).encode(TS, List.of(
+                new KvEvent.BlockStored(new long[] {HASH}, HASH2, TOKENS2, 16, KvEvent.Medium.GPU, null,
+                        new byte[][] {d1}, d0),
+                new KvEvent.BlockRemoved(new long[] {HASH}, KvEvent.Medium.GPU, new byte[][] {d1})), 0);
+        assertThat(HexFormat.of().formatHex(out)).isEqualTo(vector("vllm_map_bytes_hashes"));
+    }
+
+    @Test
+    void sglangSendsOneStoredEventPerPageWithSignedIdsAndEveryField() throws IOException {
+        byte[] out = new KvEventEncoder(KvPublisherKind.SGLANG, KvEventLayout.MAP).encode(TS, List.of(
+                new KvEvent.BlockStored(new long[] {HASH, HASH2}, null, concat(TOKENS, TOKENS2), 16),
+                new KvEvent.BlockRemoved(new long[] {HASH2}),
+                new KvEvent.BlockStored(new long[] {HASH2}, HASH, TOKENS2, 16, KvEvent.Medium.CPU, "ignored"),
+                new KvEvent.AllBlocksCleared()), 1);
+        assertThat(HexFormat.of().formatHex(out)).isEqualTo(vector("sglang_pages"));
+    }
 
     private static KvEvent stored() {
         return new KvEvent.BlockStored(new long[] {HASH}, null, TOKENS, 16);

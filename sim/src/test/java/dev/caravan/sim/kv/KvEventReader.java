@@ -21,6 +21,9 @@ final class KvEventReader {
     record Batch(double ts, List<Event> events, long dpRank) {
     }
 
+    /** Ids read as full digests (msgpack bin) so far, by any reader. */
+    static final java.util.concurrent.atomic.AtomicInteger DIGEST_IDS = new java.util.concurrent.atomic.AtomicInteger();
+
     private KvEventReader() {
     }
 
@@ -88,6 +91,15 @@ final class KvEventReader {
         if (f == MessageFormat.NIL) {
             u.unpackNil();
             return null;
+        }
+        if (f.getValueType() == ValueType.BINARY) {                 // a full digest: its low 64 bits
+            byte[] d = u.readPayload(u.unpackBinaryHeader());
+            DIGEST_IDS.incrementAndGet();
+            long v = 0;
+            for (int i = Math.max(0, d.length - 8); i < d.length; i++) {
+                v = (v << 8) | (d[i] & 0xff);
+            }
+            return v;
         }
         return f == MessageFormat.UINT64 ? u.unpackBigInteger().longValue() : u.unpackLong();
     }

@@ -8,12 +8,13 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.Map;
 
-import dev.caravan.policies.kv.BlockHasher;
-import dev.caravan.policies.text.PseudoTokenizer;
 import dev.caravan.sim.Faults;
 import dev.caravan.sim.Http;
 import dev.caravan.sim.SimConfig;
 import dev.caravan.sim.SimEngine;
+import dev.caravan.sim.hash.HashAlgo;
+import dev.caravan.sim.hash.VllmBlockHasher;
+import dev.caravan.sim.text.SyntheticTokenizer;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -36,8 +37,11 @@ class KvEventStreamTest {
 
     private static final String SHARED = "The caravan crosses the desert at night, guided by stars. ".repeat(5)
             .substring(0, 256);
-    private final PseudoTokenizer tokenizer = new PseudoTokenizer();
-    private final BlockHasher hasher = new BlockHasher();
+    /** The engine is seeded, so this test knows its hash root; sha256 (pickle) is vLLM's default algorithm. */
+    private static final String SEED = "7";
+    private final SyntheticTokenizer tokenizer = new SyntheticTokenizer(4);
+    private final VllmBlockHasher hasher = new VllmBlockHasher(HashAlgo.SHA256, 16,
+            VllmBlockHasher.root(HashAlgo.SHA256, SEED, null));
     private SimEngine engine;
     private ZContext zmq;
     private ZMQ.Socket sub;
@@ -47,7 +51,7 @@ class KvEventStreamTest {
     @BeforeEach
     void start() {
         engine = SimEngine.start(SimConfig.builder().timeScale(1000).kvEventsEndpoint("tcp://127.0.0.1:*")
-                .kvReplayEndpoint("tcp://127.0.0.1:*").kvEventsTopic("kv@sim@test").build());
+                .kvReplayEndpoint("tcp://127.0.0.1:*").kvEventsTopic("kv@sim@test").hashSeed(SEED).build());
         zmq = new ZContext();
         sub = zmq.createSocket(SocketType.SUB);
         sub.subscribe("kv@".getBytes());
@@ -61,6 +65,15 @@ class KvEventStreamTest {
     void stop() {
         zmq.close();
         engine.close();
+    }
+
+    private long[] hashes(String prompt) {
+        byte[][] digests = hasher.digests(tokenizer.encode(prompt, true), null);
+        long[] out = new long[digests.length];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = hasher.external(digests[i]);
+        }
+        return out;
     }
 
     /** Works around ZeroMQ's slow joiner: send unique prompts until one of their batches arrives. */
@@ -106,8 +119,8 @@ class KvEventStreamTest {
         assertThat(second.seq()).isEqualTo(lastSeq + 2);
         KvEventReader.Event sa = first.batch().events().get(0);
         KvEventReader.Event sb = second.batch().events().get(0);
-        long[] ha = hasher.hashes(tokenizer.encode(a));
-        long[] hb = hasher.hashes(tokenizer.encode(b));
+        long[] ha = hashes(a);
+        long[] hb = hashes(b);
         assertThat(sa.type()).isEqualTo("BlockStored");
         assertThat(sa.hashes()).containsExactly(ha);
         assertThat(sa.parent()).isNull();
@@ -141,7 +154,7 @@ class KvEventStreamTest {
             assertThat(new String(r1[1])).isEqualTo("kv@sim@test");
             assertThat(ByteBuffer.wrap(r1[2]).getLong()).isEqualTo(gapStart);
             KvEventReader.Event replayed = KvEventReader.read(r1[3]).events().get(0);
-            assertThat(replayed.hashes()).contains(hasher.hashes(tokenizer.encode(missed))[4]);
+            assertThat(replayed.hashes()).contains(hashes(missed)[4]);
             assertThat(ByteBuffer.wrap(r2[2]).getLong()).isEqualTo(gapStart + 1);
             assertThat(end).hasNumberOfRows(4);
             assertThat(end[1]).isEmpty();
