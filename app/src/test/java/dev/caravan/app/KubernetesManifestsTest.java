@@ -23,12 +23,14 @@ import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerPort;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.PodAntiAffinity;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServiceAccount;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
 import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
@@ -49,7 +51,8 @@ import dev.caravan.kubernetes.PodVerdict;
 /**
  * The manifests in {@code config/k8s} parse with fabric8's deserializer and agree with each other and with the gateway:
  * RBAC grants exactly get/list/watch on pods, the probes hit routes the gateway serves, the drain budget fits the grace
- * period, and the example engine pod — run through the real {@link PodClassifier} with the ConfigMap's settings —
+ * period, three gateway replicas spread across nodes under a disruption budget that selects them, and the example
+ * engine pod — run through the real {@link PodClassifier} with the ConfigMap's settings —
  * becomes the worker the comments promise. {@code gateway-configmap.yaml} is generated from
  * {@code config/k8s/application.properties} and the built-in routes; regenerate it with
  * {@code mvn -B -pl routes -am test -Dtest=KubernetesManifestsTest -Dcaravan.k8s.write=true
@@ -246,6 +249,35 @@ class KubernetesManifestsTest {
                 .containsAllEntriesOf(service.getSpec().getSelector());
         assertThat(service.getSpec().getPorts()).singleElement()
                 .satisfies(p -> assertThat(p.getTargetPort().getStrVal()).isEqualTo("http"));
+    }
+
+    @Test
+    void threeGatewayReplicasSpreadAcrossNodesAndADisruptionBudgetKeepsTwo() throws IOException {
+        Deployment gateway = one("gateway-deployment.yaml", Deployment.class);
+        int replicas = gateway.getSpec().getReplicas();
+        assertThat(replicas).isEqualTo(3);
+        assertThat(gateway.getSpec().getStrategy().getRollingUpdate().getMaxUnavailable().getIntVal()).isZero();
+        assertThat(gateway.getSpec().getStrategy().getRollingUpdate().getMaxSurge().getIntVal()).isEqualTo(1);
+        Map<String, String> podLabels = gateway.getSpec().getTemplate().getMetadata().getLabels();
+
+        PodDisruptionBudget pdb = one("gateway-pdb.yaml", PodDisruptionBudget.class);
+        assertThat(pdb.getMetadata().getNamespace()).isEqualTo(gateway.getMetadata().getNamespace());
+        assertThat(pdb.getSpec().getSelector().getMatchExpressions()).isEmpty();
+        assertThat(podLabels).containsAllEntriesOf(pdb.getSpec().getSelector().getMatchLabels());
+        Deployment engine = one("vllm-engine.yaml", Deployment.class);
+        assertThat(engine.getSpec().getTemplate().getMetadata().getLabels().entrySet()
+                .containsAll(pdb.getSpec().getSelector().getMatchLabels().entrySet()))
+                .as("the budget selects the engine pods").isFalse();
+        // minAvailable 2 of 3: one replica may be evicted at a time, and never the last two
+        assertThat(pdb.getSpec().getMaxUnavailable()).isNull();
+        assertThat(pdb.getSpec().getMinAvailable().getIntVal()).isEqualTo(replicas - 1);
+
+        PodAntiAffinity anti = gateway.getSpec().getTemplate().getSpec().getAffinity().getPodAntiAffinity();
+        assertThat(anti.getRequiredDuringSchedulingIgnoredDuringExecution()).isEmpty();
+        assertThat(anti.getPreferredDuringSchedulingIgnoredDuringExecution()).singleElement().satisfies(t -> {
+            assertThat(t.getPodAffinityTerm().getTopologyKey()).isEqualTo("kubernetes.io/hostname");
+            assertThat(podLabels).containsAllEntriesOf(t.getPodAffinityTerm().getLabelSelector().getMatchLabels());
+        });
     }
 
     @Test
