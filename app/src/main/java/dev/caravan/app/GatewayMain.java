@@ -2,6 +2,7 @@ package dev.caravan.app;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -84,15 +85,22 @@ public final class GatewayMain {
      * as {@code --api-key '{{secret:caravan-api-keys/api-key}}'} holds no key and passes.
      */
     static void warnAboutKeysOnCommandLine(String[] args) {
+        keysOnCommandLine(args).forEach(LOG::warn);
+    }
+
+    /** The warnings {@link #warnAboutKeysOnCommandLine} logs, one per key flag given a literal key. */
+    static List<String> keysOnCommandLine(String[] args) {
         Map<String, String> flags = ArgsParser.parse(args).properties();
+        List<String> warnings = new ArrayList<>();
         for (CaravanFlag key : List.of(CaravanFlags.API_KEY, CaravanFlags.ADMIN_API_KEY)) {
             String value = flags.get(key.key());
             if (value != null && !value.isEmpty() && !value.contains("{{")) {
-                LOG.warn("{} on the command line is visible in the process list and the pod spec: set {} instead, or in "
-                        + "Kubernetes '{} = {{secret:NAME/KEY}}' (docs/kubernetes.md)", key.flag(), key.envVar(),
-                        key.key());
+                warnings.add(key.flag() + " on the command line is visible in the process list and the pod spec: set "
+                        + key.envVar() + " instead, or in Kubernetes '" + key.key()
+                        + " = {{secret:NAME/KEY}}' (docs/kubernetes.md)");
             }
         }
+        return warnings;
     }
 
     /** One line for a failed start: the listen failure if there was one, else the innermost cause's message. */
