@@ -48,8 +48,10 @@ public final class BeanNames {
     public static final String ADD_WORKER_BY_URL = "addWorkerByUrl";
     public static final String REMOVE_WORKER_BY_URL = "removeWorkerByUrl";
     public static final String LIST_WORKER_URLS = "listWorkerUrls";
-    public static final String REJECT_WHEN_DRAINING = "rejectWhenDraining";
     public static final String CHECK_READINESS = "checkReadiness";
+    public static final String CHECK_LIVENESS = "checkLiveness";
+    /** The gateway's checks in Camel's health-check registry ({@code GatewayHealthChecks}). */
+    public static final String GATEWAY_HEALTH_CHECKS = "gatewayHealthChecks";
     public static final String SCRAPE_METRICS = "scrapeMetrics";
     public static final String PLAN_HEALTH_GENERATE = "planHealthGenerate";
     public static final String SUMMARIZE_HEALTH_GENERATE = "summarizeHealthGenerate";
@@ -65,6 +67,9 @@ public final class BeanNames {
     public static final String PREPARE_CONTROL_CALL = "prepareControlCall";
     public static final String CALL_WORKER = "callWorker";
     public static final String RECORD_CONTROL_FAILURE = "recordControlFailure";
+    public static final String CHECK_CONTROL_ANSWER = "checkControlAnswer";
+    /** Creates and removes the per-worker control routes ({@code worker-control} routeTemplate). */
+    public static final String WORKER_CONTROL_ROUTES = "workerControlRoutes";
     /** The {@code direct:call-workers} split's aggregation strategy. */
     public static final String COLLECT_CONTROL_RESULTS = "collectControlResults";
     public static final String PLAN_LOAD_POLL = "planLoadPoll";

@@ -26,7 +26,6 @@ import dev.caravan.processors.admin.AddWorkerByUrlProcessor;
 import dev.caravan.processors.admin.GetWorkerProcessor;
 import dev.caravan.processors.admin.ListWorkerUrlsProcessor;
 import dev.caravan.processors.admin.ListWorkersProcessor;
-import dev.caravan.processors.admin.ReadinessProcessor;
 import dev.caravan.processors.admin.RegisterWorkerProcessor;
 import dev.caravan.processors.admin.RemoveWorkerByUrlProcessor;
 import dev.caravan.processors.admin.RemoveWorkerProcessor;
@@ -35,6 +34,7 @@ import dev.caravan.processors.config.CaravanFlags;
 import dev.caravan.processors.config.GatewayConfig;
 import dev.caravan.processors.control.ApplyEngineLoadsProcessor;
 import dev.caravan.processors.control.CallWorkerProcessor;
+import dev.caravan.processors.control.CheckControlAnswerProcessor;
 import dev.caravan.processors.control.CollectControlResultsStrategy;
 import dev.caravan.processors.control.MergeModelsProcessor;
 import dev.caravan.processors.control.PlanControlCallsProcessor;
@@ -44,9 +44,11 @@ import dev.caravan.processors.control.RecordControlFailureProcessor;
 import dev.caravan.processors.control.RunMaintenanceProcessor;
 import dev.caravan.processors.control.SummarizeFlushCacheProcessor;
 import dev.caravan.processors.control.SummarizeLoadsProcessor;
+import dev.caravan.processors.control.WorkerControlRoutes;
 import dev.caravan.processors.error.MapErrorProcessor;
 import dev.caravan.processors.forward.ForwardStreamProcessor;
 import dev.caravan.processors.forward.UpstreamClient;
+import dev.caravan.processors.health.GatewayHealthChecks;
 import dev.caravan.processors.http.CaravanPlatformHttpEngine;
 import dev.caravan.processors.http.GatewayHttpServer;
 import dev.caravan.processors.http.ServerEventLoops;
@@ -85,6 +87,8 @@ public final class GatewayBeans implements AutoCloseable {
     private final GatewayMetrics metrics;
     private final UpstreamClient upstream;
     private ReliabilityBeans reliability;
+    private WorkerControlRoutes controlRoutes;
+    private HealthBeans health;
     private final JvmGcMetrics gcMetrics = new JvmGcMetrics();
     private final Map<String, Object> beans = new LinkedHashMap<>();
     private final Extensions extensions = Extensions.load();
@@ -163,7 +167,7 @@ public final class GatewayBeans implements AutoCloseable {
         beans.put(BeanNames.REMOVE_WORKER_BY_URL, new RemoveWorkerByUrlProcessor(workers));
         beans.put(BeanNames.LIST_WORKER_URLS, new ListWorkerUrlsProcessor(workers));
         boolean prefillDecode = discoversPrefillDecode(config) || PdBeans.enabled(config);
-        beans.put(BeanNames.CHECK_READINESS, new ReadinessProcessor(workers, () -> prefillDecode));
+        health = HealthBeans.define(config, vertx, workers, prefillDecode, reliability, kv.settings(), http, beans);
         beans.put(BeanNames.SCRAPE_METRICS, new ScrapeMetricsProcessor(meterRegistry, metrics));
         // control plane (control.camel.yaml, admin fan-outs)
         beans.put(BeanNames.PLAN_FLUSH_CACHE, new PlanControlCallsProcessor(workers, Scope.ALL, "POST",
@@ -177,7 +181,11 @@ public final class GatewayBeans implements AutoCloseable {
         beans.put(BeanNames.PREPARE_CONTROL_CALL, new PrepareControlCallProcessor(apiKey));
         beans.put(BeanNames.CALL_WORKER, new CallWorkerProcessor(vertx,
                 Duration.ofSeconds(config.getLong(CaravanFlags.CONTROL_TIMEOUT_SECS))));
+        beans.put(BeanNames.CHECK_CONTROL_ANSWER, new CheckControlAnswerProcessor());
         beans.put(BeanNames.RECORD_CONTROL_FAILURE, new RecordControlFailureProcessor());
+        controlRoutes = new WorkerControlRoutes(reliability.breakers());
+        workers.addListener(controlRoutes);
+        beans.put(BeanNames.WORKER_CONTROL_ROUTES, controlRoutes);
         beans.put(BeanNames.COLLECT_CONTROL_RESULTS, new CollectControlResultsStrategy());
         beans.put(BeanNames.SUMMARIZE_FLUSH_CACHE, new SummarizeFlushCacheProcessor(workers, policies));
         beans.put(BeanNames.MERGE_MODELS, new MergeModelsProcessor(workers));
@@ -239,14 +247,19 @@ public final class GatewayBeans implements AutoCloseable {
     }
 
     /**
-     * The properties Camel placeholders resolve: every {@code caravan.*} setting plus values derived from them for the
-     * routes ({@code caravan.derived.*}: milliseconds and on/off switches the YAML needs as literals).
+     * The properties Camel placeholders resolve: every {@code caravan.*} setting but the API keys, plus values derived
+     * from them for the routes ({@code caravan.derived.*}: milliseconds and on/off switches the YAML needs as literals).
      */
     public Map<String, String> properties() {
         Map<String, String> p = new LinkedHashMap<>(config.asProperties());
+        // no route needs the keys; as Camel properties they would show in Camel's tooling (dev console, summaries)
+        p.remove(CaravanFlags.API_KEY.key());
+        p.remove(CaravanFlags.ADMIN_API_KEY.key());
         long loadInterval = config.getLong(CaravanFlags.LOAD_CHECK_INTERVAL);
         p.put("caravan.derived.load-monitor-enabled", Boolean.toString(loadInterval > 0));
         p.put("caravan.derived.load-monitor-period-ms", Long.toString(Math.max(1, loadInterval) * 1000));
+        p.put("caravan.derived.control-timeout-ms",
+                Long.toString(config.getLong(CaravanFlags.CONTROL_TIMEOUT_SECS) * 1000));
         p.putAll(kv.properties());
         return p;
     }
@@ -288,6 +301,16 @@ public final class GatewayBeans implements AutoCloseable {
         return reliability;
     }
 
+    /** The gateway's checks in Camel's health-check registry, behind /readiness and /liveness. */
+    public GatewayHealthChecks healthChecks() {
+        return health.checks();
+    }
+
+    /** The per-worker control routes (control.camel.yaml's routeTemplate). */
+    public WorkerControlRoutes controlRoutes() {
+        return controlRoutes;
+    }
+
     public PrometheusMeterRegistry meterRegistry() {
         return meterRegistry;
     }
@@ -295,6 +318,8 @@ public final class GatewayBeans implements AutoCloseable {
     @Override
     public void close() {
         http.stop();
+        controlRoutes.close();
+        health.close();
         upstream.close();
         kv.close();
         gcMetrics.close();

@@ -34,7 +34,7 @@ class Camel414HostTest {
                 .hasMessageStartingWith("Caravan gateway needs Apache Camel " + CamelCompatibility.RANGE
                         + " (4.x from 4.18.0; built and tested with 4.18.0), found " + found + " (camel-core, camel-api, "
                         + "camel-support, camel-platform-http, camel-platform-http-vertx, camel-yaml-dsl, "
-                        + "camel-micrometer, camel-jackson)")
+                        + "camel-micrometer, camel-jackson, camel-resilience4j, camel-health)")
                 .hasMessageEndingWith("Align the application's Camel version, e.g. import "
                         + "org.apache.camel:camel-bom:4.18.0");
         assertThat(context.getRegistry().lookupByName("caravan-http")).isNull();

@@ -30,6 +30,7 @@ import dev.caravan.policies.PolicyName;
 import dev.caravan.policies.PrefixHashConfig;
 import dev.caravan.policies.tree.OwnerRule;
 import dev.caravan.processors.admission.AdmissionConfig;
+import dev.caravan.processors.health.EventLoopsHealthCheck;
 import dev.caravan.processors.health.HealthConfig;
 import dev.caravan.processors.kv.HfTokenizer;
 import dev.caravan.processors.kv.KvSettings;
@@ -345,6 +346,11 @@ public final class CaravanFlags {
             SWITCH, HEALTH)
             .defaultValue(false)
             .describe("Never probe workers; they stay healthy (per worker: disable_health_check).");
+    public static final CaravanFlag EVENT_LOOP_STALL_SECS = row("--event-loop-stall-secs",
+            "caravan.health.event-loop-stall-secs", LONG, HEALTH)
+            .defaultValue(EventLoopsHealthCheck.DEFAULT_STALL_LIMIT.toSeconds()).range(2, MAX_SECONDS)
+            .describe("/liveness (Camel's liveness check caravan-event-loops) fails when one of the gateway's event "
+                    + "loops has not run its once-a-second heartbeat for this many seconds.");
 
     // ---- Circuit breakers -----------------------------------------------------------------------------------------
     public static final CaravanFlag CB_FAILURE_THRESHOLD = row("--cb-failure-threshold", "caravan.cb.failure-threshold",
