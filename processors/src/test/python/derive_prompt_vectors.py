@@ -257,6 +257,14 @@ CHATS = {
             {"id": "c3", "type": "function", "function": {"name": "get_weather", "arguments": "not json"}}]},
         {"role": "tool", "tool_call_id": "c3", "content": "error"}]},
     "named_user": {"messages": [{"role": "user", "content": "Who am I?", "name": "alice"}]},
+    "features": {"messages": [
+        {"role": "system", "content": "  Hi there!  "},
+        {"role": "user", "content": "Hello world, how are you?"},
+        {"role": "assistant", "content": "Fine, thanks!"},
+        {"role": "user", "content": "Good"},
+        {"role": "user", "content": "never reached"}],
+        "chat_template_kwargs": {"meta": {"name": "caravan", "nums": [3, 1.5, 1e-07, 1e20, -2, 100.0],
+                                          "flag": False, "nested": {"z": None, "a": "ü\t\"q\""}}}},
     "dated_tools": {"tools": [TIME], "chat_template_kwargs": {"date_string": "05 Mar 2026"}, "messages": [
         {"role": "system", "content": [{"type": "text", "text": "Be exact."}, {"type": "text", "text": "Use UTC."}]},
         {"role": "user", "content": [{"type": "text", "text": "  What time is it?  "}]},
@@ -270,6 +278,7 @@ MODELS = {
                         "continue_final_message", "tools_round_trip", "tools_first_turn", "reasoning_history",
                         "reasoning_last_turn", "thinking_off", "thinking_on", "empty_tool_calls_bad_arguments",
                         "named_user"]},
+    "qwen3-features": {"dir": "models/qwen3", "template": "models/features.jinja", "chats": ["features"]},
     "llama3": {"dir": "models/llama3", "template": None,
                "chats": ["single_user", "system_multi_turn", "content_parts", "no_generation_prompt",
                          "continue_final_message", "named_user"]},
@@ -298,11 +307,13 @@ def main():
                 request.setdefault("chat_template_kwargs", {"date_string": "26 Jul 2024"})
             fmt, rendered = render(template, config, request)
             templates[model] = fmt
-            cases.append({"model": model, "name": name, "kind": "chat", "request": request, "rendered": rendered})
+            # the body as the client sends it: a JSON text, so float literals (100.0, 1e+20) survive the Node step
+            cases.append({"model": model, "name": name, "kind": "chat", "body": json.dumps(request, ensure_ascii=False),
+                          "rendered": rendered})
         if spec["template"] is None:
             for i, prompt in enumerate(PROMPTS):
                 cases.append({"model": model, "name": "prompt_%d" % i, "kind": "completions",
-                              "request": {"prompt": prompt}, "rendered": prompt})
+                              "body": json.dumps({"prompt": prompt}, ensure_ascii=False), "rendered": prompt})
     out = {"generator": "processors/src/test/python/derive_prompt_vectors.py + tokenize_prompt_vectors.mjs",
            "jinja2": jinja2.__version__, "pydantic": pydantic.VERSION,
            "models": {m: {"dir": s["dir"], "chat_template": s["template"], "content_format": templates[m]}

@@ -39,9 +39,11 @@ import jinjava.javax.el.CompositeELResolver;
  * </ul>
  * Variables: the tokenizer's special tokens ({@code bos_token}...), then the caller's keyword arguments
  * ({@code chat_template_kwargs}), then {@code messages}, {@code tools}, {@code documents} and
- * {@code add_generation_prompt}. Known difference left: a template that <em>prints</em> a boolean gets {@code true}
- * where Jinja2 prints {@code True} (templates test booleans). The token-identity vectors (docs/tokens.md) prove the rest
- * on real templates.
+ * {@code add_generation_prompt}. Also as Jinja2: booleans print as {@code True}/{@code False} ({@link PyOutput}),
+ * {@code is sequence} holds for strings ({@link PySequenceTest}), dict literals evaluate their keys, {@code for} over a
+ * dict iterates its keys, loops keep null items. Known differences left: {@code None} prints as an empty string (as an
+ * undefined variable does in both), and string repetition ({@code '-' * 3}) is not supported. The token-identity vectors
+ * (docs/tokens.md) prove the rest on real templates.
  *
  * <p>Thread-safe: the Jinjava instance is shared and every render gets its own interpreter.
  */
@@ -82,13 +84,19 @@ public final class HfChatTemplate {
                 .withLegacyOverrides(LegacyOverrides.newBuilder()
                         .withUseTrimmingForNotesAndExpressions(true)
                         .withParseWhitespaceControlStrictly(true)
+                        .withEvaluateMapKeys(true)
+                        .withIterateOverMapKeys(true)
+                        .withKeepNullableLoopValues(true)
+                        .withUsePyishObjectMapper(true)
                         .build())
                 .withElResolver(resolver)
+                .withExecutionMode(PyOutput.MODE)
                 .withMaxOutputSize(MAX_OUTPUT_CHARS)
                 .build();
         this.jinjava = new Jinjava(config);
         jinjava.getGlobalContext().registerFilter(new ToJson());
         jinjava.getGlobalContext().registerFilter(new PySlice());
+        jinjava.getGlobalContext().registerExpTest(new PySequenceTest());
         try {
             jinjava.getGlobalContext().registerFunction(new ELFunctionDefinition("", "raise_exception",
                     HfChatTemplate.class.getMethod("raiseException", Object.class)));

@@ -6,6 +6,8 @@ import java.util.regex.Pattern;
  * Rewrites a Jinja2 template's source where Jinjava parses it differently from Jinja2, without changing what Jinja2
  * would render:
  * <ul>
+ *   <li><b>keep_trailing_newline</b> false: Jinja2 drops one newline at the end of the source (template files usually
+ *       end with one), Jinjava renders it;</li>
  *   <li><b>lstrip_blocks</b>: Jinja2 removes the spaces and tabs between a line's start and a block or comment tag;
  *       Jinjava's option also strips before a tag in mid-line, so the rule is applied here instead;</li>
  *   <li><b>keyword arguments</b>: Jinjava binds {@code name=value} tighter than arithmetic, so
@@ -30,7 +32,13 @@ final class JinjaSource {
     }
 
     static String normalize(String template) {
-        return wrapKeywordArguments(LSTRIP_BLOCKS.matcher(template).replaceAll(""));
+        String t = template;
+        if (t.endsWith("\r\n")) {
+            t = t.substring(0, t.length() - 2);
+        } else if (t.endsWith("\n") || t.endsWith("\r")) {
+            t = t.substring(0, t.length() - 1);
+        }
+        return wrapKeywordArguments(LSTRIP_BLOCKS.matcher(t).replaceAll(""));
     }
 
     /** Wraps keyword argument values inside {@code {{ }}} and {@code {% %}} tags in parentheses. */

@@ -79,7 +79,8 @@ class PromptVectorsTest {
     @SuppressWarnings("unchecked")
     void rendersAndTokenizesAsTheEngine(String name, Map<String, Object> v) throws IOException {
         LocalModel model = model((String) v.get("model"));
-        Map<String, Object> request = (Map<String, Object>) v.get("request");
+        Map<String, Object> request = new ObjectMapper().readValue((String) v.get("body"), new TypeReference<>() {
+        });
         int[] expected = ((List<Integer>) v.get("ids")).stream().mapToInt(Integer::intValue).toArray();
         if ("chat".equals(v.get("kind"))) {
             assertThat(model.render(request)).isEqualTo(v.get("rendered"));
