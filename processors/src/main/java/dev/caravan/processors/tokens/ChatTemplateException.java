@@ -6,11 +6,19 @@ package dev.caravan.processors.tokens;
  */
 public final class ChatTemplateException extends IllegalArgumentException {
 
-    public ChatTemplateException(String message) {
+    private final boolean refused;
+
+    /**
+     * @param refused true when the template itself refused the conversation ({@code raise_exception}) or the model
+     *                has no template: the engine would refuse the request too; false when rendering failed here
+     */
+    public ChatTemplateException(String message, boolean refused) {
         super(message);
+        this.refused = refused;
     }
 
-    public ChatTemplateException(String message, Throwable cause) {
-        super(message, cause);
+    /** True when the engine would refuse the request as well (its template raised, or it has none). */
+    public boolean refused() {
+        return refused;
     }
 }

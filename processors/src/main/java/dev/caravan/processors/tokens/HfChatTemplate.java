@@ -129,10 +129,10 @@ public final class HfChatTemplate {
             if (e.getSeverity() == TemplateError.ErrorType.FATAL) {
                 for (Throwable t = e.getException(); t != null; t = t.getCause()) {
                     if (t instanceof Raised raised) {
-                        throw new ChatTemplateException(raised.getMessage());
+                        throw new ChatTemplateException(raised.getMessage(), true);
                     }
                 }
-                throw new ChatTemplateException("chat template " + source + " failed: " + e.getMessage());
+                throw new ChatTemplateException("chat template " + source + " failed: " + e.getMessage(), false);
             }
         }
         return result.getOutput();

@@ -129,7 +129,7 @@ public final class LocalModel implements AutoCloseable {
             String last = in.finalText();
             int at = rendered.lastIndexOf(last);
             if (at < 0) {
-                throw new ChatTemplateException("continue_final_message: the final message is not in the rendering");
+                throw new ChatTemplateException("continue_final_message: the final message is not in the rendering", true);
             }
             rendered = rendered.substring(0, at + last.length());
         }
@@ -162,7 +162,7 @@ public final class LocalModel implements AutoCloseable {
 
     private String templateName(boolean hasTools) {
         if (templates.isEmpty()) {
-            throw new ChatTemplateException(NO_CHAT_TEMPLATE);
+            throw new ChatTemplateException(NO_CHAT_TEMPLATE, true);
         }
         if (hasTools && templates.containsKey("tool_use")) {
             return "tool_use";
@@ -174,7 +174,7 @@ public final class LocalModel implements AutoCloseable {
             return templates.keySet().iterator().next();
         }
         throw new ChatTemplateException("model " + model + " has several chat templates " + templates.keySet()
-                + " and none is named 'default'");
+                + " and none is named 'default'", true);
     }
 
     private static void readSpecialTokens(JsonNode config, Map<String, Object> out) {
