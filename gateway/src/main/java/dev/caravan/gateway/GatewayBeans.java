@@ -153,7 +153,7 @@ public final class GatewayBeans implements AutoCloseable {
         // breakers, retries, admission, health checks, admin key (docs/reliability.md)
         reliability = ReliabilityBeans.define(config, vertx, workers, meterRegistry, beans);
         // the engine's own prompt tokens (docs/tokens.md)
-        tokens.define(vertx, policies, meterRegistry, beans);
+        tokens.define(vertx, workers, policies, meterRegistry, beans);
         beans.put(BeanNames.FORWARD_STREAM, new ForwardStreamProcessor(upstream, config.decisionHeaders(), apiKey,
                 reliability.attemptListener()));
         beans.put(BeanNames.MAP_ERROR, new MapErrorProcessor());

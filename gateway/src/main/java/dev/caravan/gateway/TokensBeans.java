@@ -7,6 +7,7 @@ import java.util.Map;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.vertx.core.Vertx;
 
+import dev.caravan.policies.WorkerRegistry;
 import dev.caravan.processors.config.CaravanFlags;
 import dev.caravan.processors.config.GatewayConfig;
 import dev.caravan.processors.routing.PolicyRegistry;
@@ -15,20 +16,28 @@ import dev.caravan.processors.tokens.EngineDialect;
 import dev.caravan.processors.tokens.EngineTokenizer;
 import dev.caravan.processors.tokens.LocalPrompts;
 import dev.caravan.processors.tokens.TokenizePromptProcessor;
+import dev.caravan.processors.tokens.TokenizerCheck;
 import dev.caravan.processors.tokens.TokensConfig;
 import dev.caravan.processors.tokens.TokensMetrics;
 
 /**
  * The engine's own prompt tokens (docs/tokens.md): the {@link TokensConfig} from the flag table, every configured
  * model's tokenizer and chat template loaded at construction (a bad path fails the start, naming it), the engine
- * {@code /tokenize} client when {@code --tokens-source engine}, and the {@code tokenizePrompt} step
+ * {@code /tokenize} clients (the request path's when {@code --tokens-source engine}; the tokenizer check's when
+ * local files exist), the tokenizer check on every new worker, and the {@code tokenizePrompt} step
  * ({@code ingress.camel.yaml}). {@link #close} frees the native tokenizers and the client.
  */
 final class TokensBeans implements AutoCloseable {
 
     private final TokensConfig config;
     private final LocalPrompts local;
+    /** The tokenizer check's wait for one answer, and its retries while an engine starts. */
+    static final Duration CHECK_TIMEOUT = Duration.ofSeconds(5);
+    static final Duration CHECK_FIRST_RETRY = Duration.ofSeconds(2);
+    static final int CHECK_ATTEMPTS = 8;
+
     private EngineTokenizer engine;
+    private EngineTokenizer requestEngine;
 
     TokensBeans(GatewayConfig gateway) {
         this.config = config(gateway);
@@ -49,14 +58,30 @@ final class TokensBeans implements AutoCloseable {
                 TokensConfig.loraAdapters(c.getList(CaravanFlags.LORA_ADAPTERS)));
     }
 
-    /** Adds {@code tokenizePrompt}; the engine source asks the workers of each model's pool. */
-    void define(Vertx vertx, PolicyRegistry policies, MeterRegistry meters, Map<String, Object> beans) {
-        if (config.source() == TokensConfig.Source.ENGINE) {
+    /**
+     * Adds {@code tokenizePrompt}; the engine source asks the workers of each model's pool. With local files, every
+     * new worker's tokenizer is checked against them ({@link TokenizerCheck}).
+     */
+    void define(Vertx vertx, WorkerRegistry workers, PolicyRegistry policies, MeterRegistry meters,
+                Map<String, Object> beans) {
+        boolean on = config.source() != TokensConfig.Source.OFF;
+        if (on && (config.source() == TokensConfig.Source.ENGINE || !local.isEmpty())) {
             engine = new EngineTokenizer(vertx, model -> policies.poolFor(model).workers(), config.engine(),
-                    config.engineTimeout().toMillis());
+                    Math.max(config.engineTimeout().toMillis(), CHECK_TIMEOUT.toMillis()));
         }
-        beans.put(BeanNames.TOKENIZE_PROMPT, new TokenizePromptProcessor(config, local, engine,
+        beans.put(BeanNames.TOKENIZE_PROMPT, new TokenizePromptProcessor(config, local,
+                config.source() == TokensConfig.Source.ENGINE ? requestClient(vertx, policies) : null,
                 new TokensMetrics(meters), System::nanoTime));
+        if (on && !local.isEmpty()) {
+            workers.addListener(new TokenizerCheck(local, engine, vertx, meters, CHECK_FIRST_RETRY, CHECK_ATTEMPTS));
+        }
+    }
+
+    /** The request path's client: bounded by {@code --tokens-engine-timeout-ms}. */
+    private EngineTokenizer requestClient(Vertx vertx, PolicyRegistry policies) {
+        requestEngine = new EngineTokenizer(vertx, model -> policies.poolFor(model).workers(), config.engine(),
+                config.engineTimeout().toMillis());
+        return requestEngine;
     }
 
     TokensConfig config() {
@@ -67,6 +92,9 @@ final class TokensBeans implements AutoCloseable {
     public void close() {
         if (engine != null) {
             engine.close();
+        }
+        if (requestEngine != null) {
+            requestEngine.close();
         }
         local.close();
     }

@@ -73,6 +73,21 @@ public final class EngineTokenizer implements AutoCloseable {
      */
     public CompletableFuture<int[]> tokenize(String poolModel, String model, Map<String, Object> body, boolean chat,
                                              String rendered) {
+        Map<String, Object> request;
+        try {
+            request = request(model, body, chat, rendered);
+        } catch (IllegalStateException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        Worker worker = pick(poolModel);
+        if (worker == null) {
+            return CompletableFuture.failedFuture(new IllegalStateException("no available worker for " + poolModel));
+        }
+        return tokenizeOn(worker, request);
+    }
+
+    /** The {@code /tokenize} body for a request, in this engine's API. */
+    Map<String, Object> request(String model, Map<String, Object> body, boolean chat, String rendered) {
         Map<String, Object> request = new LinkedHashMap<>();
         if (model != null) {
             request.put("model", model);
@@ -86,8 +101,8 @@ public final class EngineTokenizer implements AutoCloseable {
             request.put("add_special_tokens", false);
         } else if (chat) {
             if (rendered == null) {
-                return CompletableFuture.failedFuture(new IllegalStateException(
-                        "SGLang's /tokenize takes no messages and no local chat template is configured"));
+                throw new IllegalStateException(
+                        "SGLang's /tokenize takes no messages and no local chat template is configured");
             }
             request.put("prompt", rendered);
             request.put("add_special_tokens", false);
@@ -97,10 +112,11 @@ public final class EngineTokenizer implements AutoCloseable {
             request.put("prompt", prompt);
             request.put("add_special_tokens", true);
         }
-        Worker worker = pick(poolModel);
-        if (worker == null) {
-            return CompletableFuture.failedFuture(new IllegalStateException("no available worker for " + poolModel));
-        }
+        return request;
+    }
+
+    /** Asks one worker; {@code request} is the {@code /tokenize} body. */
+    CompletableFuture<int[]> tokenizeOn(Worker worker, Map<String, Object> request) {
         byte[] bytes;
         try {
             bytes = JSON.writeValueAsBytes(request);

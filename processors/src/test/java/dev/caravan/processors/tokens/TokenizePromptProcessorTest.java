@@ -49,6 +49,7 @@ class TokenizePromptProcessorTest {
     static HttpServer engine;
     static final AtomicReference<String> MODE = new AtomicReference<>("ok");
     static final AtomicReference<Map<String, Object>> RECEIVED = new AtomicReference<>();
+    static final AtomicReference<int[]> ANSWER = new AtomicReference<>();
     static LocalPrompts local;
     static TokensConfig base;
 
@@ -67,6 +68,7 @@ class TokenizePromptProcessorTest {
                 case "ok" -> req.response().putHeader("Content-Type", "application/json")
                         .end("{\"count\":3,\"max_model_len\":4096,\"tokens\":[7,8,9],\"token_strs\":null}");
                 case "error" -> req.response().setStatusCode(500).end("{\"error\":\"boom\"}");
+                case "answer" -> req.response().end("{\"tokens\":" + java.util.Arrays.toString(ANSWER.get()) + "}");
                 default -> { } // hang
             }
         })).listen(0, "127.0.0.1").toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
@@ -229,5 +231,33 @@ class TokenizePromptProcessorTest {
         assertThatThrownBy(() -> new TokenizePromptProcessor(with(TokensConfig.Source.ENGINE, EngineDialect.VLLM),
                 local, null, new TokensMetrics(new SimpleMeterRegistry()), System::nanoTime))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("--tokens-source engine");
+    }
+
+    @Test
+    void checksThatANewWorkersEngineTokenizesAsTheGatewayDoes() throws Exception {
+        LocalModel qwen = local.model("qwen");
+        int[] expected = qwen.encode(qwen.render(TokenizerCheck.PROBE), false);
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        EngineTokenizer client = new EngineTokenizer(vertx, m -> List.of(), EngineDialect.VLLM, 3000);
+        TokenizerCheck check = new TokenizerCheck(local, client, vertx, registry, Duration.ofMillis(50), 3);
+        Worker same = Worker.builder("http://127.0.0.1:" + engine.actualPort() + "/").modelId("qwen").build();
+        MODE.set("answer");
+        ANSWER.set(expected);
+        check.onWorkerAdded(same);
+        await().atMost(Duration.ofSeconds(5)).until(() -> check.agreement(same.url()) != null);
+        assertThat(check.agreement(same.url())).isEqualTo(1.0);
+        assertThat(RECEIVED.get()).containsEntry("model", "qwen").containsEntry("add_special_tokens", false);
+
+        Worker other = Worker.builder("http://127.0.0.1:" + engine.actualPort() + "/other").modelId("qwen").build();
+        ANSWER.set(java.util.Arrays.copyOf(expected, expected.length - 1));
+        check.onWorkerAdded(other);
+        await().atMost(Duration.ofSeconds(5)).until(() -> check.agreement(other.url()) != null);
+        assertThat(check.agreement(other.url())).isEqualTo(0.0);
+        assertThat(registry.get("caravan_prompt_tokens_engine_agreement").tag("worker", other.url()).gauge().value())
+                .isEqualTo(0.0);
+        check.onWorkerRemoved(other);
+        assertThat(registry.find("caravan_prompt_tokens_engine_agreement").tag("worker", other.url()).gauge())
+                .isNull();
+        client.close();
     }
 }
