@@ -3,6 +3,9 @@ package dev.caravan.gateway;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.vertx.core.Vertx;
@@ -36,8 +39,12 @@ final class TokensBeans implements AutoCloseable {
     static final Duration CHECK_FIRST_RETRY = Duration.ofSeconds(2);
     static final int CHECK_ATTEMPTS = 8;
 
+    private static final AtomicInteger THREADS = new AtomicInteger();
+
     private EngineTokenizer engine;
     private EngineTokenizer requestEngine;
+    /** Local rendering and encoding, off the event loops: one thread per core (admission bounds the queue). */
+    private ExecutorService cpu;
 
     TokensBeans(GatewayConfig gateway) {
         this.config = config(gateway);
@@ -69,9 +76,16 @@ final class TokensBeans implements AutoCloseable {
             engine = new EngineTokenizer(vertx, model -> policies.poolFor(model).workers(), config.engine(),
                     Math.max(config.engineTimeout().toMillis(), CHECK_TIMEOUT.toMillis()));
         }
+        if (on && !local.isEmpty()) {
+            cpu = Executors.newFixedThreadPool(Math.max(1, Runtime.getRuntime().availableProcessors()), r -> {
+                Thread t = new Thread(r, "caravan-tokenize-" + THREADS.incrementAndGet());
+                t.setDaemon(true);
+                return t;
+            });
+        }
         beans.put(BeanNames.TOKENIZE_PROMPT, new TokenizePromptProcessor(config, local,
                 config.source() == TokensConfig.Source.ENGINE ? requestClient(vertx, policies) : null,
-                new TokensMetrics(meters), System::nanoTime));
+                new TokensMetrics(meters), System::nanoTime, cpu));
         if (on && !local.isEmpty()) {
             workers.addListener(new TokenizerCheck(local, engine, vertx, meters, CHECK_FIRST_RETRY, CHECK_ATTEMPTS));
         }
@@ -95,6 +109,9 @@ final class TokensBeans implements AutoCloseable {
         }
         if (requestEngine != null) {
             requestEngine.close();
+        }
+        if (cpu != null) {
+            cpu.shutdownNow();
         }
         local.close();
     }

@@ -13,11 +13,12 @@ import com.hubspot.jinjava.Jinjava;
 import com.hubspot.jinjava.JinjavaConfig;
 import com.hubspot.jinjava.LegacyOverrides;
 import com.hubspot.jinjava.el.JinjavaInterpreterResolver;
+import com.hubspot.jinjava.interpret.Context;
 import com.hubspot.jinjava.interpret.JinjavaInterpreter;
-import com.hubspot.jinjava.interpret.RenderResult;
 import com.hubspot.jinjava.interpret.TemplateError;
 import com.hubspot.jinjava.lib.filter.Filter;
 import com.hubspot.jinjava.lib.fn.ELFunctionDefinition;
+import com.hubspot.jinjava.tree.Node;
 
 import jinjava.javax.el.CompositeELResolver;
 
@@ -45,7 +46,8 @@ import jinjava.javax.el.CompositeELResolver;
  * undefined variable does in both), and string repetition ({@code '-' * 3}) is not supported. The token-identity vectors
  * (docs/tokens.md) prove the rest on real templates.
  *
- * <p>Thread-safe: the Jinjava instance is shared and every render gets its own interpreter.
+ * <p>The template is parsed once, at construction (a syntax error fails there, naming the source). Thread-safe: the
+ * Jinjava instance and the parsed tree are shared, every render gets its own interpreter and context.
  */
 public final class HfChatTemplate {
 
@@ -58,6 +60,7 @@ public final class HfChatTemplate {
     private final Map<String, Object> specialTokens;
     private final Clock clock;
     private final Jinjava jinjava;
+    private final Node root;
 
     /**
      * @param template      the Jinja source
@@ -105,6 +108,14 @@ public final class HfChatTemplate {
         } catch (NoSuchMethodException e) {
             throw new IllegalStateException(e);
         }
+        // parsed once: every render walks the same immutable tree with an interpreter of its own
+        JinjavaInterpreter parser = jinjava.newInterpreter();
+        this.root = parser.parse(this.template);
+        for (TemplateError e : parser.getErrors()) {
+            if (e.getSeverity() == TemplateError.ErrorType.FATAL) {
+                throw new IllegalArgumentException("chat template " + source + " does not parse: " + e.getMessage());
+            }
+        }
     }
 
     /**
@@ -124,8 +135,19 @@ public final class HfChatTemplate {
         vars.put("documents", null);
         vars.put("add_generation_prompt", addGenerationPrompt);
         vars.put(CLOCK_VARIABLE, clock);
-        RenderResult result = jinjava.renderForResult(template, vars);
-        for (TemplateError e : result.getErrors()) {
+        JinjavaInterpreter interpreter = new JinjavaInterpreter(jinjava,
+                new Context(jinjava.getGlobalContext(), vars, jinjava.getGlobalConfig().getDisabled()),
+                jinjava.getGlobalConfig());
+        String output;
+        JinjavaInterpreter.pushCurrent(interpreter);
+        try {
+            output = interpreter.render(root);
+        } catch (RuntimeException e) {
+            throw new ChatTemplateException("chat template " + source + " failed: " + e, false);
+        } finally {
+            JinjavaInterpreter.popCurrent();
+        }
+        for (TemplateError e : interpreter.getErrors()) {
             if (e.getSeverity() == TemplateError.ErrorType.FATAL) {
                 for (Throwable t = e.getException(); t != null; t = t.getCause()) {
                     if (t instanceof Raised raised) {
@@ -135,7 +157,7 @@ public final class HfChatTemplate {
                 throw new ChatTemplateException("chat template " + source + " failed: " + e.getMessage(), false);
             }
         }
-        return result.getOutput();
+        return output;
     }
 
     /** Where the template came from. */

@@ -8,6 +8,7 @@ import static dev.caravan.processors.CaravanExchangeProperties.REQUEST_KIND;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeoutException;
 import java.util.function.LongSupplier;
 
@@ -37,7 +38,8 @@ import dev.caravan.processors.tokens.TokensMetrics.Outcome;
  *       {@code --tokens-engine-timeout-ms}; on failure the local tokens when the model has them, else none;</li>
  *   <li>{@code off}: nothing.</li>
  * </ul>
- * No tokens is not an error: the policy then tokenizes the routing text as before. A batch of prompts gets none.
+ * Local rendering and encoding are CPU work (milliseconds for long prompts, docs/benchmarks.md): with an executor
+ * they run there and the exchange continues from it, so the event loops never carry them. No tokens is not an error: the policy then tokenizes the routing text as before. A batch of prompts gets none.
  * A chat the engine would refuse — its template raised ({@code raise_exception}), or the model has no chat template
  * — ends with 400 {@code invalid_request} carrying the template's message, as the engine would answer; a template that
  * fails to render here for another reason (a Jinja construct Jinjava lacks) is logged once per template, counted, and
@@ -52,13 +54,23 @@ public final class TokenizePromptProcessor extends AsyncProcessorSupport {
     private final EngineTokenizer engine;
     private final TokensMetrics metrics;
     private final LongSupplier nanoTime;
+    private final Executor cpu;
     private final java.util.Set<String> warned = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+    /** Local tokens computed on the calling thread (tests). */
+    public TokenizePromptProcessor(TokensConfig config, LocalPrompts local, EngineTokenizer engine,
+                                   TokensMetrics metrics, LongSupplier nanoTime) {
+        this(config, local, engine, metrics, nanoTime, null);
+    }
 
     /**
      * @param engine the engine source, or null unless {@code --tokens-source engine}
+     * @param cpu    where local rendering and encoding run (CPU work kept off the event loops), or null for the
+     *               calling thread
      */
     public TokenizePromptProcessor(TokensConfig config, LocalPrompts local, EngineTokenizer engine,
-                                   TokensMetrics metrics, LongSupplier nanoTime) {
+                                   TokensMetrics metrics, LongSupplier nanoTime, Executor cpu) {
+        this.cpu = cpu;
         this.config = config;
         this.local = local;
         this.engine = engine;
@@ -94,31 +106,53 @@ public final class TokenizePromptProcessor extends AsyncProcessorSupport {
         boolean chat = kind == RequestKind.CHAT;
         String prompt = chat ? null : RequestIds.textPrompt(kind, body);
         LocalModel localModel = local.model(keys.baseModel());
-        if (given != null || (!chat && prompt == null) || config.source() != TokensConfig.Source.ENGINE) {
-            int[] ids = given;
-            if (ids == null && (chat || prompt != null) && localModel != null) {
-                ids = localIds(localModel, chat, body, prompt);
-            }
-            publish(exchange, keys, ids, given != null ? Outcome.REQUEST : ids != null ? Outcome.LOCAL : Outcome.NONE,
-                    start);
+        if (given != null || (!chat && prompt == null) || localModel == null
+                && config.source() != TokensConfig.Source.ENGINE) {
+            publish(exchange, keys, given, given != null ? Outcome.REQUEST : Outcome.NONE, start);
             callback.done(true);
             return true;
+        }
+        if (config.source() != TokensConfig.Source.ENGINE) {
+            if (cpu == null) {
+                int[] ids = localIds(localModel, chat, body, prompt);
+                publish(exchange, keys, ids, ids != null ? Outcome.LOCAL : Outcome.NONE, start);
+                callback.done(true);
+                return true;
+            }
+            cpu.execute(() -> {
+                try {
+                    int[] ids = localIds(localModel, chat, body, prompt);
+                    publish(exchange, keys, ids, ids != null ? Outcome.LOCAL : Outcome.NONE, start);
+                } catch (RuntimeException e) {
+                    exchange.setException(e);
+                }
+                callback.done(false);
+            });
+            return false;
         }
         String rendered = chat && config.engine() == EngineDialect.SGLANG && localModel != null
                 ? render(localModel, body) : null;
         engine.tokenize(keys.baseModel(), model, body, chat, rendered).whenComplete((ids, error) -> {
-            try {
-                if (ids != null) {
-                    publish(exchange, keys, ids, Outcome.ENGINE, start);
-                } else {
-                    countFailure(error);
-                    int[] fallback = localModel == null ? null : localIds(localModel, chat, body, prompt);
-                    publish(exchange, keys, fallback, fallback == null ? Outcome.NONE : Outcome.LOCAL, start);
-                }
-            } catch (RuntimeException e) {
-                exchange.setException(e);
+            if (ids != null) {
+                publish(exchange, keys, ids, Outcome.ENGINE, start);
+                callback.done(false);
+                return;
             }
-            callback.done(false);
+            countFailure(error);
+            Runnable fallback = () -> {
+                try {
+                    int[] local = localModel == null ? null : localIds(localModel, chat, body, prompt);
+                    publish(exchange, keys, local, local == null ? Outcome.NONE : Outcome.LOCAL, start);
+                } catch (RuntimeException e) {
+                    exchange.setException(e);
+                }
+                callback.done(false);
+            };
+            if (cpu != null && localModel != null) {
+                cpu.execute(fallback);
+            } else {
+                fallback.run();
+            }
         });
         return false;
     }

@@ -89,4 +89,41 @@ class PromptVectorsTest {
             assertThat(model.completion((String) request.get("prompt"))).containsExactly(expected);
         }
     }
+
+    @org.junit.jupiter.api.Test
+    @SuppressWarnings("unchecked")
+    void rendersTheSameFromManyThreadsAtOnce() throws Exception {
+        LocalModel model = model("qwen3");
+        List<Map<String, Object>> cases = new ArrayList<>();
+        for (Object c : (List<Object>) vectors.get("cases")) {
+            Map<String, Object> v = (Map<String, Object>) c;
+            if ("qwen3".equals(v.get("model")) && "chat".equals(v.get("kind"))) {
+                cases.add(v);
+            }
+        }
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(4);
+        try {
+            List<java.util.concurrent.Future<Integer>> results = new ArrayList<>();
+            for (int t = 0; t < 4; t++) {
+                int offset = t;
+                results.add(pool.submit(() -> {
+                    int checked = 0;
+                    for (int i = 0; i < 20; i++) {
+                        Map<String, Object> v = cases.get((i + offset) % cases.size());
+                        Map<String, Object> body = new ObjectMapper().readValue((String) v.get("body"),
+                                new TypeReference<>() {
+                                });
+                        assertThat(model.render(body)).isEqualTo(v.get("rendered"));
+                        checked++;
+                    }
+                    return checked;
+                }));
+            }
+            for (java.util.concurrent.Future<Integer> f : results) {
+                assertThat(f.get(60, java.util.concurrent.TimeUnit.SECONDS)).isEqualTo(20);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
 }

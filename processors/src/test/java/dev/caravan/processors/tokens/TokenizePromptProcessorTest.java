@@ -260,4 +260,27 @@ class TokenizePromptProcessorTest {
                 .isNull();
         client.close();
     }
+
+    @Test
+    void computesLocalTokensOnTheGivenExecutor() throws Exception {
+        java.util.concurrent.ExecutorService cpu = java.util.concurrent.Executors.newSingleThreadExecutor(
+                r -> new Thread(r, "test-tokenize"));
+        try {
+            AtomicReference<String> thread = new AtomicReference<>();
+            TokenizePromptProcessor step = new TokenizePromptProcessor(base, local, null,
+                    new TokensMetrics(new SimpleMeterRegistry()), System::nanoTime, r -> cpu.execute(() -> {
+                        thread.set(Thread.currentThread().getName());
+                        r.run();
+                    }));
+            Exchange e = request("chat", SINGLE_USER);
+            AtomicReference<Boolean> done = new AtomicReference<>();
+            assertThat(step.process(e, done::set)).isFalse();
+            await().atMost(Duration.ofSeconds(5)).until(() -> done.get() != null);
+            assertThat(done.get()).isFalse();
+            assertThat(thread.get()).isEqualTo("test-tokenize");
+            assertThat(CaravanExchangeProperties.PROMPT_TOKENS.get(e).ids()).containsExactly(QWEN_SINGLE_USER);
+        } finally {
+            cpu.shutdownNow();
+        }
+    }
 }
