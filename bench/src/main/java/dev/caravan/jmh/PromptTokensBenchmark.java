@@ -23,6 +23,7 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
+import dev.caravan.policies.text.ChatTemplate;
 import dev.caravan.processors.tokens.EngineDialect;
 import dev.caravan.processors.tokens.LocalModel;
 import dev.caravan.processors.tokens.ModelFiles;
@@ -30,7 +31,8 @@ import dev.caravan.processors.tokens.ModelFiles;
 /**
  * The cost of the engine's own tokens on the request path ({@code tokenizePrompt}, docs/tokens.md): Qwen3's chat
  * template rendered on Jinjava ({@code render}) and rendered + encoded with its tokenizer.json through DJL
- * ({@code chat}), for a chat with one tool and {@code turns} user/assistant turns of ~60 words each. The model
+ * ({@code chat}), against today's per-request cost with {@code --kv-tokenizer} ({@code routingTextEncode}: Caravan's
+ * routing text encoded by the same tokenizer), for a chat with one tool and {@code turns} user/assistant turns of ~60 words each. The model
  * directory is the system property {@code caravan.model} (default: the processors module's Qwen3 fixture, run from
  * the repository root).
  */
@@ -47,6 +49,7 @@ public class PromptTokensBenchmark {
 
     private LocalModel model;
     private Map<String, Object> body;
+    private String routingText;
 
     @Setup(Level.Trial)
     public void setUp() throws IOException {
@@ -67,6 +70,7 @@ public class PromptTokensBenchmark {
         body.put("tools", List.of(Map.of("type", "function", "function", Map.of("name", "get_weather",
                 "description", "Weather for a city", "parameters", Map.of("type", "object", "properties",
                         Map.of("city", Map.of("type", "string")))))));
+        routingText = ChatTemplate.render(messages, (List<?>) body.get("tools"));
     }
 
     @TearDown(Level.Trial)
@@ -82,5 +86,11 @@ public class PromptTokensBenchmark {
     @Benchmark
     public int[] chat() {
         return model.chat(body);
+    }
+
+    /** The baseline: what kv_aware does per request with {@code --kv-tokenizer} (encode Caravan's routing text). */
+    @Benchmark
+    public int[] routingTextEncode() {
+        return model.encode(routingText, true);
     }
 }
