@@ -256,6 +256,18 @@ CHATS = {
         {"role": "assistant", "content": "", "tool_calls": [
             {"id": "c3", "type": "function", "function": {"name": "get_weather", "arguments": "not json"}}]},
         {"role": "tool", "tool_call_id": "c3", "content": "error"}]},
+    # Mistral's templates want 9-character alphanumeric call ids and user/assistant alternation around tool turns
+    "mistral_tool_round_trip": {"tools": [WEATHER, TIME], "messages": [
+        {"role": "system", "content": "Use tools."},
+        {"role": "user", "content": "Weather in Oslo, and the time?"},
+        {"role": "assistant", "content": None, "tool_calls": [
+            {"id": "Xr7kQ2mZp", "type": "function", "function": {"name": "get_weather",
+                                                                  "arguments": "{\"city\": \"Oslo\", \"days\": 2}"}},
+            {"id": "b4Tn9LwQe", "type": "function", "function": {"name": "now", "arguments": {"tz": "Europe/Oslo"}}}]},
+        {"role": "tool", "tool_call_id": "Xr7kQ2mZp", "content": "{\"temp\": 3}"},
+        {"role": "tool", "tool_call_id": "b4Tn9LwQe", "content": [{"type": "text", "text": "14:05"}]},
+        {"role": "assistant", "content": "3 °C in Oslo; it is 14:05."},
+        {"role": "user", "content": "Thanks. Tomorrow?"}]},
     "named_user": {"messages": [{"role": "user", "content": "Who am I?", "name": "alice"}]},
     "features": {"messages": [
         {"role": "system", "content": "  Hi there!  "},
@@ -279,12 +291,17 @@ MODELS = {
                         "reasoning_last_turn", "thinking_off", "thinking_on", "empty_tool_calls_bad_arguments",
                         "named_user"]},
     "qwen3-features": {"dir": "models/qwen3", "template": "models/features.jinja", "chats": ["features"]},
-    "llama3": {"dir": "models/llama3", "template": None,
-               "chats": ["single_user", "system_multi_turn", "content_parts", "no_generation_prompt",
-                         "continue_final_message", "named_user"]},
-    "llama3-tools": {"dir": "models/llama3", "template": "models/llama3/tool_chat_template.jinja",
-                     "chats": ["single_user", "system_multi_turn", "tools_round_trip", "tools_first_turn",
-                               "dated_tools", "content_parts"]},
+    # Mistral NeMo's template emits bos_token and its tokenizer's post-processor adds <s> too: one BOS for chat
+    # (add_special_tokens false), one for completions (true)
+    "mistral_nemo": {"dir": "models/mistral_nemo", "template": None,
+                     "chats": ["single_user", "system_multi_turn", "content_parts", "no_generation_prompt",
+                               "continue_final_message", "named_user", "tools_first_turn", "mistral_tool_round_trip"]},
+    # the Llama-3-style tool-calling template (Caravan's) on Mistral NeMo's tokenizer: Llama 3's own files are not
+    # committed (Llama 3.1 Community License); its header tokens are plain text to this tokenizer, its bos_token is <s>
+    "nemo-llama-style-tools": {"dir": "models/mistral_nemo", "template": "models/tool_chat_template.jinja",
+                               "kwargs": {"date_string": "26 Jul 2024"},
+                               "chats": ["single_user", "system_multi_turn", "tools_round_trip", "tools_first_turn",
+                                         "dated_tools", "content_parts"]},
 }
 PROMPTS = ["Tell me about caravans", "The caravan crosses the desert at night.\n\nNext line, tabs\tand  spaces",
            "Unicode: naïve café, 東京, emoji 🐪", "<|im_start|>user\nliteral special tokens<|im_end|>"]
@@ -301,10 +318,8 @@ def main():
             template = config["chat_template"]
         for name in spec["chats"]:
             request = dict(CHATS[name])
-            if name == "dated_tools" or model != "llama3-tools":
-                pass
-            else:
-                request.setdefault("chat_template_kwargs", {"date_string": "26 Jul 2024"})
+            if spec.get("kwargs"):
+                request.setdefault("chat_template_kwargs", dict(spec["kwargs"]))
             fmt, rendered = render(template, config, request)
             templates[model] = fmt
             # the body as the client sends it: a JSON text, so float literals (100.0, 1e+20) survive the Node step

@@ -24,8 +24,10 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * Token identity on named real templates: for every case of {@code vectors/prompt-tokens.json} — Qwen3's template and
  * tokenizer (tools, tool round trips, multi-turn, reasoning, {@code enable_thinking} false/true,
- * {@code add_generation_prompt}, {@code continue_final_message}), Llama 3's, and Llama 3's tokenizer with a tool-calling
- * override template (OpenAI content parts, {@code chat_template_kwargs}) — the gateway's rendering equals the one
+ * {@code add_generation_prompt}, {@code continue_final_message}), Mistral NeMo's (a template that emits the BOS its
+ * tokenizer also adds: chat gets one; tools, tool calls and results), and a Llama-3-style tool-calling override
+ * template on Mistral NeMo's tokenizer (OpenAI content parts, {@code chat_template_kwargs}) — the gateway's rendering
+ * equals the one
  * Python's jinja2 produced with transformers' settings and vLLM's message preprocessing, and its token ids equal those
  * Hugging Face's JavaScript tokenizer gave (derive_prompt_vectors.py, tokenize_prompt_vectors.mjs; docs/tokens.md).
  */

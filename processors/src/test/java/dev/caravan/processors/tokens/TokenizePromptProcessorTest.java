@@ -31,7 +31,7 @@ import dev.caravan.processors.error.GatewayException;
 import dev.caravan.processors.tokens.TokensMetrics.Outcome;
 
 /**
- * The {@code tokenizePrompt} step on the real Qwen3 and Llama 3 fixtures, and against a loopback engine whose
+ * The {@code tokenizePrompt} step on the real Qwen3 and Mistral NeMo fixtures, and against a loopback engine whose
  * {@code /tokenize} answers {@code [7, 8, 9]} (mode {@code ok}), never answers ({@code hang}) or fails ({@code error}).
  */
 class TokenizePromptProcessorTest {
@@ -73,8 +73,9 @@ class TokenizePromptProcessorTest {
             }
         })).listen(0, "127.0.0.1").toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
         base = new TokensConfig(TokensConfig.Source.AUTO, EngineDialect.VLLM, Duration.ofSeconds(3), null,
-                TokensConfig.models(List.of("qwen=" + MODELS.resolve("qwen3"), "llama=" + MODELS.resolve("llama3")),
-                        List.of(), List.of("llama=" + MODELS.resolve("llama3/tool_chat_template.jinja"))),
+                TokensConfig.models(List.of("qwen=" + MODELS.resolve("qwen3"), "nemo=" + MODELS.resolve("mistral_nemo"),
+                        "tools=" + MODELS.resolve("mistral_nemo")), List.of(),
+                        List.of("tools=" + MODELS.resolve("tool_chat_template.jinja"))),
                 Map.of("qwen-sql-lora", "qwen"));
         local = new LocalPrompts(base, Clock.systemUTC());
     }
@@ -131,9 +132,17 @@ class TokenizePromptProcessorTest {
     @Test
     void encodesACompletionPromptWithTheTokenizersSpecialTokens() throws Exception {
         PromptTokens p = run(step(base, new TokensMetrics(new SimpleMeterRegistry())),
-                request("completions", "{\"model\":\"llama\",\"prompt\":\"Tell me about caravans\"}"));
-        // Llama 3's BOS, then the text (vectors: llama3/prompt_0)
-        assertThat(p.ids()).containsExactly(128000, 41551, 757, 922, 1841, 402, 598);
+                request("completions", "{\"model\":\"nemo\",\"prompt\":\"Tell me about caravans\"}"));
+        // Mistral NeMo's BOS, then the text (vectors: mistral_nemo/prompt_0)
+        assertThat(p.ids()).containsExactly(1, 69839, 1639, 2314, 2382, 1430, 1545);
+    }
+
+    @Test
+    void givesAChatOneBosWhenTheTemplateEmitsTheOneTheTokenizerAdds() throws Exception {
+        PromptTokens p = run(step(base, new TokensMetrics(new SimpleMeterRegistry())),
+                request("chat", SINGLE_USER.replace("\"qwen\"", "\"nemo\"")));
+        // <s>[INST]Tell me about caravans[/INST] (vectors: mistral_nemo/single_user)
+        assertThat(p.ids()).containsExactly(1, 3, 69839, 1639, 2314, 2382, 1430, 1545, 4);
     }
 
     @Test
@@ -165,11 +174,21 @@ class TokenizePromptProcessorTest {
 
     @Test
     void answers400WhenTheTemplateRefusesTheConversation() throws Exception {
-        Exchange e = request("chat", "{\"model\":\"llama\",\"tools\":[{\"type\":\"function\",\"function\":"
+        Exchange e = request("chat", "{\"model\":\"tools\",\"tools\":[{\"type\":\"function\",\"function\":"
                 + "{\"name\":\"f\"}}],\"messages\":[{\"role\":\"system\",\"content\":\"only a system turn\"}]}");
         run(step(base, new TokensMetrics(new SimpleMeterRegistry())), e);
         assertThat(e.getException()).isInstanceOf(GatewayException.class)
                 .hasMessageContaining("tools need a first user message");
+    }
+
+    @Test
+    void answers400WhenMistralNemosTemplateRefusesAToolCallId() throws Exception {
+        Exchange e = request("chat", "{\"model\":\"nemo\",\"messages\":[{\"role\":\"user\",\"content\":\"Hi\"},"
+                + "{\"role\":\"assistant\",\"tool_calls\":[{\"id\":\"call_1\",\"type\":\"function\","
+                + "\"function\":{\"name\":\"f\",\"arguments\":\"{}\"}}]}]}");
+        run(step(base, new TokensMetrics(new SimpleMeterRegistry())), e);
+        assertThat(e.getException()).isInstanceOf(GatewayException.class)
+                .hasMessageContaining("Tool call IDs should be alphanumeric strings with length 9!");
     }
 
     @Test
