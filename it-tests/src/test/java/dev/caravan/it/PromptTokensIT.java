@@ -32,19 +32,22 @@ import dev.caravan.sim.SimEngine;
 import dev.caravan.sim.SimFleet;
 
 /**
- * The engine's own tokens on a real model: simulated engines load Llama 3's tokenizer.json and chat template
- * ({@code --tokenizer}, rendered and tokenized by the simulator's own code), the kv_aware gateway gets the same model
- * directory ({@code --model-path}). For a multi-turn chat, the gateway's prompt tokens equal the engine's
- * {@code /tokenize} ids (one BOS: the template's), the gateway's tokenizer check finds every engine in agreement, and
- * the chat is routed to the engine holding its blocks, with them cached. (Qwen3's template, proven by the vectors,
- * is not used here: the simulator's own Jinja set-up does not render it yet.)
+ * The engine's own tokens on a real open model: simulated engines load Mistral NeMo Instruct's tokenizer.json and chat
+ * template ({@code --tokenizer}, rendered and tokenized by the simulator's own code), the kv_aware gateway gets the
+ * same model directory ({@code --model-path}). For a multi-turn chat with a tool, the gateway's prompt tokens equal the
+ * engine's {@code /tokenize} ids (one BOS: the template emits it, the tokenizer would add another), the gateway's
+ * tokenizer check finds every engine in agreement, and the chat is routed to the engine holding its blocks, with them
+ * cached. (Qwen3's template, proven by the vectors, is not used here: the simulator's own Jinja set-up does not render
+ * it yet.)
  */
 class PromptTokensIT {
 
     private static final Duration WAIT = Duration.ofSeconds(20);
-    /** Llama 3's fixture in the processors module (tokenizer.json and tokenizer_config.json, models/README.md). */
-    private static final Path LLAMA3 = Path.of("../processors/src/test/resources/models/llama3").toAbsolutePath()
+    /** Mistral NeMo's fixture in the processors module (tokenizer.json, tokenizer_config.json; models/README.md). */
+    private static final Path NEMO = Path.of("../processors/src/test/resources/models/mistral_nemo").toAbsolutePath()
             .normalize();
+    /** Mistral NeMo's {@code <s>}. */
+    private static final int BOS = 1;
 
     private static SimFleet fleet;
     private static GatewayHarness gateway;
@@ -55,11 +58,11 @@ class PromptTokensIT {
     @BeforeAll
     static void start() throws IOException {
         System.setProperty("ENGINE_CACHE_DIR", Path.of("target/djl-cache").toAbsolutePath().toString());
-        fleet = SimFleet.start(2, KvFixtures.publishing(SimConfig.builder()).tokenizer(LLAMA3).build());
+        fleet = SimFleet.start(2, KvFixtures.publishing(SimConfig.builder()).tokenizer(NEMO).build());
         gateway = GatewayHarness.start(GatewayHarness.config(List.of()).with(CaravanFlags.POLICY_NAME, "kv_aware")
-                .with(CaravanFlags.MODEL_PATH, LLAMA3.toString()));
+                .with(CaravanFlags.MODEL_PATH, NEMO.toString()));
         index = gateway.gateway().beans().kv().index();
-        local = LocalModel.load(new ModelFiles("llama3", LLAMA3, null, null), null, EngineDialect.VLLM,
+        local = LocalModel.load(new ModelFiles("mistral_nemo", NEMO, null, null), null, EngineDialect.VLLM,
                 Clock.systemUTC());
         for (SimEngine e : fleet.engines()) {
             ids.add(KvFixtures.register(gateway.client(), e, e.config().model()));
@@ -89,9 +92,13 @@ class PromptTokensIT {
     }
 
     private static Map<String, Object> chat(String model) {
-        Map<String, Object> tool = Map.of("type", "function", "function", Map.of("name", "get_weather",
-                "description", "Weather for a city", "parameters", Map.of("type", "object", "properties",
-                        Map.of("city", Map.of("type", "string")), "required", List.of("city"))));
+        // the function's fields in the order vLLM's request model declares them (its template iterates them)
+        Map<String, Object> function = new LinkedHashMap<>();
+        function.put("name", "get_weather");
+        function.put("description", "Weather for a city");
+        function.put("parameters", Map.of("type", "object", "properties", Map.of("city", Map.of("type", "string")),
+                "required", List.of("city")));
+        Map<String, Object> tool = Map.of("type", "function", "function", function);
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("model", model);
         body.put("messages", List.of(
@@ -121,8 +128,8 @@ class PromptTokensIT {
                 GatewayClient.json(body));
         assertThat(tokenized.statusCode()).as(tokenized.body()).isEqualTo(200);
         JsonNode theirs = GatewayClient.parse(tokenized.body()).path("tokens");
-        assertThat(ours[0]).isEqualTo(128000);
-        assertThat(ours[1]).isNotEqualTo(128000);
+        assertThat(ours[0]).isEqualTo(BOS);
+        assertThat(ours).containsOnlyOnce(BOS);
         assertThat(theirs).hasSize(ours.length);
         for (int i = 0; i < ours.length; i++) {
             assertThat(theirs.get(i).asInt()).as("token %d", i).isEqualTo(ours[i]);
