@@ -84,6 +84,7 @@ public final class GatewayBeans implements AutoCloseable {
     private final WorkerRegistry workers = new WorkerRegistry();
     private final PolicyRegistry policies;
     private final KvBeans kv;
+    private final TokensBeans tokens;
     private final GatewayMetrics metrics;
     private final UpstreamClient upstream;
     private ReliabilityBeans reliability;
@@ -111,6 +112,7 @@ public final class GatewayBeans implements AutoCloseable {
                 : new PrometheusMeterRegistry(io.micrometer.prometheusmetrics.PrometheusConfig.DEFAULT);
         bindJvmMetrics();
         this.kv = new KvBeans(config, workers, this.meterRegistry);
+        this.tokens = new TokensBeans(config);
         PolicyEnvironment env = PolicyEnvironment.system().withKv(kv.groundTruth());
         this.policies = new PolicyRegistry(workers, model -> PolicyFactory.create(policyConfig, env));
         this.metrics = new GatewayMetrics(this.meterRegistry);
@@ -154,6 +156,8 @@ public final class GatewayBeans implements AutoCloseable {
         beans.put(BeanNames.SELECT_WORKER, new SelectWorkerProcessor(policies, metrics.andThen(kv.decisions())));
         // breakers, retries, admission, health checks, admin key (docs/reliability.md)
         reliability = ReliabilityBeans.define(config, vertx, workers, meterRegistry, beans);
+        // the engine's own prompt tokens (docs/tokens.md)
+        tokens.define(vertx, workers, policies, meterRegistry, beans);
         beans.put(BeanNames.FORWARD_STREAM, new ForwardStreamProcessor(upstream, config.decisionHeaders(), apiKey,
                 reliability.attemptListener()));
         beans.put(BeanNames.MAP_ERROR, new MapErrorProcessor());
@@ -322,6 +326,7 @@ public final class GatewayBeans implements AutoCloseable {
         health.close();
         upstream.close();
         kv.close();
+        tokens.close();
         gcMetrics.close();
         if (ownsVertx) {
             vertx.close().toCompletionStage().toCompletableFuture().join();

@@ -11,6 +11,7 @@ import io.vertx.core.http.HttpServerRequest;
 import dev.caravan.policies.Decision;
 import dev.caravan.policies.Worker;
 import dev.caravan.policies.WorkerLease;
+import dev.caravan.policies.text.PromptTokens;
 
 /**
  * The contract between route steps: every exchange property a step reads or writes, each a typed
@@ -46,6 +47,7 @@ import dev.caravan.policies.WorkerLease;
  * parseRequest       CLIENT_REQUEST, REQUEST_BODY, REQUEST_JSON, MODEL, STREAM, REQUEST_ID, UPSTREAM_PATH
  * extractRoutingText ROUTING_TEXT
  * admitRequest       AdmissionTicket.PROPERTY
+ * tokenizePrompt     PROMPT_TOKENS (when the model's tokenizer or the engine's /tokenize is configured)
  * choosePdMode       ATTEMPT (pd-sglang / pd-vllm)
  * beginAttempts      RetryState.PROPERTY, ATTEMPT_PENDING, EXCLUDED_WORKERS, HOLD_BACK_STATUSES
  * selectWorker       DECISION, WORKER, LEASE                                  (each attempt)
@@ -84,6 +86,12 @@ public final class CaravanExchangeProperties {
             ExchangeProperty.of("caravanUpstreamBody", Object.class);
     /** The routing text the policy sees (see docs/architecture.md for its exact format per kind). */
     public static final ExchangeProperty<String> ROUTING_TEXT = ExchangeProperty.of("caravanRoutingText", String.class);
+    /**
+     * The engine's own prompt tokens with the request's LoRA adapter and {@code cache_salt} (docs/tokens.md), or absent
+     * when no source has them; the selection steps hand them to the policy as {@code SelectionContext#prompt()}.
+     */
+    public static final ExchangeProperty<PromptTokens> PROMPT_TOKENS =
+            ExchangeProperty.of("caravanPromptTokens", PromptTokens.class);
     /** Route-read (e.g. {@code ${exchangeProperty.caravanDecision.label}}). The policy's decision. */
     public static final ExchangeProperty<Decision> DECISION = ExchangeProperty.of("caravanDecision", Decision.class);
     /** The chosen worker. */

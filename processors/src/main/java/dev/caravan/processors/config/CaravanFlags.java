@@ -38,6 +38,7 @@ import dev.caravan.processors.pd.PdConfig;
 import dev.caravan.processors.pd.PdMode;
 import dev.caravan.processors.reliability.BreakerConfig;
 import dev.caravan.processors.reliability.RetryConfig;
+import dev.caravan.processors.tokens.TokensConfig;
 
 /**
  * The configuration table: every command-line flag of {@code ./caravan run}, the {@code caravan.*} property it sets,
@@ -91,6 +92,7 @@ public final class CaravanFlags {
     static final String SECURITY = "Security and input limits";
     static final String PD = "Prefill/decode disaggregation";
     static final String KV = "KV events and kv_aware";
+    static final String TOKENS = "Prompt tokens (the engine's own)";
 
     /**
      * Upper bound of every duration in seconds: ten years. Anything longer is a typo, and {@code Long.MAX_VALUE}
@@ -474,13 +476,15 @@ public final class CaravanFlags {
     public static final CaravanFlag KV_TOKENIZER = option(PolicyConfig.KV_TOKENIZER, STRING, KV)
             .defaultValue(KvAwareConfig.DEFAULT_TOKENIZER).checkedBy("kv_aware when it loads the tokenizer")
             .describe("kv_aware: 'pseudo' (the engine simulator's tokenizer) or the path of the model's HuggingFace "
-                    + "tokenizer.json; must tokenize exactly as the engines do.");
+                    + "tokenizer.json, used on the routing text when no prompt tokens are available; prefer "
+                    + "--model-path, which gives chat requests the engine's own tokens (docs/tokens.md).");
     public static final CaravanFlag KV_ADD_SPECIAL_TOKENS = row("--kv-add-special-tokens",
             "caravan.kv.add-special-tokens", BOOLEAN, KV)
             .defaultValue(HfTokenizer.DEFAULT_ADD_SPECIAL_TOKENS)
-            .describe("kv_aware with a tokenizer.json: add the tokenizer's special tokens (BOS...) when encoding, as "
-                    + "vLLM's /v1/completions does (true); false for engines fed pre-rendered prompts encoded without "
-                    + "them. Chat prompts do not hash exactly either way (docs/kv-events.md).");
+            .describe("kv_aware with --kv-tokenizer: add the tokenizer's special tokens (BOS...) when encoding the "
+                    + "routing text, as vLLM's /v1/completions does (true); false for engines fed pre-rendered prompts "
+                    + "encoded without them. Prompt tokens (--model-path) follow the engine's rules instead "
+                    + "(docs/tokens.md).");
     public static final CaravanFlag KV_CHARS_PER_TOKEN = option(PolicyConfig.KV_CHARS_PER_TOKEN, INT, KV)
             .defaultValue(KvAwareConfig.DEFAULT_CHARS_PER_TOKEN)
             .range(KvAwareConfig.MIN_CHARS_PER_TOKEN, KvAwareConfig.MAX_CHARS_PER_TOKEN)
@@ -546,6 +550,47 @@ public final class CaravanFlags {
             .defaultValue(KvSettings.DEFAULT_PARITY_WARN_BELOW).range(0.0, 1.0)
             .describe("kv_aware self-check: warn when the recent agreement of predicted and reported blocks drops "
                     + "below this.");
+
+    // ---- Prompt tokens (docs/tokens.md) ------------------------------------------------------------------------------
+    public static final CaravanFlag MODEL_PATH = row("--model-path", "caravan.tokens.model-path", LIST, TOKENS)
+            .describe("Local Hugging Face model directory (tokenizer.json, tokenizer_config.json, optional "
+                    + "chat_template.jinja) whose chat template and tokenizer give the engine's own prompt tokens; "
+                    + "MODEL=DIR per served model, a bare DIR for every other model.");
+    public static final CaravanFlag TOKENIZER_PATH = row("--tokenizer-path", "caravan.tokens.tokenizer-path", LIST,
+            TOKENS)
+            .describe("Tokenizer directory or tokenizer.json when it is not the model directory's (SGLang's "
+                    + "--tokenizer-path); MODEL=PATH per model, a bare PATH for every other model.");
+    public static final CaravanFlag CHAT_TEMPLATE = row("--chat-template", "caravan.tokens.chat-template", LIST,
+            TOKENS)
+            .describe("Jinja file overriding the model's chat template, as the engine's --chat-template; "
+                    + "MODEL=FILE per model, a bare FILE for every other model.");
+    public static final CaravanFlag CHAT_TEMPLATE_CONTENT_FORMAT = row("--chat-template-content-format",
+            "caravan.tokens.chat-template-content-format", STRING, TOKENS)
+            .defaultValue(TokensConfig.DEFAULT_CONTENT_FORMAT).oneOf(Choices.of("auto", "string", "openai"))
+            .describe("Message content given to chat templates as one string or as OpenAI parts; 'auto' detects it "
+                    + "from the template as vLLM does (vLLM's flag of the same name).");
+    public static final CaravanFlag TOKENS_SOURCE = row("--tokens-source", "caravan.tokens.source", STRING, TOKENS)
+            .defaultValue(TokensConfig.DEFAULT_SOURCE.wireName())
+            .oneOf(Choices.of(Arrays.stream(TokensConfig.Source.values()).map(TokensConfig.Source::wireName)
+                    .toList()))
+            .describe("Where prompt tokens come from: 'local' (the model's template and tokenizer here), 'engine' "
+                    + "(a worker's /tokenize, falling back to local), 'off', or 'auto' (local for models with a "
+                    + "--model-path or --tokenizer-path, else off).");
+    public static final CaravanFlag TOKENS_ENGINE = row("--tokens-engine", "caravan.tokens.engine", STRING, TOKENS)
+            .defaultValue(TokensConfig.DEFAULT_ENGINE.wireName())
+            .oneOf(Choices.of(Arrays.stream(dev.caravan.processors.tokens.EngineDialect.values())
+                    .map(dev.caravan.processors.tokens.EngineDialect::wireName).toList()))
+            .describe("The engines behind the gateway, 'vllm' or 'sglang': whose chat preprocessing the local "
+                    + "rendering reproduces and whose /tokenize API the engine source calls.");
+    public static final CaravanFlag TOKENS_ENGINE_TIMEOUT_MS = row("--tokens-engine-timeout-ms",
+            "caravan.tokens.engine-timeout-ms", LONG, TOKENS)
+            .defaultValue(TokensConfig.DEFAULT_ENGINE_TIMEOUT.toMillis()).range(1, MAX_MILLIS)
+            .describe("Longest wait for a worker's /tokenize before the request is routed on local tokens (or "
+                    + "none), in milliseconds.");
+    public static final CaravanFlag LORA_ADAPTERS = row("--lora-adapters", "caravan.tokens.lora-adapters", LIST,
+            TOKENS)
+            .describe("LoRA adapters served under their own model name, as ADAPTER=BASE_MODEL: requests naming "
+                    + "ADAPTER carry it as their LoRA key and are tokenized with BASE_MODEL's tokenizer.");
 
     private CaravanFlags() {
     }

@@ -5,6 +5,7 @@ import static dev.caravan.processors.CaravanExchangeProperties.EXCLUDED_WORKERS;
 import static dev.caravan.processors.CaravanExchangeProperties.LEASE;
 import static dev.caravan.processors.CaravanExchangeProperties.MODEL;
 import static dev.caravan.processors.CaravanExchangeProperties.OUTCOME;
+import static dev.caravan.processors.CaravanExchangeProperties.PROMPT_TOKENS;
 import static dev.caravan.processors.CaravanExchangeProperties.REQUEST_ID;
 import static dev.caravan.processors.CaravanExchangeProperties.RESPONSE_STATUS;
 import static dev.caravan.processors.CaravanExchangeProperties.ROUTING_TEXT;
@@ -79,7 +80,7 @@ public final class SelectWorkerProcessor implements Processor {
         }
         String text = ROUTING_TEXT.get(exchange);
         SelectionContext context = new SelectionContext(pool.model(), text, null,
-                new HeaderView(exchange.getIn().getHeaders()));
+                new HeaderView(exchange.getIn().getHeaders()), PROMPT_TOKENS.get(exchange));
         LoadBalancingPolicy policy = pool.policy();
         Decision decision = policy.select(available, context);
         decisions.accept(decision);
