@@ -100,6 +100,7 @@ public final class GatewayBeans implements AutoCloseable {
      */
     public GatewayBeans(GatewayConfig config, Vertx vertx, PrometheusMeterRegistry meterRegistry) {
         this.config = config;
+        config.warnings().forEach(LOG::warn); // SGLang flags accepted without effect here, one line each
         PolicyConfig policyConfig = PolicyConfig.fromOptions(config.policyName(), config.policyOptions());
         this.ownsVertx = vertx == null;
         this.vertx = vertx != null ? vertx : Vertx.vertx();
