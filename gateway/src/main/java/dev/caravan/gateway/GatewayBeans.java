@@ -167,8 +167,6 @@ public final class GatewayBeans implements AutoCloseable {
         beans.put(BeanNames.CHECK_READINESS, new ReadinessProcessor(workers, () -> prefillDecode));
         beans.put(BeanNames.SCRAPE_METRICS, new ScrapeMetricsProcessor(meterRegistry, metrics));
         // control plane (control.camel.yaml, admin fan-outs)
-        beans.put(BeanNames.PLAN_FLUSH_CACHE, new PlanControlCallsProcessor(workers, Scope.ALL, "POST",
-                List.of("/flush_cache")));
         beans.put(BeanNames.PLAN_LIST_MODELS, new PlanControlCallsProcessor(workers, Scope.HEALTHY, "GET",
                 List.of("/v1/models")));
         beans.put(BeanNames.PLAN_GET_LOADS, new PlanControlCallsProcessor(workers, Scope.ALL, "GET",
@@ -185,6 +183,8 @@ public final class GatewayBeans implements AutoCloseable {
         beans.put(BeanNames.SUMMARIZE_LOADS, new SummarizeLoadsProcessor(workers));
         beans.put(BeanNames.APPLY_ENGINE_LOADS, new ApplyEngineLoadsProcessor(System::nanoTime));
         beans.put(BeanNames.RUN_MAINTENANCE, new RunMaintenanceProcessor(policies, System::nanoTime));
+        // each engine's own API: engine type and ranks, engine paths, rank pin, flush, server/model info, Responses
+        EngineApiBeans.define(config, workers, beans);
         // optional modules on the class path, e.g. Kubernetes service discovery (discovery.camel.yaml) with
         // --service-discovery
         for (GatewayExtension extension : extensions.enabled(config)) {

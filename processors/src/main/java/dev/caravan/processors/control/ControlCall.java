@@ -19,6 +19,6 @@ public record ControlCall(Worker worker, String method, String path, String body
             ExchangeProperty.of("caravanControlCall", ControlCall.class);
 
     public String url() {
-        return worker.url() + path;
+        return worker.engineUrl() + path;
     }
 }
