@@ -55,6 +55,15 @@ public final class GatewayMain {
             LOG.info("Configuration from {}", String.join(" < ", resolved.sources()));
             // a taken port fails in a second instead of after loading everything (start() checks again when binding)
             GatewayHttpServer.checkFree(resolved.config().host(), resolved.config().port());
+            int metricsPort = resolved.config().getInt(CaravanFlags.PROMETHEUS_PORT);
+            if (metricsPort > 0) {
+                String metricsHost = resolved.config().get(CaravanFlags.PROMETHEUS_HOST);
+                try {
+                    GatewayHttpServer.checkFree(metricsHost, metricsPort);
+                } catch (ListenException e) {
+                    throw new ListenException(metricsHost + ":" + metricsPort + " (metrics)", e.getCause());
+                }
+            }
             main = create(resolved.config(), resolved.others());
         } catch (ListenException e) {
             System.err.println("caravan run: " + e.getMessage());

@@ -48,7 +48,9 @@ import dev.caravan.processors.error.MapErrorProcessor;
 import dev.caravan.processors.forward.ForwardStreamProcessor;
 import dev.caravan.processors.forward.UpstreamClient;
 import dev.caravan.processors.http.CaravanPlatformHttpEngine;
+import dev.caravan.processors.http.CorsPolicy;
 import dev.caravan.processors.http.GatewayHttpServer;
+import dev.caravan.processors.http.MetricsHttpServer;
 import dev.caravan.processors.http.ServerEventLoops;
 import dev.caravan.processors.metrics.GatewayMetrics;
 import dev.caravan.processors.metrics.ScrapeMetricsProcessor;
@@ -57,6 +59,7 @@ import dev.caravan.processors.request.ExtractRoutingTextProcessor;
 import dev.caravan.processors.request.ParseRequestProcessor;
 import dev.caravan.processors.routing.PolicyRegistry;
 import dev.caravan.processors.routing.SelectWorkerProcessor;
+import dev.caravan.processors.tls.TlsSettings;
 
 /**
  * The gateway's object graph, built from a {@link GatewayConfig}: the worker registry, per-model policies, metrics, the
@@ -89,6 +92,8 @@ public final class GatewayBeans implements AutoCloseable {
     private final Map<String, Object> beans = new LinkedHashMap<>();
     private final Extensions extensions = Extensions.load();
     private final GatewayHttpServer http;
+    private final MetricsHttpServer metricsHttp;
+    private final ScrapeMetricsProcessor scrape;
 
     /**
      * @param config        the configuration
@@ -110,15 +115,19 @@ public final class GatewayBeans implements AutoCloseable {
         this.kv = new KvBeans(config, workers, this.meterRegistry);
         PolicyEnvironment env = PolicyEnvironment.system().withKv(kv.groundTruth());
         this.policies = new PolicyRegistry(workers, model -> PolicyFactory.create(policyConfig, env));
-        this.metrics = new GatewayMetrics(this.meterRegistry);
+        this.metrics = new GatewayMetrics(this.meterRegistry, ObservabilityBeans.durationBuckets(config));
+        TlsSettings tls = ObservabilityBeans.tls(config);
         this.http = new GatewayHttpServer(this.vertx, config.host(), config.port(), config.maxPayloadSize(),
-                config.serverEventLoops(), metrics);
+                config.serverEventLoops(), metrics, tls,
+                CorsPolicy.handler(config.getList(CaravanFlags.CORS_ALLOWED_ORIGINS)));
+        this.scrape = new ScrapeMetricsProcessor(this.meterRegistry, metrics);
+        this.metricsHttp = ObservabilityBeans.metricsListener(config, this.vertx, scrape);
         metrics.trackPolicies(policies);
         workers.addListener(metrics);
         this.upstream = new UpstreamClient(this.vertx, config.getSeconds(CaravanFlags.CONNECT_TIMEOUT_SECS),
                 config.requestTimeout(), config.getSeconds(CaravanFlags.STREAM_IDLE_TIMEOUT_SECS),
                 config.getSeconds(CaravanFlags.NON_STREAM_ATTEMPT_TIMEOUT_SECS),
-                config.getInt(CaravanFlags.MAX_CONNECTIONS_PER_WORKER));
+                config.getInt(CaravanFlags.MAX_CONNECTIONS_PER_WORKER), tls);
         defineBeans();
     }
 
@@ -165,7 +174,7 @@ public final class GatewayBeans implements AutoCloseable {
         beans.put(BeanNames.LIST_WORKER_URLS, new ListWorkerUrlsProcessor(workers));
         boolean prefillDecode = discoversPrefillDecode(config) || PdBeans.enabled(config);
         beans.put(BeanNames.CHECK_READINESS, new ReadinessProcessor(workers, () -> prefillDecode));
-        beans.put(BeanNames.SCRAPE_METRICS, new ScrapeMetricsProcessor(meterRegistry, metrics));
+        beans.put(BeanNames.SCRAPE_METRICS, scrape);
         // control plane (control.camel.yaml, admin fan-outs)
         beans.put(BeanNames.PLAN_LIST_MODELS, new PlanControlCallsProcessor(workers, Scope.HEALTHY, "GET",
                 List.of("/v1/models")));
@@ -175,7 +184,7 @@ public final class GatewayBeans implements AutoCloseable {
                 List.of(ApplyEngineLoadsProcessor.GET_LOAD, ApplyEngineLoadsProcessor.METRICS)));
         beans.put(BeanNames.PREPARE_CONTROL_CALL, new PrepareControlCallProcessor(apiKey));
         beans.put(BeanNames.CALL_WORKER, new CallWorkerProcessor(vertx,
-                Duration.ofSeconds(config.getLong(CaravanFlags.CONTROL_TIMEOUT_SECS))));
+                Duration.ofSeconds(config.getLong(CaravanFlags.CONTROL_TIMEOUT_SECS)), ObservabilityBeans.tls(config)));
         beans.put(BeanNames.RECORD_CONTROL_FAILURE, new RecordControlFailureProcessor());
         beans.put(BeanNames.COLLECT_CONTROL_RESULTS, new CollectControlResultsStrategy());
         beans.put(BeanNames.SUMMARIZE_FLUSH_CACHE, new SummarizeFlushCacheProcessor(workers, policies));
@@ -268,6 +277,13 @@ public final class GatewayBeans implements AutoCloseable {
         return http;
     }
 
+    /**
+     * The metrics listener of {@code --prometheus-port}, or null when it is -1 (a Camel service like {@link #http()}).
+     */
+    public MetricsHttpServer metricsHttp() {
+        return metricsHttp;
+    }
+
     public WorkerRegistry workers() {
         return workers;
     }
@@ -296,6 +312,9 @@ public final class GatewayBeans implements AutoCloseable {
     @Override
     public void close() {
         http.stop();
+        if (metricsHttp != null) {
+            metricsHttp.stop();
+        }
         upstream.close();
         kv.close();
         gcMetrics.close();

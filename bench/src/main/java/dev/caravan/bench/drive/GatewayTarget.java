@@ -55,7 +55,7 @@ public final class GatewayTarget extends SimFleetTarget {
             boolean kv = consumesKvEvents(spec);
             GatewayConfig config = GatewayConfig.defaults()
                     .with(CaravanFlags.HOST, "127.0.0.1")
-                    .with(CaravanFlags.PORT, "0")
+                    .with(CaravanFlags.PORT, "0").with(CaravanFlags.PROMETHEUS_PORT, "-1")
                     .with(CaravanFlags.WORKER_URLS, String.join(",", kv ? List.of() : fleet.urls()))
                     .with(CaravanFlags.POLICY_NAME, spec.policy());
             settings.put("policy", spec.policy());
