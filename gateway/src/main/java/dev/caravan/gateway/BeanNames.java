@@ -22,6 +22,7 @@ public final class BeanNames {
 
     // ---- request path (ingress.camel.yaml) ----------------------------------------------------------------------
 
+    public static final String TRACE_REQUEST = "traceRequest";
     public static final String CHECK_API_KEY = "checkApiKey";
     public static final String PARSE_REQUEST = "parseRequest";
     public static final String EXTRACT_ROUTING_TEXT = "extractRoutingText";

@@ -60,6 +60,7 @@ import dev.caravan.processors.request.ParseRequestProcessor;
 import dev.caravan.processors.routing.PolicyRegistry;
 import dev.caravan.processors.routing.SelectWorkerProcessor;
 import dev.caravan.processors.tls.TlsSettings;
+import dev.caravan.processors.trace.RequestTracing;
 
 /**
  * The gateway's object graph, built from a {@link GatewayConfig}: the worker registry, per-model policies, metrics, the
@@ -94,6 +95,7 @@ public final class GatewayBeans implements AutoCloseable {
     private final GatewayHttpServer http;
     private final MetricsHttpServer metricsHttp;
     private final ScrapeMetricsProcessor scrape;
+    private final RequestTracing tracing;
 
     /**
      * @param config        the configuration
@@ -122,6 +124,7 @@ public final class GatewayBeans implements AutoCloseable {
                 CorsPolicy.handler(config.getList(CaravanFlags.CORS_ALLOWED_ORIGINS)));
         this.scrape = new ScrapeMetricsProcessor(this.meterRegistry, metrics);
         this.metricsHttp = ObservabilityBeans.metricsListener(config, this.vertx, scrape);
+        this.tracing = TracingBeans.tracing(config);
         metrics.trackPolicies(policies);
         workers.addListener(metrics);
         this.upstream = new UpstreamClient(this.vertx, config.getSeconds(CaravanFlags.CONNECT_TIMEOUT_SECS),
@@ -203,6 +206,8 @@ public final class GatewayBeans implements AutoCloseable {
         PdBeans.define(config, workers, upstream, metrics, beans);
         // KV events (kv-events.camel.yaml): per-worker routes, block index, kv_aware's ground truth, tree calibration
         kv.define(policies, beans);
+        // --enable-trace: the request span step, and the selection, attempt and P/D leg steps wrapped in spans
+        TracingBeans.define(tracing, beans);
     }
 
     /**
@@ -311,6 +316,7 @@ public final class GatewayBeans implements AutoCloseable {
 
     @Override
     public void close() {
+        tracing.close(); // exports the last spans
         http.stop();
         if (metricsHttp != null) {
             metricsHttp.stop();
