@@ -103,6 +103,7 @@ public final class DemoMain {
         ConfigResolver.Resolved resolved = ConfigResolver.resolve(gatewayArgs.toArray(String[]::new),
                 Map.of(), Path.of("").toAbsolutePath());
         GatewayMain.applyLogLevel(resolved.config().get(CaravanFlags.LOG_LEVEL));
+        LogFile.add(resolved.config().get(CaravanFlags.LOG_DIR));
         try (SimFleet fleet = SimFleet.start(engines, engineConfig(modelDir).kvEventsEndpoint(EPHEMERAL_ZMQ)
                 .kvReplayEndpoint(EPHEMERAL_ZMQ).build())) {
             GatewayConfig config = resolved.config();

@@ -52,6 +52,7 @@ public final class GatewayMain {
                 return;
             }
             applyLogLevel(resolved.config().get(CaravanFlags.LOG_LEVEL));
+            LogFile.add(resolved.config().get(CaravanFlags.LOG_DIR));
             LOG.info("Configuration from {}", String.join(" < ", resolved.sources()));
             // a taken port fails in a second instead of after loading everything (start() checks again when binding)
             GatewayHttpServer.checkFree(resolved.config().host(), resolved.config().port());
