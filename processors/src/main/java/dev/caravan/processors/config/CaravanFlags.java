@@ -611,7 +611,7 @@ public final class CaravanFlags {
                     + "logging")
             .describe("./caravan run: also write the log to DIR/caravan.log, rolled over daily.");
 
-    // ---- TLS (docs/tls.md) ------------------------------------------------------------------------------------------
+    // ---- TLS (docs/sglang-compat.md) -------------------------------------------------------------------------------
     public static final CaravanFlag TLS_CERT_PATH = row("--tls-cert-path", "caravan.tls.cert-path", STRING, TLS)
             .describe("PEM certificate (chain) of the gateway's HTTPS listener on --port; with --tls-key-path.");
     public static final CaravanFlag TLS_KEY_PATH = row("--tls-key-path", "caravan.tls.key-path", STRING, TLS)
