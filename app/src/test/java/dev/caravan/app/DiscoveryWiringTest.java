@@ -146,7 +146,8 @@ class DiscoveryWiringTest {
 
     @Test
     void withoutTheFlagNeitherRouteNorBeansExist() throws Exception {
-        GatewayConfig plain = GatewayConfig.defaults().with(CaravanFlags.PORT, "0").with(CaravanFlags.PROMETHEUS_PORT, "-1")
+        GatewayConfig plain = GatewayConfig.defaults().with(CaravanFlags.PORT, "0")
+                .with(CaravanFlags.PROMETHEUS_PORT, "-1")
                 .with(CaravanFlags.LOAD_CHECK_INTERVAL, "0");
         Main main = GatewayMain.create(plain, Map.of());
         main.start();
@@ -178,7 +179,8 @@ class DiscoveryWiringTest {
             }
         }
         assertThat(dir.resolve(DiscoveryBeans.ROUTES_FILE)).exists();
-        Main main = GatewayMain.create(GatewayConfig.defaults().with(CaravanFlags.PORT, "0").with(CaravanFlags.PROMETHEUS_PORT, "-1")
+        Main main = GatewayMain.create(GatewayConfig.defaults().with(CaravanFlags.PORT, "0")
+                .with(CaravanFlags.PROMETHEUS_PORT, "-1")
                 .with(CaravanFlags.LOAD_CHECK_INTERVAL, "0").with(CaravanFlags.ROUTES, dir.toString()), Map.of());
         main.start();
         try {
@@ -208,8 +210,8 @@ class DiscoveryWiringTest {
         assertThat(c.port()).isEqualTo(8000);
         assertThat(c.namespace()).isEqualTo("llm");
         assertThat(c.resyncInterval()).isEqualTo(Duration.ofSeconds(30));
-        assertThat(new GatewayBeans(cli.with(CaravanFlags.PORT, "0").with(CaravanFlags.PROMETHEUS_PORT, "-1"), null, null).excludedRoutes()).isEmpty();
-        assertThat(new GatewayBeans(GatewayConfig.defaults().with(CaravanFlags.PORT, "0").with(CaravanFlags.PROMETHEUS_PORT, "-1"), null, null).excludedRoutes())
+        assertThat(new GatewayBeans(cli.with(CaravanFlags.PORT, "0"), null, null).excludedRoutes()).isEmpty();
+        assertThat(new GatewayBeans(GatewayConfig.defaults().with(CaravanFlags.PORT, "0"), null, null).excludedRoutes())
                 .isEqualTo("**/discovery.camel.yaml");
     }
 

@@ -29,7 +29,8 @@ class LogFileTest {
         LogFile.add(logs.toString());
         LoggerFactory.getLogger("dev.caravan.test").warn("written to the log directory");
         LogFile.remove(); // flushes and closes the file
-        assertThat(Files.readString(logs.resolve(LogFile.FILE))).contains("WARN").contains("written to the log directory");
+        assertThat(Files.readString(logs.resolve(LogFile.FILE))).contains("WARN")
+                .contains("written to the log directory");
     }
 
     @Test

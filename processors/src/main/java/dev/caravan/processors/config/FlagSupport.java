@@ -52,7 +52,7 @@ public record FlagSupport(Status status, String note, Set<String> refusedValues,
         refusedValues = refusedValues == null ? Set.of() : Set.copyOf(refusedValues);
         refusedReason = refusedReason == null ? "" : refusedReason.trim();
         if (status != Status.IMPLEMENTED && note.isEmpty()) {
-            throw new IllegalArgumentException("a " + status.label() + " flag needs a note saying why");
+            throw new IllegalArgumentException("a flag that is " + status.label() + " needs a note saying why");
         }
         if (!refusedValues.isEmpty() && refusedReason.isEmpty()) {
             throw new IllegalArgumentException("refused values need a reason");

@@ -2,9 +2,9 @@ package dev.caravan.processors.control;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
 
 import dev.caravan.policies.Worker;
@@ -27,7 +27,8 @@ public final class EngineProbes implements WorkerListener {
     private final long intervalNanos;
     private final long timeoutNanos;
     private final LongSupplier nanoTime;
-    private final Map<Worker, State> pending = new ConcurrentHashMap<>();
+    /** In registration order, so engines are asked in the order they joined. Guarded by itself. */
+    private final Map<Worker, State> pending = new LinkedHashMap<>();
 
     /**
      * @param dataParallelAware {@code --dp-aware}: also ask for the engine's data-parallel size
@@ -50,31 +51,40 @@ public final class EngineProbes implements WorkerListener {
     public void onWorkerAdded(Worker worker) {
         if (worker.dataParallelRank() == null && (worker.runtime() == null || dataParallelAware)) {
             long now = nanoTime.getAsLong();
-            pending.put(worker, new State(now, now));
+            synchronized (pending) {
+                pending.put(worker, new State(now, now));
+            }
         }
     }
 
     @Override
     public void onWorkerRemoved(Worker worker) {
-        pending.remove(worker);
+        synchronized (pending) {
+            pending.remove(worker);
+        }
     }
 
-    /** The workers to ask now; each is not due again before the interval passed. */
+    /** The workers to ask now, in registration order; each is not due again before the interval passed. */
     public List<Worker> due() {
         long now = nanoTime.getAsLong();
         List<Worker> out = new ArrayList<>();
-        pending.forEach((w, s) -> {
-            if (now - s.dueNanos() >= 0) {
+        synchronized (pending) {
+            pending.replaceAll((w, s) -> {
+                if (now - s.dueNanos() < 0) {
+                    return s;
+                }
                 out.add(w);
-                pending.replace(w, s, new State(s.firstNanos(), now + intervalNanos));
-            }
-        });
+                return new State(s.firstNanos(), now + intervalNanos);
+            });
+        }
         return out;
     }
 
     /** The engine answered what it had to: no more questions. */
     public void done(Worker worker) {
-        pending.remove(worker);
+        synchronized (pending) {
+            pending.remove(worker);
+        }
     }
 
     /**
@@ -82,19 +92,23 @@ public final class EngineProbes implements WorkerListener {
      * registered), false when it will be asked again.
      */
     public boolean failed(Worker worker) {
-        State s = pending.get(worker);
-        if (s == null) {
-            return true;
+        synchronized (pending) {
+            State s = pending.get(worker);
+            if (s == null) {
+                return true;
+            }
+            if (nanoTime.getAsLong() - s.firstNanos() >= timeoutNanos) {
+                pending.remove(worker);
+                return true;
+            }
+            return false;
         }
-        if (nanoTime.getAsLong() - s.firstNanos() >= timeoutNanos) {
-            pending.remove(worker);
-            return true;
-        }
-        return false;
     }
 
     /** Workers still waiting for an answer. */
     public int pendingCount() {
-        return pending.size();
+        synchronized (pending) {
+            return pending.size();
+        }
     }
 }
