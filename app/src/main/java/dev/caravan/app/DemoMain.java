@@ -131,6 +131,7 @@ public final class DemoMain {
         ConfigResolver.Resolved resolved = ConfigResolver.resolve(gatewayArgs.toArray(String[]::new),
                 Map.of(), Path.of("").toAbsolutePath());
         GatewayMain.applyLogLevel(resolved.config().get(CaravanFlags.LOG_LEVEL));
+        LogFile.add(resolved.config().get(CaravanFlags.LOG_DIR));
         if (gateways > 1) {
             MultiGatewayDemo.run(gateways, resolved, modelDir, engines, onStarted);
             return;

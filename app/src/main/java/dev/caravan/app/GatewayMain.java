@@ -55,10 +55,20 @@ public final class GatewayMain {
                 return;
             }
             applyLogLevel(resolved.config().get(CaravanFlags.LOG_LEVEL));
+            LogFile.add(resolved.config().get(CaravanFlags.LOG_DIR));
             LOG.info("Configuration from {}", String.join(" < ", resolved.sources()));
             warnAboutKeysOnCommandLine(args);
             // a taken port fails in a second instead of after loading everything (start() checks again when binding)
             GatewayHttpServer.checkFree(resolved.config().host(), resolved.config().port());
+            int metricsPort = resolved.config().getInt(CaravanFlags.PROMETHEUS_PORT);
+            if (metricsPort > 0) {
+                String metricsHost = resolved.config().get(CaravanFlags.PROMETHEUS_HOST);
+                try {
+                    GatewayHttpServer.checkFree(metricsHost, metricsPort);
+                } catch (ListenException e) {
+                    throw new ListenException(metricsHost + ":" + metricsPort + " (metrics)", e.getCause());
+                }
+            }
             main = create(resolved.config(), resolved.others());
         } catch (ListenException e) {
             System.err.println("caravan run: " + e.getMessage());

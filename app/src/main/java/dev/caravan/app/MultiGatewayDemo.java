@@ -44,6 +44,10 @@ final class MultiGatewayDemo {
         List<GatewayConfig> configs = new ArrayList<>();
         for (int i = 0; i < gateways; i++) {
             GatewayConfig c = base.port() == 0 ? base : base.with(CaravanFlags.PORT, Integer.toString(base.port() + i));
+            int metrics = base.getInt(CaravanFlags.PROMETHEUS_PORT);
+            if (metrics > 0) { // each replica's own metrics listener, on consecutive ports as the gateways are
+                c = c.with(CaravanFlags.PROMETHEUS_PORT, Integer.toString(metrics + i));
+            }
             GatewayHttpServer.checkFree(c.host(), c.port()); // a taken port fails before anything starts
             configs.add(c);
         }

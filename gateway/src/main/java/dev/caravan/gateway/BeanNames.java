@@ -22,6 +22,7 @@ public final class BeanNames {
 
     // ---- request path (ingress.camel.yaml) ----------------------------------------------------------------------
 
+    public static final String TRACE_REQUEST = "traceRequest";
     public static final String CHECK_API_KEY = "checkApiKey";
     public static final String PARSE_REQUEST = "parseRequest";
     public static final String EXTRACT_ROUTING_TEXT = "extractRoutingText";
@@ -31,6 +32,9 @@ public final class BeanNames {
     public static final String BEGIN_ATTEMPTS = "beginAttempts";
     public static final String SELECT_WORKER = "selectWorker";
     public static final String FORWARD_STREAM = "forwardStream";
+    public static final String RECALL_PREVIOUS_RESPONSE = "recallPreviousResponse";
+    public static final String RESOLVE_ENGINE_PATH = "resolveEnginePath";
+    public static final String PIN_DATA_PARALLEL_RANK = "pinDataParallelRank";
     public static final String DECIDE_RETRY = "decideRetry";
     public static final String AWAIT_BACKOFF = "awaitBackoff";
 
@@ -62,6 +66,10 @@ public final class BeanNames {
     public static final String SUMMARIZE_LOADS = "summarizeLoads";
     public static final String PLAN_FLUSH_CACHE = "planFlushCache";
     public static final String SUMMARIZE_FLUSH_CACHE = "summarizeFlushCache";
+    public static final String PLAN_SERVER_INFO = "planServerInfo";
+    public static final String RELAY_SERVER_INFO = "relayServerInfo";
+    public static final String PLAN_MODEL_INFO = "planModelInfo";
+    public static final String RELAY_MODEL_INFO = "relayModelInfo";
 
     // ---- control plane (control.camel.yaml) --------------------------------------------------------------------
 
@@ -76,6 +84,10 @@ public final class BeanNames {
     public static final String PLAN_LOAD_POLL = "planLoadPoll";
     public static final String APPLY_ENGINE_LOADS = "applyEngineLoads";
     public static final String RUN_MAINTENANCE = "runMaintenance";
+    public static final String PLAN_ENGINE_PROBES = "planEngineProbes";
+    public static final String APPLY_ENGINE_PROBES = "applyEngineProbes";
+    public static final String ENGINE_PROBES = "engineProbes";
+    public static final String RESPONSE_AFFINITY = "responseAffinity";
 
     // ---- health checks, breakers, admission (health.camel.yaml, docs/reliability.md) ---------------------------
 

@@ -113,6 +113,9 @@ public final class CaravanGateway {
         context.addStartupListener(new Started(beans)); // on a started context it runs at once
         // not forced: Camel starts it once the routes have started, so it never listens without them
         context.addService(beans.http(), true, false);
+        if (beans.metricsHttp() != null) {
+            context.addService(beans.metricsHttp(), true, false);
+        }
         return new CaravanGateway(beans);
     }
 
@@ -141,6 +144,11 @@ public final class CaravanGateway {
     /** The port the gateway's HTTP server listens on (the actual one when configured as 0). */
     public int port() {
         return beans.http().port();
+    }
+
+    /** The port of the metrics listener ({@code --prometheus-port}; the actual one when 0), or -1 when there is none. */
+    public int metricsPort() {
+        return beans.metricsHttp() == null ? -1 : beans.metricsHttp().port();
     }
 
     /**

@@ -50,7 +50,9 @@ import dev.caravan.processors.forward.ForwardStreamProcessor;
 import dev.caravan.processors.forward.UpstreamClient;
 import dev.caravan.processors.health.GatewayHealthChecks;
 import dev.caravan.processors.http.CaravanPlatformHttpEngine;
+import dev.caravan.processors.http.CorsPolicy;
 import dev.caravan.processors.http.GatewayHttpServer;
+import dev.caravan.processors.http.MetricsHttpServer;
 import dev.caravan.processors.http.ServerEventLoops;
 import dev.caravan.processors.metrics.GatewayMetrics;
 import dev.caravan.processors.metrics.ScrapeMetricsProcessor;
@@ -59,6 +61,8 @@ import dev.caravan.processors.request.ExtractRoutingTextProcessor;
 import dev.caravan.processors.request.ParseRequestProcessor;
 import dev.caravan.processors.routing.PolicyRegistry;
 import dev.caravan.processors.routing.SelectWorkerProcessor;
+import dev.caravan.processors.tls.TlsSettings;
+import dev.caravan.processors.trace.RequestTracing;
 
 /**
  * The gateway's object graph, built from a {@link GatewayConfig}: the worker registry, per-model policies, metrics, the
@@ -94,6 +98,9 @@ public final class GatewayBeans implements AutoCloseable {
     private final Map<String, Object> beans = new LinkedHashMap<>();
     private final Extensions extensions = Extensions.load();
     private final GatewayHttpServer http;
+    private final MetricsHttpServer metricsHttp;
+    private final ScrapeMetricsProcessor scrape;
+    private final RequestTracing tracing;
 
     /**
      * @param config        the configuration
@@ -105,6 +112,7 @@ public final class GatewayBeans implements AutoCloseable {
      */
     public GatewayBeans(GatewayConfig config, Vertx vertx, PrometheusMeterRegistry meterRegistry) {
         this.config = config;
+        config.warnings().forEach(LOG::warn); // SGLang flags accepted without effect here, one line each
         PolicyConfig policyConfig = PolicyConfig.fromOptions(config.policyName(), config.policyOptions());
         this.ownsVertx = vertx == null;
         this.vertx = vertx != null ? vertx : Vertx.vertx();
@@ -115,15 +123,20 @@ public final class GatewayBeans implements AutoCloseable {
         this.tokens = new TokensBeans(config);
         PolicyEnvironment env = PolicyEnvironment.system().withKv(kv.groundTruth());
         this.policies = new PolicyRegistry(workers, model -> PolicyFactory.create(policyConfig, env));
-        this.metrics = new GatewayMetrics(this.meterRegistry);
+        this.metrics = new GatewayMetrics(this.meterRegistry, ObservabilityBeans.durationBuckets(config));
+        TlsSettings tls = ObservabilityBeans.tls(config);
         this.http = new GatewayHttpServer(this.vertx, config.host(), config.port(), config.maxPayloadSize(),
-                config.serverEventLoops(), metrics);
+                config.serverEventLoops(), metrics, tls,
+                CorsPolicy.handler(config.getList(CaravanFlags.CORS_ALLOWED_ORIGINS)));
+        this.scrape = new ScrapeMetricsProcessor(this.meterRegistry, metrics);
+        this.metricsHttp = ObservabilityBeans.metricsListener(config, this.vertx, scrape);
+        this.tracing = TracingBeans.tracing(config);
         metrics.trackPolicies(policies);
         workers.addListener(metrics);
         this.upstream = new UpstreamClient(this.vertx, config.getSeconds(CaravanFlags.CONNECT_TIMEOUT_SECS),
                 config.requestTimeout(), config.getSeconds(CaravanFlags.STREAM_IDLE_TIMEOUT_SECS),
                 config.getSeconds(CaravanFlags.NON_STREAM_ATTEMPT_TIMEOUT_SECS),
-                config.getInt(CaravanFlags.MAX_CONNECTIONS_PER_WORKER));
+                config.getInt(CaravanFlags.MAX_CONNECTIONS_PER_WORKER), tls);
         defineBeans();
     }
 
@@ -172,10 +185,8 @@ public final class GatewayBeans implements AutoCloseable {
         beans.put(BeanNames.LIST_WORKER_URLS, new ListWorkerUrlsProcessor(workers));
         boolean prefillDecode = discoversPrefillDecode(config) || PdBeans.enabled(config);
         health = HealthBeans.define(config, vertx, workers, prefillDecode, reliability, kv.settings(), http, beans);
-        beans.put(BeanNames.SCRAPE_METRICS, new ScrapeMetricsProcessor(meterRegistry, metrics));
+        beans.put(BeanNames.SCRAPE_METRICS, scrape);
         // control plane (control.camel.yaml, admin fan-outs)
-        beans.put(BeanNames.PLAN_FLUSH_CACHE, new PlanControlCallsProcessor(workers, Scope.ALL, "POST",
-                List.of("/flush_cache")));
         beans.put(BeanNames.PLAN_LIST_MODELS, new PlanControlCallsProcessor(workers, Scope.HEALTHY, "GET",
                 List.of("/v1/models")));
         beans.put(BeanNames.PLAN_GET_LOADS, new PlanControlCallsProcessor(workers, Scope.ALL, "GET",
@@ -184,7 +195,7 @@ public final class GatewayBeans implements AutoCloseable {
                 List.of(ApplyEngineLoadsProcessor.GET_LOAD, ApplyEngineLoadsProcessor.METRICS)));
         beans.put(BeanNames.PREPARE_CONTROL_CALL, new PrepareControlCallProcessor(apiKey));
         beans.put(BeanNames.CALL_WORKER, new CallWorkerProcessor(vertx,
-                Duration.ofSeconds(config.getLong(CaravanFlags.CONTROL_TIMEOUT_SECS))));
+                Duration.ofSeconds(config.getLong(CaravanFlags.CONTROL_TIMEOUT_SECS)), ObservabilityBeans.tls(config)));
         beans.put(BeanNames.CHECK_CONTROL_ANSWER, new CheckControlAnswerProcessor());
         beans.put(BeanNames.RECORD_CONTROL_FAILURE, new RecordControlFailureProcessor());
         controlRoutes = new WorkerControlRoutes(reliability.breakers());
@@ -196,6 +207,8 @@ public final class GatewayBeans implements AutoCloseable {
         beans.put(BeanNames.SUMMARIZE_LOADS, new SummarizeLoadsProcessor(workers));
         beans.put(BeanNames.APPLY_ENGINE_LOADS, new ApplyEngineLoadsProcessor(System::nanoTime));
         beans.put(BeanNames.RUN_MAINTENANCE, new RunMaintenanceProcessor(policies, System::nanoTime));
+        // each engine's own API: engine type and ranks, engine paths, rank pin, flush, server/model info, Responses
+        EngineApiBeans.define(config, workers, beans);
         // optional modules on the class path, e.g. Kubernetes service discovery (discovery.camel.yaml) with
         // --service-discovery
         for (GatewayExtension extension : extensions.enabled(config)) {
@@ -205,6 +218,8 @@ public final class GatewayBeans implements AutoCloseable {
         PdBeans.define(config, workers, upstream, metrics, beans);
         // KV events (kv-events.camel.yaml): per-worker routes, block index, kv_aware's ground truth, tree calibration
         kv.define(policies, beans);
+        // --enable-trace: the request span step, and the selection, attempt and P/D leg steps wrapped in spans
+        TracingBeans.define(tracing, beans);
     }
 
     /**
@@ -284,6 +299,13 @@ public final class GatewayBeans implements AutoCloseable {
         return http;
     }
 
+    /**
+     * The metrics listener of {@code --prometheus-port}, or null when it is -1 (a Camel service like {@link #http()}).
+     */
+    public MetricsHttpServer metricsHttp() {
+        return metricsHttp;
+    }
+
     public WorkerRegistry workers() {
         return workers;
     }
@@ -321,9 +343,13 @@ public final class GatewayBeans implements AutoCloseable {
 
     @Override
     public void close() {
+        tracing.close(); // exports the last spans
         http.stop();
         controlRoutes.close();
         health.close();
+        if (metricsHttp != null) {
+            metricsHttp.stop();
+        }
         upstream.close();
         kv.close();
         tokens.close();

@@ -55,9 +55,11 @@ class DemoIT {
     private static Launched launch(String... args) throws Exception {
         CompletableFuture<DemoMain.Running> started = new CompletableFuture<>();
         CompletableFuture<Void> ended = new CompletableFuture<>();
+        String[] withMetrics = java.util.stream.Stream.concat(java.util.Arrays.stream(args),
+                java.util.stream.Stream.of("--prometheus-port", "0")).toArray(String[]::new);
         Thread t = new Thread(() -> {
             try {
-                DemoMain.run(args, started::complete);
+                DemoMain.run(withMetrics, started::complete);
                 ended.complete(null);
             } catch (Throwable e) {
                 started.completeExceptionally(e);

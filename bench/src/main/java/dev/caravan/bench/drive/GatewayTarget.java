@@ -93,6 +93,7 @@ public final class GatewayTarget extends SimFleetTarget {
         GatewayConfig config = GatewayConfig.defaults()
                 .with(CaravanFlags.HOST, "127.0.0.1")
                 .with(CaravanFlags.PORT, "0")
+                .with(CaravanFlags.PROMETHEUS_PORT, "-1") // N replicas in one JVM; /metrics stays on each --port
                 .with(CaravanFlags.WORKER_URLS, String.join(",", kv ? List.of() : fleet.urls()))
                 .with(CaravanFlags.POLICY_NAME, spec.policy());
         settings.put("policy", spec.policy());

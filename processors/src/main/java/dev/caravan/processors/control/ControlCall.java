@@ -26,6 +26,6 @@ public record ControlCall(Worker worker, String method, String path, String body
             ExchangeProperty.of("caravanControlWorkerId", String.class);
 
     public String url() {
-        return worker.url() + path;
+        return worker.engineUrl() + path;
     }
 }

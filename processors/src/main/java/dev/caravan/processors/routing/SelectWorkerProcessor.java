@@ -5,6 +5,7 @@ import static dev.caravan.processors.CaravanExchangeProperties.EXCLUDED_WORKERS;
 import static dev.caravan.processors.CaravanExchangeProperties.LEASE;
 import static dev.caravan.processors.CaravanExchangeProperties.MODEL;
 import static dev.caravan.processors.CaravanExchangeProperties.OUTCOME;
+import static dev.caravan.processors.CaravanExchangeProperties.PREFERRED_WORKER;
 import static dev.caravan.processors.CaravanExchangeProperties.PROMPT_TOKENS;
 import static dev.caravan.processors.CaravanExchangeProperties.REQUEST_ID;
 import static dev.caravan.processors.CaravanExchangeProperties.RESPONSE_STATUS;
@@ -41,12 +42,19 @@ import dev.caravan.processors.error.GatewayError;
  * <p>A retry ({@code EXCLUDED_WORKERS}, set by the retry steps) leaves out the workers that already failed this request,
  * unless that would leave no candidate.
  *
- * <p>Reads {@code MODEL}, {@code ROUTING_TEXT}, {@code EXCLUDED_WORKERS} and the request headers (routing keys such as
- * {@code X-SMG-Routing-Key}); writes {@code DECISION}, {@code WORKER}, {@code LEASE}.
+ * <p>A request with a {@code PREFERRED_WORKER} (a Responses API request continuing a response stored by that worker)
+ * goes to that worker while it is a candidate, without asking the policy (branch {@value #PREFERRED_BRANCH}); when it
+ * is not (gone, unhealthy, breaker open, excluded by a retry) the policy chooses as usual.
+ *
+ * <p>Reads {@code MODEL}, {@code ROUTING_TEXT}, {@code EXCLUDED_WORKERS}, {@code PREFERRED_WORKER} and the request
+ * headers (routing keys such as {@code X-SMG-Routing-Key}); writes {@code DECISION}, {@code WORKER}, {@code LEASE}.
  */
 public final class SelectWorkerProcessor implements Processor {
 
     private static final Logger LOG = LoggerFactory.getLogger(SelectWorkerProcessor.class);
+
+    /** The branch of a decision that followed {@code PREFERRED_WORKER} instead of asking the policy. */
+    public static final String PREFERRED_BRANCH = "previous_response";
 
     private final PolicyRegistry policies;
     private final Consumer<Decision> decisions;
@@ -82,7 +90,10 @@ public final class SelectWorkerProcessor implements Processor {
         SelectionContext context = new SelectionContext(pool.model(), text, null,
                 new HeaderView(exchange.getIn().getHeaders()), PROMPT_TOKENS.get(exchange));
         LoadBalancingPolicy policy = pool.policy();
-        Decision decision = policy.select(available, context);
+        Decision decision = preferred(PREFERRED_WORKER.get(exchange), available, policy);
+        if (decision == null) {
+            decision = policy.select(available, context);
+        }
         decisions.accept(decision);
         if (decision.isEmpty()) {
             throw GatewayError.NO_AVAILABLE_WORKERS.exception("No available workers (" + decision.label() + ")");
@@ -101,6 +112,22 @@ public final class SelectWorkerProcessor implements Processor {
             LOG.debug("Request {} model={} -> {} ({}); loads: {}", REQUEST_ID.get(exchange), pool.model(), worker.url(),
                     decision.label(), loads);
         }
+    }
+
+    /**
+     * The preferred worker ({@code PREFERRED_WORKER}: the engine that stored the response a Responses request
+     * continues) when it is among the candidates, as a decision of branch {@value #PREFERRED_BRANCH}; else null.
+     */
+    private static Decision preferred(String url, List<Worker> available, LoadBalancingPolicy policy) {
+        if (url == null) {
+            return null;
+        }
+        for (Worker w : available) {
+            if (w.url().equals(url)) {
+                return Decision.of(w, policy.name(), PREFERRED_BRANCH);
+            }
+        }
+        return null;
     }
 
     /** Releases the lease (idempotent) and tells the policy how the request went. */

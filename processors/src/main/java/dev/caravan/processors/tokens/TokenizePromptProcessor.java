@@ -218,7 +218,7 @@ public final class TokenizePromptProcessor extends AsyncProcessorSupport {
                 case COMPLETIONS -> body.get("prompt");
                 case EMBEDDINGS -> body.get("input");
                 case GENERATE -> body.get("text") == null ? body.get("input_ids") : null;
-                case CHAT -> null;
+                default -> null; // chat is rendered; the other kinds carry no prompt of their own to cache
             };
             if (!(v instanceof List<?> list) || list.isEmpty() || !(list.get(0) instanceof Number)) {
                 return null;
@@ -238,7 +238,7 @@ public final class TokenizePromptProcessor extends AsyncProcessorSupport {
                 case COMPLETIONS -> body.get("prompt");
                 case EMBEDDINGS -> body.get("input");
                 case GENERATE -> body.get("text");
-                case CHAT -> null;
+                default -> null; // chat is rendered; the other kinds carry no prompt of their own to cache
             };
             if (v instanceof List<?> list && list.size() == 1 && list.get(0) instanceof String s) {
                 return s;
