@@ -105,9 +105,14 @@ class GatewayHttpServerTest {
             loops.stop();
         }
         assertThat(loops.listening()).isFalse();
-        try (ServerSocket again = new ServerSocket(port, 50, InetAddress.getByName("127.0.0.1"))) {
-            assertThat(again.getLocalPort()).isEqualTo(port);
-        }
+        // the extra loops' sockets close on their own event loops: the port is free once they all have
+        await().atMost(Duration.ofSeconds(10)).ignoreExceptionsInstanceOf(IOException.class).untilAsserted(() -> {
+            try (ServerSocket again = new ServerSocket()) {
+                again.setReuseAddress(true);
+                again.bind(new java.net.InetSocketAddress(InetAddress.getByName("127.0.0.1"), port));
+                assertThat(again.getLocalPort()).isEqualTo(port);
+            }
+        });
     }
 
     @Test
