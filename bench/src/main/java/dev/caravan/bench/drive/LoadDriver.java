@@ -190,10 +190,12 @@ public final class LoadDriver {
                 .putHeader("content-type", "application/json")
                 .putHeader(SelectionContext.ROUTING_KEY_HEADER, req.routingKey());
         StreamReader reader = new StreamReader(rec, workload.needsOutputText());
-        client.request(opts)
+        // chained on an event-loop context, so the response's handlers are set before its first chunk is delivered
+        // (chained from this sender thread, a fast response could complete the future first and lose its chunks)
+        vertx.runOnContext(v -> client.request(opts)
                 .compose(creq -> creq.send(body))
                 .onSuccess(resp -> read(resp, rec, reader, req))
-                .onFailure(e -> finish(rec, req, reader, 0, e.toString()));
+                .onFailure(e -> finish(rec, req, reader, 0, e.toString())));
     }
 
     private void read(HttpClientResponse resp, RequestRecord rec, StreamReader reader, BenchRequest req) {
