@@ -5,8 +5,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 
-import dev.caravan.sim.engine.SimRequest;
-
 import io.vertx.core.http.HttpServerRequest;
 
 /**
@@ -26,33 +24,17 @@ final class EmbeddingsHandler {
         Limits.model(ctx, body);
         List<int[]> inputs = Prompts.embedding(body, ctx.text);
         Limits.lengths(ctx, inputs, 0);
-        List<Job> jobs = new ArrayList<>(inputs.size());
-        for (int i = 0; i < inputs.size(); i++) {
-            jobs.add(new Job(i, inputs.get(i), 0, null, null));
-        }
-        new GenerationCall(ctx, req, jobs, new GenerationCall.Sink() {
-            @Override
-            public void onToken(Job job, SimRequest r, int index, int tokenId) {
+        PrefillOnly.run(ctx, req, inputs, results -> {
+            List<Object> data = new ArrayList<>();
+            long prompt = 0;
+            for (int i = 0; i < results.size(); i++) {
+                data.add(Json.obj("object", "embedding", "index", i, "embedding",
+                        vector(results.get(i).prompt(), ctx.config.embeddingDim())));
+                prompt += results.get(i).promptTokens();
             }
-
-            @Override
-            public void onAllDone(List<SimRequest> results) {
-                List<Object> data = new ArrayList<>();
-                long prompt = 0;
-                for (int i = 0; i < results.size(); i++) {
-                    data.add(Json.obj("object", "embedding", "index", i, "embedding",
-                            vector(results.get(i).prompt(), ctx.config.embeddingDim())));
-                    prompt += results.get(i).promptTokens();
-                }
-                Json.send(req.response(), 200, Json.obj("object", "list", "data", data, "model", ctx.config.model(),
-                        "usage", Json.obj("prompt_tokens", prompt, "total_tokens", prompt)));
-            }
-
-            @Override
-            public void onError(int status, String message) {
-                Json.sendError(req.response(), status, message);
-            }
-        }).start();
+            Json.send(req.response(), 200, Json.obj("object", "list", "data", data, "model", ctx.config.model(),
+                    "usage", Json.obj("prompt_tokens", prompt, "total_tokens", prompt)));
+        });
     }
 
     static List<Double> vector(int[] tokens, int dim) {

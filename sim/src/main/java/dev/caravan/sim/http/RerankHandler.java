@@ -5,8 +5,6 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 
-import dev.caravan.sim.engine.SimRequest;
-
 import io.vertx.core.http.HttpServerRequest;
 
 /**
@@ -36,47 +34,34 @@ final class RerankHandler {
             throw new BadRequest("documents must be a non-empty array of strings");
         }
         List<String> documents = new ArrayList<>();
-        List<Job> jobs = new ArrayList<>();
+        List<int[]> prompts = new ArrayList<>();
         for (int i = 0; i < docs.size(); i++) {
             if (!(docs.get(i) instanceof String d)) {
                 throw new BadRequest("documents[" + i + "] must be a string");
             }
             documents.add(d);
-            jobs.add(new Job(i, ctx.text.tokenizer().encode(query + "\n" + d, true), 0, null, null));
+            prompts.add(ctx.text.tokenizer().encode(query + "\n" + d, true));
         }
-        List<int[]> prompts = jobs.stream().map(Job::prompt).toList();
         Limits.lengths(ctx, prompts, 0);
         boolean returnDocuments = Fields.bool(body, "return_documents", true);
-        new GenerationCall(ctx, req, jobs, new GenerationCall.Sink() {
-            @Override
-            public void onToken(Job job, SimRequest r, int index, int tokenId) {
+        PrefillOnly.run(ctx, req, prompts, results -> {
+            List<Map<String, Object>> scored = new ArrayList<>();
+            long tokens = 0;
+            for (int i = 0; i < results.size(); i++) {
+                double score = score(results.get(i).prompt());
+                tokens += results.get(i).promptTokens();
+                scored.add(vllmShape
+                        ? Json.obj("index", i, "document", returnDocuments ? Json.obj("text", documents.get(i))
+                                : null, "relevance_score", score)
+                        : Json.obj("score", score, "document", returnDocuments ? documents.get(i) : null,
+                                "index", i, "meta_info", Json.obj("prompt_tokens", results.get(i).promptTokens())));
             }
-
-            @Override
-            public void onAllDone(List<SimRequest> results) {
-                List<Map<String, Object>> scored = new ArrayList<>();
-                long tokens = 0;
-                for (int i = 0; i < results.size(); i++) {
-                    double score = score(results.get(i).prompt());
-                    tokens += results.get(i).promptTokens();
-                    scored.add(vllmShape
-                            ? Json.obj("index", i, "document", returnDocuments ? Json.obj("text", documents.get(i))
-                                    : null, "relevance_score", score)
-                            : Json.obj("score", score, "document", returnDocuments ? documents.get(i) : null,
-                                    "index", i, "meta_info", Json.obj("prompt_tokens", results.get(i).promptTokens())));
-                }
-                String key = vllmShape ? "relevance_score" : "score";
-                scored.sort(Comparator.comparingDouble(m -> -((Number) m.get(key)).doubleValue()));
-                Object answer = vllmShape ? Json.obj("id", ctx.nextId("rerank-"), "model", ctx.config.model(),
-                        "usage", Json.obj("total_tokens", tokens), "results", scored) : scored;
-                Json.send(req.response(), 200, answer);
-            }
-
-            @Override
-            public void onError(int status, String message) {
-                Json.sendError(req.response(), status, message);
-            }
-        }).start();
+            String key = vllmShape ? "relevance_score" : "score";
+            scored.sort(Comparator.comparingDouble(m -> -((Number) m.get(key)).doubleValue()));
+            Object answer = vllmShape ? Json.obj("id", ctx.nextId("rerank-"), "model", ctx.config.model(),
+                    "usage", Json.obj("total_tokens", tokens), "results", scored) : scored;
+            Json.send(req.response(), 200, answer);
+        });
     }
 
     /** A stable score in [0, 1) of a token sequence (FNV-1a over the ids). */
