@@ -36,7 +36,7 @@ import dev.caravan.sim.SimFleet;
  * characters against the characters of the blocks the engines hold. Eviction runs every second in every setting.
  *
  * <pre>
- * java -cp it-tests/target/caravan-bench.jar dev.caravan.it.kv.TreeCalibrationMeasure [--requests 3000]
+ * java -cp it-tests/target/classes:$(cat it-tests/target/cp.txt) dev.caravan.it.kv.TreeCalibrationMeasure [--requests 3000]
  *     [--engines 2] [--capacity-tokens 8192] [--tenants 64] [--prefix-blocks 16] [--seed 1] [--time-scale 20]
  * </pre>
  */
