@@ -25,7 +25,7 @@ import dev.caravan.policies.fleet.SessionStore;
 class ManualFleetTest {
 
     /** The store's contract, atomically per key; claims complete when {@link #answer} is called, as a network would. */
-    private static final class Store implements SessionStore {
+    private static class Store implements SessionStore {
         final Map<String, List<String>> entries = new ConcurrentHashMap<>();
         final List<Runnable> pending = new ArrayList<>();
         int claims;
