@@ -22,6 +22,7 @@ import dev.caravan.policies.PolicyEnvironment;
 import dev.caravan.policies.PolicyFactory;
 import dev.caravan.policies.Worker;
 import dev.caravan.policies.WorkerRegistry;
+import dev.caravan.policies.WorkerRole;
 import dev.caravan.processors.admin.AddWorkerByUrlProcessor;
 import dev.caravan.processors.admin.GetWorkerProcessor;
 import dev.caravan.processors.admin.ListWorkerUrlsProcessor;
@@ -88,6 +89,8 @@ public final class GatewayBeans implements AutoCloseable {
     private final JvmGcMetrics gcMetrics = new JvmGcMetrics();
     private final Map<String, Object> beans = new LinkedHashMap<>();
     private final Extensions extensions = Extensions.load();
+    /** The optional modules this configuration turns on, e.g. replica sync and Kubernetes discovery. */
+    private final List<GatewayExtension> enabled;
     private final GatewayHttpServer http;
 
     /**
@@ -106,9 +109,17 @@ public final class GatewayBeans implements AutoCloseable {
         this.meterRegistry = meterRegistry != null ? meterRegistry
                 : new PrometheusMeterRegistry(io.micrometer.prometheusmetrics.PrometheusConfig.DEFAULT);
         bindJvmMetrics();
+        this.enabled = extensions.enabled(config);
         this.kv = new KvBeans(config, workers, this.meterRegistry);
         PolicyEnvironment env = PolicyEnvironment.system().withKv(kv.groundTruth());
-        this.policies = new PolicyRegistry(workers, model -> PolicyFactory.create(policyConfig, env));
+        boolean canonicalOrder = false;
+        for (GatewayExtension extension : enabled) {
+            env = extension.policyEnvironment(config, workers, this.meterRegistry, env);
+            canonicalOrder |= extension.canonicalWorkerOrder();
+        }
+        PolicyEnvironment policyEnv = env;
+        this.policies = new PolicyRegistry(workers, WorkerRole.REGULAR,
+                model -> PolicyFactory.create(policyConfig, policyEnv), canonicalOrder);
         this.metrics = new GatewayMetrics(this.meterRegistry);
         this.http = new GatewayHttpServer(this.vertx, config.host(), config.port(), config.maxPayloadSize(),
                 config.serverEventLoops(), metrics);
@@ -186,7 +197,7 @@ public final class GatewayBeans implements AutoCloseable {
         beans.put(BeanNames.RUN_MAINTENANCE, new RunMaintenanceProcessor(policies, System::nanoTime));
         // optional modules on the class path, e.g. Kubernetes service discovery (discovery.camel.yaml) with
         // --service-discovery
-        for (GatewayExtension extension : extensions.enabled(config)) {
+        for (GatewayExtension extension : enabled) {
             extension.define(config, workers, meterRegistry, beans);
         }
         // prefill/decode disaggregation (pd.camel.yaml)
@@ -297,6 +308,13 @@ public final class GatewayBeans implements AutoCloseable {
         http.stop();
         upstream.close();
         kv.close();
+        for (GatewayExtension extension : enabled) {
+            try {
+                extension.close();
+            } catch (RuntimeException e) {
+                LOG.warn("Closing {} failed: {}", extension.name(), e.toString());
+            }
+        }
         gcMetrics.close();
         if (ownsVertx) {
             vertx.close().toCompletionStage().toCompletableFuture().join();

@@ -13,15 +13,20 @@ import static dev.caravan.processors.CaravanExchangeProperties.WORKER;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.function.Consumer;
 
+import org.apache.camel.AsyncCallback;
+import org.apache.camel.AsyncProcessor;
 import org.apache.camel.Exchange;
-import org.apache.camel.Processor;
+import org.apache.camel.support.AsyncCallbackToCompletableFutureAdapter;
 import org.apache.camel.support.SynchronizationAdapter;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import dev.caravan.policies.Decision;
+import dev.caravan.policies.FleetAgreement;
 import dev.caravan.policies.LoadBalancingPolicy;
 import dev.caravan.policies.SelectionContext;
 import dev.caravan.policies.Worker;
@@ -40,10 +45,14 @@ import dev.caravan.processors.error.GatewayError;
  * <p>A retry ({@code EXCLUDED_WORKERS}, set by the retry steps) leaves out the workers that already failed this request,
  * unless that would leave no candidate.
  *
+ * <p>Asynchronous only when the policy must first agree with the gateway's other replicas ({@link FleetAgreement}:
+ * manual's first request for a routing key with replica sync): the decision is then made when the fleet answered, on
+ * the thread that completed the agreement, holding no thread meanwhile. Every other request decides synchronously.
+ *
  * <p>Reads {@code MODEL}, {@code ROUTING_TEXT}, {@code EXCLUDED_WORKERS} and the request headers (routing keys such as
  * {@code X-SMG-Routing-Key}); writes {@code DECISION}, {@code WORKER}, {@code LEASE}.
  */
-public final class SelectWorkerProcessor implements Processor {
+public final class SelectWorkerProcessor implements AsyncProcessor {
 
     private static final Logger LOG = LoggerFactory.getLogger(SelectWorkerProcessor.class);
 
@@ -59,8 +68,59 @@ public final class SelectWorkerProcessor implements Processor {
         this.decisions = decisions;
     }
 
+    /**
+     * The synchronous form (tests, the bench's replay; Camel's routes call the asynchronous one): throws what the
+     * route would see as the exchange's exception, and waits for a fleet agreement.
+     */
     @Override
     public void process(Exchange exchange) {
+        Candidates c = candidates(exchange);
+        CompletionStage<Void> agreed = c.policy() instanceof FleetAgreement fa
+                ? fa.agreeBefore(c.available(), c.context()) : null;
+        if (agreed != null) {
+            agreed.exceptionally(e -> null).toCompletableFuture().join();
+        }
+        decide(exchange, c);
+    }
+
+    @Override
+    public CompletableFuture<Exchange> processAsync(Exchange exchange) {
+        AsyncCallbackToCompletableFutureAdapter<Exchange> callback = new AsyncCallbackToCompletableFutureAdapter<>(
+                exchange);
+        process(exchange, callback);
+        return callback.getFuture();
+    }
+
+    @Override
+    public boolean process(Exchange exchange, AsyncCallback callback) {
+        Candidates c;
+        try {
+            c = candidates(exchange);
+        } catch (RuntimeException e) {
+            exchange.setException(e);
+            callback.done(true);
+            return true;
+        }
+        CompletionStage<Void> agreed = c.policy() instanceof FleetAgreement fa
+                ? fa.agreeBefore(c.available(), c.context()) : null;
+        if (agreed == null) {
+            decideSafely(exchange, c);
+            callback.done(true);
+            return true;
+        }
+        agreed.whenComplete((ignored, failure) -> {
+            decideSafely(exchange, c); // a failed agreement has been counted by the policy: it decides alone
+            callback.done(false);
+        });
+        return false;
+    }
+
+    /** The pool's available workers, the policy and its selection context. */
+    private record Candidates(PolicyRegistry.Pool pool, List<Worker> available, LoadBalancingPolicy policy,
+            SelectionContext context) {
+    }
+
+    private Candidates candidates(Exchange exchange) {
         String model = MODEL.get(exchange);
         PolicyRegistry.Pool pool = policies.poolFor(model);
         List<Worker> available = new ArrayList<>(pool.workers().size());
@@ -80,8 +140,22 @@ public final class SelectWorkerProcessor implements Processor {
         String text = ROUTING_TEXT.get(exchange);
         SelectionContext context = new SelectionContext(pool.model(), text, null,
                 new HeaderView(exchange.getIn().getHeaders()));
-        LoadBalancingPolicy policy = pool.policy();
-        Decision decision = policy.select(available, context);
+        return new Candidates(pool, available, pool.policy(), context);
+    }
+
+    private void decideSafely(Exchange exchange, Candidates c) {
+        try {
+            decide(exchange, c);
+        } catch (RuntimeException e) {
+            exchange.setException(e);
+        }
+    }
+
+    private void decide(Exchange exchange, Candidates c) {
+        PolicyRegistry.Pool pool = c.pool();
+        List<Worker> available = c.available();
+        LoadBalancingPolicy policy = c.policy();
+        Decision decision = policy.select(available, c.context());
         decisions.accept(decision);
         if (decision.isEmpty()) {
             throw GatewayError.NO_AVAILABLE_WORKERS.exception("No available workers (" + decision.label() + ")");
