@@ -178,9 +178,12 @@ final class SyncNode implements AutoCloseable {
         if (m == null || m.header().origin().equals(origin)) {
             return;
         }
-        m.decisions().forEach(prefixes::learn);
+        long now = clusterMillis();
+        for (PrefixDecision d : m.decisions()) {
+            prefixes.learn(d);
+            metrics.lag("decisions", now - (d.stamp() >>> 12)); // from the decision itself, outbox wait included
+        }
         metrics.received("decisions");
-        metrics.lag("decisions", clusterMillis() - m.header().sentAtMillis());
     }
 
     /**
