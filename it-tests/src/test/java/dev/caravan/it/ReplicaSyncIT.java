@@ -199,9 +199,87 @@ class ReplicaSyncIT {
         assertThat(lateRate).isGreaterThanOrEqualTo(0.95 * warmRate);
     }
 
+    /**
+     * A member of a newer release joins mid-flight (a rolling upgrade) and publishes two decisions in the documented
+     * wire format, written here independently of the gateway's codec: one of schema 2 that version-1 readers may read
+     * (a field appended), which every replica applies; one of schema 9 that needs a reader of 9, which every replica
+     * skips and counts. Requests keep being served throughout.
+     */
+    @Test
+    @Order(3)
+    void aNewerReplicasCompatibleMessagesAreReadAndIncompatibleOnesSkipped() throws Exception {
+        com.hazelcast.config.Config config = new com.hazelcast.config.Config();
+        config.setClusterName(fleet.cluster());
+        config.setProperty("hazelcast.phone.home.enabled", "false");
+        config.setProperty("hazelcast.logging.type", "slf4j");
+        config.getNetworkConfig().setPort(0).setPortAutoIncrement(false);
+        config.getNetworkConfig().getJoin().getMulticastConfig().setEnabled(false);
+        config.getNetworkConfig().getJoin().getAutoDetectionConfig().setEnabled(false);
+        config.getNetworkConfig().getJoin().getTcpIpConfig().setEnabled(true).setMembers(fleet.members());
+        com.hazelcast.core.HazelcastInstance newer = com.hazelcast.core.Hazelcast.newHazelcastInstance(config);
+        try {
+            String readable = tenantPrompt(500, "");
+            String unreadable = tenantPrompt(501, "");
+            String owner = SIMS.urls().get(3);
+            long stamp = newer.getCluster().getClusterTime() << 12;
+            com.hazelcast.topic.ITopic<Object> topic = newer.getTopic("caravan.decisions");
+            topic.publish(decisions(2, 1, newer.getCluster().getClusterTime(), owner, stamp, hashes(readable), true));
+            topic.publish(decisions(9, 9, newer.getCluster().getClusterTime(), SIMS.urls().get(2), stamp,
+                    hashes(unreadable), false));
+            await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+                for (int r = 0; r < 3; r++) {
+                    assertThat(SyncFleet.metric(fleet.replica(r), "caravan_sync_messages_skipped_total",
+                            "reason=\"schema\"")).isEqualTo(1.0);
+                }
+            });
+            for (int r = 0; r < 3; r++) {
+                HttpResponse<String> h = complete(fleet.replica(r), readable + "a question " + r);
+                assertThat(workerOf(h)).as("replica " + r).isEqualTo(owner);
+                assertThat(h.headers().firstValue(ForwardStreamProcessor.DECISION_HEADER)).hasValue(
+                        "cache_aware:cache_hit_peer");
+                complete(fleet.replica(r), unreadable + "still served " + r);
+            }
+        } finally {
+            newer.shutdown();
+        }
+    }
+
     /** Keyed boundary hashes of a text, as every replica computes them (the test knows the shared secret). */
     static long[] hashes(String text) {
         return new dev.caravan.policies.fleet.PrefixHasher(SyncFleet.SECRET.getBytes(StandardCharsets.UTF_8))
                 .digest("unknown", text).hashes();
+    }
+
+    /**
+     * A decision batch in the wire format of docs/design/replica-sync.md: magic, schema version, minimum reader version,
+     * kind 0, origin (16 bytes), send time, then one owner string and one decision (owner index, stamp, hashes); with
+     * {@code extraField} a later schema's appended field.
+     */
+    static byte[] decisions(int version, int minReader, long sentAt, String owner, long stamp, long[] hashes,
+            boolean extraField) throws java.io.IOException {
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        java.io.DataOutputStream out = new java.io.DataOutputStream(bytes);
+        out.writeShort(0xCA5C);
+        out.writeByte(version);
+        out.writeByte(minReader);
+        out.writeByte(0);
+        out.writeLong(42);
+        out.writeLong(43);
+        out.writeLong(sentAt);
+        out.writeByte(1);
+        byte[] url = owner.getBytes(StandardCharsets.UTF_8);
+        out.writeByte(url.length);
+        out.write(url);
+        out.writeByte(1);
+        out.writeByte(0);
+        out.writeLong(stamp);
+        out.writeByte(hashes.length);
+        for (long h : hashes) {
+            out.writeLong(h);
+        }
+        if (extraField) {
+            out.writeLong(0x5EC0DL);
+        }
+        return bytes.toByteArray();
     }
 }
