@@ -27,6 +27,7 @@ final class SyncFleet implements AutoCloseable {
     private final int[] syncPorts;
     private final String cluster = "it-" + ProcessHandle.current().pid() + "-" + System.nanoTime();
     private final GatewayHarness[] replicas;
+    private java.util.function.BiFunction<Integer, GatewayConfig, GatewayConfig> adjust = (i, c) -> c;
 
     /**
      * @param replicas how many
@@ -41,6 +42,16 @@ final class SyncFleet implements AutoCloseable {
         for (int i = 0; i < replicas; i++) {
             syncPorts[i] = ServerEventLoops.freePort("127.0.0.1");
         }
+    }
+
+    /** Changes each replica's configuration before it starts (e.g. addresses behind proxies). */
+    SyncFleet adjust(java.util.function.BiFunction<Integer, GatewayConfig, GatewayConfig> adjustment) {
+        this.adjust = adjustment;
+        return this;
+    }
+
+    int syncPort(int i) {
+        return syncPorts[i];
     }
 
     String cluster() {
@@ -66,7 +77,7 @@ final class SyncFleet implements AutoCloseable {
         for (int k = 0; k + 1 < extra.size(); k += 2) {
             c = c.with(CaravanFlags.byFlag(extra.get(k)).orElseThrow(), extra.get(k + 1));
         }
-        return c;
+        return adjust.apply(i, c);
     }
 
     /** Starts every replica, one after the other (each joins the ones before). */

@@ -27,6 +27,6 @@ final class SnapshotTask implements Callable<byte[]>, Serializable, HazelcastIns
         if (node == null) {
             throw new IllegalStateException("this member has no Caravan sync node");
         }
-        return node.exportSnapshot();
+        return node.exportSnapshot(instance);
     }
 }

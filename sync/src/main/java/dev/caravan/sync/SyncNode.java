@@ -240,9 +240,13 @@ final class SyncNode implements AutoCloseable {
         return null;
     }
 
-    /** This member's fleet prefix index as a snapshot message. */
-    byte[] exportSnapshot() {
-        return codec.snapshot(origin, clusterMillis(), prefixes.index().export());
+    /**
+     * This member's fleet prefix index as a snapshot message. {@code member} is the instance the task runs on: a peer
+     * may ask while this member is still joining, before {@link #start} returned.
+     */
+    byte[] exportSnapshot(HazelcastInstance member) {
+        return codec.snapshot(member.getCluster().getLocalMember().getUuid(), member.getCluster().getClusterTime(),
+                prefixes.index().export());
     }
 
     /**
