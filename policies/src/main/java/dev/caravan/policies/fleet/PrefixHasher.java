@@ -18,8 +18,9 @@ import net.openhft.hashing.LongHashFunction;
  * <p>The text is cut into chunks of {@code chunkChars} UTF-16 chars. A chain state runs over them, unkeyed and fast:
  * {@code s_0 = xxh3(model)}, {@code s_i = mix(s_{i-1} * φ + xxh3(chunk_i))}. Boundaries are after chunks 1, 2, …,
  * {@code linearChunks}, then each about {@code growth} times the previous, and at the end of the text (a shorter final
- * chunk). The value published for a boundary is the first 8 bytes of {@code HMAC-SHA256(key, s_i ‖ end)}: without the
- * key a hash says nothing about the text, and a guessed prompt cannot be confirmed. With the defaults (64, 16, 1.25) a
+ * chunk). The value published for a boundary is {@code SipHash-2-4(k, s_i ‖ end)}, a keyed pseudo-random function
+ * whose 128-bit key {@code k} is derived from the cluster secret ({@code HMAC-SHA256(secret, "caravan-prefix-key")}):
+ * without the key a hash says nothing about the text, and a guessed prompt cannot be confirmed. With the defaults (64, 16, 1.25) a
  * 100,000-char text has 38 boundaries; a shared prefix of {@code n > 1,024} chars is found at a boundary of at least
  * {@code n / 1.25} chars.
  *
@@ -43,6 +44,7 @@ public final class PrefixHasher {
     private final double growth;
     private final SecretKeySpec key;
     private final ThreadLocal<MacState> macs;
+    private final SipHash boundaries;
 
     /** Defaults for chunking, the given HMAC key. */
     public PrefixHasher(byte[] key) {
@@ -66,6 +68,9 @@ public final class PrefixHasher {
         this.growth = growth;
         this.key = new SecretKeySpec(key.clone(), HMAC);
         this.macs = ThreadLocal.withInitial(this::newMac);
+        MacState derive = newMac();
+        derive.mac.update("caravan-prefix-key".getBytes(StandardCharsets.UTF_8));
+        this.boundaries = new SipHash(derive.mac.doFinal());
     }
 
     public int chunkChars() {
@@ -101,7 +106,6 @@ public final class PrefixHasher {
         int n = chunks.length + (tail && length > 0 ? 1 : 0);
         long[] hashes = new long[n];
         int[] codePoints = new int[n];
-        MacState mac = macs.get();
         long state = XXH3.hashChars(model);
         int chunk = 0;
         int lowSurrogates = 0;
@@ -114,7 +118,7 @@ public final class PrefixHasher {
                 lowSurrogates += lowSurrogates(text, from, to);
                 chunk++;
             }
-            hashes[b] = mac.boundary(state, end);
+            hashes[b] = boundaries.hash(state, end);
             codePoints[b] = end - lowSurrogates;
         }
         // the last boundary is the end of the text, so every chunk was read
@@ -154,26 +158,14 @@ public final class PrefixHasher {
         }
     }
 
-    /** One thread's {@link Mac} and buffers: no allocation per boundary. */
+    /** One thread's {@link Mac} and output buffer (keyed hashes of routing keys). */
     private static final class MacState {
         private final Mac mac;
-        private final byte[] in = new byte[12];
         private final byte[] out;
 
         MacState(Mac mac) {
             this.mac = mac;
             this.out = new byte[mac.getMacLength()];
-        }
-
-        long boundary(long state, int end) {
-            for (int i = 0; i < 8; i++) {
-                in[i] = (byte) (state >>> (56 - 8 * i));
-            }
-            for (int i = 0; i < 4; i++) {
-                in[8 + i] = (byte) (end >>> (24 - 8 * i));
-            }
-            mac.update(in);
-            return finish();
         }
 
         long keyed(String value) {
