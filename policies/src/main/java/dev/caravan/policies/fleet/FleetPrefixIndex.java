@@ -68,8 +68,30 @@ public final class FleetPrefixIndex {
      * Merges one entry; returns true when the index changed (the hash was new, or the entry won over the one held).
      */
     public boolean merge(long hash, String owner, long stamp) {
+        return merge(hash, owners.computeIfAbsent(owner, o -> o), stamp, epoch.incrementAndGet());
+    }
+
+    /**
+     * Merges one decision's hashes under one owner and stamp; the hashes that changed the index are written to the front
+     * of {@code changed} (at least as long as {@code hashes}) and counted. The common case on the request path — every
+     * boundary already held, by a winning entry — only reads.
+     */
+    public int mergeAll(long[] hashes, String owner, long stamp, long[] changed) {
         String canonical = owners.computeIfAbsent(owner, o -> o);
         long now = epoch.incrementAndGet();
+        int n = 0;
+        for (long h : hashes) {
+            Slot held = slots.get(h);
+            if (held != null && !wins(stamp, canonical, held)) {
+                held.access = now;
+            } else if (merge(h, canonical, stamp, now)) {
+                changed[n++] = h;
+            }
+        }
+        return n;
+    }
+
+    private boolean merge(long hash, String canonical, long stamp, long now) {
         boolean[] changed = {false};
         slots.compute(hash, (h, held) -> {
             if (held == null || wins(stamp, canonical, held)) {

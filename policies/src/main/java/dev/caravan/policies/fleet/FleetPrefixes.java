@@ -50,12 +50,7 @@ public final class FleetPrefixes {
         }
         long stamp = stamps.getAsLong();
         long[] changed = new long[hashes.length];
-        int n = 0;
-        for (long h : hashes) {
-            if (index.merge(h, workerUrl, stamp)) {
-                changed[n++] = h;
-            }
-        }
+        int n = index.mergeAll(hashes, workerUrl, stamp, changed);
         if (n > 0) {
             outbox.accept(new PrefixDecision(workerUrl, stamp, n == hashes.length ? changed : Arrays.copyOf(changed, n)));
         }
@@ -63,9 +58,7 @@ public final class FleetPrefixes {
 
     /** A peer's decision. */
     public void learn(PrefixDecision decision) {
-        for (long h : decision.hashes()) {
-            index.merge(h, decision.workerUrl(), decision.stamp());
-        }
+        index.mergeAll(decision.hashes(), decision.workerUrl(), decision.stamp(), new long[decision.hashes().length]);
     }
 
     public FleetPrefixIndex index() {
