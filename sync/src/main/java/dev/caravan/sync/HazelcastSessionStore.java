@@ -35,9 +35,15 @@ final class HazelcastSessionStore implements SessionStore {
     private final Executor executor;
     private final SyncMetrics metrics;
     private final Set<String> touched = ConcurrentHashMap.newKeySet();
+    private final boolean idleExpiry;
 
+    /**
+     * @param idleExpiry the map expires idle keys ({@code --max-idle-secs}), so routed keys must be touched; otherwise
+     *                   {@link #touched} keeps nothing
+     */
     HazelcastSessionStore(Supplier<IMap<String, byte[]>> map, PrefixHasher hasher, Executor executor,
-            SyncMetrics metrics) {
+            SyncMetrics metrics, boolean idleExpiry) {
+        this.idleExpiry = idleExpiry;
         this.map = map;
         this.hasher = hasher;
         this.executor = executor;
@@ -78,7 +84,9 @@ final class HazelcastSessionStore implements SessionStore {
 
     @Override
     public void touched(String key) {
-        touched.add(key);
+        if (idleExpiry) {
+            touched.add(key);
+        }
     }
 
     /** Reads the keys routed since the last call, which restarts their idle time on the map; returns how many. */

@@ -80,7 +80,7 @@ final class SyncNode implements AutoCloseable {
             return t;
         });
         this.sessions = new HazelcastSessionStore(() -> instance.getMap(SyncMember.SESSIONS), hasher, executor,
-                metrics);
+                metrics, maxIdleSeconds > 0);
         this.loads = new PeerLoads(workers, System::nanoTime);
     }
 
@@ -322,9 +322,7 @@ final class SyncNode implements AutoCloseable {
 
     /** Restarts the idle time of the session keys routed since the last call (the sessions' shared TTL). */
     void touchSessions() {
-        if (maxIdleSeconds > 0) {
-            sessions.flushTouches();
-        }
+        sessions.flushTouches();
     }
 
     @Override
