@@ -15,6 +15,7 @@ final class Replicas {
     static GatewayConfig config(int port, List<String> members) {
         return GatewayConfig.defaults()
                 .with(CaravanFlags.PORT, "0")
+                .with(CaravanFlags.PROMETHEUS_PORT, "-1") // two replicas in one JVM; /metrics stays on --port
                 .with(CaravanFlags.HOST, "127.0.0.1")
                 .with(CaravanFlags.SYNC_MODE, CaravanFlags.SYNC_HAZELCAST)
                 .with(CaravanFlags.SYNC_HOST, "127.0.0.1")

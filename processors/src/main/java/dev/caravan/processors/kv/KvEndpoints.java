@@ -14,8 +14,15 @@ import dev.caravan.policies.Worker;
  */
 public record KvEndpoints(String events, String replay) {
 
-    /** The worker's effective endpoints under these settings. */
+    /**
+     * The worker's effective endpoints under these settings. A worker that is one data-parallel rank of an engine
+     * ({@code --dp-aware}) has none: the engine publishes every rank's events, and telling them apart needs the
+     * per-rank block index (issue 14), so until then a rank's blocks are not indexed rather than credited to it wrongly.
+     */
     public static KvEndpoints of(Worker worker, KvSettings settings) {
+        if (worker.dataParallelRank() != null) {
+            return new KvEndpoints(null, null);
+        }
         if (worker.kvEventsEndpoint() != null) {
             return new KvEndpoints(worker.kvEventsEndpoint(), worker.kvReplayEndpoint());
         }

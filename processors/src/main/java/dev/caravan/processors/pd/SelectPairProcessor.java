@@ -2,6 +2,7 @@ package dev.caravan.processors.pd;
 
 import static dev.caravan.processors.CaravanExchangeProperties.EXCLUDED_WORKERS;
 import static dev.caravan.processors.CaravanExchangeProperties.MODEL;
+import static dev.caravan.processors.CaravanExchangeProperties.PROMPT_TOKENS;
 import static dev.caravan.processors.CaravanExchangeProperties.REQUEST_ID;
 import static dev.caravan.processors.CaravanExchangeProperties.ROUTING_TEXT;
 
@@ -19,6 +20,7 @@ import org.slf4j.LoggerFactory;
 import dev.caravan.policies.Decision;
 import dev.caravan.policies.SelectionContext;
 import dev.caravan.policies.Worker;
+import dev.caravan.policies.text.PromptTokens;
 import dev.caravan.processors.error.GatewayError;
 import dev.caravan.processors.routing.HeaderView;
 import dev.caravan.processors.routing.PolicyRegistry;
@@ -64,10 +66,11 @@ public final class SelectPairProcessor implements Processor {
         String text = ROUTING_TEXT.get(exchange);
         HeaderView headers = new HeaderView(exchange.getIn().getHeaders());
         Collection<?> excluded = EXCLUDED_WORKERS.get(exchange);
-        PdPair.Side prefill = select(Leg.PREFILL, prefillPool, model, text, headers, excluded);
+        PromptTokens prompt = PROMPT_TOKENS.get(exchange);
+        PdPair.Side prefill = select(Leg.PREFILL, prefillPool, model, text, headers, excluded, prompt);
         PdPair.Side decode;
         try {
-            decode = select(Leg.DECODE, decodePool, model, text, headers, excluded);
+            decode = select(Leg.DECODE, decodePool, model, text, headers, excluded, prompt);
         } catch (RuntimeException e) {
             prefill.lease().release();
             throw e;
@@ -86,7 +89,7 @@ public final class SelectPairProcessor implements Processor {
     }
 
     private PdPair.Side select(Leg leg, PolicyRegistry pools, String model, String text, HeaderView headers,
-                               Collection<?> excluded) {
+                               Collection<?> excluded, PromptTokens prompt) {
         PolicyRegistry.Pool pool = pools.poolFor(model);
         List<Worker> available = new ArrayList<>(pool.workers().size());
         for (Worker w : pool.workers()) {
@@ -102,7 +105,8 @@ public final class SelectPairProcessor implements Processor {
                     ? "No " + leg.wireName() + " workers are registered"
                     : "No available " + leg.wireName() + " workers (all circuits open or unhealthy)");
         }
-        Decision decision = pool.policy().select(available, new SelectionContext(pool.model(), text, null, headers));
+        Decision decision = pool.policy().select(available, new SelectionContext(pool.model(), text, null, headers,
+                prompt));
         decisions.accept(decision);
         if (decision.isEmpty()) {
             throw GatewayError.SERVER_SELECTION_FAILED.exception("No available " + leg.wireName() + " workers ("

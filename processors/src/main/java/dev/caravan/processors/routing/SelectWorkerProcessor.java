@@ -5,6 +5,8 @@ import static dev.caravan.processors.CaravanExchangeProperties.EXCLUDED_WORKERS;
 import static dev.caravan.processors.CaravanExchangeProperties.LEASE;
 import static dev.caravan.processors.CaravanExchangeProperties.MODEL;
 import static dev.caravan.processors.CaravanExchangeProperties.OUTCOME;
+import static dev.caravan.processors.CaravanExchangeProperties.PREFERRED_WORKER;
+import static dev.caravan.processors.CaravanExchangeProperties.PROMPT_TOKENS;
 import static dev.caravan.processors.CaravanExchangeProperties.REQUEST_ID;
 import static dev.caravan.processors.CaravanExchangeProperties.RESPONSE_STATUS;
 import static dev.caravan.processors.CaravanExchangeProperties.ROUTING_TEXT;
@@ -45,16 +47,23 @@ import dev.caravan.processors.error.GatewayError;
  * <p>A retry ({@code EXCLUDED_WORKERS}, set by the retry steps) leaves out the workers that already failed this request,
  * unless that would leave no candidate.
  *
+ * <p>A request with a {@code PREFERRED_WORKER} (a Responses API request continuing a response stored by that worker)
+ * goes to that worker while it is a candidate, without asking the policy (branch {@value #PREFERRED_BRANCH}); when it
+ * is not (gone, unhealthy, breaker open, excluded by a retry) the policy chooses as usual.
+ *
  * <p>Asynchronous only when the policy must first agree with the gateway's other replicas ({@link FleetAgreement}:
  * manual's first request for a routing key with replica sync): the decision is then made when the fleet answered, on
  * the thread that completed the agreement, holding no thread meanwhile. Every other request decides synchronously.
  *
- * <p>Reads {@code MODEL}, {@code ROUTING_TEXT}, {@code EXCLUDED_WORKERS} and the request headers (routing keys such as
- * {@code X-SMG-Routing-Key}); writes {@code DECISION}, {@code WORKER}, {@code LEASE}.
+ * <p>Reads {@code MODEL}, {@code ROUTING_TEXT}, {@code EXCLUDED_WORKERS}, {@code PREFERRED_WORKER} and the request
+ * headers (routing keys such as {@code X-SMG-Routing-Key}); writes {@code DECISION}, {@code WORKER}, {@code LEASE}.
  */
 public final class SelectWorkerProcessor implements AsyncProcessor {
 
     private static final Logger LOG = LoggerFactory.getLogger(SelectWorkerProcessor.class);
+
+    /** The branch of a decision that followed {@code PREFERRED_WORKER} instead of asking the policy. */
+    public static final String PREFERRED_BRANCH = "previous_response";
 
     private final PolicyRegistry policies;
     private final Consumer<Decision> decisions;
@@ -75,8 +84,7 @@ public final class SelectWorkerProcessor implements AsyncProcessor {
     @Override
     public void process(Exchange exchange) {
         Candidates c = candidates(exchange);
-        CompletionStage<Void> agreed = c.policy() instanceof FleetAgreement fa
-                ? fa.agreeBefore(c.available(), c.context()) : null;
+        CompletionStage<Void> agreed = c.agreement();
         if (agreed != null) {
             agreed.exceptionally(e -> null).toCompletableFuture().join();
         }
@@ -101,8 +109,7 @@ public final class SelectWorkerProcessor implements AsyncProcessor {
             callback.done(true);
             return true;
         }
-        CompletionStage<Void> agreed = c.policy() instanceof FleetAgreement fa
-                ? fa.agreeBefore(c.available(), c.context()) : null;
+        CompletionStage<Void> agreed = c.agreement();
         if (agreed == null) {
             decideSafely(exchange, c);
             callback.done(true);
@@ -117,7 +124,12 @@ public final class SelectWorkerProcessor implements AsyncProcessor {
 
     /** The pool's available workers, the policy and its selection context. */
     private record Candidates(PolicyRegistry.Pool pool, List<Worker> available, LoadBalancingPolicy policy,
-            SelectionContext context) {
+            SelectionContext context, Decision preferred) {
+
+        /** The fleet agreement to wait for first, or null (none needed, or the preferred worker decides). */
+        CompletionStage<Void> agreement() {
+            return preferred == null && policy instanceof FleetAgreement fa ? fa.agreeBefore(available, context) : null;
+        }
     }
 
     private Candidates candidates(Exchange exchange) {
@@ -139,8 +151,10 @@ public final class SelectWorkerProcessor implements AsyncProcessor {
         }
         String text = ROUTING_TEXT.get(exchange);
         SelectionContext context = new SelectionContext(pool.model(), text, null,
-                new HeaderView(exchange.getIn().getHeaders()));
-        return new Candidates(pool, available, pool.policy(), context);
+                new HeaderView(exchange.getIn().getHeaders()), PROMPT_TOKENS.get(exchange));
+        LoadBalancingPolicy policy = pool.policy();
+        return new Candidates(pool, available, policy, context,
+                preferred(PREFERRED_WORKER.get(exchange), available, policy));
     }
 
     private void decideSafely(Exchange exchange, Candidates c) {
@@ -155,7 +169,7 @@ public final class SelectWorkerProcessor implements AsyncProcessor {
         PolicyRegistry.Pool pool = c.pool();
         List<Worker> available = c.available();
         LoadBalancingPolicy policy = c.policy();
-        Decision decision = policy.select(available, c.context());
+        Decision decision = c.preferred() != null ? c.preferred() : policy.select(available, c.context());
         decisions.accept(decision);
         if (decision.isEmpty()) {
             throw GatewayError.NO_AVAILABLE_WORKERS.exception("No available workers (" + decision.label() + ")");
@@ -174,6 +188,22 @@ public final class SelectWorkerProcessor implements AsyncProcessor {
             LOG.debug("Request {} model={} -> {} ({}); loads: {}", REQUEST_ID.get(exchange), pool.model(), worker.url(),
                     decision.label(), loads);
         }
+    }
+
+    /**
+     * The preferred worker ({@code PREFERRED_WORKER}: the engine that stored the response a Responses request
+     * continues) when it is among the candidates, as a decision of branch {@value #PREFERRED_BRANCH}; else null.
+     */
+    private static Decision preferred(String url, List<Worker> available, LoadBalancingPolicy policy) {
+        if (url == null) {
+            return null;
+        }
+        for (Worker w : available) {
+            if (w.url().equals(url)) {
+                return Decision.of(w, policy.name(), PREFERRED_BRANCH);
+            }
+        }
+        return null;
     }
 
     /** Releases the lease (idempotent) and tells the policy how the request went. */
