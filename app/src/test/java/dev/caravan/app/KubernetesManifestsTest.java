@@ -52,6 +52,7 @@ import dev.caravan.kubernetes.DiscoveryBeans;
 import dev.caravan.kubernetes.DiscoveryConfig;
 import dev.caravan.kubernetes.PodClassifier;
 import dev.caravan.kubernetes.PodVerdict;
+import dev.caravan.sync.SyncConfig;
 
 /**
  * The manifests in {@code config/k8s} parse with fabric8's deserializer and agree with each other and with the gateway:
@@ -237,7 +238,7 @@ class KubernetesManifestsTest {
         Properties props = gatewayProperties();
         Pattern secretRef = Pattern.compile("\\{\\{secret:([a-z0-9.-]+)/([A-Za-z0-9._-]+)}}");
         Set<String> secrets = new TreeSet<>();
-        for (CaravanFlag key : List.of(CaravanFlags.API_KEY, CaravanFlags.ADMIN_API_KEY)) {
+        for (CaravanFlag key : List.of(CaravanFlags.API_KEY, CaravanFlags.ADMIN_API_KEY, CaravanFlags.SYNC_SECRET)) {
             Matcher m = secretRef.matcher(props.getProperty(key.key(), ""));
             assertThat(m.matches()).as(key.key() + " is a {{secret:name/key}} reference").isTrue();
             secrets.add(m.group(1));
@@ -255,9 +256,11 @@ class KubernetesManifestsTest {
         boundToTheGateway(reader.getMetadata().getName(), one("gateway-rbac.yaml", ServiceAccount.class));
 
         Container c = container(one("gateway-deployment.yaml", Deployment.class));
-        assertThat(c.getArgs()).doesNotContain(CaravanFlags.API_KEY.flag(), CaravanFlags.ADMIN_API_KEY.flag());
+        assertThat(c.getArgs()).doesNotContain(CaravanFlags.API_KEY.flag(), CaravanFlags.ADMIN_API_KEY.flag(),
+                CaravanFlags.SYNC_SECRET.flag());
         assertThat(c.getEnv()).noneSatisfy(e -> assertThat(e.getName())
-                .isIn(CaravanFlags.API_KEY.envVar(), CaravanFlags.ADMIN_API_KEY.envVar()));
+                .isIn(CaravanFlags.API_KEY.envVar(), CaravanFlags.ADMIN_API_KEY.envVar(),
+                        CaravanFlags.SYNC_SECRET.envVar()));
     }
 
     @Test
@@ -300,6 +303,29 @@ class KubernetesManifestsTest {
                 .containsAllEntriesOf(service.getSpec().getSelector());
         assertThat(service.getSpec().getPorts()).singleElement()
                 .satisfies(p -> assertThat(p.getTargetPort().getStrVal()).isEqualTo("http"));
+    }
+
+    /**
+     * The replicas sync with Kubernetes discovery: the ConfigMap's sync settings pass the gateway's validation and the
+     * sync module's own rule, name the headless service of gateway-sync.yaml, and listen on the port that service and
+     * the NetworkPolicy open, declared on the container; no static member list, no multicast.
+     */
+    @Test
+    void replicasSyncThroughKubernetesDiscoveryOfTheHeadlessService() throws IOException {
+        GatewayConfig config = gatewayConfig("llm");
+        assertThat(config.get(CaravanFlags.SYNC_MODE)).isEqualTo(CaravanFlags.SYNC_HAZELCAST);
+        SyncConfig sync = SyncConfig.from(config);
+        assertThat(sync.kubernetes()).isTrue();
+        assertThat(sync.members()).isEmpty();
+        assertThat(sync.keyedByClusterName()).as("a secret keys the shared hashes").isFalse();
+        Service service = one("gateway-sync.yaml", Service.class);
+        assertThat(sync.kubernetesService()).isEqualTo(service.getMetadata().getName());
+        assertThat(service.getMetadata().getNamespace()).isEqualTo("llm");
+        assertThat(service.getSpec().getPorts()).singleElement()
+                .satisfies(p -> assertThat(p.getTargetPort().getIntVal()).isEqualTo(sync.port()));
+        Container c = container(one("gateway-deployment.yaml", Deployment.class));
+        assertThat(port(c, "sync")).isEqualTo(sync.port());
+        assertThat(one("gateway-deployment.yaml", Deployment.class).getSpec().getReplicas()).isGreaterThan(1);
     }
 
     @Test
