@@ -104,6 +104,9 @@ final class SyncNode implements AutoCloseable {
             LOG.warn("Sync: no --sync-secret; prefix hashes are keyed by the cluster name, so anyone who can read the "
                     + "sync port can confirm a guessed prompt. Set --sync-secret (CARAVAN_SYNC_SECRET) on every replica.");
         }
+        // partitions assigned and the sessions map created now, not by a request's first claim (which waits at most
+        // HazelcastSessionStore.CLAIM_TIMEOUT_MS before this replica decides alone)
+        instance.getMap(SyncMember.SESSIONS).size();
         List<Member> peers = peers();
         peers.forEach(m -> knownMembers.add(m.getUuid()));
         if (!peers.isEmpty()) {
