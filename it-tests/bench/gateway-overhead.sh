@@ -26,8 +26,10 @@ work="$(mktemp -d)"
 # run from a copy: rebuilding the jar under a running JVM breaks its lazy class loading
 cp "$jar" "$work/caravan.jar"
 jar="$work/caravan.jar"
-sim_port=18101; gw_port=18102; nginx_port=18103; gw_w_port=18104; gw_s_port=18105; gw_s2_port=18106
-sync_port=18111; sync2_port=18112
+# ports: OVERHEAD_PORT_BASE+1.. (default 18100; set another base when something else uses these)
+base=${OVERHEAD_PORT_BASE:-18100}
+sim_port=$((base + 1)); gw_port=$((base + 2)); nginx_port=$((base + 3)); gw_w_port=$((base + 4))
+gw_s_port=$((base + 5)); gw_s2_port=$((base + 6)); sync_port=$((base + 11)); sync2_port=$((base + 12))
 pids=()
 cleanup() {
   for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
@@ -47,6 +49,9 @@ sync_flags=(--sync hazelcast --sync-host 127.0.0.1 --sync-members "127.0.0.1:$sy
   --sync-cluster-name "overhead-$$" --sync-secret "$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')")
 java ${CARAVAN_JAVA_OPTS:-} -jar "$jar" run --host 127.0.0.1 --port $gw_s_port --log-level warn --prometheus-port -1 \
   --worker-urls http://127.0.0.1:$sim_port "${sync_flags[@]}" --sync-port $sync_port >"$work/gw-sync.log" 2>&1 & pids+=($!)
+# the second member starts once the first listens (two members starting at once may each form a cluster of their own,
+# merged only by Hazelcast's split-brain healing tens of seconds later)
+for _ in $(seq 1 120); do curl -sf -o /dev/null "http://127.0.0.1:$gw_s_port/metrics" && break; sleep 1; done
 java ${CARAVAN_JAVA_OPTS:-} -jar "$jar" run --host 127.0.0.1 --port $gw_s2_port --log-level warn --prometheus-port -1 \
   --worker-urls http://127.0.0.1:$sim_port "${sync_flags[@]}" --sync-port $sync2_port >"$work/gw-sync2.log" 2>&1 & pids+=($!)
 cat >"$work/nginx.conf" <<NGINX
@@ -78,7 +83,7 @@ for port in $sim_port $gw_port $gw_w_port $gw_s_port $gw_s2_port $nginx_port; do
   done
 done
 
-for _ in $(seq 1 60); do # both sync members in one cluster before measuring
+for _ in $(seq 1 120); do # both sync members in one cluster before measuring
   curl -s "http://127.0.0.1:$gw_s_port/metrics" | grep -q '^caravan_sync_members 2' && break
   sleep 1
 done
