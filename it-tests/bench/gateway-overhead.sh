@@ -7,7 +7,10 @@
 # Usage: it-tests/bench/gateway-overhead.sh [ROUNDS] [SECONDS] [CONNECTIONS...]
 #        defaults: 3 rounds, 10 s per measurement, connections 1 and 16.
 # Targets: the engine directly; nginx (worker_processes auto, keepalive upstream); Caravan with its defaults (event-loop
-# dispatch, one event loop per core); Caravan with --dispatch worker.
+# dispatch, one event loop per core); Caravan with --dispatch worker; Caravan with replica sync on (caravan-sync: two
+# replicas in one Hazelcast cluster on loopback, static member list, requests sent to one of them; the table's last
+# column compares it with the sync-off Caravan).
+# Every gateway runs with --prometheus-port -1 (several on one machine; /metrics stays on --port).
 set -euo pipefail
 here="$(cd "$(dirname "$0")/../.." && pwd)"
 rounds=${1:-3}
@@ -23,7 +26,10 @@ work="$(mktemp -d)"
 # run from a copy: rebuilding the jar under a running JVM breaks its lazy class loading
 cp "$jar" "$work/caravan.jar"
 jar="$work/caravan.jar"
-sim_port=18101; gw_port=18102; nginx_port=18103; gw_w_port=18104
+# ports: OVERHEAD_PORT_BASE+1.. (default 18100; set another base when something else uses these)
+base=${OVERHEAD_PORT_BASE:-18100}
+sim_port=$((base + 1)); gw_port=$((base + 2)); nginx_port=$((base + 3)); gw_w_port=$((base + 4))
+gw_s_port=$((base + 5)); gw_s2_port=$((base + 6)); sync_port=$((base + 11)); sync2_port=$((base + 12))
 pids=()
 cleanup() {
   for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
@@ -34,10 +40,20 @@ trap cleanup EXIT
 
 # An engine that answers at once: 1 output token, virtual time 1000x faster than wall time.
 java -jar "$jar" sim --port $sim_port --time-scale 1000 --default-max-tokens 1 >"$work/sim.log" 2>&1 & pids+=($!)
-java ${CARAVAN_JAVA_OPTS:-} -jar "$jar" run --host 127.0.0.1 --port $gw_port --log-level warn \
+java ${CARAVAN_JAVA_OPTS:-} -jar "$jar" run --host 127.0.0.1 --port $gw_port --log-level warn --prometheus-port -1 \
   --worker-urls http://127.0.0.1:$sim_port >"$work/gw.log" 2>&1 & pids+=($!)
-java ${CARAVAN_JAVA_OPTS:-} -jar "$jar" run --host 127.0.0.1 --port $gw_w_port --log-level warn --dispatch worker \
-  --worker-urls http://127.0.0.1:$sim_port >"$work/gw-worker.log" 2>&1 & pids+=($!)
+java ${CARAVAN_JAVA_OPTS:-} -jar "$jar" run --host 127.0.0.1 --port $gw_w_port --log-level warn --prometheus-port -1 \
+  --dispatch worker --worker-urls http://127.0.0.1:$sim_port >"$work/gw-worker.log" 2>&1 & pids+=($!)
+# sync on: two replicas in one cluster (a cluster name and a secret of this run only); wrk loads the first
+sync_flags=(--sync hazelcast --sync-host 127.0.0.1 --sync-members "127.0.0.1:$sync_port,127.0.0.1:$sync2_port"
+  --sync-cluster-name "overhead-$$" --sync-secret "$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')")
+java ${CARAVAN_JAVA_OPTS:-} -jar "$jar" run --host 127.0.0.1 --port $gw_s_port --log-level warn --prometheus-port -1 \
+  --worker-urls http://127.0.0.1:$sim_port "${sync_flags[@]}" --sync-port $sync_port >"$work/gw-sync.log" 2>&1 & pids+=($!)
+# the second member starts once the first listens (two members starting at once may each form a cluster of their own,
+# merged only by Hazelcast's split-brain healing tens of seconds later)
+for _ in $(seq 1 120); do curl -sf -o /dev/null "http://127.0.0.1:$gw_s_port/metrics" && break; sleep 1; done
+java ${CARAVAN_JAVA_OPTS:-} -jar "$jar" run --host 127.0.0.1 --port $gw_s2_port --log-level warn --prometheus-port -1 \
+  --worker-urls http://127.0.0.1:$sim_port "${sync_flags[@]}" --sync-port $sync2_port >"$work/gw-sync2.log" 2>&1 & pids+=($!)
 cat >"$work/nginx.conf" <<NGINX
 worker_processes auto;
 pid $work/nginx.pid;
@@ -60,14 +76,20 @@ wrk.headers["Content-Type"] = "application/json"
 wrk.body = '{"model":"meta-llama/Meta-Llama-3-8B-Instruct","prompt":"hello","max_tokens":1}'
 LUA
 body='{"model":"meta-llama/Meta-Llama-3-8B-Instruct","prompt":"hello","max_tokens":1}'
-for port in $sim_port $gw_port $gw_w_port $nginx_port; do
+for port in $sim_port $gw_port $gw_w_port $gw_s_port $gw_s2_port $nginx_port; do
   for _ in $(seq 1 60); do
     curl -sf -o /dev/null -H 'Content-Type: application/json' -d "$body" "http://127.0.0.1:$port/v1/completions" && break
     sleep 1
   done
 done
 
-targets=("direct:$sim_port" "caravan:$gw_port" "caravan-worker-dispatch:$gw_w_port" "nginx:$nginx_port")
+for _ in $(seq 1 120); do # both sync members in one cluster before measuring
+  curl -s "http://127.0.0.1:$gw_s_port/metrics" | grep -q '^caravan_sync_members 2' && break
+  sleep 1
+done
+curl -s "http://127.0.0.1:$gw_s_port/metrics" | grep -q '^caravan_sync_members 2' || { echo "sync cluster did not form" >&2; exit 1; }
+targets=("direct:$sim_port" "caravan:$gw_port" "caravan-worker-dispatch:$gw_w_port" "caravan-sync:$gw_s_port"
+  "nginx:$nginx_port")
 echo "warming up (JIT) ..." >&2
 for t in "${targets[@]}"; do wrk -t2 -c16 -d20s -s "$work/post.lua" "http://127.0.0.1:${t#*:}/v1/completions" >/dev/null; done
 
@@ -94,16 +116,18 @@ rows = collections.defaultdict(list)
 for line in open(sys.argv[1]):
     t, c, rps, p50, p99 = line.split()
     rows[(int(c), t)].append((float(rps), ms(p50), ms(p99)))
-print("| connections | target | req/s (median) | p50 ms | p99 ms | added p50 vs direct ms | req/s vs nginx |")
-print("|---|---|---|---|---|---|---|")
+print("| connections | target | req/s (median) | p50 ms | p99 ms | added p50 vs direct ms | req/s vs nginx "
+      "| req/s vs caravan (sync off) |")
+print("|---|---|---|---|---|---|---|---|")
 for c in sorted({k[0] for k in rows}):
     med = {t: tuple(statistics.median(x[i] for x in v) for i in range(3)) for (cc, t), v in rows.items() if cc == c}
-    for t in ("direct", "nginx", "caravan", "caravan-worker-dispatch"):
+    for t in ("direct", "nginx", "caravan", "caravan-worker-dispatch", "caravan-sync"):
         if t not in med:
             continue
         rps, p50, p99 = med[t]
         added = p50 - med["direct"][1]
         ratio = rps / med["nginx"][0]
-        print(f"| {c} | {t} | {rps:,.0f} | {p50:.3f} | {p99:.3f} | {added:+.3f} | {ratio:.2f} |")
+        vs_off = f"{rps / med['caravan'][0]:.2f}" if t.startswith("caravan") and "caravan" in med else ""
+        print(f"| {c} | {t} | {rps:,.0f} | {p50:.3f} | {p99:.3f} | {added:+.3f} | {ratio:.2f} | {vs_off} |")
 PY
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg); cores: $(nproc)"

@@ -32,7 +32,7 @@ import dev.caravan.sim.hash.HashAlgo;
  * <p>Flags: {@code --engines N} (default {@value #DEFAULT_ENGINES}) plus any {@code ./caravan run} flag
  * ({@code --port 8080}, {@code --policy round_robin}, ...). {@code --pd} starts a prefill/decode fleet instead
  * ({@link PdDemo}: {@code --engines N} prefill and N decode engines, default 2 + 2). {@code --gateways N} starts N
- * gateway replicas over the same engines on consecutive ports ({@link MultiGatewayDemo}). {@code --port 0} binds a
+ * gateway replicas over the same engines on consecutive ports, syncing by default ({@link MultiGatewayDemo}). {@code --port 0} binds a
  * free port, which the banner names; {@link #run(String[], Consumer)} hands the running demo to a test.
  */
 public final class DemoMain {
@@ -128,6 +128,9 @@ public final class DemoMain {
         int engines = requestedEngines == null ? DEFAULT_ENGINES : requestedEngines;
         Path modelDir = DemoModel.extract();
         withKvTokenizer(gatewayArgs, modelDir);
+        if (gateways > 1) {
+            MultiGatewayDemo.withSync(gatewayArgs);
+        }
         ConfigResolver.Resolved resolved = ConfigResolver.resolve(gatewayArgs.toArray(String[]::new),
                 Map.of(), Path.of("").toAbsolutePath());
         GatewayMain.applyLogLevel(resolved.config().get(CaravanFlags.LOG_LEVEL));

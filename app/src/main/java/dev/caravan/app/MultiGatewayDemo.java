@@ -1,7 +1,9 @@
 package dev.caravan.app;
 
 import java.nio.file.Path;
+import java.security.SecureRandom;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -18,14 +20,20 @@ import dev.caravan.processors.config.CaravanFlags;
 import dev.caravan.processors.config.ConfigResolver;
 import dev.caravan.processors.config.GatewayConfig;
 import dev.caravan.processors.http.GatewayHttpServer;
+import dev.caravan.processors.http.ServerEventLoops;
 import dev.caravan.sim.SimFleet;
 
 /**
  * {@code ./caravan demo --gateways N}: N gateway replicas in this process — each a camel-main application as
  * {@code ./caravan run} builds it, on {@code --port}, {@code --port}+1, ... (30000, 30001, 30002 by default; all
  * ephemeral with {@code --port 0}) — over the same simulated engines, each engine registered on every replica with its
- * own {@link dev.caravan.policies.Worker} (own in-flight count and health), as N gateway pods would see them. The
- * banner shows how to compare the replicas' decisions. Ctrl-C (each camel-main's hangup hook) or
+ * own {@link dev.caravan.policies.Worker} (own in-flight count and health), as N gateway pods would see them.
+ *
+ * <p>Replica sync is on unless the flags say {@code --sync none}: each replica's Hazelcast member listens on
+ * {@code --sync-port}+i (5701, 5702, 5703 by default; free ports picked up front with {@code --sync-port 0} or
+ * {@code --port 0}) on loopback, and the static member list names them all (never multicast). Unless given, the hash
+ * secret is random per demo. The banner shows how to see the replicas agree (the same engine for a prompt sent to
+ * different gateways) and their {@code caravan_sync_*} metrics. Ctrl-C (each camel-main's hangup hook) or
  * {@link DemoMain.Running#stop()} stops every replica (in-flight requests finish), then the engines.
  */
 final class MultiGatewayDemo {
@@ -51,6 +59,7 @@ final class MultiGatewayDemo {
             GatewayHttpServer.checkFree(c.host(), c.port()); // a taken port fails before anything starts
             configs.add(c);
         }
+        configs = syncCluster(configs);
         try (SimFleet fleet = SimFleet.start(engines, DemoMain.engineConfig(modelDir)
                 .kvEventsEndpoint(DemoMain.EPHEMERAL_ZMQ).kvReplayEndpoint(DemoMain.EPHEMERAL_ZMQ).build())) {
             List<Main> mains = new ArrayList<>();
@@ -80,7 +89,8 @@ final class MultiGatewayDemo {
                     .map(f -> f.handle((v, e) -> e).join()).orElse(null);
             if (failure == null) {
                 String model = fleet.engine(0).config().model();
-                System.out.println(banner(List.of(urls), fleet.urls(), model, base.policyName()));
+                System.out.println(banner(List.of(urls), fleet.urls(), model, base.policyName(),
+                        syncing(configs.get(0))));
                 onStarted.accept(new DemoMain.Running(List.of(urls), fleet.urls(), mains));
             } else {
                 mains.forEach(Main::completed);
@@ -90,6 +100,62 @@ final class MultiGatewayDemo {
                 throw failure instanceof Exception e ? e : new IllegalStateException(failure);
             }
         }
+    }
+
+    /** Adds {@code --sync hazelcast} unless the flags already choose a sync mode. */
+    static void withSync(List<String> gatewayArgs) {
+        boolean given = gatewayArgs.stream().anyMatch(a -> a.equals("--sync") || a.startsWith("--sync="));
+        if (!given) {
+            gatewayArgs.add("--sync");
+            gatewayArgs.add(CaravanFlags.SYNC_HAZELCAST);
+        }
+    }
+
+    private static boolean syncing(GatewayConfig c) {
+        return CaravanFlags.SYNC_HAZELCAST.equals(c.get(CaravanFlags.SYNC_MODE));
+    }
+
+    /**
+     * With sync and no member list of the user's, one loopback cluster: replica i's member on {@code --sync-port}+i
+     * (free ports with port 0), every member listing all; a random secret unless one is given.
+     */
+    static List<GatewayConfig> syncCluster(List<GatewayConfig> configs) {
+        GatewayConfig base = configs.get(0);
+        if (!syncing(base) || !base.getList(CaravanFlags.SYNC_MEMBERS).isEmpty()
+                || base.getBoolean(CaravanFlags.SYNC_KUBERNETES)) {
+            return configs;
+        }
+        int first = base.getInt(CaravanFlags.SYNC_PORT);
+        boolean ephemeral = first == 0 || base.port() == 0;
+        List<Integer> ports = new ArrayList<>();
+        for (int i = 0; i < configs.size(); i++) {
+            int port;
+            if (ephemeral) {
+                do {
+                    port = ServerEventLoops.freePort(DemoMain.DEMO_HOST);
+                } while (ports.contains(port));
+            } else {
+                port = first + i;
+                GatewayHttpServer.checkFree(DemoMain.DEMO_HOST, port); // a taken sync port fails before anything starts
+            }
+            ports.add(port);
+        }
+        String members = String.join(",", ports.stream().map(p -> DemoMain.DEMO_HOST + ":" + p).toList());
+        String secret = base.isSet(CaravanFlags.SYNC_SECRET) ? base.get(CaravanFlags.SYNC_SECRET) : randomSecret();
+        List<GatewayConfig> out = new ArrayList<>();
+        for (int i = 0; i < configs.size(); i++) {
+            out.add(configs.get(i).with(CaravanFlags.SYNC_HOST, DemoMain.DEMO_HOST)
+                    .with(CaravanFlags.SYNC_PORT, Integer.toString(ports.get(i)))
+                    .with(CaravanFlags.SYNC_MEMBERS, members)
+                    .with(CaravanFlags.SYNC_SECRET, secret));
+        }
+        return out;
+    }
+
+    private static String randomSecret() {
+        byte[] b = new byte[16];
+        new SecureRandom().nextBytes(b);
+        return HexFormat.of().formatHex(b);
     }
 
     /**
@@ -114,7 +180,7 @@ final class MultiGatewayDemo {
         return ended;
     }
 
-    static String banner(List<String> gateways, List<String> engines, String model, String policy) {
+    static String banner(List<String> gateways, List<String> engines, String model, String policy, boolean sync) {
         String chat = "{\"model\":\"" + model + "\",\"messages\":[{\"role\":\"user\",\"content\":\"Tell me about "
                 + "caravans\"}]}";
         List<String> lines = new ArrayList<>(List.of(
@@ -122,11 +188,17 @@ final class MultiGatewayDemo {
                 "Caravan demo: " + gateways.size() + " gateways (policy " + policy + ") in front of " + engines.size()
                         + " simulated engines:",
                 "  gateways: " + String.join("  ", gateways),
-                "  engines:  " + String.join("  ", engines),
-                "Each gateway keeps its own routing state (no --sync): a prompt sent to different gateways may land",
-                "on different engines.",
-                "",
-                "Try:",
+                "  engines:  " + String.join("  ", engines)));
+        if (sync) {
+            lines.addAll(List.of(
+                    "The gateways sync (--sync hazelcast, members on loopback): a prompt one gateway routed goes to the",
+                    "same engine through the others (X-Caravan-Decision cache_hit_peer when a peer's decision decided)."));
+        } else {
+            lines.addAll(List.of(
+                    "Each gateway keeps its own routing state (--sync none): a prompt sent to different gateways may land",
+                    "on different engines."));
+        }
+        lines.addAll(List.of("", "Try:",
                 "  # the same prompt through every gateway: compare X-Caravan-Worker (the engine) and X-Caravan-Decision"));
         for (String g : gateways) {
             lines.add("  curl -si " + g + "/v1/chat/completions -H 'Content-Type: application/json' -d '" + chat
@@ -135,6 +207,10 @@ final class MultiGatewayDemo {
         lines.add("  # each gateway's decisions by branch");
         for (String g : gateways) {
             lines.add("  curl -s " + g + "/metrics | grep ^caravan_policy_decisions_total");
+        }
+        if (sync) {
+            lines.add("  # the sync: members (should be " + gateways.size() + "), messages, lag p50/p99, drops");
+            lines.add("  curl -s " + gateways.get(0) + "/metrics | grep ^caravan_sync_");
         }
         lines.addAll(List.of("", "Ctrl-C stops the gateways and the engines.", ""));
         return String.join("\n", lines);

@@ -38,7 +38,8 @@ import picocli.CommandLine.Parameters;
             "  ./caravan bench b2b --popularity hot:0.4 --policies 'cache_aware:balance-abs-threshold=8@tuned'",
             "  ./caravan bench trace ../shared/traces/conversation_trace.jsonl --speedup 4 --time-scale 4",
             "  ./caravan bench b2b --mode whatif --policies round_robin,cache_aware   (no HTTP: seconds)",
-            "  ./caravan bench b2b --gateways 3 --time-scale 2 --policies cache_aware,manual,kv_aware"})
+            "  ./caravan bench b2b --gateways 3 --time-scale 2 --policies cache_aware,manual,kv_aware",
+            "  ./caravan bench b2b --gateways 3 --sync hazelcast --policies cache_aware,manual,kv_aware"})
 public final class BenchCli implements Callable<Integer> {
 
     @Parameters(index = "0", paramLabel = "WORKLOAD", description = "b2b, multiturn, rag or trace; or render "
@@ -67,6 +68,10 @@ public final class BenchCli implements Callable<Integer> {
             + "generator itself, round robin) or nginx (a round-robin nginx upstream over the replicas).",
             defaultValue = "client")
     String front;
+    @Option(names = "--sync", description = "Replica sync of the N-replica runs: none (each replica learns alone) or "
+            + "hazelcast (the replicas form one cluster on loopback: static member list, ephemeral ports). The "
+            + "one-gateway runs never sync.", defaultValue = "none")
+    String sync;
     @Option(names = "--engines", description = "Simulated engines per run.", defaultValue = "8")
     int engines;
     @Option(names = "--time-scale", description = "Simulated seconds per wall second, for the engines' clocks and "
@@ -143,7 +148,7 @@ public final class BenchCli implements Callable<Integer> {
                 .prefillTokensPerSec(prefillTokensPerSec).decodeMsPerToken(decodeMsPerToken).model(model).build();
         BenchRunner.Config config = new BenchRunner.Config(w, specs, engines, engine, gateway, model,
                 w.defaultWarmup(), requestTimeoutS * 1000, maxWallS, whatIf, jvmWarmupS,
-                "./caravan bench " + String.join(" ", args), gateways, f);
+                "./caravan bench " + String.join(" ", args), gateways, f, sync);
         stderr.println("caravan bench: " + w.description());
         BenchReport report = new BenchRunner(config, stderr, System.console() != null).run();
         if (json != null) {

@@ -29,6 +29,7 @@ import dev.caravan.bench.report.ResultCalculator;
 import dev.caravan.bench.whatif.WhatIfRunner;
 import dev.caravan.bench.workload.TruncatedWorkload;
 import dev.caravan.bench.workload.Workload;
+import dev.caravan.processors.config.CaravanFlags;
 import dev.caravan.sim.SimConfig;
 
 import io.vertx.core.Vertx;
@@ -63,10 +64,14 @@ public final class BenchRunner {
      */
     public record Config(Workload workload, List<PolicySpec> policies, int engines, SimConfig engine, List<URI> gateway,
                          String model, int warmup, long requestTimeoutMs, long maxWallSeconds, boolean whatIf,
-                         long jvmWarmupSeconds, String command, int gateways, Front front) {
+                         long jvmWarmupSeconds, String command, int gateways, Front front, String sync) {
 
         public Config {
             gateway = gateway == null ? List.of() : List.copyOf(gateway);
+            sync = sync == null ? CaravanFlags.SYNC_NONE : sync;
+            if (!sync.equals(CaravanFlags.SYNC_NONE) && !sync.equals(CaravanFlags.SYNC_HAZELCAST)) {
+                throw new IllegalArgumentException("--sync must be none or hazelcast, was " + sync);
+            }
             if (gateways < 1) {
                 throw new IllegalArgumentException("--gateways must be >= 1, was " + gateways);
             }
@@ -117,7 +122,7 @@ public final class BenchRunner {
                 results.add(logged(runHttp(vertx, spec, 1, nginx, config.workload(), config.warmup())));
                 if (config.gateways() > 1 && spec.kind() == PolicySpec.Kind.CARAVAN) {
                     PolicySpec replicated = new PolicySpec(spec.label() + " ×" + config.gateways(), spec.kind(),
-                            spec.policy(), spec.options());
+                            spec.policy(), replicaOptions(spec));
                     results.add(logged(runHttp(vertx, replicated, config.gateways(), nginx, config.workload(),
                             config.warmup())));
                 } else if (config.gateways() > 1) {
@@ -150,11 +155,27 @@ public final class BenchRunner {
             return;
         }
         long until = (long) (config.jvmWarmupSeconds() * 1e9 * config.engine().timeScale());
-        PolicyResult r = runHttp(vertx, first.get(), config.gateways(), nginx,
+        PolicySpec spec = first.get();
+        if (config.gateways() > 1 && spec.kind() == PolicySpec.Kind.CARAVAN) {
+            spec = new PolicySpec(spec.label(), spec.kind(), spec.policy(), replicaOptions(spec));
+        }
+        PolicyResult r = runHttp(vertx, spec, config.gateways(), nginx,
                 new TruncatedWorkload(config.workload(), until), 0);
         notes.add(String.format(Locale.ROOT, "JVM warm-up before the first policy (not measured): the first %d wall "
                 + "s of the workload (%,d requests) through %s on a throwaway fleet.", config.jvmWarmupSeconds(),
                 r.sent(), first.get().label()));
+    }
+
+    /**
+     * The options of a policy's N-replica run: its own, plus {@code sync=hazelcast} with {@code --sync hazelcast}
+     * (unless the entry sets {@code sync} itself). The one-gateway baseline keeps the entry's options.
+     */
+    private Map<String, String> replicaOptions(PolicySpec spec) {
+        Map<String, String> options = new LinkedHashMap<>(spec.options());
+        if (config.sync().equals(CaravanFlags.SYNC_HAZELCAST)) {
+            options.putIfAbsent("sync", CaravanFlags.SYNC_HAZELCAST);
+        }
+        return options;
     }
 
     private PolicyResult logged(PolicyResult r) {

@@ -26,6 +26,10 @@ import dev.caravan.policies.PolicyFactory;
 import dev.caravan.policies.SelectionContext;
 import dev.caravan.policies.TreeBacked;
 import dev.caravan.policies.Worker;
+import dev.caravan.policies.fleet.Fleet;
+import dev.caravan.policies.fleet.FleetPrefixIndex;
+import dev.caravan.policies.fleet.FleetPrefixes;
+import dev.caravan.policies.fleet.PrefixHasher;
 import dev.caravan.policies.tree.ApproximateRadixTree;
 import dev.caravan.policies.tree.OwnerRule;
 
@@ -35,6 +39,10 @@ import dev.caravan.policies.tree.OwnerRule;
  * turns is already in the tree under worker {@code tenant % 8}. Each measured request is a tenant's system prompt plus
  * a new user turn (a pool of 4,096, cycled), so the decision is the hot path: a long match, a hit, a short insert.
  * Sampled, so the median (p0.50) is reported.
+ *
+ * <p>{@code fleet=on} adds what replica sync costs on the request path: the routing text hashed at its geometric
+ * boundaries (keyed HMAC), the fleet prefix index looked up and written (pre-filled with the same tenants), and the
+ * decision handed to an outbox (here discarded; the sync module drains it off the request path).
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.SampleTime)
@@ -58,6 +66,10 @@ public class CacheAwareDecisionBenchmark {
     @Param({"first", "latest"})
     public String sharedPrefixOwner;
 
+    /** Replica sync's request-path work: {@code off} (--sync none) or {@code on}. */
+    @Param({"off", "on"})
+    public String fleet;
+
     private LoadBalancingPolicy policy;
     private List<Worker> workers;
     private SelectionContext[] requests;
@@ -70,15 +82,27 @@ public class CacheAwareDecisionBenchmark {
             workers.add(Worker.builder("http://10.0.0." + (i + 1) + ":8000").build());
         }
         workers = List.copyOf(workers);
-        policy = PolicyFactory.create(CacheAwareConfig.defaults()
-                .withSharedPrefixOwner(OwnerRule.fromWireName(sharedPrefixOwner)), PolicyEnvironment.seeded(1));
+        OwnerRule rule = OwnerRule.fromWireName(sharedPrefixOwner);
+        PolicyEnvironment env = PolicyEnvironment.seeded(1);
+        FleetPrefixes prefixes = null;
+        if (fleet.equals("on")) {
+            long[] stamp = {0};
+            prefixes = new FleetPrefixes(new PrefixHasher(new byte[] {1, 2, 3}), new FleetPrefixIndex(rule),
+                    () -> ++stamp[0], d -> { });
+            env = env.withFleet(new Fleet(prefixes, null));
+        }
+        policy = PolicyFactory.create(CacheAwareConfig.defaults().withSharedPrefixOwner(rule), env);
         workers.forEach(policy::onWorkerAdded);
         ApproximateRadixTree tree = ((TreeBacked) policy).tree(Worker.UNKNOWN_MODEL_ID).orElseThrow();
         String[] system = new String[tenants];
         for (int t = 0; t < tenants; t++) {
             system[t] = Prompts.systemPrompt(t, promptChars);
             for (int turn = 0; turn < 3; turn++) {
-                tree.insert(system[t] + Prompts.userTurn(t, turn), workers.get(t % WORKERS).url());
+                String text = system[t] + Prompts.userTurn(t, turn);
+                tree.insert(text, workers.get(t % WORKERS).url());
+                if (prefixes != null) {
+                    prefixes.routed(prefixes.digest(Worker.UNKNOWN_MODEL_ID, text), workers.get(t % WORKERS).url());
+                }
             }
         }
         SplittableRandom r = new SplittableRandom(99);

@@ -3,6 +3,7 @@ package dev.caravan.gateway;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.ServiceLoader;
+import java.util.function.Predicate;
 import java.util.stream.Collectors;
 
 import dev.caravan.processors.config.CaravanFlags;
@@ -15,13 +16,16 @@ import dev.caravan.processors.config.GatewayConfig;
  */
 public final class Extensions {
 
-    /** An optional feature: its switch and the extension name that provides it. */
-    private record Feature(String flag, String provider, String artifact) {
+    /** An optional feature: its switch, when the configuration turns it on, and the extension that provides it. */
+    private record Feature(String flag, Predicate<GatewayConfig> on, String provider, String artifact) {
     }
 
     private static final List<Feature> OPTIONAL = List.of(
-            new Feature(CaravanFlags.SERVICE_DISCOVERY.flag(), "Kubernetes service discovery",
-                    "dev.caravan:caravan-kubernetes"));
+            new Feature(CaravanFlags.SERVICE_DISCOVERY.flag(), c -> c.getBoolean(CaravanFlags.SERVICE_DISCOVERY),
+                    "Kubernetes service discovery", "dev.caravan:caravan-kubernetes"),
+            new Feature(CaravanFlags.SYNC_MODE.flag(),
+                    c -> !CaravanFlags.SYNC_NONE.equals(c.get(CaravanFlags.SYNC_MODE)),
+                    "Replica sync", "dev.caravan:caravan-sync"));
 
     private final List<GatewayExtension> all;
 
@@ -43,8 +47,7 @@ public final class Extensions {
      */
     public List<GatewayExtension> enabled(GatewayConfig config) {
         for (Feature f : OPTIONAL) {
-            boolean on = config.getBoolean(CaravanFlags.byFlag(f.flag()).orElseThrow());
-            if (on && all.stream().noneMatch(e -> e.name().equals(f.provider()))) {
+            if (f.on().test(config) && all.stream().noneMatch(e -> e.name().equals(f.provider()))) {
                 throw new IllegalArgumentException(f.flag() + " needs " + f.provider() + ": add " + f.artifact()
                         + " to the class path");
             }

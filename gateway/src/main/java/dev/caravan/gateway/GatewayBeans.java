@@ -22,6 +22,7 @@ import dev.caravan.policies.PolicyEnvironment;
 import dev.caravan.policies.PolicyFactory;
 import dev.caravan.policies.Worker;
 import dev.caravan.policies.WorkerRegistry;
+import dev.caravan.policies.WorkerRole;
 import dev.caravan.processors.admin.AddWorkerByUrlProcessor;
 import dev.caravan.processors.admin.GetWorkerProcessor;
 import dev.caravan.processors.admin.ListWorkerUrlsProcessor;
@@ -97,6 +98,8 @@ public final class GatewayBeans implements AutoCloseable {
     private final JvmGcMetrics gcMetrics = new JvmGcMetrics();
     private final Map<String, Object> beans = new LinkedHashMap<>();
     private final Extensions extensions = Extensions.load();
+    /** The optional modules this configuration turns on, e.g. replica sync and Kubernetes discovery. */
+    private final List<GatewayExtension> enabled;
     private final GatewayHttpServer http;
     private final MetricsHttpServer metricsHttp;
     private final ScrapeMetricsProcessor scrape;
@@ -119,10 +122,18 @@ public final class GatewayBeans implements AutoCloseable {
         this.meterRegistry = meterRegistry != null ? meterRegistry
                 : new PrometheusMeterRegistry(io.micrometer.prometheusmetrics.PrometheusConfig.DEFAULT);
         bindJvmMetrics();
+        this.enabled = extensions.enabled(config);
         this.kv = new KvBeans(config, workers, this.meterRegistry);
         this.tokens = new TokensBeans(config);
         PolicyEnvironment env = PolicyEnvironment.system().withKv(kv.groundTruth());
-        this.policies = new PolicyRegistry(workers, model -> PolicyFactory.create(policyConfig, env));
+        boolean canonicalOrder = false;
+        for (GatewayExtension extension : enabled) {
+            env = extension.policyEnvironment(config, workers, this.meterRegistry, env);
+            canonicalOrder |= extension.canonicalWorkerOrder();
+        }
+        PolicyEnvironment policyEnv = env;
+        this.policies = new PolicyRegistry(workers, WorkerRole.REGULAR,
+                model -> PolicyFactory.create(policyConfig, policyEnv), canonicalOrder);
         this.metrics = new GatewayMetrics(this.meterRegistry, ObservabilityBeans.durationBuckets(config));
         TlsSettings tls = ObservabilityBeans.tls(config);
         this.http = new GatewayHttpServer(this.vertx, config.host(), config.port(), config.maxPayloadSize(),
@@ -211,7 +222,7 @@ public final class GatewayBeans implements AutoCloseable {
         EngineApiBeans.define(config, workers, beans);
         // optional modules on the class path, e.g. Kubernetes service discovery (discovery.camel.yaml) with
         // --service-discovery
-        for (GatewayExtension extension : extensions.enabled(config)) {
+        for (GatewayExtension extension : enabled) {
             extension.define(config, workers, meterRegistry, beans);
         }
         // prefill/decode disaggregation (pd.camel.yaml)
@@ -353,6 +364,13 @@ public final class GatewayBeans implements AutoCloseable {
         upstream.close();
         kv.close();
         tokens.close();
+        for (GatewayExtension extension : enabled) {
+            try {
+                extension.close();
+            } catch (RuntimeException e) {
+                LOG.warn("Closing {} failed: {}", extension.name(), e.toString());
+            }
+        }
         gcMetrics.close();
         if (ownsVertx) {
             vertx.close().toCompletionStage().toCompletableFuture().join();

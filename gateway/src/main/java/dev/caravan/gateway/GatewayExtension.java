@@ -4,6 +4,7 @@ import java.util.Map;
 
 import io.micrometer.core.instrument.MeterRegistry;
 
+import dev.caravan.policies.PolicyEnvironment;
 import dev.caravan.policies.WorkerRegistry;
 import dev.caravan.processors.config.GatewayConfig;
 
@@ -37,4 +38,28 @@ public interface GatewayExtension {
      * @throws IllegalArgumentException naming the setting, for an invalid configuration
      */
     void define(GatewayConfig config, WorkerRegistry workers, MeterRegistry meters, Map<String, Object> beans);
+
+    /**
+     * The environment the gateway's policies are built with, given the gateway's own; called once, before
+     * {@link #define} and before any policy exists (the registry is still empty). Replica sync adds the fleet's shared
+     * state here ({@link PolicyEnvironment#withFleet}).
+     *
+     * @throws IllegalArgumentException naming the setting, for an invalid configuration
+     */
+    default PolicyEnvironment policyEnvironment(GatewayConfig config, WorkerRegistry workers, MeterRegistry meters,
+            PolicyEnvironment env) {
+        return env;
+    }
+
+    /**
+     * True when every replica must present a model's workers to its policy in one order, sorted by URL, instead of its
+     * own registration order (replica sync: target indexes and tie-breaks then agree across replicas).
+     */
+    default boolean canonicalWorkerOrder() {
+        return false;
+    }
+
+    /** Releases what the extension holds; called once after the Camel context has stopped. */
+    default void close() {
+    }
 }

@@ -113,6 +113,28 @@ class BenchSmokeIT {
                 .contains("none (sync off)");
     }
 
+    /**
+     * {@code --sync hazelcast}: the two replicas of the N run form one cluster on loopback, so manual's first
+     * assignment of each key is fleet-wide and every request sticks to its key's first engine, as behind one gateway;
+     * each replica's {@code caravan_sync_*} samples reach the report.
+     */
+    @Test
+    void twoSyncingGatewaysKeepManualsKeysWhereOneGatewayWould() throws IOException {
+        Outcome o = bench("b2b", "--tenants", "6", "--prefix-tokens", "128", "--requests", "24", "--warmup", "4",
+                "--rate", "40", "--time-scale", "10", "--gateways", "2", "--sync", "hazelcast", "--policies", "manual");
+        assertConsistent(o, 24, 4, "manual", "manual ×2");
+        PolicyResult one = o.report().results().get(0);
+        PolicyResult two = o.report().results().get(1);
+        assertThat(one.settings()).doesNotContainKey("sync");
+        assertThat(one.syncMetrics()).hasSize(1).allSatisfy(m -> assertThat(m).isEmpty());
+        assertThat(two.settings()).containsEntry("sync",
+                "hazelcast, 2 members on loopback (static list, ephemeral ports)");
+        assertThat(two.stickiness()).isEqualTo(1.0);
+        assertThat(two.syncMetrics()).hasSize(2)
+                .allSatisfy(m -> assertThat(m).containsEntry("caravan_sync_members", 2.0));
+        assertThat(o.stdout()).contains("| manual ×2 | ").contains("`caravan_sync_members` 2 / 2");
+    }
+
     @Test
     void multiturnSendsEveryTurnOfEverySession() throws IOException {
         Outcome o = bench("multiturn", "--requests", "12", "--turns", "3", "--prefix-tokens", "64", "--user-tokens",

@@ -18,6 +18,8 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import org.junit.jupiter.api.AfterAll;
@@ -213,32 +215,54 @@ class DemoIT {
     }
 
     /**
-     * {@code ./caravan demo --gateways 3}: three replicas over the same four engines, each registering every engine
-     * and, without sync, learning on its own — a prompt one replica has cached is new to the others.
+     * {@code ./caravan demo --gateways 3}: three replicas over the same four engines, each registering every engine,
+     * syncing by default (Hazelcast members on loopback, a static list): a prompt one replica routed goes to the same
+     * engine through the other two, as a peer's decision ({@code cache_hit_peer}).
      */
     @Test
-    void threeGatewaysServeTheSameEnginesEachLearningOnItsOwn() throws Exception {
+    void threeGatewaysServeTheSameEnginesAndAgreeThroughTheSync() throws Exception {
         Launched demo = launch("--gateways", "3", "--port", "0");
         List<String> gateways = demo.running().gatewayUrls();
         assertThat(gateways).hasSize(3).doesNotHaveDuplicates()
                 .allSatisfy(g -> assertThat(g).matches("http://127\\.0\\.0\\.1:\\d+").doesNotEndWith(":0"));
+        List<GatewayClient> clients = gateways.stream().map(GatewayClient::new).toList();
         List<InetSocketAddress> addresses = new ArrayList<>();
-        for (String g : gateways) {
-            GatewayClient client = new GatewayClient(g);
-            JsonNode workers = GatewayClient.parse(client.get("/workers").body()).path("workers");
+        for (int i = 0; i < 3; i++) {
+            JsonNode workers = GatewayClient.parse(clients.get(i).get("/workers").body()).path("workers");
             assertThat(workers.findValuesAsText("url"))
                     .containsExactlyInAnyOrderElementsOf(demo.running().engineUrls());
-            HttpResponse<String> first = client.postJson("/v1/chat/completions", CHAT);
-            assertThat(first.statusCode()).isEqualTo(200);
-            assertThat(first.headers().firstValue("X-Caravan-Decision")).isPresent().get(as(STRING))
-                    .startsWith("cache_aware:").isNotEqualTo("cache_aware:cache_hit");
-            assertThat(client.postJson("/v1/chat/completions", CHAT).headers().firstValue("X-Caravan-Decision"))
-                    .hasValue("cache_aware:cache_hit");
-            addresses.add(address(g));
+            int replica = i;
+            await().atMost(STARTUP).until(() -> sample(clients.get(replica), "caravan_sync_members", "") == 3);
+            addresses.add(address(gateways.get(i)));
+        }
+        HttpResponse<String> first = clients.get(0).postJson("/v1/chat/completions", CHAT);
+        assertThat(first.statusCode()).isEqualTo(200);
+        String engine = first.headers().firstValue("X-Caravan-Worker").orElseThrow();
+        for (int i = 1; i < 3; i++) {
+            int replica = i;
+            await().atMost(Duration.ofSeconds(20)).until(() -> sample(clients.get(replica),
+                    "caravan_sync_messages_received_total", "channel=\"decisions\"") >= 1);
+            HttpResponse<String> again = clients.get(i).postJson("/v1/chat/completions", CHAT);
+            assertThat(again.headers().firstValue("X-Caravan-Worker")).as("gateway %d", i).hasValue(engine);
+            assertThat(again.headers().firstValue("X-Caravan-Decision")).as("gateway %d", i)
+                    .hasValue("cache_aware:cache_hit_peer");
         }
         demo.running().engineUrls().forEach(u -> addresses.add(address(u)));
         demo.stop();
         assertNothingListens(addresses);
+    }
+
+    /** The sum of a metric's samples whose labels contain {@code labels} on a gateway's /metrics; NaN when absent. */
+    private static double sample(GatewayClient client, String name, String labels) {
+        Matcher m = Pattern.compile("(?m)^" + Pattern.quote(name) + "(?:\\{([^}]*)\\})? (\\S+)$")
+                .matcher(client.get("/metrics").body());
+        double sum = Double.NaN;
+        while (m.find()) {
+            if ((m.group(1) == null ? "" : m.group(1)).contains(labels)) {
+                sum = (Double.isNaN(sum) ? 0 : sum) + Double.parseDouble(m.group(2));
+            }
+        }
+        return sum;
     }
 
     @Test

@@ -174,7 +174,7 @@ public final class WorkerReconciler {
         }
         registry.remove(t.worker.id());
         metrics.deregistered(reason);
-        LOG.info("Pod {} ({}): draining {} ({} in flight)", t.spec.pod(), reason.tag(), t.spec.url(), t.worker.load());
+        LOG.info("Pod {} ({}): draining {} ({} in flight)", t.spec.pod(), reason.tag(), t.spec.url(), t.worker.localLoad());
     }
 
     private void note(String key, Pod pod, PodVerdict.Ineligible no) {

@@ -27,6 +27,11 @@ public final class Branches {
 
     /** cache_aware: match rate above the threshold and the tenant is healthy. */
     public static final String CACHE_HIT = "cache_hit";
+    /**
+     * cache_aware with replica sync: a hit the fleet prefix index decided (another replica's decision, or an owner
+     * all replicas agree on where the local tree named another or too little).
+     */
+    public static final String CACHE_HIT_PEER = "cache_hit_peer";
     /** cache_aware improvement (a): rate at or below the threshold but the matched prefix is long enough. */
     public static final String CACHE_HIT_MIN_PREFIX = "cache_hit_min_prefix";
     /** cache_aware: low match rate, least-loaded healthy worker (latest SGLang's miss branch). */

@@ -6,6 +6,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.LongSupplier;
 import java.util.random.RandomGenerator;
 
+import dev.caravan.policies.fleet.Fleet;
 import dev.caravan.policies.kv.KvGroundTruth;
 
 /**
@@ -18,22 +19,34 @@ import dev.caravan.policies.kv.KvGroundTruth;
  *                 reproducible when one thread drives it, as in tests and the what-if replay)
  * @param kv       the KV-event ground truth (block index, parity self-check, tokenizers) for policies that route on
  *                 it ({@code kv_aware}), or null when the gateway consumes no KV events; set with {@link #withKv}
+ * @param fleet    what the policies share with the gateway's other replicas (docs/design/replica-sync.md), or null when
+ *                 it runs alone ({@code --sync none}); set with {@link #withFleet}
  */
-public record PolicyEnvironment(LongSupplier nanoTime, RandomGenerator random, KvGroundTruth kv) {
+public record PolicyEnvironment(LongSupplier nanoTime, RandomGenerator random, KvGroundTruth kv, Fleet fleet) {
 
     public PolicyEnvironment {
         Objects.requireNonNull(nanoTime, "nanoTime");
         Objects.requireNonNull(random, "random");
     }
 
-    /** Time and randomness without KV ground truth. */
+    /** Time and randomness without KV ground truth or a fleet. */
     public PolicyEnvironment(LongSupplier nanoTime, RandomGenerator random) {
-        this(nanoTime, random, null);
+        this(nanoTime, random, null, null);
+    }
+
+    /** Time, randomness and KV ground truth, without a fleet. */
+    public PolicyEnvironment(LongSupplier nanoTime, RandomGenerator random, KvGroundTruth kv) {
+        this(nanoTime, random, kv, null);
     }
 
     /** A copy whose policies share this KV ground truth. */
     public PolicyEnvironment withKv(KvGroundTruth groundTruth) {
-        return new PolicyEnvironment(nanoTime, random, Objects.requireNonNull(groundTruth, "groundTruth"));
+        return new PolicyEnvironment(nanoTime, random, Objects.requireNonNull(groundTruth, "groundTruth"), fleet);
+    }
+
+    /** A copy whose policies share their routing state with the gateway's other replicas. */
+    public PolicyEnvironment withFleet(Fleet shared) {
+        return new PolicyEnvironment(nanoTime, random, kv, Objects.requireNonNull(shared, "shared"));
     }
 
     /** Production: {@link System#nanoTime()} and thread-local randomness. */

@@ -20,8 +20,9 @@ import java.util.regex.Pattern;
  * cost, labels, API key) are volatile. Runtime state is lock-free and safe to read from any request thread:
  * <ul>
  *   <li>{@link #isHealthy()}: flipped by the health checker (with hysteresis) or the admin API;</li>
- *   <li>{@link #load()}: in-flight requests the gateway dispatched and has not yet seen finish, changed only through
- *       {@link #acquire()} / {@link WorkerLease#release()} so every policy sees the same numbers;</li>
+ *   <li>{@link #load()}: in-flight requests as the policies see them: this gateway's ({@link #localLoad()}, changed
+ *       only through {@link #acquire()} / {@link WorkerLease#release()}, so every policy sees the same numbers) plus,
+ *       with replica sync, the other replicas' latest reported counts ({@link #peerLoad()}, 0 otherwise);</li>
  *   <li>{@link #processed()}: monotonically increasing count of selections (SGLang's tie-breaker);</li>
  *   <li>{@link #engineLoad()}: the engine's own last reported load, or null before the first poll;</li>
  *   <li>an availability gate (the per-worker circuit breaker) that {@link #isAvailable()} consults.</li>
@@ -58,6 +59,7 @@ public final class Worker {
 
     private final AtomicBoolean healthy = new AtomicBoolean(true);
     private final AtomicInteger load = new AtomicInteger();
+    private volatile int peerLoad;
     private final AtomicLong processed = new AtomicLong();
     private volatile EngineLoad engineLoad;
     private volatile BooleanSupplier availabilityGate = () -> true;
@@ -190,8 +192,20 @@ public final class Worker {
         this.availabilityGate = Objects.requireNonNull(gate, "gate");
     }
 
-    /** Requests in flight on this worker through this gateway. */
-    public int load() { return load.get(); }
+    /**
+     * Requests in flight on this worker: through this gateway, plus through the gateway's other replicas as they last
+     * reported (replica sync; docs/design/replica-sync.md). What every policy's load reads.
+     */
+    public int load() { return load.get() + peerLoad; }
+
+    /** Requests in flight on this worker through this gateway: its leases not yet released. */
+    public int localLoad() { return load.get(); }
+
+    /** The other replicas' in-flight requests on this worker as last reported; 0 without replica sync. */
+    public int peerLoad() { return peerLoad; }
+
+    /** Set by the replica sync from the other replicas' reports (never negative). */
+    public void setPeerLoad(int requests) { this.peerLoad = Math.max(0, requests); }
 
     /** Takes one unit of in-flight load; release it through the returned lease. */
     public WorkerLease acquire() {

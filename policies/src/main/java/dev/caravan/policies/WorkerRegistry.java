@@ -84,7 +84,7 @@ public final class WorkerRegistry {
             publish(ids);
             pending.add(new Event(false, removed, List.copyOf(listeners)));
         }
-        LOG.info("Worker removed: {} (in flight: {})", removed, removed.load());
+        LOG.info("Worker removed: {} (in flight here: {})", removed, removed.localLoad());
         deliver();
         return Optional.of(removed);
     }

@@ -3,7 +3,10 @@ package dev.caravan.bench.drive;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
+import java.security.SecureRandom;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -13,6 +16,7 @@ import dev.caravan.policies.PolicyName;
 import dev.caravan.processors.config.CaravanFlag;
 import dev.caravan.processors.config.CaravanFlags;
 import dev.caravan.processors.config.GatewayConfig;
+import dev.caravan.processors.http.ServerEventLoops;
 import dev.caravan.sim.SimConfig;
 import dev.caravan.sim.SimEngine;
 import dev.caravan.sim.hash.HashAlgo;
@@ -29,6 +33,11 @@ import dev.caravan.sim.hash.HashAlgo;
  * (at least 1 s): {@code --eviction-interval} (cache_aware's tree eviction, 60 s) and {@code --load-check-interval}
  * (the engine-load poll power_of_two uses, 5 s). They then fire at their intended simulated period.
  *
+ * <p>With replica sync ({@code sync=hazelcast} among the options, as {@code ./caravan bench --sync hazelcast} sets for
+ * the N-replica runs) and no {@code sync-members} of its own, the replicas form one cluster on loopback: each gets a
+ * free port chosen up front, the static member list names them all, the cluster name is unique to this run (two
+ * benches on one machine never merge) and the hash secret is random. No multicast, as in production.
+ *
  * <p>Runs that consume KV-cache events ({@code kv_aware}, or {@code kv-calibrate-tree=true}) start engines that publish
  * them on ephemeral ZeroMQ ports and register each engine with its endpoints on every replica, as the demo does; the
  * other runs' engines publish nothing, so no policy pays for events it ignores.
@@ -37,6 +46,7 @@ public final class GatewayTarget extends SimFleetTarget {
 
     /** Where an engine binds its KV-event sockets when a run consumes them: a free loopback port each. */
     static final String EPHEMERAL_ZMQ = "tcp://127.0.0.1:*";
+    private static final String LOOPBACK = "127.0.0.1";
 
     private final List<GatewayReplica> replicas = new ArrayList<>();
     private final Map<String, String> settings = new LinkedHashMap<>();
@@ -71,8 +81,9 @@ public final class GatewayTarget extends SimFleetTarget {
             if (kv) {
                 settings.put("kv_events", "engines publish, every gateway subscribes");
             }
-            for (int i = 0; i < gateways; i++) {
-                replicas.add(new GatewayReplica(config, kvEngines));
+            List<GatewayConfig> perReplica = syncCluster(config, gateways);
+            for (GatewayConfig c : perReplica) {
+                replicas.add(new GatewayReplica(c, kvEngines)); // in order: each member joins the ones before
             }
             if (gateways > 1) {
                 settings.put("gateways", gateways + " replicas, " + front.label() + " round-robin front");
@@ -104,6 +115,38 @@ public final class GatewayTarget extends SimFleetTarget {
             settings.put(o.getKey(), o.getValue());
         }
         return config;
+    }
+
+    /**
+     * One configuration per replica: the same one N times, or with replica sync and no member list of the run's own,
+     * each replica's sync member on its own free loopback port, every member listing all of them.
+     */
+    private List<GatewayConfig> syncCluster(GatewayConfig config, int gateways) {
+        if (!CaravanFlags.SYNC_HAZELCAST.equals(config.get(CaravanFlags.SYNC_MODE))
+                || !config.getList(CaravanFlags.SYNC_MEMBERS).isEmpty()) {
+            return Collections.nCopies(gateways, config);
+        }
+        List<Integer> ports = new ArrayList<>();
+        for (int i = 0; i < gateways; i++) {
+            int port;
+            do {
+                port = ServerEventLoops.freePort(LOOPBACK);
+            } while (ports.contains(port));
+            ports.add(port);
+        }
+        String members = String.join(",", ports.stream().map(p -> LOOPBACK + ":" + p).toList());
+        GatewayConfig shared = config.with(CaravanFlags.SYNC_HOST, LOOPBACK)
+                .with(CaravanFlags.SYNC_MEMBERS, members)
+                .with(CaravanFlags.SYNC_CLUSTER_NAME, "bench-" + ProcessHandle.current().pid() + "-" + System.nanoTime())
+                .with(CaravanFlags.SYNC_SECRET, HexFormat.of().formatHex(secret()));
+        settings.put("sync", "hazelcast, " + gateways + " members on loopback (static list, ephemeral ports)");
+        return ports.stream().map(p -> shared.with(CaravanFlags.SYNC_PORT, Integer.toString(p))).toList();
+    }
+
+    private static byte[] secret() {
+        byte[] b = new byte[16];
+        new SecureRandom().nextBytes(b);
+        return b;
     }
 
     /** Whether the run's gateway reads the engines' KV-cache events. */

@@ -28,6 +28,8 @@ final class Bucket {
     }
 
     private final long windowNanos;
+    /** Workers kept sorted by URL (replica sync: every replica cuts the same ranges), else in the order added. */
+    private final boolean sortedUrls;
     private final List<String> urls = new ArrayList<>();
     private final Map<String, Long> charsPerUrl = new LinkedHashMap<>();
     private final ArrayDeque<Routed> window = new ArrayDeque<>();
@@ -36,7 +38,12 @@ final class Bucket {
     private long lastShare;
 
     Bucket(long windowNanos) {
+        this(windowNanos, false);
+    }
+
+    Bucket(long windowNanos, boolean sortedUrls) {
         this.windowNanos = windowNanos;
+        this.sortedUrls = sortedUrls;
     }
 
     boolean contains(String url) {
@@ -51,6 +58,9 @@ final class Bucket {
     void add(String url) {
         if (!charsPerUrl.containsKey(url)) {
             urls.add(url);
+            if (sortedUrls) {
+                urls.sort(null);
+            }
             charsPerUrl.put(url, 0L);
             initBoundaries();
         }

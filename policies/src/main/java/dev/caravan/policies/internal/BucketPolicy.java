@@ -40,6 +40,10 @@ import dev.caravan.policies.Worker;
  * every {@code bucketAdjustInterval}. State is per model, created on first use and kept in step with worker add/remove
  * hooks; a candidate the bucket has not seen joins it on sight. Thread-safe: each model's bucket is used under its own
  * monitor, for one choose-and-record step at a time.
+ *
+ * <p>Replica sync: the workers are ordered by URL instead of the order this replica registered them, so replicas with
+ * the same workers start from the same ranges whatever their discovery timing. Each replica still re-cuts from its own
+ * window (docs/design/replica-sync.md, "Rings, buckets and orders").
  */
 public final class BucketPolicy implements LoadBalancingPolicy, Maintainable {
 
@@ -50,11 +54,14 @@ public final class BucketPolicy implements LoadBalancingPolicy, Maintainable {
     private final LongSupplier nanoTime;
     private final RandomGenerator random;
     private final ConcurrentHashMap<String, Bucket> buckets = new ConcurrentHashMap<>();
+    /** With replica sync: workers in URL order, so every replica starts from the same ranges. */
+    private final boolean sortedUrls;
 
     public BucketPolicy(BucketConfig config, PolicyEnvironment env) {
         this.config = config;
         this.nanoTime = env.nanoTime();
         this.random = env.random();
+        this.sortedUrls = env.fleet() != null;
     }
 
     @Override
@@ -88,7 +95,8 @@ public final class BucketPolicy implements LoadBalancingPolicy, Maintainable {
 
     private Bucket bucket(String model) {
         Bucket b = buckets.get(model);
-        return b != null ? b : buckets.computeIfAbsent(model, m -> new Bucket(config.bucketAdjustInterval().toNanos()));
+        return b != null ? b : buckets.computeIfAbsent(model, m -> new Bucket(config.bucketAdjustInterval().toNanos(),
+                sortedUrls));
     }
 
     /** The model's current ranges, in worker order; for tests and the admin view. */

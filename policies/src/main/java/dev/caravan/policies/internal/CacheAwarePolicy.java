@@ -23,6 +23,9 @@ import dev.caravan.policies.PolicyName;
 import dev.caravan.policies.SelectionContext;
 import dev.caravan.policies.TreeBacked;
 import dev.caravan.policies.Worker;
+import dev.caravan.policies.fleet.FleetPrefixIndex;
+import dev.caravan.policies.fleet.FleetPrefixes;
+import dev.caravan.policies.fleet.RoutedPrefix;
 import dev.caravan.policies.tree.ApproximateRadixTree;
 import dev.caravan.policies.tree.PrefixMatch;
 
@@ -61,6 +64,14 @@ import dev.caravan.policies.tree.PrefixMatch;
  * every tree when removed. Eviction to the per-tenant budget runs from {@link #runMaintenance()}; the gateway schedules
  * it every {@code evictionInterval}. Thread-safe: the trees are, and the policy holds no other mutable state apart from
  * concurrent maps.
+ *
+ * <p>Replica sync ({@link PolicyEnvironment#fleet()} with prefixes; docs/design/replica-sync.md): the routing text is
+ * also hashed at geometric boundaries and matched in the fleet prefix index, which holds every replica's decisions
+ * without their text. When the fleet's longest usable boundary reaches the longest boundary within the local match,
+ * the fleet's owner (the one every replica agrees on) and its length are used ({@code cache_hit_peer} when that
+ * decided a hit the local tree would not have made as it stands); otherwise the local tree knows strictly more and wins.
+ * Every inserting branch also records the decision in the index, which publishes what was new to it. Without a fleet
+ * nothing is hashed.
  */
 public final class CacheAwarePolicy implements LoadBalancingPolicy, Maintainable, TreeBacked {
 
@@ -73,11 +84,17 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy, Maintainable
     private final ToIntFunction<Worker> loadOf = this::effectiveLoad;
     private final ConcurrentHashMap<String, ApproximateRadixTree> trees = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, Long> budgetOverrides = new ConcurrentHashMap<>();
+    /** The fleet's prefix index with replica sync, else null. */
+    private final FleetPrefixes fleet;
 
-    /** {@code env} supplies the clock engine-load ages are measured with (the load monitor stamps the same clock). */
+    /**
+     * {@code env} supplies the clock engine-load ages are measured with (the load monitor stamps the same clock) and,
+     * with replica sync, the fleet prefix index.
+     */
     public CacheAwarePolicy(CacheAwareConfig config, PolicyEnvironment env) {
         this.config = config;
         this.nanoTime = env.nanoTime();
+        this.fleet = env.fleet() == null ? null : env.fleet().prefixes();
     }
 
     public CacheAwareConfig config() {
@@ -91,7 +108,9 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy, Maintainable
             return Decision.none(NAME, Branches.NO_HEALTHY_WORKERS);
         }
         String text = context.requestText();
-        ApproximateRadixTree tree = treeFor(ModelKey.of(context, healthy));
+        String model = ModelKey.of(context, healthy);
+        ApproximateRadixTree tree = treeFor(model);
+        RoutedPrefix routed = fleet == null ? null : fleet.digest(model, text);
 
         int min = Integer.MAX_VALUE;
         int max = 0;
@@ -101,27 +120,57 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy, Maintainable
             max = Math.max(max, load);
         }
         if (Imbalance.imbalanced(min, max, config.balanceAbsThreshold(), config.balanceRelThreshold())) {
-            return imbalanced(healthy, text, tree, min, max);
+            return imbalanced(healthy, text, tree, min, max, routed);
         }
 
-        PrefixMatch match = tree.prefixMatch(text);
+        PrefixMatch local = tree.prefixMatch(text);
+        PrefixMatch match = routed == null ? local : withFleet(local, routed, candidates);
         boolean byRate = aboveThreshold(match.matchedChars(), match.inputChars());
         boolean byLength = !byRate && isLongEnough(match.matchedChars());
         if ((byRate || byLength) && match.hasTenant()) {
             Worker tenant = ConsistentHashingPolicy.find(candidates, match.tenant());
             if (tenant != null && tenant.isHealthy()) {
-                return route(tree, text, tenant, byRate ? Branches.CACHE_HIT : Branches.CACHE_HIT_MIN_PREFIX, match);
+                String branch = byRate ? Branches.CACHE_HIT : Branches.CACHE_HIT_MIN_PREFIX;
+                if (match != local && !(match.tenant().equals(local.tenant()) && qualifies(local))) {
+                    branch = Branches.CACHE_HIT_PEER;
+                }
+                return route(tree, text, tenant, branch, match, routed);
             }
             tree.removeTenant(match.tenant());
             if (config.staleFallbackMinLoad()) {
                 return route(tree, text, HealthyWorkers.minLoad(healthy, loadOf), Branches.STALE_TENANT_MIN_LOAD,
-                        match);
+                        match, routed);
             }
             LOG.debug("cache_aware: tenant {} is stale; purged, falling back to the first healthy worker",
                     match.tenant());
             return Decision.of(healthy.get(0), NAME, Branches.STALE_TENANT);
         }
-        return route(tree, text, HealthyWorkers.minLoad(healthy, loadOf), Branches.CACHE_MISS_MIN_LOAD, match);
+        return route(tree, text, HealthyWorkers.minLoad(healthy, loadOf), Branches.CACHE_MISS_MIN_LOAD, match, routed);
+    }
+
+    /**
+     * The local match, or the fleet's when its longest usable boundary reaches the longest boundary within the local
+     * match (the fleet's owner is the one every replica agrees on). Same owner: the longer of the two lengths.
+     */
+    private PrefixMatch withFleet(PrefixMatch local, RoutedPrefix routed, List<Worker> candidates) {
+        FleetPrefixIndex.Match peer = fleet.longest(routed, url -> {
+            Worker w = ConsistentHashingPolicy.find(candidates, url);
+            return w != null && w.isHealthy();
+        });
+        if (peer == null) {
+            return local;
+        }
+        long fleetChars = routed.codePoints()[peer.boundary()];
+        int within = routed.boundaryAtMost(local.matchedChars());
+        if (within >= 0 && fleetChars < routed.codePoints()[within]) {
+            return local;
+        }
+        long chars = peer.owner().equals(local.tenant()) ? Math.max(fleetChars, local.matchedChars()) : fleetChars;
+        return new PrefixMatch(peer.owner(), chars, local.inputChars());
+    }
+
+    private boolean qualifies(PrefixMatch m) {
+        return m.hasTenant() && (aboveThreshold(m.matchedChars(), m.inputChars()) || isLongEnough(m.matchedChars()));
     }
 
     /** {@code matched / input > cacheThreshold}, strictly, in f32 like SGLang; an empty input never qualifies. */
@@ -134,17 +183,18 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy, Maintainable
         return config.minPrefixMatchChars() > 0 && matchedChars >= config.minPrefixMatchChars();
     }
 
-    private Decision imbalanced(List<Worker> healthy, String text, ApproximateRadixTree tree, int min, int max) {
+    private Decision imbalanced(List<Worker> healthy, String text, ApproximateRadixTree tree, int min, int max,
+            RoutedPrefix routed) {
         Worker least = HealthyWorkers.minLoad(healthy, loadOf);
         if (config.imbalancePreferCached()) {
             Worker cached = mostCachedNearMin(healthy, text, tree, effectiveLoad(least));
             if (cached != null) {
                 LOG.debug("cache_aware: imbalanced (min {}, max {}), kept affinity on {}", min, max, cached.url());
-                return route(tree, text, cached, Branches.IMBALANCED_CACHED, null);
+                return route(tree, text, cached, Branches.IMBALANCED_CACHED, null, routed);
             }
         }
         LOG.debug("cache_aware: imbalanced (min {}, max {}), least loaded {}", min, max, least.url());
-        return route(tree, text, least, Branches.IMBALANCED_MIN_LOAD, null);
+        return route(tree, text, least, Branches.IMBALANCED_MIN_LOAD, null, routed);
     }
 
     /** Improvement (b): the window's worker with the longest qualifying prefix, or null. */
@@ -189,8 +239,12 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy, Maintainable
         return Math.max(inFlight, engine.queued());
     }
 
-    private Decision route(ApproximateRadixTree tree, String text, Worker w, String branch, PrefixMatch match) {
+    private Decision route(ApproximateRadixTree tree, String text, Worker w, String branch, PrefixMatch match,
+            RoutedPrefix routed) {
         tree.insert(text, w.url());
+        if (routed != null) {
+            fleet.routed(routed, w.url());
+        }
         w.incrementProcessed();
         if (LOG.isDebugEnabled()) {
             LOG.debug("cache_aware: {} -> {} (load {}){}", branch, w.url(), w.load(),
@@ -227,6 +281,9 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy, Maintainable
         for (ApproximateRadixTree t : trees.values()) {
             t.removeTenant(worker.url());
         }
+        if (fleet != null) {
+            fleet.index().removeOwner(worker.url());
+        }
     }
 
     @Override
@@ -246,6 +303,14 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy, Maintainable
             long evicted = e.getValue().evictTenantsBySize(this::tenantCharBudget);
             if (evicted > 0) {
                 LOG.debug("cache_aware: evicted {} chars from the '{}' tree", evicted, e.getKey());
+            }
+        }
+        if (fleet != null) {
+            // the fleet index has one entry per chunk at most: the tree budget in chunks bounds each worker's entries
+            long chunk = fleet.hasher().chunkChars();
+            long evicted = fleet.index().evict(url -> tenantCharBudget(url) / chunk);
+            if (evicted > 0) {
+                LOG.debug("cache_aware: evicted {} fleet prefix entries", evicted);
             }
         }
     }

@@ -3,6 +3,7 @@ package dev.caravan.policies.internal;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongSupplier;
@@ -14,13 +15,17 @@ import org.slf4j.LoggerFactory;
 
 import dev.caravan.policies.Branches;
 import dev.caravan.policies.Decision;
+import dev.caravan.policies.FleetAgreement;
 import dev.caravan.policies.LoadBalancingPolicy;
 import dev.caravan.policies.Maintainable;
 import dev.caravan.policies.ManualConfig;
 import dev.caravan.policies.PolicyEnvironment;
 import dev.caravan.policies.PolicyName;
 import dev.caravan.policies.SelectionContext;
+import dev.caravan.policies.SessionSharing;
 import dev.caravan.policies.Worker;
+import dev.caravan.policies.fleet.SessionClaim;
+import dev.caravan.policies.fleet.SessionStore;
 
 /**
  * SGLang's {@code manual}: sticky sessions keyed by {@code X-SMG-Routing-Key}. Stronger than consistent hashing: keys
@@ -43,9 +48,17 @@ import dev.caravan.policies.Worker;
  *
  * <p>Idle keys (not seen for at least {@code maxIdle}) are forgotten by {@link #runMaintenance()}, which the gateway runs
  * every {@code evictionInterval}; disabled when either is zero. Time comes from the injected {@link LongSupplier}.
- * Thread-safe: each key's entry is only read and changed inside {@link ConcurrentHashMap#compute} for that key.
+ * Thread-safe: each key's entry is only changed inside {@link ConcurrentHashMap#compute} for that key; its worker list
+ * is an immutable list replaced on change, so {@link #agreeBefore} may read it without the lock.
+ *
+ * <p>Replica sync ({@link PolicyEnvironment#fleet()} with sessions; docs/design/replica-sync.md): keys are held under
+ * their fleet key ({@link SessionStore#keyOf}, a keyed hash). A key this replica cannot route from its own entry (unknown,
+ * or none of its workers usable) first claims it fleet-wide ({@link #agreeBefore}): the proposal is this policy's choice,
+ * and the fleet keeps an existing usable assignment, so concurrent first requests on two replicas get one worker.
+ * {@code select} then follows the claimed entry with the claim's branch. Peers' changes to known keys arrive through
+ * {@link SessionSharing}. A failed claim leaves the decision to this replica alone.
  */
-public final class ManualPolicy implements LoadBalancingPolicy, Maintainable {
+public final class ManualPolicy implements LoadBalancingPolicy, Maintainable, FleetAgreement, SessionSharing {
 
     static final int MAX_CANDIDATES = 2;
 
@@ -57,11 +70,17 @@ public final class ManualPolicy implements LoadBalancingPolicy, Maintainable {
     private final RandomGenerator random;
     private final ConcurrentHashMap<String, Entry> routes = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, AtomicInteger> keysPerWorker = new ConcurrentHashMap<>();
+    /** The fleet's assignments with replica sync, else null. */
+    private final SessionStore sessions;
 
-    /** A key's remembered workers (oldest first) and last access; mutated only inside {@code compute}. */
+    /** A key's remembered workers (oldest first) and last access; changed only inside {@code compute}. */
     private static final class Entry {
-        final List<String> urls = new ArrayList<>(MAX_CANDIDATES);
+        volatile List<String> urls = List.of();
         long lastAccessNanos;
+        /** The fleet entry's version this one reflects (replica sync). */
+        long version = -1;
+        /** The branch of the claim that just filled this entry, for the request that made it; then null. */
+        String claimedBranch;
     }
 
     /** What {@code compute} decided, carried out of the lambda. */
@@ -74,6 +93,77 @@ public final class ManualPolicy implements LoadBalancingPolicy, Maintainable {
         this.config = config;
         this.nanoTime = env.nanoTime();
         this.random = env.random();
+        this.sessions = env.fleet() == null ? null : env.fleet().sessions();
+    }
+
+    @Override
+    public CompletionStage<Void> agreeBefore(List<Worker> candidates, SelectionContext context) {
+        if (sessions == null) {
+            return null;
+        }
+        String key = context.header(SelectionContext.ROUTING_KEY_HEADER);
+        List<Worker> healthy = HealthyWorkers.of(candidates);
+        if (key == null || healthy.isEmpty()) {
+            return null;
+        }
+        String fleetKey = sessions.keyOf(context.model(), key);
+        Entry known = routes.get(fleetKey);
+        if (known != null && firstUsable(known.urls, candidates) != null) {
+            return null;
+        }
+        List<String> usable = new ArrayList<>(healthy.size());
+        healthy.forEach(w -> usable.add(w.url()));
+        return sessions.claim(context.model(), fleetKey, usable, choose(healthy).url())
+                .handle((claim, failure) -> {
+                    if (failure != null) {
+                        LOG.debug("manual: fleet claim failed ({}); this replica decides alone", failure.toString());
+                    } else {
+                        adopt(fleetKey, claim);
+                    }
+                    return null;
+                });
+    }
+
+    private void adopt(String fleetKey, SessionClaim claim) {
+        long now = nanoTime.getAsLong();
+        routes.compute(fleetKey, (k, entry) -> {
+            Entry e = entry == null ? new Entry() : entry;
+            if (claim.version() >= e.version) {
+                replace(e, claim.workers());
+                e.version = claim.version();
+                e.claimedBranch = claim.branch();
+            }
+            e.lastAccessNanos = now;
+            return e;
+        });
+    }
+
+    @Override
+    public void sessionChanged(String key, List<String> workerUrls, long version) {
+        routes.computeIfPresent(key, (k, e) -> {
+            if (version > e.version) {
+                replace(e, workerUrls);
+                e.version = version;
+            }
+            return e;
+        });
+    }
+
+    @Override
+    public void sessionRemoved(String key) {
+        routes.computeIfPresent(key, (k, e) -> {
+            e.urls.forEach(this::forget);
+            return null;
+        });
+    }
+
+    /** Replaces the entry's workers, keeping the per-worker key counts exact. */
+    private void replace(Entry e, List<String> urls) {
+        e.urls.forEach(this::forget);
+        List<String> next = List.copyOf(urls.size() > MAX_CANDIDATES ? urls.subList(urls.size() - MAX_CANDIDATES,
+                urls.size()) : urls);
+        next.forEach(u -> keysPerWorker.computeIfAbsent(u, x -> new AtomicInteger()).incrementAndGet());
+        e.urls = next;
     }
 
     @Override
@@ -88,15 +178,17 @@ public final class ManualPolicy implements LoadBalancingPolicy, Maintainable {
         }
         long now = nanoTime.getAsLong();
         Outcome out = new Outcome();
-        routes.compute(key, (k, entry) -> {
+        String routeKey = sessions == null ? key : sessions.keyOf(context.model(), key);
+        routes.compute(routeKey, (k, entry) -> {
             if (entry == null) {
                 entry = new Entry();
                 out.worker = choose(healthy);
                 out.branch = Branches.VACANT;
                 remember(entry, out.worker.url());
             } else {
-                out.worker = firstUsable(entry, candidates);
-                out.branch = Branches.OCCUPIED_HIT;
+                out.worker = firstUsable(entry.urls, candidates);
+                out.branch = entry.claimedBranch != null ? entry.claimedBranch : Branches.OCCUPIED_HIT;
+                entry.claimedBranch = null;
                 if (out.worker == null) {
                     out.worker = choose(healthy);
                     out.branch = Branches.OCCUPIED_MISS;
@@ -106,13 +198,16 @@ public final class ManualPolicy implements LoadBalancingPolicy, Maintainable {
             entry.lastAccessNanos = now;
             return entry;
         });
+        if (sessions != null) {
+            sessions.touched(routeKey);
+        }
         LOG.debug("manual: routing key -> {} ({})", out.worker.url(), out.branch); // the key may identify a user
         return Decision.of(out.worker, NAME, out.branch);
     }
 
     /** The first remembered URL whose candidate is healthy (SGLang looks each URL up in the candidate list). */
-    private static Worker firstUsable(Entry entry, List<Worker> candidates) {
-        for (String url : entry.urls) {
+    private static Worker firstUsable(List<String> urls, List<Worker> candidates) {
+        for (String url : urls) {
             Worker w = ConsistentHashingPolicy.find(candidates, url);
             if (w != null && w.isHealthy()) {
                 return w;
@@ -122,10 +217,12 @@ public final class ManualPolicy implements LoadBalancingPolicy, Maintainable {
     }
 
     private void remember(Entry entry, String url) {
-        while (entry.urls.size() >= MAX_CANDIDATES) {
-            forget(entry.urls.remove(0));
+        List<String> next = new ArrayList<>(entry.urls);
+        while (next.size() >= MAX_CANDIDATES) {
+            forget(next.remove(0));
         }
-        entry.urls.add(url);
+        next.add(url);
+        entry.urls = List.copyOf(next);
         keysPerWorker.computeIfAbsent(url, u -> new AtomicInteger()).incrementAndGet();
     }
 

@@ -29,7 +29,7 @@ public final class RemoveWorkerProcessor implements Processor {
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("status", "accepted");
         body.put("worker_id", worker.id());
-        body.put("message", "Worker removed; " + worker.load() + " request(s) in flight will finish");
+        body.put("message", "Worker removed; " + worker.localLoad() + " request(s) in flight will finish");
         Json.respond(exchange, 202, body);
     }
 }

@@ -92,6 +92,7 @@ public final class CaravanFlags {
     static final String SECURITY = "Security and input limits";
     static final String PD = "Prefill/decode disaggregation";
     static final String KV = "KV events and kv_aware";
+    static final String SYNC = "Replica sync";
     static final String TOKENS = "Prompt tokens (the engine's own)";
     static final String OBSERVABILITY = "Metrics, tracing and logs";
     static final String TLS = "TLS";
@@ -590,6 +591,55 @@ public final class CaravanFlags {
             .defaultValue(KvSettings.DEFAULT_PARITY_WARN_BELOW).range(0.0, 1.0)
             .describe("kv_aware self-check: warn when the recent agreement of predicted and reported blocks drops "
                     + "below this.");
+
+    // ---- Replica sync (caravan-sync; docs/design/replica-sync.md) -----------------------------------------------
+    /** {@code --sync none}: every replica routes alone, exactly as a single gateway. */
+    public static final String SYNC_NONE = "none";
+    /** {@code --sync hazelcast}: an embedded Hazelcast member shares the routing state (module caravan-sync). */
+    public static final String SYNC_HAZELCAST = "hazelcast";
+    /** Hazelcast's own default member port. */
+    public static final int SYNC_DEFAULT_PORT = 5701;
+    public static final String SYNC_DEFAULT_CLUSTER_NAME = "caravan";
+    /** The headless service of config/k8s whose endpoints are the gateway pods. */
+    public static final String SYNC_DEFAULT_KUBERNETES_SERVICE = "caravan-sync";
+
+    public static final CaravanFlag SYNC_MODE = row("--sync", "caravan.sync.mode", STRING, SYNC)
+            .defaultValue(SYNC_NONE).oneOf(SYNC_NONE, SYNC_HAZELCAST)
+            .describe("Share routing state with the gateway's other replicas: 'none' (each routes alone, as one "
+                    + "gateway) or 'hazelcast' (an embedded member; needs dev.caravan:caravan-sync).");
+    public static final CaravanFlag SYNC_MEMBERS = row("--sync-members", "caravan.sync.members", LIST, SYNC)
+            .describe("The replicas' sync addresses (host:port ...), a static member list; required with --sync "
+                    + "hazelcast unless --sync-kubernetes. Multicast is never used.");
+    public static final CaravanFlag SYNC_PORT = row("--sync-port", "caravan.sync.port", INT, SYNC)
+            .defaultValue(SYNC_DEFAULT_PORT).range(0, 65535)
+            .describe("Port of this replica's sync member; 0 picks a free one (tests).");
+    public static final CaravanFlag SYNC_HOST = row("--sync-host", "caravan.sync.host", STRING, SYNC)
+            .describe("Address the sync member binds and announces to its peers (unset: Hazelcast picks one). The "
+                    + "sync port has no TLS and no authentication: keep it on a network only replicas reach.");
+    public static final CaravanFlag SYNC_PUBLIC_ADDRESS = row("--sync-public-address", "caravan.sync.public-address",
+            STRING, SYNC)
+            .describe("host:port peers dial to reach this member when it differs from --sync-host:--sync-port (NAT, "
+                    + "a proxy); unset: the bound address.");
+    public static final CaravanFlag SYNC_KUBERNETES = row("--sync-kubernetes", "caravan.sync.kubernetes", SWITCH,
+            SYNC)
+            .defaultValue(false)
+            .describe("Find the replicas with Hazelcast's Kubernetes discovery (the endpoints of "
+                    + "--sync-kubernetes-service) instead of --sync-members.");
+    public static final CaravanFlag SYNC_KUBERNETES_NAMESPACE = row("--sync-kubernetes-namespace",
+            "caravan.sync.kubernetes-namespace", STRING, SYNC)
+            .describe("Namespace of --sync-kubernetes-service; unset: the pod's own.");
+    public static final CaravanFlag SYNC_KUBERNETES_SERVICE = row("--sync-kubernetes-service",
+            "caravan.sync.kubernetes-service", STRING, SYNC)
+            .defaultValue(SYNC_DEFAULT_KUBERNETES_SERVICE)
+            .describe("Headless service selecting the gateway pods; its endpoints are the replicas.");
+    public static final CaravanFlag SYNC_CLUSTER_NAME = row("--sync-cluster-name", "caravan.sync.cluster-name",
+            STRING, SYNC)
+            .defaultValue(SYNC_DEFAULT_CLUSTER_NAME).pattern("\\S+", "a name without spaces")
+            .describe("Replicas join only members with the same cluster name: one name per gateway fleet.");
+    public static final CaravanFlag SYNC_SECRET = row("--sync-secret", "caravan.sync.secret", STRING, SYNC)
+            .describe("Key of the prefix and routing-key hashes replicas exchange; the same on every replica (in "
+                    + "Kubernetes from a Secret, CARAVAN_SYNC_SECRET). Unset: keyed by the cluster name, which keeps "
+                    + "no prompt unguessable (warned at start).");
 
     // ---- Prompt tokens (docs/tokens.md) ------------------------------------------------------------------------------
     public static final CaravanFlag MODEL_PATH = row("--model-path", "caravan.tokens.model-path", LIST, TOKENS)

@@ -196,7 +196,7 @@ public final class GatewayMetrics implements RequestObserver, Consumer<Decision>
     @Override
     public void onWorkerAdded(Worker worker) {
         List<Meter> meters = new ArrayList<>(2);
-        meters.add(Gauge.builder("caravan.worker.requests.active", worker, Worker::load)
+        meters.add(Gauge.builder("caravan.worker.requests.active", worker, Worker::localLoad)
                 .description("Requests in flight on the worker through this gateway")
                 .tag("worker", worker.url()).register(registry));
         meters.add(Gauge.builder("caravan.worker.healthy", worker, w -> w.isHealthy() ? 1 : 0)

@@ -1,6 +1,7 @@
 package dev.caravan.processors.routing;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -35,6 +36,11 @@ import dev.caravan.processors.error.GatewayError;
  * One registry pools the workers of one {@link WorkerRole}: the regular pool, and in P/D mode one registry each for
  * the prefill and the decode pool, so each pool has its own policy instances and trees (a prefill lookup never evicts
  * a decode tenant). Thread-safe: lookups are lock-free; worker add/remove notifications are serialised.
+ *
+ * <p>Order: a pool lists its workers in registration order, which round_robin's cycle and every "earlier worker wins"
+ * tie-break follow. With replica sync each replica registers workers in its own order (discovery timing), so the
+ * registry is then built with {@code canonicalOrder}: pools are sorted by URL, the one order every replica shares
+ * ({@code X-SMG-Target-Worker: i} names the same worker everywhere, ties break alike).
  */
 public final class PolicyRegistry implements WorkerListener {
 
@@ -47,7 +53,9 @@ public final class PolicyRegistry implements WorkerListener {
     private final WorkerRegistry registry;
     private final WorkerRole role;
     private final Function<String, LoadBalancingPolicy> factory;
+    private final boolean canonicalOrder;
     private final Map<String, LoadBalancingPolicy> byModel = new ConcurrentHashMap<>();
+    private static final Comparator<Worker> BY_URL = Comparator.comparing(Worker::url);
 
     /**
      * @param registry the worker registry; this registers itself as a listener and adopts the workers already there
@@ -63,9 +71,21 @@ public final class PolicyRegistry implements WorkerListener {
      * @param factory  creates a fresh policy for a model id
      */
     public PolicyRegistry(WorkerRegistry registry, WorkerRole role, Function<String, LoadBalancingPolicy> factory) {
+        this(registry, role, factory, false);
+    }
+
+    /**
+     * @param registry       the worker registry; this registers itself as a listener and adopts the workers already there
+     * @param role           the pool: only workers of this role are pooled
+     * @param factory        creates a fresh policy for a model id
+     * @param canonicalOrder pools sorted by URL instead of registration order (replica sync)
+     */
+    public PolicyRegistry(WorkerRegistry registry, WorkerRole role, Function<String, LoadBalancingPolicy> factory,
+            boolean canonicalOrder) {
         this.registry = registry;
         this.role = role;
         this.factory = factory;
+        this.canonicalOrder = canonicalOrder;
         registry.addListener(this);
         registry.all().forEach(this::onWorkerAdded);
     }
@@ -95,6 +115,9 @@ public final class PolicyRegistry implements WorkerListener {
      */
     public Pool poolFor(String requestedModel) {
         List<Worker> all = registry.list(null, role);
+        if (canonicalOrder) {
+            all.sort(BY_URL);
+        }
         if (requestedModel != null && !requestedModel.isBlank()) {
             String m = Worker.normalizeModel(requestedModel);
             List<Worker> serving = ofModel(all, m);

@@ -15,15 +15,20 @@ import static dev.caravan.processors.CaravanExchangeProperties.WORKER;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.function.Consumer;
 
+import org.apache.camel.AsyncCallback;
+import org.apache.camel.AsyncProcessor;
 import org.apache.camel.Exchange;
-import org.apache.camel.Processor;
+import org.apache.camel.support.AsyncCallbackToCompletableFutureAdapter;
 import org.apache.camel.support.SynchronizationAdapter;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import dev.caravan.policies.Decision;
+import dev.caravan.policies.FleetAgreement;
 import dev.caravan.policies.LoadBalancingPolicy;
 import dev.caravan.policies.SelectionContext;
 import dev.caravan.policies.Worker;
@@ -46,10 +51,14 @@ import dev.caravan.processors.error.GatewayError;
  * goes to that worker while it is a candidate, without asking the policy (branch {@value #PREFERRED_BRANCH}); when it
  * is not (gone, unhealthy, breaker open, excluded by a retry) the policy chooses as usual.
  *
+ * <p>Asynchronous only when the policy must first agree with the gateway's other replicas ({@link FleetAgreement}:
+ * manual's first request for a routing key with replica sync): the decision is then made when the fleet answered, on
+ * the thread that completed the agreement, holding no thread meanwhile. Every other request decides synchronously.
+ *
  * <p>Reads {@code MODEL}, {@code ROUTING_TEXT}, {@code EXCLUDED_WORKERS}, {@code PREFERRED_WORKER} and the request
  * headers (routing keys such as {@code X-SMG-Routing-Key}); writes {@code DECISION}, {@code WORKER}, {@code LEASE}.
  */
-public final class SelectWorkerProcessor implements Processor {
+public final class SelectWorkerProcessor implements AsyncProcessor {
 
     private static final Logger LOG = LoggerFactory.getLogger(SelectWorkerProcessor.class);
 
@@ -68,8 +77,62 @@ public final class SelectWorkerProcessor implements Processor {
         this.decisions = decisions;
     }
 
+    /**
+     * The synchronous form (tests, the bench's replay; Camel's routes call the asynchronous one): throws what the
+     * route would see as the exchange's exception, and waits for a fleet agreement.
+     */
     @Override
     public void process(Exchange exchange) {
+        Candidates c = candidates(exchange);
+        CompletionStage<Void> agreed = c.agreement();
+        if (agreed != null) {
+            agreed.exceptionally(e -> null).toCompletableFuture().join();
+        }
+        decide(exchange, c);
+    }
+
+    @Override
+    public CompletableFuture<Exchange> processAsync(Exchange exchange) {
+        AsyncCallbackToCompletableFutureAdapter<Exchange> callback = new AsyncCallbackToCompletableFutureAdapter<>(
+                exchange);
+        process(exchange, callback);
+        return callback.getFuture();
+    }
+
+    @Override
+    public boolean process(Exchange exchange, AsyncCallback callback) {
+        Candidates c;
+        try {
+            c = candidates(exchange);
+        } catch (RuntimeException e) {
+            exchange.setException(e);
+            callback.done(true);
+            return true;
+        }
+        CompletionStage<Void> agreed = c.agreement();
+        if (agreed == null) {
+            decideSafely(exchange, c);
+            callback.done(true);
+            return true;
+        }
+        agreed.whenComplete((ignored, failure) -> {
+            decideSafely(exchange, c); // a failed agreement has been counted by the policy: it decides alone
+            callback.done(false);
+        });
+        return false;
+    }
+
+    /** The pool's available workers, the policy and its selection context. */
+    private record Candidates(PolicyRegistry.Pool pool, List<Worker> available, LoadBalancingPolicy policy,
+            SelectionContext context, Decision preferred) {
+
+        /** The fleet agreement to wait for first, or null (none needed, or the preferred worker decides). */
+        CompletionStage<Void> agreement() {
+            return preferred == null && policy instanceof FleetAgreement fa ? fa.agreeBefore(available, context) : null;
+        }
+    }
+
+    private Candidates candidates(Exchange exchange) {
         String model = MODEL.get(exchange);
         PolicyRegistry.Pool pool = policies.poolFor(model);
         List<Worker> available = new ArrayList<>(pool.workers().size());
@@ -90,10 +153,23 @@ public final class SelectWorkerProcessor implements Processor {
         SelectionContext context = new SelectionContext(pool.model(), text, null,
                 new HeaderView(exchange.getIn().getHeaders()), PROMPT_TOKENS.get(exchange));
         LoadBalancingPolicy policy = pool.policy();
-        Decision decision = preferred(PREFERRED_WORKER.get(exchange), available, policy);
-        if (decision == null) {
-            decision = policy.select(available, context);
+        return new Candidates(pool, available, policy, context,
+                preferred(PREFERRED_WORKER.get(exchange), available, policy));
+    }
+
+    private void decideSafely(Exchange exchange, Candidates c) {
+        try {
+            decide(exchange, c);
+        } catch (RuntimeException e) {
+            exchange.setException(e);
         }
+    }
+
+    private void decide(Exchange exchange, Candidates c) {
+        PolicyRegistry.Pool pool = c.pool();
+        List<Worker> available = c.available();
+        LoadBalancingPolicy policy = c.policy();
+        Decision decision = c.preferred() != null ? c.preferred() : policy.select(available, c.context());
         decisions.accept(decision);
         if (decision.isEmpty()) {
             throw GatewayError.NO_AVAILABLE_WORKERS.exception("No available workers (" + decision.label() + ")");

@@ -1,0 +1,143 @@
+package dev.caravan.it;
+
+import java.net.http.HttpResponse;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import com.hazelcast.core.HazelcastInstance;
+
+import dev.caravan.processors.config.CaravanFlags;
+import dev.caravan.processors.config.GatewayConfig;
+import dev.caravan.processors.http.ServerEventLoops;
+
+/**
+ * N gateway replicas in this JVM whose sync members (Hazelcast, loopback, concrete ephemeral ports chosen up front so
+ * each lists all) form one fleet, over the same engines. Replicas can be stopped and started again on their port (a
+ * rolling restart, a late join) or killed ({@link #kill}: the member terminates without leaving, the gateway stops).
+ */
+final class SyncFleet implements AutoCloseable {
+
+    /** The secret every replica keys its hashes with (tests compute hashes with it too). */
+    static final String SECRET = "it-secret";
+
+    private final List<String> workers;
+    private final List<String> extra;
+    private final int[] syncPorts;
+    private final String cluster = "it-" + ProcessHandle.current().pid() + "-" + System.nanoTime();
+    private final GatewayHarness[] replicas;
+    private java.util.function.BiFunction<Integer, GatewayConfig, GatewayConfig> adjust = (i, c) -> c;
+
+    /**
+     * @param replicas how many
+     * @param workers  engine URLs every replica registers
+     * @param extra    more flag/value pairs for every replica (e.g. the policy)
+     */
+    SyncFleet(int replicas, List<String> workers, String... extra) {
+        this.workers = List.copyOf(workers);
+        this.extra = List.of(extra);
+        this.syncPorts = new int[replicas];
+        this.replicas = new GatewayHarness[replicas];
+        for (int i = 0; i < replicas; i++) {
+            syncPorts[i] = ServerEventLoops.freePort("127.0.0.1");
+        }
+    }
+
+    /** Changes each replica's configuration before it starts (e.g. addresses behind proxies). */
+    SyncFleet adjust(java.util.function.BiFunction<Integer, GatewayConfig, GatewayConfig> adjustment) {
+        this.adjust = adjustment;
+        return this;
+    }
+
+    int syncPort(int i) {
+        return syncPorts[i];
+    }
+
+    String cluster() {
+        return cluster;
+    }
+
+    List<String> members() {
+        List<String> out = new ArrayList<>();
+        for (int p : syncPorts) {
+            out.add("127.0.0.1:" + p);
+        }
+        return out;
+    }
+
+    GatewayConfig config(int i) {
+        GatewayConfig c = GatewayHarness.config(workers)
+                .with(CaravanFlags.SYNC_MODE, CaravanFlags.SYNC_HAZELCAST)
+                .with(CaravanFlags.SYNC_HOST, "127.0.0.1")
+                .with(CaravanFlags.SYNC_PORT, Integer.toString(syncPorts[i]))
+                .with(CaravanFlags.SYNC_MEMBERS, String.join(",", members()))
+                .with(CaravanFlags.SYNC_CLUSTER_NAME, cluster)
+                .with(CaravanFlags.SYNC_SECRET, SECRET);
+        for (int k = 0; k + 1 < extra.size(); k += 2) {
+            c = c.with(CaravanFlags.byFlag(extra.get(k)).orElseThrow(), extra.get(k + 1));
+        }
+        return adjust.apply(i, c);
+    }
+
+    /** Starts every replica, one after the other (each joins the ones before). */
+    SyncFleet start() {
+        for (int i = 0; i < replicas.length; i++) {
+            start(i);
+        }
+        return this;
+    }
+
+    GatewayHarness start(int i) {
+        replicas[i] = GatewayHarness.start(config(i));
+        return replicas[i];
+    }
+
+    GatewayHarness replica(int i) {
+        return replicas[i];
+    }
+
+    int size() {
+        return replicas.length;
+    }
+
+    static HazelcastInstance member(GatewayHarness replica) {
+        return (HazelcastInstance) replica.context().getRegistry().lookupByName("caravanHazelcast");
+    }
+
+    /** Stops a replica gracefully (its member leaves the cluster). */
+    void stop(int i) {
+        if (replicas[i] != null) {
+            replicas[i].close();
+            replicas[i] = null;
+        }
+    }
+
+    /** Kills a replica: its member terminates without leaving (peers notice the broken connections), then it stops. */
+    void kill(int i) {
+        member(replicas[i]).getLifecycleService().terminate();
+        stop(i);
+    }
+
+    @Override
+    public void close() {
+        for (int i = replicas.length - 1; i >= 0; i--) {
+            stop(i);
+        }
+    }
+
+    /** A sample of a Prometheus metric on a replica's /metrics, e.g. {@code caravan_sync_lag_seconds} with labels. */
+    static double metric(GatewayHarness replica, String name, String labels) {
+        HttpResponse<String> r = replica.client().get("/metrics");
+        Matcher m = Pattern.compile("(?m)^" + Pattern.quote(name) + "(?:\\{([^}]*)\\})? (\\S+)$").matcher(r.body());
+        double sum = 0;
+        boolean found = false;
+        while (m.find()) {
+            if ((m.group(1) == null ? "" : m.group(1)).contains(labels)) {
+                sum += Double.parseDouble(m.group(2));
+                found = true;
+            }
+        }
+        return found ? sum : Double.NaN;
+    }
+}

@@ -1,0 +1,75 @@
+package dev.caravan.sync;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import org.junit.jupiter.api.Test;
+
+import dev.caravan.policies.fleet.FleetPrefixIndex;
+import dev.caravan.policies.fleet.PrefixDecision;
+
+class SyncCodecTest {
+
+    private static final UUID ORIGIN = new UUID(7, 9);
+    private final SyncCodec codec = new SyncCodec();
+
+    @Test
+    void decisionsRoundTripWithTheirHeader() throws Exception {
+        List<PrefixDecision> sent = List.of(new PrefixDecision("http://w1:8000", 42, new long[] {1, -2, 3}),
+                new PrefixDecision("http://w2:8000", 43, new long[] {4}),
+                new PrefixDecision("http://w1:8000", 44, new long[] {5}));
+        SyncCodec.Message m = codec.read(codec.decisions(ORIGIN, 1234, sent));
+        assertThat(m.header()).isEqualTo(new SyncCodec.Header(1, 1, SyncCodec.Kind.DECISIONS, ORIGIN, 1234));
+        assertThat(m.decisions()).hasSize(3);
+        assertThat(m.decisions().get(0).workerUrl()).isEqualTo("http://w1:8000");
+        assertThat(m.decisions().get(0).hashes()).containsExactly(1, -2, 3);
+        assertThat(m.decisions().get(2).stamp()).isEqualTo(44);
+    }
+
+    @Test
+    void aDecisionOfThirtySevenBoundariesFitsInAKibibyte() {
+        byte[] one = codec.decisions(ORIGIN, 1, List.of(new PrefixDecision("http://10.0.0.17:8000", 1, new long[37])));
+        assertThat(one.length).isLessThanOrEqualTo(1024).isEqualTo(2 + 3 + 16 + 8 + 1 + 22 + 1 + 1 + 8 + 1 + 37 * 8);
+    }
+
+    @Test
+    void loadsSnapshotsAndSessionsRoundTrip() throws Exception {
+        assertThat(codec.read(codec.loads(ORIGIN, 5, Map.of("regular http://w1", 3))).loads())
+                .isEqualTo(Map.of("regular http://w1", 3));
+        List<FleetPrefixIndex.Entry> entries = List.of(new FleetPrefixIndex.Entry(11, "http://w1", 100),
+                new FleetPrefixIndex.Entry(12, "http://w2", 101));
+        assertThat(codec.read(codec.snapshot(ORIGIN, 5, entries)).snapshot()).isEqualTo(entries);
+        SyncCodec.Session s = new SyncCodec.Session("llama", List.of("http://w1", "http://w2"), 3);
+        assertThat(codec.read(codec.session(s)).session()).isEqualTo(s);
+    }
+
+    @Test
+    void aNewerSchemaThatOldReadersMayReadIsReadAndItsExtraFieldsIgnored() throws Exception {
+        byte[] newer = new SyncCodec(2, 1).loads(ORIGIN, 5, Map.of("regular http://w1", 3));
+        byte[] withExtra = Arrays.copyOf(newer, newer.length + 9); // a field version 2 appended
+        SyncCodec.Message m = codec.read(withExtra);
+        assertThat(m.header().version()).isEqualTo(2);
+        assertThat(m.loads()).isEqualTo(Map.of("regular http://w1", 3));
+    }
+
+    @Test
+    void aSchemaThisReplicaCannotReadIsRefusedWithItsVersions() {
+        byte[] incompatible = new SyncCodec(3, 3).loads(ORIGIN, 5, Map.of());
+        assertThatThrownBy(() -> codec.read(incompatible)).isInstanceOf(SyncCodec.SchemaMismatch.class)
+                .hasMessage("schema 3 needs a reader of at least 3; this replica reads 1");
+    }
+
+    @Test
+    void garbageAndTruncatedMessagesAreRejected() {
+        assertThatThrownBy(() -> codec.read(new byte[] {1, 2, 3})).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("not a Caravan sync message");
+        byte[] full = codec.loads(ORIGIN, 5, Map.of("regular http://w1", 3));
+        assertThatThrownBy(() -> codec.read(Arrays.copyOf(full, full.length - 2)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("truncated sync message");
+    }
+}

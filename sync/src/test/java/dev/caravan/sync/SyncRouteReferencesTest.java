@@ -1,0 +1,52 @@
+package dev.caravan.sync;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+import dev.caravan.gateway.GatewayBeans;
+import dev.caravan.gateway.RouteReferences;
+import dev.caravan.processors.config.GatewayConfig;
+
+/**
+ * With {@code --sync hazelcast} every reference of the sync routes and the gateway's resolves (a one-member fleet on an
+ * ephemeral loopback port); without it the sync route file is not loaded and its beans do not exist.
+ */
+class SyncRouteReferencesTest {
+
+    private static final Path SYNC_ROUTES = Path.of("src", "main", "resources", "routes");
+    private static final Path GATEWAY_ROUTES = Path.of("..", "gateway", "src", "main", "resources", "routes");
+
+    private static List<RouteReferences.Reference> references(Path dir) {
+        List<RouteReferences.Reference> found = new ArrayList<>();
+        RouteReferences.routeFiles(dir).forEach(f -> found.addAll(RouteReferences.in(f)));
+        return found;
+    }
+
+    @Test
+    void everyReferenceResolvesWithSyncOn() {
+        try (GatewayBeans beans = new GatewayBeans(Replicas.config(0, List.of("127.0.0.1:1")), null, null)) {
+            assertThat(beans.excludedRoutes()).doesNotContain(SyncBeans.ROUTES_FILE);
+            List<RouteReferences.Reference> refs = references(SYNC_ROUTES);
+            assertThat(refs).extracting(RouteReferences.Reference::bean).contains(SyncBeans.HAZELCAST_INSTANCE,
+                    SyncBeans.DRAIN_DECISIONS, SyncBeans.APPLY_PEER_DECISIONS, SyncBeans.REPORT_LOADS,
+                    SyncBeans.APPLY_PEER_LOADS, SyncBeans.APPLY_PEER_SESSION, SyncBeans.TRACK_MEMBERS,
+                    SyncBeans.TOUCH_SESSIONS, SyncBeans.RECORD_FAILURE);
+            refs.addAll(references(GATEWAY_ROUTES));
+            assertThat(RouteReferences.unresolved(refs, beans.beans())).isEmpty();
+        }
+    }
+
+    @Test
+    void withoutSyncItsRouteIsNotLoadedAndNoMemberStarts() {
+        try (GatewayBeans beans = new GatewayBeans(GatewayConfig.defaults(), null, null)) {
+            assertThat(beans.excludedRoutes()).contains("**/" + SyncBeans.ROUTES_FILE);
+            assertThat(beans.beans()).doesNotContainKey(SyncBeans.HAZELCAST_INSTANCE);
+            assertThat(com.hazelcast.core.Hazelcast.getAllHazelcastInstances()).isEmpty();
+        }
+    }
+}
