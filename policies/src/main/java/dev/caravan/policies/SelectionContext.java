@@ -11,8 +11,10 @@ import java.util.Map;
  * @param requestText the routing text (the whole conversation for chat, see docs/architecture.md), or "" when none
  * @param tokens      token ids when the gateway has them (the precise KV policy, prefix_hash), else null
  * @param headers     request headers with lower-cased names; empty values count as absent
+ * @param cacheScope  the request's LoRA adapter and {@code cache_salt} (kv_aware), never null
  */
-public record SelectionContext(String model, String requestText, int[] tokens, Map<String, String> headers) {
+public record SelectionContext(String model, String requestText, int[] tokens, Map<String, String> headers,
+                               CacheScope cacheScope) {
 
     /** Header naming an explicit routing key (manual, consistent_hashing). */
     public static final String ROUTING_KEY_HEADER = "x-smg-routing-key";
@@ -23,6 +25,12 @@ public record SelectionContext(String model, String requestText, int[] tokens, M
         model = Worker.normalizeModel(model);
         requestText = requestText == null ? "" : requestText;
         headers = headers == null ? Map.of() : headers;
+        cacheScope = cacheScope == null ? CacheScope.NONE : cacheScope;
+    }
+
+    /** A context without cache scope (no adapter, no salt). */
+    public SelectionContext(String model, String requestText, int[] tokens, Map<String, String> headers) {
+        this(model, requestText, tokens, headers, CacheScope.NONE);
     }
 
     /** A context with only routing text, for tests and the what-if replay. */

@@ -40,6 +40,8 @@ public final class Worker {
     private final Integer bootstrapPort;
     private final String kvEventsEndpoint;
     private final String kvReplayEndpoint;
+    private volatile int dataParallelSize;
+    private final boolean dataParallelSizeDeclared;
 
     private volatile int priority;
     private volatile double cost;
@@ -65,6 +67,11 @@ public final class Worker {
         this.bootstrapPort = b.bootstrapPort;
         this.kvEventsEndpoint = emptyToNull(b.kvEventsEndpoint);
         this.kvReplayEndpoint = emptyToNull(b.kvReplayEndpoint);
+        if (b.dataParallelSize != null && b.dataParallelSize < 1) {
+            throw new IllegalArgumentException("dp_size must be >= 1, was " + b.dataParallelSize);
+        }
+        this.dataParallelSize = b.dataParallelSize == null ? 1 : b.dataParallelSize;
+        this.dataParallelSizeDeclared = b.dataParallelSize != null;
         this.priority = b.priority;
         this.cost = b.cost;
         this.labels = Map.copyOf(b.labels);
@@ -103,6 +110,25 @@ public final class Worker {
     public String kvEventsEndpoint() { return kvEventsEndpoint; }
     /** ZeroMQ endpoint of the engine's KV-event replay ROUTER socket, or null. */
     public String kvReplayEndpoint() { return kvReplayEndpoint; }
+
+    /**
+     * Data-parallel ranks the engine runs (each with its own KV pool and KV-event publisher): as registered
+     * ({@code dp_size}), else as its server info reported, else 1.
+     */
+    public int dataParallelSize() { return dataParallelSize; }
+
+    /** True when the registration declared {@link #dataParallelSize()} (the engine's report then does not change it). */
+    public boolean dataParallelSizeDeclared() { return dataParallelSizeDeclared; }
+
+    /** Records the DP size the engine reported; ignored when the registration declared one. */
+    public void setDataParallelSize(int size) {
+        if (size < 1) {
+            throw new IllegalArgumentException("data-parallel size must be >= 1, was " + size);
+        }
+        if (!dataParallelSizeDeclared) {
+            this.dataParallelSize = size;
+        }
+    }
 
     /** The URL taken apart (host, port, TLS, path prefix): what every client of this worker connects to. */
     public WorkerUrl target() { return target; }
@@ -153,8 +179,13 @@ public final class Worker {
 
     /** Takes one unit of in-flight load; release it through the returned lease. */
     public WorkerLease acquire() {
+        return acquire(null);
+    }
+
+    /** Takes one unit of in-flight load; the lease runs {@code onRelease} (if not null) once, when released. */
+    public WorkerLease acquire(Runnable onRelease) {
         load.incrementAndGet();
-        return new WorkerLease(this);
+        return new WorkerLease(this, onRelease);
     }
 
     void decrementLoad() {
@@ -184,6 +215,7 @@ public final class Worker {
         private Integer bootstrapPort;
         private String kvEventsEndpoint;
         private String kvReplayEndpoint;
+        private Integer dataParallelSize;
         private int priority = DEFAULT_PRIORITY;
         private double cost = DEFAULT_COST;
         private Map<String, String> labels = Map.of();
@@ -198,6 +230,8 @@ public final class Worker {
         public Builder bootstrapPort(Integer port) { this.bootstrapPort = port; return this; }
         public Builder kvEventsEndpoint(String endpoint) { this.kvEventsEndpoint = endpoint; return this; }
         public Builder kvReplayEndpoint(String endpoint) { this.kvReplayEndpoint = endpoint; return this; }
+        /** The engine's data-parallel size as declared at registration; null = learn it from the engine. */
+        public Builder dataParallelSize(Integer size) { this.dataParallelSize = size; return this; }
         public Builder priority(int priority) { this.priority = priority; return this; }
         public Builder cost(double cost) { this.cost = cost; return this; }
         public Builder labels(Map<String, String> labels) { this.labels = labels; return this; }
