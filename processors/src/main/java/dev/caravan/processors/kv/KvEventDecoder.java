@@ -9,7 +9,10 @@ import org.msgpack.core.MessageFormat;
 import org.msgpack.core.MessagePack;
 import org.msgpack.core.MessagePackException;
 import org.msgpack.core.MessageUnpacker;
+import org.msgpack.value.Value;
 import org.msgpack.value.ValueType;
+
+import dev.caravan.policies.kv.KvEvent;
 
 import dev.caravan.processors.kv.KvDecodeException.Reason;
 
@@ -20,8 +23,12 @@ import dev.caravan.processors.kv.KvDecodeException.Reason;
  *   <li>the batch is an array {@code [ts, events, dp_rank?]} or a map with keys {@code ts}, {@code events},
  *       {@code data_parallel_rank};</li>
  *   <li>each event is a legacy positional array {@code ["BlockStored", hashes, parent, tokens, block_size, lora_id,
- *       medium, lora_name, ...]} or a map tagged by {@code "type"}; unknown keys and extra trailing elements are
- *       ignored, missing trailing elements take their defaults;</li>
+ *       medium, lora_name, extra_keys, group_idx, kv_cache_spec_kind, ...]} (vLLM's declaration order; SGLang sends
+ *       a prefix of it) or a map tagged by {@code "type"} (vLLM since PR #42892; SGLang adds {@code cache_salt});
+ *       unknown keys and extra trailing elements are ignored, missing trailing elements take their defaults;</li>
+ *   <li>the LoRA name and {@code cache_salt} inside vLLM's per-block {@code extra_keys} are lifted out (the index
+ *       folds them into the sequence's root); other extra keys stay with their block;</li>
+ *   <li>events about blocks another engine holds ({@code locality} other than {@code LOCAL}) are skipped;</li>
  *   <li>block hashes are msgpack ints (uint64 above 2^63 kept bit-for-bit) or bytes (last 8 bytes big-endian, as the
  *       engine's int mode computes them);</li>
  *   <li>an event with an unknown tag or a field of the wrong type is skipped and counted in
@@ -36,9 +43,11 @@ public final class KvEventDecoder {
     /** The replay end marker: sequence 0xFF..FF (-1 as a signed long). */
     public static final long END_SEQUENCE = -1L;
 
+    /** vLLM's declaration order, the positional order of the legacy array layout (SGLang's is its prefix). */
     private static final String[] STORED_FIELDS = {
-        "block_hashes", "parent_block_hash", "token_ids", "block_size", "lora_id", "medium", "lora_name"};
-    private static final String[] REMOVED_FIELDS = {"block_hashes", "medium"};
+        "block_hashes", "parent_block_hash", "token_ids", "block_size", "lora_id", "medium", "lora_name", "extra_keys",
+        "group_idx", "kv_cache_spec_kind", "kv_cache_spec_sliding_window", "locality", "ownership", "session_id"};
+    private static final String[] REMOVED_FIELDS = {"block_hashes", "medium", "group_idx", "locality", "ownership"};
 
     private KvEventDecoder() {
     }
@@ -191,9 +200,14 @@ public final class KvEventDecoder {
         int blockSize;
         String medium;
         String loraName;
+        String cacheSalt;
+        List<Value> extraKeys;
+        Integer groupIdx;
+        String specKind;
+        String locality;
         boolean bad;
 
-        /** Reads one event (array or map); null when it is skipped (unknown tag, malformed field). */
+        /** Reads one event (array or map); null when it is skipped (unknown tag, malformed field, remote blocks). */
         static KvEvent read(MessageUnpacker u) throws IOException {
             EventFields f = new EventFields();
             ValueType type = u.getNextFormat().getValueType();
@@ -226,16 +240,56 @@ public final class KvEventDecoder {
         }
 
         private KvEvent build() {
-            if (bad || tag == null) {
+            if (bad || tag == null || (locality != null && !"LOCAL".equalsIgnoreCase(locality))) {
                 return null;
             }
             return switch (tag) {
-                case "BlockStored" -> hashes == null ? null
-                        : new KvEvent.BlockStored(hashes, parent, tokens, blockSize, medium, loraName);
-                case "BlockRemoved" -> hashes == null ? null : new KvEvent.BlockRemoved(hashes, medium);
+                case "BlockStored" -> hashes == null ? null : stored();
+                case "BlockRemoved" -> hashes == null ? null : new KvEvent.BlockRemoved(hashes, medium, groupIdx);
                 case "AllBlocksCleared" -> new KvEvent.AllBlocksCleared();
                 default -> null;
             };
+        }
+
+        /**
+         * vLLM's per-block {@code extra_keys} tuples hold, in order, the LoRA name (every block), multimodal keys, the
+         * {@code cache_salt} (block 0 of a sequence only) and prompt-embedding hashes. The LoRA name and the salt go
+         * to the fields the index folds into the root; anything else stays with its block as canonical bytes.
+         */
+        private KvEvent.BlockStored stored() {
+            byte[][] extras = null;
+            if (extraKeys != null) {
+                for (int i = 0; i < extraKeys.size() && i < hashes.length; i++) {
+                    Value v = extraKeys.get(i);
+                    if (v == null || v.isNilValue() || !v.isArrayValue()) {
+                        continue;
+                    }
+                    StringBuilder rest = new StringBuilder();
+                    boolean loraSeen = false;
+                    for (Value e : v.asArrayValue()) {
+                        if (e.isStringValue()) {
+                            String str = e.asStringValue().asString();
+                            if (!loraSeen && str.equals(loraName)) {
+                                loraSeen = true;
+                                continue;
+                            }
+                            if (i == 0 && parent == null && cacheSalt == null) {
+                                cacheSalt = str;
+                                continue;
+                            }
+                        }
+                        rest.append(e.toJson()).append('\u0000');
+                    }
+                    if (rest.length() > 0) {
+                        if (extras == null) {
+                            extras = new byte[hashes.length][];
+                        }
+                        extras[i] = rest.toString().getBytes(StandardCharsets.UTF_8);
+                    }
+                }
+            }
+            return new KvEvent.BlockStored(hashes, parent, tokens, blockSize, medium, loraName, cacheSalt, extras,
+                    groupIdx, specKind);
         }
 
         private void field(MessageUnpacker u, String name) throws IOException {
@@ -246,8 +300,30 @@ public final class KvEventDecoder {
                 case "block_size" -> blockSize = u.tryUnpackNil() ? 0 : (int) boundedInt(u);
                 case "medium" -> medium = string(u);
                 case "lora_name" -> loraName = string(u);
+                case "cache_salt" -> cacheSalt = string(u);
+                case "extra_keys" -> extraKeys = valueList(u);
+                case "group_idx" -> groupIdx = u.tryUnpackNil() ? null : (int) boundedInt(u);
+                case "kv_cache_spec_kind" -> specKind = string(u);
+                case "locality" -> locality = string(u);
                 default -> u.skipValue();
             }
+        }
+
+        /** A list of values (or nil); anything else marks the event bad. */
+        private List<Value> valueList(MessageUnpacker u) throws IOException {
+            if (u.tryUnpackNil()) {
+                return null;
+            }
+            if (u.getNextFormat().getValueType() != ValueType.ARRAY) {
+                markBad(u);
+                return null;
+            }
+            int n = u.unpackArrayHeader();
+            List<Value> out = new ArrayList<>(n);
+            for (int i = 0; i < n; i++) {
+                out.add(u.unpackValue());
+            }
+            return out;
         }
 
         /** A string or nil; anything else marks the event bad and is skipped. */
@@ -296,6 +372,7 @@ public final class KvEventDecoder {
             return 0;
         }
 
+        /** Token ids; anything but non-negative ints (SGLang's EAGLE bigram pairs, ...) marks the event bad. */
         private int[] tokenList(MessageUnpacker u) throws IOException {
             if (u.getNextFormat().getValueType() != ValueType.ARRAY) {
                 markBad(u);

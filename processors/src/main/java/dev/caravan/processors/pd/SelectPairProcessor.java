@@ -16,10 +16,12 @@ import org.apache.camel.support.SynchronizationAdapter;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.caravan.policies.CacheScope;
 import dev.caravan.policies.Decision;
 import dev.caravan.policies.SelectionContext;
 import dev.caravan.policies.Worker;
 import dev.caravan.processors.error.GatewayError;
+import dev.caravan.processors.routing.CacheScopes;
 import dev.caravan.processors.routing.HeaderView;
 import dev.caravan.processors.routing.PolicyRegistry;
 
@@ -63,11 +65,12 @@ public final class SelectPairProcessor implements Processor {
         String model = MODEL.get(exchange);
         String text = ROUTING_TEXT.get(exchange);
         HeaderView headers = new HeaderView(exchange.getIn().getHeaders());
+        CacheScope scope = CacheScopes.of(exchange);
         Collection<?> excluded = EXCLUDED_WORKERS.get(exchange);
-        PdPair.Side prefill = select(Leg.PREFILL, prefillPool, model, text, headers, excluded);
+        PdPair.Side prefill = select(Leg.PREFILL, prefillPool, model, text, headers, scope, excluded);
         PdPair.Side decode;
         try {
-            decode = select(Leg.DECODE, decodePool, model, text, headers, excluded);
+            decode = select(Leg.DECODE, decodePool, model, text, headers, scope, excluded);
         } catch (RuntimeException e) {
             prefill.lease().release();
             throw e;
@@ -86,6 +89,7 @@ public final class SelectPairProcessor implements Processor {
     }
 
     private PdPair.Side select(Leg leg, PolicyRegistry pools, String model, String text, HeaderView headers,
+                               CacheScope scope,
                                Collection<?> excluded) {
         PolicyRegistry.Pool pool = pools.poolFor(model);
         List<Worker> available = new ArrayList<>(pool.workers().size());
@@ -102,13 +106,14 @@ public final class SelectPairProcessor implements Processor {
                     ? "No " + leg.wireName() + " workers are registered"
                     : "No available " + leg.wireName() + " workers (all circuits open or unhealthy)");
         }
-        Decision decision = pool.policy().select(available, new SelectionContext(pool.model(), text, null, headers));
+        Decision decision = pool.policy().select(available, new SelectionContext(pool.model(), text, null, headers,
+                scope));
         decisions.accept(decision);
         if (decision.isEmpty()) {
             throw GatewayError.SERVER_SELECTION_FAILED.exception("No available " + leg.wireName() + " workers ("
                     + decision.label() + ")");
         }
         metrics.selected(leg, decision.worker());
-        return new PdPair.Side(decision.worker(), decision, pool.policy(), decision.worker().acquire());
+        return new PdPair.Side(decision.worker(), decision, pool.policy(), decision.acquire());
     }
 }

@@ -5,6 +5,7 @@ import static dev.caravan.processors.CaravanExchangeProperties.EXCLUDED_WORKERS;
 import static dev.caravan.processors.CaravanExchangeProperties.LEASE;
 import static dev.caravan.processors.CaravanExchangeProperties.MODEL;
 import static dev.caravan.processors.CaravanExchangeProperties.OUTCOME;
+import static dev.caravan.processors.CaravanExchangeProperties.PINNED_RANK;
 import static dev.caravan.processors.CaravanExchangeProperties.REQUEST_ID;
 import static dev.caravan.processors.CaravanExchangeProperties.RESPONSE_STATUS;
 import static dev.caravan.processors.CaravanExchangeProperties.ROUTING_TEXT;
@@ -40,10 +41,17 @@ import dev.caravan.processors.error.GatewayError;
  * <p>A retry ({@code EXCLUDED_WORKERS}, set by the retry steps) leaves out the workers that already failed this request,
  * unless that would leave no candidate.
  *
- * <p>Reads {@code MODEL}, {@code ROUTING_TEXT}, {@code EXCLUDED_WORKERS} and the request headers (routing keys such as
- * {@code X-SMG-Routing-Key}); writes {@code DECISION}, {@code WORKER}, {@code LEASE}.
+ * <p>A decision naming an engine rank ({@code kv_aware} on a data-parallel engine) is forwarded with the
+ * {@code X-data-parallel-rank} header; the lease runs the decision's release action (kv_aware's active blocks).
+ *
+ * <p>Reads {@code MODEL}, {@code ROUTING_TEXT}, {@code REQUEST_JSON} ({@code cache_salt}, {@code lora_path}),
+ * {@code EXCLUDED_WORKERS} and the request headers (routing keys such as {@code X-SMG-Routing-Key}); writes
+ * {@code DECISION}, {@code WORKER}, {@code LEASE}.
  */
 public final class SelectWorkerProcessor implements Processor {
+
+    /** The header vLLM (and the simulator) read to run a request on one data-parallel rank. */
+    public static final String DATA_PARALLEL_RANK_HEADER = "X-data-parallel-rank";
 
     private static final Logger LOG = LoggerFactory.getLogger(SelectWorkerProcessor.class);
 
@@ -79,7 +87,7 @@ public final class SelectWorkerProcessor implements Processor {
         }
         String text = ROUTING_TEXT.get(exchange);
         SelectionContext context = new SelectionContext(pool.model(), text, null,
-                new HeaderView(exchange.getIn().getHeaders()));
+                new HeaderView(exchange.getIn().getHeaders()), CacheScopes.of(exchange));
         LoadBalancingPolicy policy = pool.policy();
         Decision decision = policy.select(available, context);
         decisions.accept(decision);
@@ -87,7 +95,8 @@ public final class SelectWorkerProcessor implements Processor {
             throw GatewayError.NO_AVAILABLE_WORKERS.exception("No available workers (" + decision.label() + ")");
         }
         Worker worker = decision.worker();
-        WorkerLease lease = worker.acquire();
+        WorkerLease lease = decision.acquire();
+        pinRank(exchange, decision.dataParallelRank());
         DECISION.set(exchange, decision);
         WORKER.set(exchange, worker);
         LEASE.set(exchange, lease);
@@ -99,6 +108,20 @@ public final class SelectWorkerProcessor implements Processor {
             }
             LOG.debug("Request {} model={} -> {} ({}); loads: {}", REQUEST_ID.get(exchange), pool.model(), worker.url(),
                     decision.label(), loads);
+        }
+    }
+
+    /**
+     * Sends the engine rank the policy chose as vLLM's {@code X-data-parallel-rank} header; a retry whose decision
+     * names no rank takes back the header a previous attempt set (never one the client sent).
+     */
+    private static void pinRank(Exchange exchange, Integer rank) {
+        if (rank != null) {
+            exchange.getIn().setHeader(DATA_PARALLEL_RANK_HEADER, rank.toString());
+            PINNED_RANK.set(exchange, rank);
+        } else if (PINNED_RANK.get(exchange) != null) {
+            exchange.getIn().removeHeader(DATA_PARALLEL_RANK_HEADER);
+            PINNED_RANK.set(exchange, null);
         }
     }
 
