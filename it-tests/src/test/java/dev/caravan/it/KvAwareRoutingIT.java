@@ -24,8 +24,9 @@ import dev.caravan.sim.SimEngine;
 /**
  * {@code --policy kv_aware} through the real gateway against three simulated engines publishing KV events over ZeroMQ
  * on loopback: a prompt goes to the engine that reported holding its blocks, and stops going there once that engine
- * reports it dropped them (a flush, an LRU eviction): events, not timers. The parity self-check agrees with the
- * engines, and notices when the gateway hashes differently.
+ * reports it dropped them (a flush, an LRU eviction): events, not timers. The engines hash as stock vLLM does
+ * ({@code sha256} with a random root each). The parity self-check agrees with the engines, and notices when the gateway
+ * tokenizes differently.
  */
 class KvAwareRoutingIT {
 
@@ -70,7 +71,7 @@ class KvAwareRoutingIT {
     }
 
     private static int matched(String workerId, String prompt) {
-        return index.longestPrefixes(SIMS.model(), KvFixtures.hashes(prompt)).matched(workerId);
+        return KvFixtures.matched(index, workerId, prompt);
     }
 
     private static HttpResponse<String> viaGateway(String prompt) {
@@ -144,18 +145,23 @@ class KvAwareRoutingIT {
                 .isEqualTo(1.0);
     }
 
-    /** The silent-tokenizer-mismatch bug class: a gateway hashing with another seed is told so by the self-check. */
+    /**
+     * The silent-tokenizer-mismatch bug class: a gateway that tokenizes differently (3 characters per token where the
+     * engines cut 4) is told so by the self-check. The hash seed no longer matters: {@code --kv-hash-seed} is accepted
+     * and ignored.
+     */
     @Test
-    void aHashSeedMismatchDrivesParityToZeroAndIsFlagged() {
-        GatewayConfig wrongSeed = GatewayHarness.config(List.of()).with(CaravanFlags.POLICY_NAME, "kv_aware")
-                .with(CaravanFlags.KV_HASH_SEED, "1").with(CaravanFlags.KV_PARITY_EXPIRY_SECS, "1");
-        try (GatewayHarness other = GatewayHarness.start(wrongSeed)) {
+    void aTokenizerMismatchDrivesParityToZeroAndIsFlagged() {
+        GatewayConfig wrongTokens = GatewayHarness.config(List.of()).with(CaravanFlags.POLICY_NAME, "kv_aware")
+                .with(CaravanFlags.KV_CHARS_PER_TOKEN, "3").with(CaravanFlags.KV_HASH_SEED, "1")
+                .with(CaravanFlags.KV_PARITY_EXPIRY_SECS, "1");
+        try (GatewayHarness other = GatewayHarness.start(wrongTokens)) {
             KvFixtures.register(other.client(), SIMS.engine(0), SIMS.model());
             ParityTracker parity = other.gateway().beans().kv().parity();
             int blocks = 0;
             for (int i = 0; blocks < 104; i++, blocks += PROMPT_BLOCKS) {
                 HttpResponse<String> r = KvFixtures.complete(other.url(), SIMS.model(),
-                        KvFixtures.prompt("seed-" + i, PROMPT_BLOCKS));
+                        KvFixtures.prompt("tokens-" + i, PROMPT_BLOCKS));
                 assertThat(header(r, ForwardStreamProcessor.DECISION_HEADER)).isEqualTo("kv_aware:kv_miss_min_cost");
             }
             int predicted = blocks;

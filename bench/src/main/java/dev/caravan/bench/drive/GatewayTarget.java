@@ -16,7 +16,6 @@ import dev.caravan.processors.config.CaravanFlag;
 import dev.caravan.processors.config.CaravanFlags;
 import dev.caravan.processors.config.GatewayConfig;
 import dev.caravan.sim.SimConfig;
-import dev.caravan.sim.hash.HashAlgo;
 
 /**
  * The Caravan gateway (in this JVM, built exactly as an embedding application builds it) in front of a fresh simulated
@@ -42,15 +41,12 @@ public final class GatewayTarget extends SimFleetTarget {
     static final String EPHEMERAL_ZMQ = "tcp://127.0.0.1:*";
 
     /**
-     * The gateway's kv_aware still recomputes the engines' block hashes (vLLM's sha256_cbor with a known
-     * PYTHONHASHSEED, its kv-hash-seed); a stock engine hashes sha256 with a random root, which it cannot match. So
-     * runs that read KV events configure the engines to hash as the gateway expects.
+     * Engines hash blocks however they are configured (the simulator's default is a stock vLLM's: {@code sha256} with
+     * a random root per engine); the gateway's kv_aware keys blocks by their token ids.
      */
     public GatewayTarget(PolicySpec spec, int engines, SimConfig engine) {
         super(engines, consumesKvEvents(spec)
-                ? engine.toBuilder().kvEventsEndpoint(EPHEMERAL_ZMQ).kvReplayEndpoint(EPHEMERAL_ZMQ)
-                        .hashAlgo(HashAlgo.SHA256_CBOR).hashSeed(spec.options().getOrDefault("kv-hash-seed", "0"))
-                        .build() : engine);
+                ? engine.toBuilder().kvEventsEndpoint(EPHEMERAL_ZMQ).kvReplayEndpoint(EPHEMERAL_ZMQ).build() : engine);
         try {
             boolean kv = consumesKvEvents(spec);
             GatewayConfig config = GatewayConfig.defaults()
