@@ -8,6 +8,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
@@ -15,6 +16,7 @@ import org.apache.camel.CamelContext;
 import org.apache.camel.ExtendedStartupListener;
 import org.apache.camel.builder.TemplatedRouteBuilder;
 import org.apache.camel.model.ModelCamelContext;
+import org.apache.camel.support.LifecycleStrategySupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -89,7 +91,7 @@ public final class KvRouteManager implements WorkerListener, AutoCloseable {
 
     /** Adds the routes of ranks the worker's engine now reports ({@link Worker#dataParallelSize()}) but has none for. */
     public void ensureRanks(Worker worker) {
-        executor.execute(() -> {
+        submit(() -> {
             Integer have = ranks.get(worker.id());
             if (camel != null && have != null && have < worker.dataParallelSize()) {
                 KvEndpoints endpoints = KvEndpoints.of(worker, settings);
@@ -107,6 +109,12 @@ public final class KvRouteManager implements WorkerListener, AutoCloseable {
      * them unstarted, hence the wait.
      */
     public void start(CamelContext context) {
+        context.addLifecycleStrategy(new LifecycleStrategySupport() {
+            @Override
+            public void onContextStopping(CamelContext c) {
+                finishChanges(); // Camel's stop walks the routes: no route may come or go meanwhile
+            }
+        });
         if (context.isStarted()) {
             handOver(context);
             return;
@@ -129,7 +137,7 @@ public final class KvRouteManager implements WorkerListener, AutoCloseable {
     }
 
     private void handOver(CamelContext context) {
-        executor.execute(() -> {
+        submit(() -> {
             camel = context;
             pending.values().forEach(this::add);
             pending.clear();
@@ -138,7 +146,7 @@ public final class KvRouteManager implements WorkerListener, AutoCloseable {
 
     @Override
     public void onWorkerAdded(Worker worker) {
-        executor.execute(() -> {
+        submit(() -> {
             if (camel == null) {
                 pending.put(worker.id(), worker);
             } else {
@@ -149,7 +157,7 @@ public final class KvRouteManager implements WorkerListener, AutoCloseable {
 
     @Override
     public void onWorkerRemoved(Worker worker) {
-        executor.execute(() -> {
+        submit(() -> {
             pending.remove(worker.id());
             remove(worker);
         });
@@ -254,6 +262,28 @@ public final class KvRouteManager implements WorkerListener, AutoCloseable {
             } catch (RuntimeException e) {
                 LOG.warn("Cleaning up KV state of {} failed: {}", worker.url(), e.toString());
             }
+        }
+    }
+
+    /** Lets the changes already queued finish (bounded), then refuses new ones. */
+    private void finishChanges() {
+        executor.shutdown();
+        try {
+            if (!executor.awaitTermination(STOP_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+                LOG.warn("KV-event route changes still running after {} s; the context stops anyway",
+                        STOP_TIMEOUT_SECONDS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Runs a change on the manager's thread; none once the context is stopping. */
+    private void submit(Runnable change) {
+        try {
+            executor.execute(change);
+        } catch (RejectedExecutionException e) {
+            LOG.debug("KV-event route change skipped: the context is stopping");
         }
     }
 
