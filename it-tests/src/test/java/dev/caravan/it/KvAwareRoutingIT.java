@@ -19,7 +19,11 @@ import dev.caravan.policies.kv.ParityTracker;
 import dev.caravan.processors.config.CaravanFlags;
 import dev.caravan.processors.config.GatewayConfig;
 import dev.caravan.processors.forward.ForwardStreamProcessor;
+import dev.caravan.policies.kv.BlockKeys;
+import dev.caravan.policies.text.PseudoTokenizer;
+import dev.caravan.sim.SimConfig;
 import dev.caravan.sim.SimEngine;
+import dev.caravan.sim.kv.KvPublisherKind;
 
 /**
  * {@code --policy kv_aware} through the real gateway against three simulated engines publishing KV events over ZeroMQ
@@ -170,6 +174,38 @@ class KvAwareRoutingIT {
             assertThat(parity.snapshot().degraded()).isTrue();
             assertThat(MetricsText.sample(other.client().get("/metrics").body(), "caravan_kv_parity_agreement"))
                     .isEqualTo(0.0);
+        }
+    }
+
+    /**
+     * SGLang's publisher: one BlockStored per page (page size 1 here, SGLang's default), signed 64-bit page ids, its
+     * own hash chain, no DP rank in older batches. The gateway learns the page size from the events.
+     */
+    @Test
+    void routesOnSglangPageEventsWithPageSizeOne() {
+        try (SimEngine a = SimEngine.start(KvFixtures.publishing(SimConfig.builder())
+                     .kvPublisher(KvPublisherKind.SGLANG).blockSize(1).build());
+             SimEngine b = SimEngine.start(KvFixtures.publishing(SimConfig.builder())
+                     .kvPublisher(KvPublisherKind.SGLANG).blockSize(1).build())) {
+            String idA = KvFixtures.register(gateway.client(), a, SIMS.model());
+            String idB = KvFixtures.register(gateway.client(), b, SIMS.model());
+            awaitSubscribed(a, idA, gateway, index);
+            awaitSubscribed(b, idB, gateway, index);
+            String prompt = KvFixtures.prompt("sglang", 4);                      // 64 tokens = 64 pages
+            KvFixtures.complete(b.url(), SIMS.model(), prompt);
+            long[] pages = BlockKeys.keys(new PseudoTokenizer().encode(prompt), 1, BlockKeys.PLAIN_ROOT);
+            await().atMost(WAIT).until(() -> index.longestPrefixes(pages, 1, 1).matched(idB) == 64);
+
+            HttpResponse<String> r = gateway.client().postJson("/v1/completions", GatewayClient.json(java.util.Map.of(
+                    "model", SIMS.model(), "prompt", prompt, "max_tokens", 2)));
+
+            assertThat(index.blockSize(idB)).isEqualTo(1);
+            assertThat(header(r, ForwardStreamProcessor.WORKER_HEADER)).isEqualTo(b.url());
+            assertThat(header(r, ForwardStreamProcessor.DECISION_HEADER)).isEqualTo("kv_aware:kv_hit");
+            assertThat(GatewayClient.parse(r.body()).path("usage").path("prompt_tokens_details").path("cached_tokens")
+                    .asInt()).isEqualTo(63);
+            gateway.client().delete("/workers/" + idA);
+            gateway.client().delete("/workers/" + idB);
         }
     }
 }

@@ -37,6 +37,8 @@ import dev.caravan.policies.text.Tokenizer;
  *                                 request for its partial tail and decode tokens (Dynamo's potential blocks)
  *                         ENGINE: w's reported token load ÷ blockSize + this request's blocks (ROUTER until reported)
  * </pre>
+ * Blocks of engines whose block size differs from {@code kv-block-size} are converted to that unit, so a mixed fleet
+ * (SGLang's 1-token pages beside vLLM's 16-token blocks) compares costs in tokens.
  * Temperature 0 (default): lowest cost, ties by fewer resident blocks, then a seeded random choice. Temperature T &gt; 0:
  * a candidate is drawn with probability ∝ {@code exp(−(cost − min) / ((max − min) × T))}, Dynamo's softmax.
  *
@@ -124,10 +126,11 @@ public final class KvAwarePolicy implements LoadBalancingPolicy {
                     config.cpuWeight(), config.diskWeight()));
             PrefixMatches.Match best = matches.match(w.id());
             double requestBlocks = (double) tokens.length / bs;
+            double unit = (double) bs / config.blockSize(); // costs in blocks of kv-block-size, whatever w's size
             for (int r = 0; r < w.dataParallelSize(); r++) {
                 PrefixMatches.Match m = best != null && best.rank() == r ? best : null;
                 double prefill = Math.max(0, requestBlocks - (m == null ? 0 : m.score()));
-                double cost = config.overlapWeight() * prefill + decodeBlocks(w, r, keys, bs);
+                double cost = (config.overlapWeight() * prefill + decodeBlocks(w, r, keys, bs)) * unit;
                 ranks.add(new Candidate(w, r, keys, m, cost));
             }
         }
