@@ -1,6 +1,8 @@
 package dev.caravan.bench.drive;
 
 import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -57,6 +59,12 @@ public final class GatewayTarget extends SimFleetTarget {
             settings.put("policy", spec.policy());
             config = scaled(config, spec, CaravanFlags.EVICTION_INTERVAL, engine.timeScale());
             config = scaled(config, spec, CaravanFlags.LOAD_CHECK_INTERVAL, engine.timeScale());
+            if (kv && engine.tokenizer() != null && !spec.options().containsKey("kv-tokenizer")) {
+                Path file = Files.isDirectory(engine.tokenizer()) ? engine.tokenizer().resolve("tokenizer.json")
+                        : engine.tokenizer();
+                config = config.with(CaravanFlags.KV_TOKENIZER, file.toString());
+                settings.put("kv-tokenizer", file + " (the engines' tokenizer)");
+            }
             for (Map.Entry<String, String> o : spec.options().entrySet()) {
                 CaravanFlag flag = flag(o.getKey());
                 config = config.with(flag, o.getValue());

@@ -20,15 +20,15 @@ public final class ActiveBlocks {
     private record Rank(String workerId, int rank) {
     }
 
-    private final ConcurrentHashMap<Rank, Map<Long, Integer>> ranks = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<Rank, LongCounts> ranks = new ConcurrentHashMap<>();
 
     /** Adds a routed request's keys to the rank; run the result once when the request is over. */
     public Runnable add(String workerId, int rank, long[] keys) {
         Rank r = new Rank(workerId, rank);
-        Map<Long, Integer> m = ranks.computeIfAbsent(r, k -> new HashMap<>());
+        LongCounts m = ranks.computeIfAbsent(r, k -> new LongCounts());
         synchronized (m) {
             for (long k : keys) {
-                m.merge(k, 1, Integer::sum);
+                m.add(k);
             }
         }
         boolean[] done = new boolean[1];
@@ -39,7 +39,7 @@ public final class ActiveBlocks {
                 }
                 done[0] = true;
                 for (long k : keys) {
-                    m.computeIfPresent(k, (key, c) -> c == 1 ? null : c - 1);
+                    m.remove(k);
                 }
             }
         };
@@ -47,7 +47,7 @@ public final class ActiveBlocks {
 
     /** Distinct keys in flight on the rank. */
     public int active(String workerId, int rank) {
-        Map<Long, Integer> m = ranks.get(new Rank(workerId, rank));
+        LongCounts m = ranks.get(new Rank(workerId, rank));
         if (m == null) {
             return 0;
         }
@@ -58,14 +58,17 @@ public final class ActiveBlocks {
 
     /** The rank's active blocks if a request with {@code keys} were added to it. */
     public int potential(String workerId, int rank, long[] keys) {
-        Map<Long, Integer> m = ranks.get(new Rank(workerId, rank));
+        LongCounts m = ranks.get(new Rank(workerId, rank));
         if (m == null) {
             return distinct(keys);
         }
         synchronized (m) {
+            if (m.size() == 0) {
+                return distinct(keys);
+            }
             int added = 0;
             for (long k : keys) {
-                if (!m.containsKey(k)) {
+                if (!m.contains(k)) {
                     added++;
                 }
             }

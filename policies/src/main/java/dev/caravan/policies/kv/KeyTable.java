@@ -17,7 +17,7 @@ import java.util.function.UnaryOperator;
  */
 final class KeyTable {
 
-    static final int STRIPES = 64;
+    static final int STRIPES = 256;
     private static final int INITIAL_CAPACITY = 64;
 
     private final Stripe[] stripes = new Stripe[STRIPES];
@@ -41,7 +41,7 @@ final class KeyTable {
     }
 
     private Stripe stripe(long mixed) {
-        return stripes[(int) (mixed >>> 58) & (STRIPES - 1)];
+        return stripes[(int) (mixed >>> 56) & (STRIPES - 1)];
     }
 
     /** The holders of {@code key}, or null when nobody holds it. */

@@ -6,29 +6,28 @@ package dev.caravan.policies.kv;
  * {@code BlockStored} whose {@code parent_block_hash} names an earlier block finds that block's key to chain from.
  *
  * <p>{@code mask} has one bit per (tier, KV-cache group): bit {@code tier * 16 + min(group, 15)}; an entry lives while
- * its mask is non-zero. Entries are also queued in storage order so the index can drop a rank's oldest ones when it
- * exceeds its bound ({@link #oldest}).
+ * its mask is non-zero. Entries carry a storage sequence, so the index can drop a rank's oldest ones when it exceeds
+ * its bound ({@link #oldest}).
  *
- * <p>Primitive open addressing (linear probing, backward-shift deletion) with parallel arrays: about 28 bytes per slot.
- * Not thread-safe: the index guards each worker's ranks with that worker's lock.
+ * <p>{@value #SEGMENTS} {@link RankSegment}s chosen by the id's hash keep each array small (no G1 humongous objects);
+ * a slot is {@code segment << 27 | slot in segment}, valid until the next change. Not thread-safe: the index guards
+ * each worker's ranks with that worker's lock.
  */
 final class RankBlocks {
 
     static final int GROUP_BITS = 16;
-    private static final int INITIAL_CAPACITY = 16;
+    static final int SEGMENTS = 16;
+    private static final int SHIFT = 27;
+    private static final int LOCAL = (1 << SHIFT) - 1;
 
-    private long[] engine = new long[INITIAL_CAPACITY];
-    private long[] key = new long[INITIAL_CAPACITY];
-    private long[] mask = new long[INITIAL_CAPACITY];
-    private int[] seq = new int[INITIAL_CAPACITY];
-    private int size;
+    private final RankSegment[] segments = new RankSegment[SEGMENTS];
     private int nextSeq;
 
-    /** Storage order: engine id and the seq it was stored with (stale when the entry went or was re-stored). */
-    private long[] fifoEngine = new long[INITIAL_CAPACITY];
-    private int[] fifoSeq = new int[INITIAL_CAPACITY];
-    private int fifoHead;
-    private int fifoCount;
+    RankBlocks() {
+        for (int i = 0; i < SEGMENTS; i++) {
+            segments[i] = new RankSegment();
+        }
+    }
 
     static long bit(KvTier tier, int group) {
         return 1L << (tier.ordinal() * GROUP_BITS + Math.min(Math.max(group, 0), GROUP_BITS - 1));
@@ -39,197 +38,85 @@ final class RankBlocks {
         return (mask >>> (tier.ordinal() * GROUP_BITS)) & ((1L << GROUP_BITS) - 1);
     }
 
-    int size() {
-        return size;
+    private static int segment(long h) {
+        return (int) ((h * 0x9E3779B97F4A7C15L) >>> 60);
     }
 
-    private static long mix(long h) {
-        long z = h * 0xBF58476D1CE4E5B9L;
-        return z ^ (z >>> 31);
+    int size() {
+        int n = 0;
+        for (RankSegment s : segments) {
+            n += s.size();
+        }
+        return n;
     }
 
     /** The slot of engine id {@code h}, or -1. */
     int find(long h) {
-        int m = engine.length - 1;
-        for (int i = (int) mix(h) & m; mask[i] != 0; i = (i + 1) & m) {
-            if (engine[i] == h) {
-                return i;
-            }
-        }
-        return -1;
+        int s = segment(h);
+        int i = segments[s].find(h);
+        return i < 0 ? -1 : (s << SHIFT) | i;
     }
 
     long keyAt(int slot) {
-        return key[slot];
+        return segments[slot >>> SHIFT].keyAt(slot & LOCAL);
     }
 
     long maskAt(int slot) {
-        return mask[slot];
+        return segments[slot >>> SHIFT].maskAt(slot & LOCAL);
+    }
+
+    void setMask(int slot, long bits) {
+        segments[slot >>> SHIFT].setMask(slot & LOCAL, bits);
     }
 
     /** Adds engine id {@code h} (absent) with its key and first holding bit; returns its slot. */
     int insert(long h, long k, long bits) {
-        if ((size + 1) * 4 > engine.length * 3) {
-            rehash(engine.length * 2);
-        }
-        int m = engine.length - 1;
-        int i = (int) mix(h) & m;
-        while (mask[i] != 0) {
-            i = (i + 1) & m;
-        }
-        engine[i] = h;
-        key[i] = k;
-        mask[i] = bits;
-        seq[i] = nextSeq;
-        size++;
-        enqueue(h, nextSeq++);
-        return i;
-    }
-
-    void setMask(int slot, long bits) {
-        mask[slot] = bits;
+        int s = segment(h);
+        return (s << SHIFT) | segments[s].insert(h, k, bits, nextSeq++);
     }
 
     /** Removes the entry at {@code slot}. */
     void delete(int slot) {
-        int m = engine.length - 1;
-        int i = slot;
-        mask[i] = 0;
-        size--;
-        int j = i;
-        while (true) {
-            j = (j + 1) & m;
-            if (mask[j] == 0) {
-                break;
-            }
-            int home = (int) mix(engine[j]) & m;
-            boolean movable = j > i ? (home <= i || home > j) : (home <= i && home > j);
-            if (movable) {
-                engine[i] = engine[j];
-                key[i] = key[j];
-                mask[i] = mask[j];
-                seq[i] = seq[j];
-                mask[j] = 0;
-                i = j;
-            }
-        }
-        if (fifoCount > 2 * size + INITIAL_CAPACITY) {
-            compactFifo();
-        }
+        segments[slot >>> SHIFT].delete(slot & LOCAL);
     }
 
     /** The slot of the oldest stored entry still present, or -1 when empty. */
     int oldest() {
-        while (fifoCount > 0) {
-            long h = fifoEngine[fifoHead];
-            int s = fifoSeq[fifoHead];
-            int slot = find(h);
-            if (slot >= 0 && seq[slot] == s) {
-                return slot;
-            }
-            fifoHead = (fifoHead + 1) % fifoEngine.length;
-            fifoCount--;
-        }
-        return -1;
-    }
-
-    /** Visits every entry (slot order). */
-    void forEach(EntryVisitor visitor) {
-        for (int i = 0; i < engine.length; i++) {
-            if (mask[i] != 0) {
-                visitor.visit(engine[i], key[i], mask[i]);
+        int best = -1;
+        int bestSeq = 0;
+        for (int s = 0; s < SEGMENTS; s++) {
+            int i = segments[s].oldest();
+            if (i >= 0) {
+                int seq = segments[s].seqAt(i);
+                if (best < 0 || seq - bestSeq < 0) { // storage order, wrap-safe
+                    best = (s << SHIFT) | i;
+                    bestSeq = seq;
+                }
             }
         }
+        return best;
     }
 
-    @FunctionalInterface
-    interface EntryVisitor {
-        void visit(long engineId, long key, long mask);
+    /** Visits every entry. */
+    void forEach(RankSegment.EntryVisitor visitor) {
+        for (RankSegment s : segments) {
+            s.forEach(visitor);
+        }
     }
 
     /** Bytes held by the arrays (for the memory measurement). */
     long arrayBytes() {
-        return (long) engine.length * (8 + 8 + 8 + 4) + (long) fifoEngine.length * 12;
-    }
-
-    private void enqueue(long h, int s) {
-        if (fifoCount == fifoEngine.length) {
-            growFifo(fifoEngine.length * 2);
+        long n = 0;
+        for (RankSegment s : segments) {
+            n += s.arrayBytes();
         }
-        int tail = (fifoHead + fifoCount) % fifoEngine.length;
-        fifoEngine[tail] = h;
-        fifoSeq[tail] = s;
-        fifoCount++;
-    }
-
-    private void growFifo(int capacity) {
-        long[] e = new long[capacity];
-        int[] s = new int[capacity];
-        for (int i = 0; i < fifoCount; i++) {
-            int from = (fifoHead + i) % fifoEngine.length;
-            e[i] = fifoEngine[from];
-            s[i] = fifoSeq[from];
-        }
-        fifoEngine = e;
-        fifoSeq = s;
-        fifoHead = 0;
-    }
-
-    /** Drops queue entries whose block went (or was stored again later), into fresh arrays sized to what is left. */
-    private void compactFifo() {
-        int capacity = Math.max(INITIAL_CAPACITY, Integer.highestOneBit(Math.max(1, size)) << 2);
-        long[] e = new long[capacity];
-        int[] s = new int[capacity];
-        int kept = 0;
-        for (int i = 0; i < fifoCount; i++) {
-            int from = (fifoHead + i) % fifoEngine.length;
-            int slot = find(fifoEngine[from]);
-            if (slot >= 0 && seq[slot] == fifoSeq[from]) {
-                e[kept] = fifoEngine[from];
-                s[kept] = fifoSeq[from];
-                kept++;
-            }
-        }
-        fifoEngine = e;
-        fifoSeq = s;
-        fifoHead = 0;
-        fifoCount = kept;
-    }
-
-    private void rehash(int capacity) {
-        long[] oe = engine;
-        long[] ok = key;
-        long[] om = mask;
-        int[] os = seq;
-        engine = new long[capacity];
-        key = new long[capacity];
-        mask = new long[capacity];
-        seq = new int[capacity];
-        int m = capacity - 1;
-        for (int i = 0; i < oe.length; i++) {
-            if (om[i] != 0) {
-                int j = (int) mix(oe[i]) & m;
-                while (mask[j] != 0) {
-                    j = (j + 1) & m;
-                }
-                engine[j] = oe[i];
-                key[j] = ok[i];
-                mask[j] = om[i];
-                seq[j] = os[i];
-            }
-        }
+        return n;
     }
 
     /** Forgets everything. */
     void clear() {
-        engine = new long[INITIAL_CAPACITY];
-        key = new long[INITIAL_CAPACITY];
-        mask = new long[INITIAL_CAPACITY];
-        seq = new int[INITIAL_CAPACITY];
-        size = 0;
-        fifoEngine = new long[INITIAL_CAPACITY];
-        fifoSeq = new int[INITIAL_CAPACITY];
-        fifoHead = 0;
-        fifoCount = 0;
+        for (RankSegment s : segments) {
+            s.clear();
+        }
     }
 }

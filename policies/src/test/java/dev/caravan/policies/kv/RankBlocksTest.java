@@ -67,7 +67,7 @@ class RankBlocksTest {
         assertThat(blocks.keyAt(blocks.oldest())).isEqualTo(-1);
         blocks.delete(blocks.oldest());
         assertThat(blocks.keyAt(blocks.oldest())).isEqualTo(7);
-        assertThat(blocks.arrayBytes()).isLessThan(4_096);
+        assertThat(blocks.arrayBytes()).isLessThan(16 * 4_096);
     }
 
     @Test
