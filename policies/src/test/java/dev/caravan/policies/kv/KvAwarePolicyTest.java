@@ -37,6 +37,11 @@ class KvAwarePolicyTest {
     private final int[] tokens = FakeEngine.tokens(1, 40);
     private final long[] keys = BlockKeys.keys(tokens, BS, BlockKeys.PLAIN_ROOT);
 
+    /** The defaults with overlap weight 2, the weight the comments' arithmetic uses. */
+    private static KvAwareConfig base() {
+        return KvAwareConfig.defaults().withOverlapWeight(2);
+    }
+
     private static Worker worker(String id) {
         return Worker.builder("http://" + id + ":8000").id(id).modelId(MODEL).build();
     }
@@ -71,7 +76,7 @@ class KvAwarePolicyTest {
         holds(w2, 5);
         holds(w3, 8);
 
-        Decision d = policy(KvAwareConfig.defaults()).select(List.of(w1, w2, w3), request());
+        Decision d = policy(base()).select(List.of(w1, w2, w3), request());
 
         assertThat(d.worker()).isSameAs(w3);
         assertThat(d.label()).isEqualTo("kv_aware:kv_hit");
@@ -81,7 +86,7 @@ class KvAwarePolicyTest {
     @Test
     void countsTheActiveBlocksOfRequestsSharingAPrefixOnce() {
         holds(w1, 10);
-        KvAwarePolicy policy = policy(KvAwareConfig.defaults()); // overlap weight 2
+        KvAwarePolicy policy = policy(base());
         WorkerLease first = policy.select(List.of(w1, w2), request()).acquire();
         assertThat(first.worker()).isSameAs(w1);
         assertThat(policy.activeBlocks("w1", 0)).isEqualTo(11); // 10 blocks + the request's tail
@@ -100,7 +105,7 @@ class KvAwarePolicyTest {
     @Test
     void releasingTheLeaseTakesTheRequestsBlocksOutOfTheActiveSet() {
         holds(w1, 10);
-        KvAwarePolicy policy = policy(KvAwareConfig.defaults());
+        KvAwarePolicy policy = policy(base());
         WorkerLease lease = policy.select(List.of(w1), request()).acquire();
 
         lease.release();
@@ -120,7 +125,7 @@ class KvAwarePolicyTest {
         w2.setEngineLoad(new EngineLoad(5 * BS, 1, 0, 0.5, 0));
         w3.setEngineLoad(new EngineLoad(9 * BS, 1, 0, 0.5, 0));
 
-        Decision d = policy(KvAwareConfig.defaults().withOverlapWeight(1).withDecodeLoadSource(DecodeLoadSource.ENGINE))
+        Decision d = policy(base().withOverlapWeight(1).withDecodeLoadSource(DecodeLoadSource.ENGINE))
                 .select(List.of(w1, w2, w3), request());
 
         assertThat(d.worker()).isSameAs(w2);
@@ -130,7 +135,7 @@ class KvAwarePolicyTest {
     @Test
     void engineSourceFallsBackToTheRoutersActiveBlocksUntilTheEngineReports() {
         holds(w1, 10);
-        KvAwarePolicy policy = policy(KvAwareConfig.defaults().withOverlapWeight(1)
+        KvAwarePolicy policy = policy(base().withOverlapWeight(1)
                 .withDecodeLoadSource(DecodeLoadSource.ENGINE));
         policy.select(List.of(w1), request(FakeEngine.tokens(500, 120))).acquire(); // 31 active blocks on w1
 
@@ -142,7 +147,7 @@ class KvAwarePolicyTest {
     void samplesBySoftmaxOfNormalisedCostsAboveZeroTemperature() {
         holds(w1, 10); // cost 2 x 0 + 11 = 11
         holds(w2, 5); //  cost 2 x 5 + 11 = 21
-        KvAwarePolicy policy = policy(KvAwareConfig.defaults().withTemperature(1.0)); // w3: 2 x 10 + 11 = 31
+        KvAwarePolicy policy = policy(base().withTemperature(1.0)); // w3: 2 x 10 + 11 = 31
         Map<String, Integer> counts = new HashMap<>();
         int n = 20_000;
 
@@ -162,7 +167,7 @@ class KvAwarePolicyTest {
     @Test
     void breaksCostTiesByFewerResidentBlocksThenAtRandom() {
         holds(w1, FakeEngine.tokens(900, 40), 10); // w1's cache is fuller
-        KvAwarePolicy policy = policy(KvAwareConfig.defaults());
+        KvAwarePolicy policy = policy(base());
 
         Decision first = policy.select(List.of(w1, w2), request());
         first.acquire().release();
@@ -185,7 +190,7 @@ class KvAwarePolicyTest {
             w1.acquire();
         }
 
-        Decision d = policy(KvAwareConfig.defaults().withOverlapWeight(1_000_000)).select(List.of(w1, w2), request());
+        Decision d = policy(base().withOverlapWeight(1_000_000)).select(List.of(w1, w2), request());
 
         assertThat(d.worker()).isSameAs(w2);
         assertThat(d.label()).isEqualTo("kv_aware:imbalanced_min_load");
@@ -195,7 +200,7 @@ class KvAwarePolicyTest {
     void pinsTheRankThatHoldsThePrefixOnADataParallelEngine() {
         Worker dp = Worker.builder("http://dp:8000").id("dp").modelId(MODEL).dataParallelSize(2).build();
         index.apply("dp", 1, new FakeEngine(9, BS).stored(tokens, 0, 10));
-        KvAwarePolicy policy = policy(KvAwareConfig.defaults());
+        KvAwarePolicy policy = policy(base());
 
         Decision d = policy.select(List.of(dp, w2), request());
 
@@ -216,7 +221,7 @@ class KvAwarePolicyTest {
         index.apply("w1", 0, new KvEvent.BlockStored(plain.blockHashes(), null, plain.tokenIds(), BS, "GPU",
                 "sql-lora", null, null, null, null));
         holds(w2, 10);
-        KvAwarePolicy policy = policy(KvAwareConfig.defaults());
+        KvAwarePolicy policy = policy(base());
 
         Decision adapter = policy.select(List.of(w1, w2), new SelectionContext(MODEL, "", tokens, Map.of(),
                 new CacheScope("sql-lora", null)));
@@ -236,7 +241,7 @@ class KvAwarePolicyTest {
         KvEvent.BlockStored plain = new FakeEngine(6, BS).stored(tokens, 0, 10);
         index.apply("w2", 0, new KvEvent.BlockStored(plain.blockHashes(), null, plain.tokenIds(), BS, "GPU", null,
                 "tenant-a", null, null, null));
-        KvAwarePolicy policy = policy(KvAwareConfig.defaults());
+        KvAwarePolicy policy = policy(base());
 
         Decision salted = policy.select(List.of(w1, w2), new SelectionContext(MODEL, "", tokens, Map.of(),
                 new CacheScope(null, "tenant-a")));
@@ -252,7 +257,7 @@ class KvAwarePolicyTest {
     void usesTheBlockSizeTheEngineReported() {
         index.apply("w2", 0, new FakeEngine(3, 8).stored(tokens, 0, 5)); // an engine with 8-token blocks
 
-        Decision d = policy(KvAwareConfig.defaults()).select(List.of(w1, w2), request());
+        Decision d = policy(base()).select(List.of(w1, w2), request());
 
         assertThat(index.blockSize("w2")).isEqualTo(8);
         assertThat(d.worker()).isSameAs(w2);
@@ -264,7 +269,7 @@ class KvAwarePolicyTest {
         AtomicLong now = new AtomicLong();
         ParityTracker parity = new ParityTracker(ParityConfig.defaults(), now::get);
         holds(w2, 6);
-        KvAwarePolicy policy = policy(KvAwareConfig.defaults(), parity);
+        KvAwarePolicy policy = policy(base(), parity);
 
         assertThat(policy.select(List.of(w1, w2), request()).worker()).isSameAs(w2);
         parity.observe("w2", Arrays.copyOfRange(keys, 6, 10));
@@ -280,7 +285,7 @@ class KvAwarePolicyTest {
     void skipsUnhealthyWorkersAndReportsWhenNoneIsLeft() {
         holds(w1, 10);
         w1.setHealthy(false);
-        KvAwarePolicy policy = policy(KvAwareConfig.defaults());
+        KvAwarePolicy policy = policy(base());
 
         assertThat(policy.select(List.of(w1, w2), request()).worker()).isSameAs(w2);
 
@@ -295,7 +300,7 @@ class KvAwarePolicyTest {
         String text = "You are a helpful assistant. ".repeat(8);
         holds(w3, new PseudoTokenizer().encode(text), 14);
 
-        Decision d = policy(KvAwareConfig.defaults()).select(List.of(w1, w2, w3),
+        Decision d = policy(base()).select(List.of(w1, w2, w3),
                 new SelectionContext(MODEL, text, null, Map.of()));
 
         assertThat(d.worker()).isSameAs(w3);
@@ -304,7 +309,7 @@ class KvAwarePolicyTest {
 
     @Test
     void forgetsTheActiveBlocksOfAWorkerThatLeft() {
-        KvAwarePolicy policy = policy(KvAwareConfig.defaults());
+        KvAwarePolicy policy = policy(base());
         policy.select(List.of(w1), request()).acquire();
 
         policy.onWorkerRemoved(w1);
