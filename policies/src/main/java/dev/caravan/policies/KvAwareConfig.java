@@ -45,7 +45,7 @@ public record KvAwareConfig(String tokenizer, int charsPerToken, int blockSize, 
     public static final int DEFAULT_BLOCK_SIZE = 16;
     /** Accepted for old command lines ({@code --kv-hash-seed}); block keys no longer depend on the engines' seed. */
     public static final String DEFAULT_HASH_SEED = "0";
-    public static final double DEFAULT_OVERLAP_WEIGHT = 8.0;
+    public static final double DEFAULT_OVERLAP_WEIGHT = 32.0;
     public static final int DEFAULT_BALANCE_ABS_THRESHOLD = 64;
     public static final double DEFAULT_BALANCE_REL_THRESHOLD = 1.5;
     public static final DecodeLoadSource DEFAULT_DECODE_LOAD_SOURCE = DecodeLoadSource.ROUTER;

@@ -5,6 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 import org.apache.camel.CamelContext;
@@ -14,6 +15,8 @@ import dev.caravan.bench.PolicySpec;
 import dev.caravan.gateway.CaravanGateway;
 import dev.caravan.policies.PolicyName;
 import dev.caravan.policies.Worker;
+import dev.caravan.policies.kv.KvBlockIndex;
+import dev.caravan.policies.kv.ParityTracker;
 import dev.caravan.processors.config.CaravanFlag;
 import dev.caravan.processors.config.CaravanFlags;
 import dev.caravan.processors.config.GatewayConfig;
@@ -116,8 +119,19 @@ public final class GatewayTarget extends SimFleetTarget {
         return URI.create("http://127.0.0.1:" + gateway.port());
     }
 
+    /** The run's settings, and for runs that read KV events what the gateway's index and self-check saw. */
     @Override
     public Map<String, String> settings() {
+        if (gateway.beans().kv().ingestor() != null && !gateway.beans().kv().index().residentBlockCounts().isEmpty()) {
+            KvBlockIndex index = gateway.beans().kv().index();
+            ParityTracker.Snapshot parity = gateway.beans().kv().parity().snapshot();
+            long entries = index.residentBlockCounts().values().stream().mapToLong(Integer::longValue).sum();
+            settings.put("kv_index", String.format(Locale.ROOT, "%,d entries of %,d distinct keys, %,d orphan blocks, "
+                    + "%,d unknown removals, %,d dropped", entries, index.distinctBlocks(), index.orphanBlocks(),
+                    index.unknownRemovals(), index.droppedBlocks()));
+            settings.put("kv_parity", String.format(Locale.ROOT, "%,d matched, %,d missed, %,d pending",
+                    parity.matched(), parity.missed(), parity.pending()));
+        }
         return settings;
     }
 
