@@ -3,12 +3,9 @@ package dev.caravan.policies.kv;
 import java.util.Arrays;
 import java.util.BitSet;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.LongAdder;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -51,11 +48,8 @@ public final class KvBlockIndex {
     public static final int DEFAULT_MAX_BLOCKS_PER_RANK = 1 << 17;
     /** Distinct LoRA adapter names remembered from events (for {@link #isLoraName}). */
     static final int MAX_LORA_NAMES = 4096;
-    /** Removed entries per rank whose key is kept to resolve a following lower-tier store. */
-    static final int RECENTLY_REMOVED = 8192;
 
     private static final Logger LOG = LoggerFactory.getLogger(KvBlockIndex.class);
-    private static final Set<String> ROUTING_KINDS = Set.of("full_attention", "mla_attention", "sink_full_attention");
 
     private final int maxBlocksPerRank;
     private final KeyTable table = new KeyTable();
@@ -64,46 +58,14 @@ public final class KvBlockIndex {
     private final BitSet usedSlots = new BitSet();
     /** slot → owner; replaced on every change so lookups read a consistent snapshot without locking. */
     private volatile Owner[] owners = new Owner[0];
-    private final LongAdder dropped = new LongAdder();
-    private final LongAdder orphans = new LongAdder();
-    private final LongAdder unknownRemovals = new LongAdder();
-    private final LongAdder unknownMedia = new LongAdder();
+    private final RankIndex.Counters counters = new RankIndex.Counters();
 
     private record Owner(String workerId, int rank) {
     }
 
-    private record Dupe(long key, int tier) {
-    }
-
-    /** One engine rank: its slot in the holder bit sets and its engine-id map. */
-    private static final class RankState {
-        final int slot;
-        final RankBlocks blocks = new RankBlocks();
-        /** Groups whose reported kind is not full attention. */
-        long nonRoutingGroups;
-        /** Tokens per block, learned from the rank's stores; 0 before the first. */
-        int blockSize;
-        /** (key, tier) → extra holders beyond the first: distinct engine ids of this rank with the same key. */
-        final Map<Dupe, Integer> dupes = new HashMap<>();
-        /**
-         * Engine id → key of entries that just left every tier: a block evicted from the GPU and then stored on the
-         * CPU (write-on-evict offload; vLLM's CPU stores carry no tokens) is still resolvable. Bounded, oldest first.
-         */
-        final Map<Long, Long> recentlyRemoved = new LinkedHashMap<>(16, 0.75f, false) {
-            @Override
-            protected boolean removeEldestEntry(Map.Entry<Long, Long> eldest) {
-                return size() > RECENTLY_REMOVED;
-            }
-        };
-
-        RankState(int slot) {
-            this.slot = slot;
-        }
-    }
-
     /** One worker's ranks, guarded by the instance's monitor. */
     private static final class WorkerBlocks {
-        final Map<Integer, RankState> ranks = new HashMap<>();
+        final Map<Integer, RankIndex> ranks = new HashMap<>();
         volatile int resident;
         volatile int blockSize;
         boolean removed;
@@ -144,18 +106,19 @@ public final class KvBlockIndex {
                 if (w.removed) {
                     continue; // lost a race with removeWorker: start over with a fresh state
                 }
-                RankState r = w.ranks.get(rank);
+                RankIndex r = w.ranks.get(rank);
                 if (r == null) {
-                    r = new RankState(newSlot(workerId, rank));
+                    r = new RankIndex(newSlot(workerId, rank), table, maxBlocksPerRank, counters, loraNames);
                     w.ranks.put(rank, r);
                 }
                 Applied applied;
                 if (event instanceof KvEvent.BlockStored s) {
-                    applied = stored(w, r, s);
+                    applied = r.stored(s);
+                    w.blockSize = Math.max(w.blockSize, r.blockSize());
                 } else if (event instanceof KvEvent.BlockRemoved rm) {
-                    applied = removed(r, rm);
+                    applied = r.removed(rm);
                 } else {
-                    clearRankLocked(r);
+                    r.clear();
                     applied = Applied.NONE;
                 }
                 w.resident = residentLocked(w);
@@ -164,196 +127,10 @@ public final class KvBlockIndex {
         }
     }
 
-    private Applied stored(WorkerBlocks w, RankState r, KvEvent.BlockStored s) {
-        KvTier tier = KvTier.of(s.medium());
-        long[] hashes = s.blockHashes();
-        if (tier == null) {
-            unknownMedia.add(hashes.length);
-            return Applied.NONE;
-        }
-        int group = s.groupIdx() == null ? 0 : s.groupIdx();
-        if (s.kvCacheSpecKind() != null && group < RankBlocks.GROUP_BITS
-                && !ROUTING_KINDS.contains(s.kvCacheSpecKind().toLowerCase(Locale.ROOT))) {
-            r.nonRoutingGroups |= 1L << group;
-        }
-        if (s.loraName() != null && loraNames.size() < MAX_LORA_NAMES) {
-            loraNames.add(s.loraName());
-        }
-        int[] tokens = s.tokenIds();
-        int bs = s.blockSize() > 0 ? s.blockSize()
-                : hashes.length > 0 && tokens.length % hashes.length == 0 ? tokens.length / hashes.length : 0;
-        if (bs > 0 && tokens.length >= bs * hashes.length && bs > r.blockSize) {
-            r.blockSize = bs;
-            w.blockSize = Math.max(w.blockSize, bs);
-        }
-        long bit = RankBlocks.bit(tier, group);
-        long[] out = new long[hashes.length];
-        int n = 0;
-        int orphaned = 0;
-        byte[] scratch = null;
-        boolean known = true;
-        long parentKey = 0;
-        if (s.parentBlockHash() == null) {
-            parentKey = s.loraName() == null && s.cacheSalt() == null ? BlockKeys.PLAIN_ROOT
-                    : BlockKeys.root(s.loraName(), s.cacheSalt());
-        } else {
-            int p = r.blocks.find(s.parentBlockHash());
-            Long gone = p < 0 ? r.recentlyRemoved.get(s.parentBlockHash()) : null;
-            if (p >= 0) {
-                parentKey = r.blocks.keyAt(p);
-            } else if (gone != null) {
-                parentKey = gone;
-            } else {
-                known = false;
-            }
-        }
-        for (int i = 0; i < hashes.length; i++) {
-            int slot = r.blocks.find(hashes[i]);
-            Long gone = slot < 0 ? r.recentlyRemoved.remove(hashes[i]) : null;
-            long key;
-            if (slot >= 0) {
-                key = r.blocks.keyAt(slot);
-                long before = r.blocks.maskAt(slot);
-                r.blocks.setMask(slot, before | bit);
-                transition(r, key, before, before | bit);
-            } else if (gone != null) {
-                key = gone;
-                r.blocks.insert(hashes[i], key, bit);
-                transition(r, key, 0, bit);
-                enforceBound(r);
-            } else if (known && bs > 0 && tokens.length >= (i + 1) * bs) {
-                if (scratch == null) {
-                    scratch = new byte[8 + 4 * bs];
-                }
-                key = BlockKeys.next(parentKey, tokens, i * bs, bs, s.extra(i), scratch);
-                r.blocks.insert(hashes[i], key, bit);
-                transition(r, key, 0, bit);
-                enforceBound(r);
-            } else {
-                known = false; // this block's key is unknowable, and so are its descendants'
-                orphaned++;
-                continue;
-            }
-            known = true;
-            parentKey = key;
-            if (tier == KvTier.GPU) {
-                out[n++] = key;
-            }
-        }
-        if (orphaned > 0) {
-            orphans.add(orphaned);
-        }
-        return new Applied(Arrays.copyOf(out, n), new long[0], orphaned);
-    }
-
-    private Applied removed(RankState r, KvEvent.BlockRemoved rm) {
-        KvTier tier = KvTier.of(rm.medium());
-        long[] hashes = rm.blockHashes();
-        if (tier == null) {
-            unknownMedia.add(hashes.length);
-            return Applied.NONE;
-        }
-        long bit = RankBlocks.bit(tier, rm.groupIdx() == null ? 0 : rm.groupIdx());
-        long[] out = new long[hashes.length];
-        int n = 0;
-        for (long h : hashes) {
-            int slot = r.blocks.find(h);
-            if (slot < 0 || (r.blocks.maskAt(slot) & bit) == 0) {
-                unknownRemovals.increment();
-                continue;
-            }
-            long key = r.blocks.keyAt(slot);
-            long before = r.blocks.maskAt(slot);
-            long after = before & ~bit;
-            transition(r, key, before, after);
-            if (after == 0) {
-                r.blocks.delete(slot);
-                r.recentlyRemoved.put(h, key);
-            } else {
-                r.blocks.setMask(slot, after);
-            }
-            if (tier == KvTier.GPU) {
-                out[n++] = key;
-            }
-        }
-        return new Applied(new long[0], Arrays.copyOf(out, n), 0);
-    }
-
-    /** Updates the shared holder bits for the tiers on which the entry became or stopped being routable. */
-    private void transition(RankState r, long key, long before, long after) {
-        for (KvTier t : KvTier.values()) {
-            boolean was = (RankBlocks.groupsOn(before, t) & ~r.nonRoutingGroups) != 0;
-            boolean is = (RankBlocks.groupsOn(after, t) & ~r.nonRoutingGroups) != 0;
-            if (!was && is) {
-                addHolder(r, key, t.ordinal());
-            } else if (was && !is) {
-                removeHolder(r, key, t.ordinal());
-            }
-        }
-    }
-
-    private void addHolder(RankState r, long key, int tier) {
-        boolean[] already = new boolean[1];
-        table.update(key, bits -> {
-            if (bits != null && Holders.has(bits, tier, r.slot)) {
-                already[0] = true;
-                return bits;
-            }
-            return Holders.with(bits, tier, r.slot);
-        });
-        if (already[0]) {
-            r.dupes.merge(new Dupe(key, tier), 1, Integer::sum);
-        }
-    }
-
-    private void removeHolder(RankState r, long key, int tier) {
-        Dupe d = new Dupe(key, tier);
-        Integer extra = r.dupes.get(d);
-        if (extra != null) {
-            if (extra == 1) {
-                r.dupes.remove(d);
-            } else {
-                r.dupes.put(d, extra - 1);
-            }
-            return;
-        }
-        table.update(key, bits -> bits == null ? null : Holders.without(bits, tier, r.slot));
-    }
-
-    private void enforceBound(RankState r) {
-        while (r.blocks.size() > maxBlocksPerRank) {
-            int oldest = r.blocks.oldest();
-            if (oldest < 0) {
-                return;
-            }
-            transition(r, r.blocks.keyAt(oldest), r.blocks.maskAt(oldest), 0);
-            r.blocks.delete(oldest);
-            dropped.increment();
-        }
-    }
-
-    private int clearRankLocked(RankState r) {
-        int[] n = new int[1];
-        r.blocks.forEach((engineId, key, mask) -> {
-            for (KvTier t : KvTier.values()) {
-                if ((RankBlocks.groupsOn(mask, t) & ~r.nonRoutingGroups) != 0) {
-                    table.update(key, bits -> bits == null ? null : Holders.without(bits, t.ordinal(), r.slot));
-                }
-            }
-            n[0]++;
-        });
-        r.blocks.clear();
-        r.dupes.clear();
-        r.recentlyRemoved.clear();
-        r.nonRoutingGroups = 0;
-        r.blockSize = 0;
-        return n[0];
-    }
-
     private static int residentLocked(WorkerBlocks w) {
         int n = 0;
-        for (RankState r : w.ranks.values()) {
-            n += r.blocks.size();
+        for (RankIndex r : w.ranks.values()) {
+            n += r.size();
         }
         return n;
     }
@@ -369,8 +146,8 @@ public final class KvBlockIndex {
             return 0;
         }
         synchronized (w) {
-            RankState r = w.ranks.get(rank);
-            int n = r == null ? 0 : clearRankLocked(r);
+            RankIndex r = w.ranks.get(rank);
+            int n = r == null ? 0 : r.clear();
             w.resident = residentLocked(w);
             return n;
         }
@@ -384,8 +161,8 @@ public final class KvBlockIndex {
         }
         synchronized (w) {
             int n = 0;
-            for (RankState r : w.ranks.values()) {
-                n += clearRankLocked(r);
+            for (RankIndex r : w.ranks.values()) {
+                n += r.clear();
             }
             w.resident = 0;
             return n;
@@ -400,8 +177,8 @@ public final class KvBlockIndex {
         }
         int cleared = 0;
         synchronized (w) {
-            for (RankState r : w.ranks.values()) {
-                cleared += clearRankLocked(r);
+            for (RankIndex r : w.ranks.values()) {
+                cleared += r.clear();
                 freeSlot(r.slot);
             }
             w.removed = true;
@@ -545,21 +322,21 @@ public final class KvBlockIndex {
 
     /** Entries dropped because a rank exceeded {@link #maxBlocksPerRank()}. */
     public long droppedBlocks() {
-        return dropped.sum();
+        return counters.dropped().sum();
     }
 
     /** Stored blocks dropped because their parent was never reported (joined mid-stream, short replay). */
     public long orphanBlocks() {
-        return orphans.sum();
+        return counters.orphans().sum();
     }
 
     /** Removals of engine ids the rank never reported stored (in that tier and group). */
     public long unknownRemovals() {
-        return unknownRemovals.sum();
+        return counters.unknownRemovals().sum();
     }
 
     /** Blocks in events whose {@code medium} is not a known tier (not indexed). */
     public long unknownMediumBlocks() {
-        return unknownMedia.sum();
+        return counters.unknownMedia().sum();
     }
 }
