@@ -30,8 +30,9 @@ import dev.caravan.sim.SimFleet;
  *
  * <p>Flags: {@code --engines N} (default {@value #DEFAULT_ENGINES}) plus any {@code ./caravan run} flag
  * ({@code --port 8080}, {@code --policy round_robin}, ...). {@code --pd} starts a prefill/decode fleet instead
- * ({@link PdDemo}: {@code --engines N} prefill and N decode engines, default 2 + 2). {@code --port 0} binds a free
- * port, which the banner names; {@link #run(String[], Consumer)} hands the running demo to a test.
+ * ({@link PdDemo}: {@code --engines N} prefill and N decode engines, default 2 + 2). {@code --gateways N} starts N
+ * gateway replicas over the same engines on consecutive ports ({@link MultiGatewayDemo}). {@code --port 0} binds a
+ * free port, which the banner names; {@link #run(String[], Consumer)} hands the running demo to a test.
  */
 public final class DemoMain {
 
@@ -44,17 +45,33 @@ public final class DemoMain {
     }
 
     /**
-     * The running demo, handed to {@link #run}'s callback once the gateway listens.
+     * The running demo, handed to {@link #run}'s callback once every gateway listens.
      *
-     * @param gatewayUrl the gateway's base URL, with the port it actually bound
-     * @param engineUrls every simulated engine's base URL (P/D: prefill engines first)
-     * @param main       the camel-main application; {@link #stop()} ends {@link #run} as Ctrl-C would
+     * @param gatewayUrls each gateway's base URL, with the port it actually bound (one unless {@code --gateways N})
+     * @param engineUrls  every simulated engine's base URL (P/D: prefill engines first)
+     * @param mains       the camel-main applications, one per gateway; {@link #stop()} ends {@link #run} as Ctrl-C
+     *                    would
      */
-    public record Running(String gatewayUrl, List<String> engineUrls, Main main) {
+    public record Running(List<String> gatewayUrls, List<String> engineUrls, List<Main> mains) {
 
-        /** Stops the gateway (in-flight requests finish); {@link #run} then stops the engines and returns. */
+        public Running {
+            gatewayUrls = List.copyOf(gatewayUrls);
+            engineUrls = List.copyOf(engineUrls);
+            mains = List.copyOf(mains);
+        }
+
+        Running(String gatewayUrl, List<String> engineUrls, Main main) {
+            this(List.of(gatewayUrl), engineUrls, List.of(main));
+        }
+
+        /** The (first) gateway's base URL. */
+        public String gatewayUrl() {
+            return gatewayUrls.get(0);
+        }
+
+        /** Stops the gateways (in-flight requests finish); {@link #run} then stops the engines and returns. */
         public void stop() {
-            main.completed();
+            mains.forEach(Main::completed);
         }
     }
 
@@ -76,20 +93,31 @@ public final class DemoMain {
      */
     public static void run(String[] args, Consumer<Running> onStarted) throws Exception {
         Integer requestedEngines = null;
+        int gateways = 1;
         boolean pd = false;
         List<String> gatewayArgs = new ArrayList<>(List.of("--host", DEMO_HOST));
         for (int i = 0; i < args.length; i++) {
             if (args[i].equals("--engines") && i + 1 < args.length) {
                 requestedEngines = Integer.parseInt(args[++i]);
+            } else if (args[i].equals("--gateways") && i + 1 < args.length) {
+                gateways = Integer.parseInt(args[++i]);
             } else if (args[i].equals("--pd")) {
                 pd = true;
             } else if (args[i].equals("--help") || args[i].equals("-h")) {
-                System.out.println("Usage: ./caravan demo [--pd] [--engines N] [./caravan run flags]\n\n"
+                System.out.println("Usage: ./caravan demo [--pd] [--engines N] [--gateways N] [./caravan run flags]"
+                        + "\n\n"
                         + ArgsParser.help());
                 return;
             } else {
                 gatewayArgs.add(args[i]);
             }
+        }
+        if (gateways < 1 || gateways > MultiGatewayDemo.MAX_GATEWAYS) {
+            throw new IllegalArgumentException("--gateways must be in [1," + MultiGatewayDemo.MAX_GATEWAYS
+                    + "], was " + gateways);
+        }
+        if (pd && gateways > 1) {
+            throw new IllegalArgumentException("--gateways applies to the regular demo, not --pd");
         }
         if (pd) {
             PdDemo.run(requestedEngines == null ? PdDemo.DEFAULT_ENGINES_PER_ROLE : requestedEngines, gatewayArgs,
@@ -102,6 +130,11 @@ public final class DemoMain {
         ConfigResolver.Resolved resolved = ConfigResolver.resolve(gatewayArgs.toArray(String[]::new),
                 Map.of(), Path.of("").toAbsolutePath());
         GatewayMain.applyLogLevel(resolved.config().get(CaravanFlags.LOG_LEVEL));
+        LogFile.add(resolved.config().get(CaravanFlags.LOG_DIR));
+        if (gateways > 1) {
+            MultiGatewayDemo.run(gateways, resolved, modelDir, engines, onStarted);
+            return;
+        }
         try (SimFleet fleet = SimFleet.start(engines, engineConfig(modelDir).kvEventsEndpoint(EPHEMERAL_ZMQ)
                 .kvReplayEndpoint(EPHEMERAL_ZMQ).build())) {
             GatewayConfig config = resolved.config();

@@ -2,6 +2,7 @@ package dev.caravan.app;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -15,9 +16,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import dev.caravan.gateway.CaravanGateway;
+import dev.caravan.gateway.ConfigPlaceholders;
 import dev.caravan.gateway.GatewayBeans;
 import dev.caravan.policies.Worker;
 import dev.caravan.processors.config.ArgsParser;
+import dev.caravan.processors.config.CaravanFlag;
 import dev.caravan.processors.config.CaravanFlags;
 import dev.caravan.processors.config.ConfigResolver;
 import dev.caravan.processors.config.GatewayConfig;
@@ -52,9 +55,20 @@ public final class GatewayMain {
                 return;
             }
             applyLogLevel(resolved.config().get(CaravanFlags.LOG_LEVEL));
+            LogFile.add(resolved.config().get(CaravanFlags.LOG_DIR));
             LOG.info("Configuration from {}", String.join(" < ", resolved.sources()));
+            warnAboutKeysOnCommandLine(args);
             // a taken port fails in a second instead of after loading everything (start() checks again when binding)
             GatewayHttpServer.checkFree(resolved.config().host(), resolved.config().port());
+            int metricsPort = resolved.config().getInt(CaravanFlags.PROMETHEUS_PORT);
+            if (metricsPort > 0) {
+                String metricsHost = resolved.config().get(CaravanFlags.PROMETHEUS_HOST);
+                try {
+                    GatewayHttpServer.checkFree(metricsHost, metricsPort);
+                } catch (ListenException e) {
+                    throw new ListenException(metricsHost + ":" + metricsPort + " (metrics)", e.getCause());
+                }
+            }
             main = create(resolved.config(), resolved.others());
         } catch (ListenException e) {
             System.err.println("caravan run: " + e.getMessage());
@@ -73,6 +87,30 @@ public final class GatewayMain {
             main.completed(); // camel-main's JVM hook then has nothing to wait for
             System.exit(1);
         }
+    }
+
+    /**
+     * A key given as a flag is visible to every user of the machine ({@code ps}, {@code /proc/<pid>/cmdline}) and in a
+     * pod's spec; it still works (SGLang takes it so), with a warning that names the better places. A placeholder such
+     * as {@code --api-key '{{secret:caravan-api-keys/api-key}}'} holds no key and passes.
+     */
+    static void warnAboutKeysOnCommandLine(String[] args) {
+        keysOnCommandLine(args).forEach(LOG::warn);
+    }
+
+    /** The warnings {@link #warnAboutKeysOnCommandLine} logs, one per key flag given a literal key. */
+    static List<String> keysOnCommandLine(String[] args) {
+        Map<String, String> flags = ArgsParser.parse(args).properties();
+        List<String> warnings = new ArrayList<>();
+        for (CaravanFlag key : List.of(CaravanFlags.API_KEY, CaravanFlags.ADMIN_API_KEY)) {
+            String value = flags.get(key.key());
+            if (value != null && !value.isEmpty() && !value.contains("{{")) {
+                warnings.add(key.flag() + " on the command line is visible in the process list and the pod spec: set "
+                        + key.envVar() + " instead, or in Kubernetes '" + key.key()
+                        + " = {{secret:NAME/KEY}}' (docs/kubernetes.md)");
+            }
+        }
+        return warnings;
     }
 
     /** One line for a failed start: the listen failure if there was one, else the innermost cause's message. */
@@ -105,7 +143,8 @@ public final class GatewayMain {
      * their KV-event endpoints) after the {@code --worker-urls}.
      */
     public static Main create(GatewayConfig requested, Map<String, String> others, List<Worker> workers) {
-        GatewayConfig config = GatewayBeans.withConcretePort(requested);
+        // {{secret:name/key}} (API keys from a Kubernetes Secret) and other property functions, resolved once
+        GatewayConfig config = GatewayBeans.withConcretePort(ConfigPlaceholders.resolve(requested, others));
         GatewayBeans beans = new GatewayBeans(config, null, null);
         try {
             beans.registerStaticWorkers();

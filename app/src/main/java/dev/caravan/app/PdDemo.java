@@ -38,6 +38,7 @@ final class PdDemo {
         ConfigResolver.Resolved resolved = ConfigResolver.resolve(gatewayArgs.toArray(String[]::new), Map.of(),
                 Path.of("").toAbsolutePath());
         GatewayMain.applyLogLevel(resolved.config().get(CaravanFlags.LOG_LEVEL));
+        LogFile.add(resolved.config().get(CaravanFlags.LOG_DIR));
         try (SimFleet prefill = SimFleet.start(perRole, DemoMain.engineConfig(modelDir).role(EngineRole.PREFILL)
                 .bootstrapPort(0).build());
              SimFleet decode = SimFleet.start(perRole, DemoMain.engineConfig(modelDir).role(EngineRole.DECODE).build())) {

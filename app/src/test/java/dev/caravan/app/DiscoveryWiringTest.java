@@ -47,7 +47,7 @@ class DiscoveryWiringTest {
 
     private static GatewayConfig discovering() {
         return GatewayConfig.defaults()
-                .with(CaravanFlags.PORT, "0")
+                .with(CaravanFlags.PORT, "0").with(CaravanFlags.PROMETHEUS_PORT, "-1")
                 .with(CaravanFlags.LOAD_CHECK_INTERVAL, "0")
                 .with(CaravanFlags.SERVICE_DISCOVERY, "true")
                 .with(CaravanFlags.SELECTOR, "app=vllm,tier=gpu")
@@ -113,7 +113,7 @@ class DiscoveryWiringTest {
     @Test
     void prefillDecodeDiscoveryIsReadyOnlyWithBothRoles() throws Exception {
         GatewayConfig pd = GatewayConfig.defaults()
-                .with(CaravanFlags.PORT, "0")
+                .with(CaravanFlags.PORT, "0").with(CaravanFlags.PROMETHEUS_PORT, "-1")
                 .with(CaravanFlags.LOAD_CHECK_INTERVAL, "0")
                 .with(CaravanFlags.SERVICE_DISCOVERY, "true")
                 .with(CaravanFlags.SERVICE_DISCOVERY_NAMESPACE, "llm")
@@ -147,6 +147,7 @@ class DiscoveryWiringTest {
     @Test
     void withoutTheFlagNeitherRouteNorBeansExist() throws Exception {
         GatewayConfig plain = GatewayConfig.defaults().with(CaravanFlags.PORT, "0")
+                .with(CaravanFlags.PROMETHEUS_PORT, "-1")
                 .with(CaravanFlags.LOAD_CHECK_INTERVAL, "0");
         Main main = GatewayMain.create(plain, Map.of());
         main.start();
@@ -179,6 +180,7 @@ class DiscoveryWiringTest {
         }
         assertThat(dir.resolve(DiscoveryBeans.ROUTES_FILE)).exists();
         Main main = GatewayMain.create(GatewayConfig.defaults().with(CaravanFlags.PORT, "0")
+                .with(CaravanFlags.PROMETHEUS_PORT, "-1")
                 .with(CaravanFlags.LOAD_CHECK_INTERVAL, "0").with(CaravanFlags.ROUTES, dir.toString()), Map.of());
         main.start();
         try {

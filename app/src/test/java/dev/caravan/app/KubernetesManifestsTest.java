@@ -12,7 +12,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -23,12 +27,14 @@ import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerPort;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.PodAntiAffinity;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServiceAccount;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
 import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
@@ -38,6 +44,7 @@ import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import org.junit.jupiter.api.Test;
 
 import dev.caravan.policies.WorkerRole;
+import dev.caravan.processors.config.CaravanFlag;
 import dev.caravan.processors.config.CaravanFlags;
 import dev.caravan.processors.config.GatewayConfig;
 import dev.caravan.kubernetes.DiscoveredWorker;
@@ -48,11 +55,13 @@ import dev.caravan.kubernetes.PodVerdict;
 
 /**
  * The manifests in {@code config/k8s} parse with fabric8's deserializer and agree with each other and with the gateway:
- * RBAC grants exactly get/list/watch on pods, the probes hit routes the gateway serves, the drain budget fits the grace
- * period, and the example engine pod — run through the real {@link PodClassifier} with the ConfigMap's settings —
+ * RBAC grants exactly get/list/watch on pods and get on the API keys' Secret, the keys are Secret references, the probes
+ * hit routes the gateway serves, the drain budget fits the grace period, three gateway replicas spread across nodes
+ * under a disruption budget that selects them, and the example engine pod — run through the real {@link PodClassifier}
+ * with the ConfigMap's settings —
  * becomes the worker the comments promise. {@code gateway-configmap.yaml} is generated from
  * {@code config/k8s/application.properties} and the built-in routes; regenerate it with
- * {@code mvn -B -pl routes -am test -Dtest=KubernetesManifestsTest -Dcaravan.k8s.write=true
+ * {@code mvn -B -pl app -am test -Dtest=KubernetesManifestsTest -Dcaravan.k8s.write=true
  * -Dsurefire.failIfNoSpecifiedTests=false}.
  */
 class KubernetesManifestsTest {
@@ -176,10 +185,29 @@ class KubernetesManifestsTest {
                 .filter(n -> !n.equals("gateway-rbac-cluster.yaml")).toList());
     }
 
+    private static <T extends HasMetadata> T named(String file, Class<T> type, String name) throws IOException {
+        return load(file).stream().filter(type::isInstance).map(type::cast)
+                .filter(r -> name.equals(r.getMetadata().getName())).findFirst()
+                .orElseThrow(() -> new AssertionError("no " + type.getSimpleName() + " " + name + " in " + file));
+    }
+
+    private static void boundToTheGateway(String roleName, ServiceAccount sa) throws IOException {
+        List<RoleBinding> bindings = load("gateway-rbac.yaml").stream().filter(RoleBinding.class::isInstance)
+                .map(RoleBinding.class::cast).filter(b -> roleName.equals(b.getRoleRef().getName())).toList();
+        assertThat(bindings).as("RoleBinding of " + roleName).singleElement().satisfies(binding -> {
+            assertThat(binding.getRoleRef().getKind()).isEqualTo("Role");
+            assertThat(binding.getSubjects()).singleElement().satisfies(s -> {
+                assertThat(s.getKind()).isEqualTo("ServiceAccount");
+                assertThat(s.getName()).isEqualTo(sa.getMetadata().getName());
+                assertThat(s.getNamespace()).isEqualTo(sa.getMetadata().getNamespace());
+            });
+        });
+    }
+
     @Test
     void rbacGrantsOnlyGetListWatchOnPods() throws IOException {
         ServiceAccount sa = one("gateway-rbac.yaml", ServiceAccount.class);
-        Role role = one("gateway-rbac.yaml", Role.class);
+        Role role = named("gateway-rbac.yaml", Role.class, "caravan-pod-reader");
         ClusterRole clusterRole = one("gateway-rbac-cluster.yaml", ClusterRole.class);
         for (List<PolicyRule> rules : List.of(role.getRules(), clusterRole.getRules())) {
             assertThat(rules).hasSize(1);
@@ -189,14 +217,7 @@ class KubernetesManifestsTest {
             assertThat(rule.getVerbs()).containsExactlyInAnyOrder("get", "list", "watch");
             assertThat(rule.getResourceNames()).isEmpty();
         }
-        RoleBinding binding = one("gateway-rbac.yaml", RoleBinding.class);
-        assertThat(binding.getRoleRef().getKind()).isEqualTo("Role");
-        assertThat(binding.getRoleRef().getName()).isEqualTo(role.getMetadata().getName());
-        assertThat(binding.getSubjects()).singleElement().satisfies(s -> {
-            assertThat(s.getKind()).isEqualTo("ServiceAccount");
-            assertThat(s.getName()).isEqualTo(sa.getMetadata().getName());
-            assertThat(s.getNamespace()).isEqualTo(sa.getMetadata().getNamespace());
-        });
+        boundToTheGateway(role.getMetadata().getName(), sa);
         ClusterRoleBinding clusterBinding = one("gateway-rbac-cluster.yaml", ClusterRoleBinding.class);
         assertThat(clusterBinding.getRoleRef().getName()).isEqualTo(clusterRole.getMetadata().getName());
         assertThat(clusterBinding.getSubjects()).singleElement()
@@ -204,6 +225,38 @@ class KubernetesManifestsTest {
         Deployment gateway = one("gateway-deployment.yaml", Deployment.class);
         assertThat(gateway.getSpec().getTemplate().getSpec().getServiceAccountName())
                 .isEqualTo(sa.getMetadata().getName());
+    }
+
+    /**
+     * The API keys are {{secret:NAME/KEY}} references in the ConfigMap's properties, the gateway may get exactly that
+     * Secret, and no key is an argument or an environment value of the Deployment.
+     */
+    @Test
+    void apiKeysComeFromTheOneSecretTheGatewayMayRead() throws IOException {
+        Properties props = gatewayProperties();
+        Pattern secretRef = Pattern.compile("\\{\\{secret:([a-z0-9.-]+)/([A-Za-z0-9._-]+)}}");
+        Set<String> secrets = new TreeSet<>();
+        for (CaravanFlag key : List.of(CaravanFlags.API_KEY, CaravanFlags.ADMIN_API_KEY)) {
+            Matcher m = secretRef.matcher(props.getProperty(key.key(), ""));
+            assertThat(m.matches()).as(key.key() + " is a {{secret:name/key}} reference").isTrue();
+            secrets.add(m.group(1));
+        }
+        assertThat(secrets).hasSize(1);
+        String secret = secrets.iterator().next();
+
+        Role reader = named("gateway-rbac.yaml", Role.class, "caravan-api-keys-reader");
+        assertThat(reader.getRules()).singleElement().satisfies(rule -> {
+            assertThat(rule.getApiGroups()).containsExactly("");
+            assertThat(rule.getResources()).containsExactly("secrets");
+            assertThat(rule.getResourceNames()).containsExactly(secret);
+            assertThat(rule.getVerbs()).containsExactly("get");
+        });
+        boundToTheGateway(reader.getMetadata().getName(), one("gateway-rbac.yaml", ServiceAccount.class));
+
+        Container c = container(one("gateway-deployment.yaml", Deployment.class));
+        assertThat(c.getArgs()).doesNotContain(CaravanFlags.API_KEY.flag(), CaravanFlags.ADMIN_API_KEY.flag());
+        assertThat(c.getEnv()).noneSatisfy(e -> assertThat(e.getName())
+                .isIn(CaravanFlags.API_KEY.envVar(), CaravanFlags.ADMIN_API_KEY.envVar()));
     }
 
     @Test
@@ -246,6 +299,35 @@ class KubernetesManifestsTest {
                 .containsAllEntriesOf(service.getSpec().getSelector());
         assertThat(service.getSpec().getPorts()).singleElement()
                 .satisfies(p -> assertThat(p.getTargetPort().getStrVal()).isEqualTo("http"));
+    }
+
+    @Test
+    void threeGatewayReplicasSpreadAcrossNodesAndADisruptionBudgetKeepsTwo() throws IOException {
+        Deployment gateway = one("gateway-deployment.yaml", Deployment.class);
+        int replicas = gateway.getSpec().getReplicas();
+        assertThat(replicas).isEqualTo(3);
+        assertThat(gateway.getSpec().getStrategy().getRollingUpdate().getMaxUnavailable().getIntVal()).isZero();
+        assertThat(gateway.getSpec().getStrategy().getRollingUpdate().getMaxSurge().getIntVal()).isEqualTo(1);
+        Map<String, String> podLabels = gateway.getSpec().getTemplate().getMetadata().getLabels();
+
+        PodDisruptionBudget pdb = one("gateway-pdb.yaml", PodDisruptionBudget.class);
+        assertThat(pdb.getMetadata().getNamespace()).isEqualTo(gateway.getMetadata().getNamespace());
+        assertThat(pdb.getSpec().getSelector().getMatchExpressions()).isEmpty();
+        assertThat(podLabels).containsAllEntriesOf(pdb.getSpec().getSelector().getMatchLabels());
+        Deployment engine = one("vllm-engine.yaml", Deployment.class);
+        assertThat(engine.getSpec().getTemplate().getMetadata().getLabels().entrySet()
+                .containsAll(pdb.getSpec().getSelector().getMatchLabels().entrySet()))
+                .as("the budget selects the engine pods").isFalse();
+        // minAvailable 2 of 3: one replica may be evicted at a time, and never the last two
+        assertThat(pdb.getSpec().getMaxUnavailable()).isNull();
+        assertThat(pdb.getSpec().getMinAvailable().getIntVal()).isEqualTo(replicas - 1);
+
+        PodAntiAffinity anti = gateway.getSpec().getTemplate().getSpec().getAffinity().getPodAntiAffinity();
+        assertThat(anti.getRequiredDuringSchedulingIgnoredDuringExecution()).isEmpty();
+        assertThat(anti.getPreferredDuringSchedulingIgnoredDuringExecution()).singleElement().satisfies(t -> {
+            assertThat(t.getPodAffinityTerm().getTopologyKey()).isEqualTo("kubernetes.io/hostname");
+            assertThat(podLabels).containsAllEntriesOf(t.getPodAffinityTerm().getLabelSelector().getMatchLabels());
+        });
     }
 
     @Test

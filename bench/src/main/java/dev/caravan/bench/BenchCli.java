@@ -9,6 +9,8 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
 
+import dev.caravan.bench.drive.Front;
+import dev.caravan.bench.drive.NginxProcess;
 import dev.caravan.bench.report.BenchReport;
 import dev.caravan.bench.report.MarkdownReport;
 import dev.caravan.bench.report.Plots;
@@ -36,7 +38,8 @@ import picocli.CommandLine.Parameters;
             "  ./caravan bench b2b --time-scale 4 --policies round_robin,consistent_hashing,cache_aware,nginx",
             "  ./caravan bench b2b --popularity hot:0.4 --policies 'cache_aware:balance-abs-threshold=8@tuned'",
             "  ./caravan bench trace ../shared/traces/conversation_trace.jsonl --speedup 4 --time-scale 4",
-            "  ./caravan bench b2b --mode whatif --policies round_robin,cache_aware   (no HTTP: seconds)"})
+            "  ./caravan bench b2b --mode whatif --policies round_robin,cache_aware   (no HTTP: seconds)",
+            "  ./caravan bench b2b --gateways 3 --time-scale 2 --policies cache_aware,manual,kv_aware"})
 public final class BenchCli implements Callable<Integer> {
 
     @Parameters(index = "0", paramLabel = "WORKLOAD", description = "b2b, multiturn, rag or trace; or render "
@@ -53,9 +56,18 @@ public final class BenchCli implements Callable<Integer> {
     @Option(names = "--mode", description = "http (real gateway and engines) or whatif (the policy code against "
             + "engine models in simulated time, no HTTP).", defaultValue = "http")
     String mode;
-    @Option(names = "--gateway", paramLabel = "URL", description = "Use this running load balancer instead of "
-            + "starting one per policy (policy entry 'external').")
-    URI gateway;
+    @Option(names = "--gateway", paramLabel = "URL", split = ",", description = "Use this running load balancer "
+            + "instead of starting one per policy (policy entry 'external'); several comma-separated URLs (gateway "
+            + "replicas) are alternated over.")
+    List<URI> gateway;
+    @Option(names = "--gateways", paramLabel = "N", description = "Gateway replicas per Caravan policy: with N > 1 "
+            + "each policy runs behind one gateway and then behind N replicas (same engines registered on each), "
+            + "and the report sets them side by side.", defaultValue = "1")
+    int gateways;
+    @Option(names = "--front", description = "What alternates requests over N replicas: client (the load "
+            + "generator itself, round robin) or nginx (a round-robin nginx upstream over the replicas).",
+            defaultValue = "client")
+    String front;
     @Option(names = "--engines", description = "Simulated engines per run.", defaultValue = "8")
     int engines;
     @Option(names = "--time-scale", description = "Simulated seconds per wall second, for the engines' clocks and "
@@ -124,8 +136,16 @@ public final class BenchCli implements Callable<Integer> {
             write(saved, MarkdownReport.render(saved), saved.workload());
             return 0;
         }
+        Front f = switch (front) {
+            case "client" -> Front.CLIENT;
+            case "nginx" -> new Front(Front.Kind.NGINX, NginxProcess.find().orElseThrow(() ->
+                    new IllegalArgumentException("--front nginx needs an nginx executable on the PATH "
+                            + "(apt-get install -y nginx)")));
+            default -> throw new IllegalArgumentException("--front must be client or nginx, was " + front);
+        };
         Workload w = workloadOptions.create(workload, file);
-        String list = policies != null ? policies : gateway != null ? "external" : "round_robin,cache_aware";
+        String list = policies != null ? policies : gateway != null && !gateway.isEmpty() ? "external"
+                : "round_robin,cache_aware";
         List<PolicySpec> specs = PolicySpec.parseList(list);
         int kv = kvCapacityTokens != null ? kvCapacityTokens : w.kvCapacityTokens(engines) > 0
                 ? w.kvCapacityTokens(engines) : SimConfig.DEFAULT_KV_CAPACITY_TOKENS;
@@ -136,7 +156,7 @@ public final class BenchCli implements Callable<Integer> {
                 .build();
         BenchRunner.Config config = new BenchRunner.Config(w, specs, engines, engine, gateway, model,
                 w.defaultWarmup(), requestTimeoutS * 1000, maxWallS, whatIf, jvmWarmupS,
-                "./caravan bench " + String.join(" ", args));
+                "./caravan bench " + String.join(" ", args), gateways, f);
         stderr.println("caravan bench: " + w.description());
         BenchReport report = new BenchRunner(config, stderr, System.console() != null).run();
         if (json != null) {

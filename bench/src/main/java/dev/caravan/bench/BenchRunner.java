@@ -13,12 +13,15 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 import dev.caravan.bench.drive.ExternalTarget;
+import dev.caravan.bench.drive.Front;
 import dev.caravan.bench.drive.GatewayTarget;
 import dev.caravan.bench.drive.InflightSampler;
 import dev.caravan.bench.drive.LoadDriver;
+import dev.caravan.bench.drive.NginxProcess;
 import dev.caravan.bench.drive.NginxTarget;
 import dev.caravan.bench.drive.Progress;
 import dev.caravan.bench.drive.ReuseTracker;
+import dev.caravan.bench.drive.SyncMetricsReader;
 import dev.caravan.bench.drive.Target;
 import dev.caravan.bench.report.BenchReport;
 import dev.caravan.bench.report.PolicyResult;
@@ -39,6 +42,10 @@ import org.slf4j.LoggerFactory;
  * gets a fresh set of simulated engines (cold caches) and a fresh load balancer, and sees the identical request
  * sequence (same seed); in the what-if mode the same sequence is replayed through the policy code against engine
  * models in simulated time ({@link WhatIfRunner}).
+ *
+ * <p>With {@code gateways} N &gt; 1, each Caravan policy runs twice in a row on fresh fleets: behind one gateway, then
+ * behind N replicas (label suffix {@code ×N}) with a round-robin front, so the report can set every N-gateway figure
+ * next to the one-gateway figure measured in the same invocation, under the same machine load.
  */
 public final class BenchRunner {
 
@@ -51,10 +58,23 @@ public final class BenchRunner {
      * @param warmup        requests excluded from the statistics
      * @param whatIf        replay against engine models instead of HTTP
      * @param jvmWarmupSeconds wall seconds of the workload's beginning sent once, unmeasured, before the first policy
+     * @param gateways      Caravan replicas per policy run (1: one gateway; N &gt; 1: one, then N)
+     * @param front         what alternates requests over N replicas
      */
-    public record Config(Workload workload, List<PolicySpec> policies, int engines, SimConfig engine, URI gateway,
+    public record Config(Workload workload, List<PolicySpec> policies, int engines, SimConfig engine, List<URI> gateway,
                          String model, int warmup, long requestTimeoutMs, long maxWallSeconds, boolean whatIf,
-                         long jvmWarmupSeconds, String command) {
+                         long jvmWarmupSeconds, String command, int gateways, Front front) {
+
+        public Config {
+            gateway = gateway == null ? List.of() : List.copyOf(gateway);
+            if (gateways < 1) {
+                throw new IllegalArgumentException("--gateways must be >= 1, was " + gateways);
+            }
+            if (gateways > 1 && whatIf) {
+                throw new IllegalArgumentException("--gateways needs --mode http (the what-if mode replays one "
+                        + "policy instance)");
+            }
+        }
     }
 
     private final Config config;
@@ -74,7 +94,7 @@ public final class BenchRunner {
         machine.put("cores", String.valueOf(Runtime.getRuntime().availableProcessors()));
         machine.put("load_average_start", load());
         machine.put("java", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
-        Optional<Path> nginx = NginxTarget.find();
+        Optional<Path> nginx = NginxProcess.find();
         Vertx vertx = config.whatIf() ? null : Vertx.vertx(new VertxOptions().setEventLoopPoolSize(2));
         try {
             if (!config.whatIf() && config.jvmWarmupSeconds() > 0) {
@@ -90,10 +110,19 @@ public final class BenchRunner {
                     notes.add(spec.label() + " skipped: the what-if mode replays Caravan's policy code only");
                     continue;
                 }
-                PolicyResult r = config.whatIf() ? new WhatIfRunner(config, err, terminal).run(spec)
-                        : runHttp(vertx, spec, nginx, config.workload(), config.warmup());
-                results.add(r);
-                LOG.info("{}: {} of {} measured requests completed", spec.label(), r.completed(), r.measured());
+                if (config.whatIf()) {
+                    results.add(logged(new WhatIfRunner(config, err, terminal).run(spec)));
+                    continue;
+                }
+                results.add(logged(runHttp(vertx, spec, 1, nginx, config.workload(), config.warmup())));
+                if (config.gateways() > 1 && spec.kind() == PolicySpec.Kind.CARAVAN) {
+                    PolicySpec replicated = new PolicySpec(spec.label() + " ×" + config.gateways(), spec.kind(),
+                            spec.policy(), spec.options());
+                    results.add(logged(runHttp(vertx, replicated, config.gateways(), nginx, config.workload(),
+                            config.warmup())));
+                } else if (config.gateways() > 1) {
+                    notes.add(spec.label() + " ran once: --gateways replicates Caravan entries only");
+                }
             }
         } finally {
             if (vertx != null) {
@@ -121,24 +150,30 @@ public final class BenchRunner {
             return;
         }
         long until = (long) (config.jvmWarmupSeconds() * 1e9 * config.engine().timeScale());
-        PolicyResult r = runHttp(vertx, first.get(), nginx, new TruncatedWorkload(config.workload(), until), 0);
+        PolicyResult r = runHttp(vertx, first.get(), config.gateways(), nginx,
+                new TruncatedWorkload(config.workload(), until), 0);
         notes.add(String.format(Locale.ROOT, "JVM warm-up before the first policy (not measured): the first %d wall "
                 + "s of the workload (%,d requests) through %s on a throwaway fleet.", config.jvmWarmupSeconds(),
                 r.sent(), first.get().label()));
     }
 
-    private PolicyResult runHttp(Vertx vertx, PolicySpec spec, Optional<Path> nginx, Workload workload, int warmup)
-            throws InterruptedException {
+    private PolicyResult logged(PolicyResult r) {
+        LOG.info("{}: {} of {} measured requests completed", r.label(), r.completed(), r.measured());
+        return r;
+    }
+
+    private PolicyResult runHttp(Vertx vertx, PolicySpec spec, int gateways, Optional<Path> nginx, Workload workload,
+                                 int warmup) throws InterruptedException {
         String before = load();
         long wallStart = System.nanoTime();
-        try (Target target = target(spec, nginx)) {
+        try (Target target = target(spec, gateways, nginx)) {
             ReuseTracker reuse = new ReuseTracker(config.engine().blockSize(), config.engine().charsPerToken());
             LoadDriver.Run run;
             InflightSampler sampler = new InflightSampler(target.inflightProbes(), SAMPLE_PERIOD_NANOS);
             String label = warmup == 0 && workload instanceof TruncatedWorkload ? "JVM warm-up" : spec.label();
             try (Progress progress = new Progress(label, workload.expectedRequests(), err, terminal)) {
                 sampler.start();
-                LoadDriver driver = new LoadDriver(vertx, new LoadDriver.Settings(target.baseUrl(), config.model(),
+                LoadDriver driver = new LoadDriver(vertx, new LoadDriver.Settings(target.baseUrls(), config.model(),
                         config.engine().timeScale(), warmup, config.requestTimeoutMs()), workload, reuse, progress);
                 run = driver.run(System.nanoTime() + TimeUnit.SECONDS.toNanos(config.maxWallSeconds()));
             } finally {
@@ -148,19 +183,25 @@ public final class BenchRunner {
             settings.put("load_average", before + " → " + load());
             double[] inflight = run.firstMeasuredSentNanos() < 0 ? null
                     : sampler.window(run.firstMeasuredSentNanos(), run.lastSentNanos());
+            List<Map<String, Double>> sync = SyncMetricsReader.read(target.gatewayUrls());
+            int replicas = Math.max(1, Math.max(target.baseUrls().size(), target.gatewayUrls().size()));
+            // several URLs to send to: the driver is the front; one URL before several replicas: nginx is
+            String front = replicas < 2 ? null : target.baseUrls().size() > 1 ? Front.CLIENT.label()
+                    : Front.Kind.NGINX.name().toLowerCase(Locale.ROOT);
             return ResultCalculator.compute(spec, spec.kind().name().toLowerCase(Locale.ROOT), settings,
                     run.records(), new ResultCalculator.RunWindow(config.engine().timeScale(),
                             config.engine().prefillTokensPerSec(), target.engines(), inflight,
-                            (System.nanoTime() - wallStart) / 1e9));
+                            (System.nanoTime() - wallStart) / 1e9, replicas, front, sync));
         }
     }
 
-    private Target target(PolicySpec spec, Optional<Path> nginx) {
+    private Target target(PolicySpec spec, int gateways, Optional<Path> nginx) {
         return switch (spec.kind()) {
-            case CARAVAN -> new GatewayTarget(spec, config.engines(), config.engine());
+            case CARAVAN -> new GatewayTarget(spec, config.engines(), config.engine(), gateways,
+                    gateways > 1 ? config.front() : Front.CLIENT);
             case NGINX -> new NginxTarget(nginx.orElseThrow(), spec.policy(), config.engines(), config.engine());
             case EXTERNAL -> {
-                if (config.gateway() == null) {
+                if (config.gateway().isEmpty()) {
                     throw new IllegalArgumentException("policy entry 'external' needs --gateway URL");
                 }
                 yield new ExternalTarget(config.gateway());

@@ -22,14 +22,19 @@ public final class BeanNames {
 
     // ---- request path (ingress.camel.yaml) ----------------------------------------------------------------------
 
+    public static final String TRACE_REQUEST = "traceRequest";
     public static final String CHECK_API_KEY = "checkApiKey";
     public static final String PARSE_REQUEST = "parseRequest";
     public static final String EXTRACT_ROUTING_TEXT = "extractRoutingText";
     public static final String ADMIT_REQUEST = "admitRequest";
+    public static final String TOKENIZE_PROMPT = "tokenizePrompt";
     public static final String CHOOSE_PD_MODE = "choosePdMode";
     public static final String BEGIN_ATTEMPTS = "beginAttempts";
     public static final String SELECT_WORKER = "selectWorker";
     public static final String FORWARD_STREAM = "forwardStream";
+    public static final String RECALL_PREVIOUS_RESPONSE = "recallPreviousResponse";
+    public static final String RESOLVE_ENGINE_PATH = "resolveEnginePath";
+    public static final String PIN_DATA_PARALLEL_RANK = "pinDataParallelRank";
     public static final String DECIDE_RETRY = "decideRetry";
     public static final String AWAIT_BACKOFF = "awaitBackoff";
 
@@ -48,8 +53,10 @@ public final class BeanNames {
     public static final String ADD_WORKER_BY_URL = "addWorkerByUrl";
     public static final String REMOVE_WORKER_BY_URL = "removeWorkerByUrl";
     public static final String LIST_WORKER_URLS = "listWorkerUrls";
-    public static final String REJECT_WHEN_DRAINING = "rejectWhenDraining";
     public static final String CHECK_READINESS = "checkReadiness";
+    public static final String CHECK_LIVENESS = "checkLiveness";
+    /** The gateway's checks in Camel's health-check registry ({@code GatewayHealthChecks}). */
+    public static final String GATEWAY_HEALTH_CHECKS = "gatewayHealthChecks";
     public static final String SCRAPE_METRICS = "scrapeMetrics";
     public static final String PLAN_HEALTH_GENERATE = "planHealthGenerate";
     public static final String SUMMARIZE_HEALTH_GENERATE = "summarizeHealthGenerate";
@@ -59,17 +66,28 @@ public final class BeanNames {
     public static final String SUMMARIZE_LOADS = "summarizeLoads";
     public static final String PLAN_FLUSH_CACHE = "planFlushCache";
     public static final String SUMMARIZE_FLUSH_CACHE = "summarizeFlushCache";
+    public static final String PLAN_SERVER_INFO = "planServerInfo";
+    public static final String RELAY_SERVER_INFO = "relayServerInfo";
+    public static final String PLAN_MODEL_INFO = "planModelInfo";
+    public static final String RELAY_MODEL_INFO = "relayModelInfo";
 
     // ---- control plane (control.camel.yaml) --------------------------------------------------------------------
 
     public static final String PREPARE_CONTROL_CALL = "prepareControlCall";
     public static final String CALL_WORKER = "callWorker";
     public static final String RECORD_CONTROL_FAILURE = "recordControlFailure";
+    public static final String CHECK_CONTROL_ANSWER = "checkControlAnswer";
+    /** Creates and removes the per-worker control routes ({@code worker-control} routeTemplate). */
+    public static final String WORKER_CONTROL_ROUTES = "workerControlRoutes";
     /** The {@code direct:call-workers} split's aggregation strategy. */
     public static final String COLLECT_CONTROL_RESULTS = "collectControlResults";
     public static final String PLAN_LOAD_POLL = "planLoadPoll";
     public static final String APPLY_ENGINE_LOADS = "applyEngineLoads";
     public static final String RUN_MAINTENANCE = "runMaintenance";
+    public static final String PLAN_ENGINE_PROBES = "planEngineProbes";
+    public static final String APPLY_ENGINE_PROBES = "applyEngineProbes";
+    public static final String ENGINE_PROBES = "engineProbes";
+    public static final String RESPONSE_AFFINITY = "responseAffinity";
 
     // ---- health checks, breakers, admission (health.camel.yaml, docs/reliability.md) ---------------------------
 

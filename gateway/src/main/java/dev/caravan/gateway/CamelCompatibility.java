@@ -40,7 +40,8 @@ public final class CamelCompatibility {
 
     /** The Camel artifacts the gateway's classes and routes use, besides camel-core. */
     static final List<String> ARTIFACTS = List.of("camel-api", "camel-support", "camel-platform-http",
-            "camel-platform-http-vertx", "camel-yaml-dsl", "camel-micrometer", "camel-jackson");
+            "camel-platform-http-vertx", "camel-yaml-dsl", "camel-micrometer", "camel-jackson", "camel-resilience4j",
+            "camel-health");
 
     private static final Pattern VERSION = Pattern.compile("(\\d+)\\.(\\d+)(?:\\.(\\d+))?.*");
 

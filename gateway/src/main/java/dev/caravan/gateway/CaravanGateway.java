@@ -61,7 +61,8 @@ public final class CaravanGateway {
      * Installs the gateway with the built-in routes.
      *
      * @throws IllegalStateException    when the context's Camel version is not supported ({@link CamelCompatibility})
-     * @throws IllegalArgumentException for an invalid configuration
+     * @throws IllegalArgumentException for an invalid configuration, or a placeholder ({@code {{secret:name/key}}})
+     *                                  that cannot be resolved ({@link ConfigPlaceholders})
      * @throws Exception                when the routes cannot be loaded
      */
     public static CaravanGateway install(CamelContext context, GatewayConfig config) throws Exception {
@@ -73,7 +74,9 @@ public final class CaravanGateway {
      */
     public static CaravanGateway install(CamelContext context, GatewayConfig config, String routes) throws Exception {
         CamelCompatibility.check(context);
-        GatewayBeans beans = new GatewayBeans(GatewayBeans.withConcretePort(config), null,
+        // {{secret:name/key}} and other property functions in settings: resolved by the host's context
+        GatewayConfig resolved = ConfigPlaceholders.resolve(config, context);
+        GatewayBeans beans = new GatewayBeans(GatewayBeans.withConcretePort(resolved), null,
                 CamelContextHelper.findSingleByType(context, PrometheusMeterRegistry.class));
         try {
             CaravanGateway gateway = addTo(context, beans, routes);
@@ -97,6 +100,9 @@ public final class CaravanGateway {
 
     private static CaravanGateway addTo(CamelContext context, GatewayBeans beans, String routes) throws Exception {
         bind(context, beans);
+        // readiness and liveness in Camel's health-check registry: camel-main's health endpoint and /readiness,
+        // /liveness read the same checks
+        beans.healthChecks().register(context);
         // services stop in reverse order: the server (after the routes drained) before the beans close its Vert.x
         context.addService(new Lifecycle(beans), true, true);
         context.getManagementStrategy().addEventNotifier(
@@ -107,6 +113,9 @@ public final class CaravanGateway {
         context.addStartupListener(new Started(beans)); // on a started context it runs at once
         // not forced: Camel starts it once the routes have started, so it never listens without them
         context.addService(beans.http(), true, false);
+        if (beans.metricsHttp() != null) {
+            context.addService(beans.metricsHttp(), true, false);
+        }
         return new CaravanGateway(beans);
     }
 
@@ -135,6 +144,11 @@ public final class CaravanGateway {
     /** The port the gateway's HTTP server listens on (the actual one when configured as 0). */
     public int port() {
         return beans.http().port();
+    }
+
+    /** The port of the metrics listener ({@code --prometheus-port}; the actual one when 0), or -1 when there is none. */
+    public int metricsPort() {
+        return beans.metricsHttp() == null ? -1 : beans.metricsHttp().port();
     }
 
     /**
@@ -170,13 +184,14 @@ public final class CaravanGateway {
 
     /**
      * Once the routes and the deferred services (the servers: Camel's start-up listener for those is also last, and
-     * registered first) have started: starts the per-worker KV-event routes from their routeTemplate and tells about a
-     * platform-http server of the host's.
+     * registered first) have started: starts the per-worker KV-event and control routes from their routeTemplates and
+     * tells about a platform-http server of the host's.
      */
     private record Started(GatewayBeans beans) implements StartupListener, Ordered {
         @Override
         public void onCamelContextStarted(CamelContext context, boolean alreadyStarted) {
             beans.kv().start(context);
+            beans.controlRoutes().start(context);
             HostServers.report(context, beans.http(), beans.config().get(CaravanFlags.DISPATCH));
         }
 

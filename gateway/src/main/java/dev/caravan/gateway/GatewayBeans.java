@@ -26,7 +26,6 @@ import dev.caravan.processors.admin.AddWorkerByUrlProcessor;
 import dev.caravan.processors.admin.GetWorkerProcessor;
 import dev.caravan.processors.admin.ListWorkerUrlsProcessor;
 import dev.caravan.processors.admin.ListWorkersProcessor;
-import dev.caravan.processors.admin.ReadinessProcessor;
 import dev.caravan.processors.admin.RegisterWorkerProcessor;
 import dev.caravan.processors.admin.RemoveWorkerByUrlProcessor;
 import dev.caravan.processors.admin.RemoveWorkerProcessor;
@@ -35,6 +34,7 @@ import dev.caravan.processors.config.CaravanFlags;
 import dev.caravan.processors.config.GatewayConfig;
 import dev.caravan.processors.control.ApplyEngineLoadsProcessor;
 import dev.caravan.processors.control.CallWorkerProcessor;
+import dev.caravan.processors.control.CheckControlAnswerProcessor;
 import dev.caravan.processors.control.CollectControlResultsStrategy;
 import dev.caravan.processors.control.MergeModelsProcessor;
 import dev.caravan.processors.control.PlanControlCallsProcessor;
@@ -44,11 +44,15 @@ import dev.caravan.processors.control.RecordControlFailureProcessor;
 import dev.caravan.processors.control.RunMaintenanceProcessor;
 import dev.caravan.processors.control.SummarizeFlushCacheProcessor;
 import dev.caravan.processors.control.SummarizeLoadsProcessor;
+import dev.caravan.processors.control.WorkerControlRoutes;
 import dev.caravan.processors.error.MapErrorProcessor;
 import dev.caravan.processors.forward.ForwardStreamProcessor;
 import dev.caravan.processors.forward.UpstreamClient;
+import dev.caravan.processors.health.GatewayHealthChecks;
 import dev.caravan.processors.http.CaravanPlatformHttpEngine;
+import dev.caravan.processors.http.CorsPolicy;
 import dev.caravan.processors.http.GatewayHttpServer;
+import dev.caravan.processors.http.MetricsHttpServer;
 import dev.caravan.processors.http.ServerEventLoops;
 import dev.caravan.processors.metrics.GatewayMetrics;
 import dev.caravan.processors.metrics.ScrapeMetricsProcessor;
@@ -57,6 +61,8 @@ import dev.caravan.processors.request.ExtractRoutingTextProcessor;
 import dev.caravan.processors.request.ParseRequestProcessor;
 import dev.caravan.processors.routing.PolicyRegistry;
 import dev.caravan.processors.routing.SelectWorkerProcessor;
+import dev.caravan.processors.tls.TlsSettings;
+import dev.caravan.processors.trace.RequestTracing;
 
 /**
  * The gateway's object graph, built from a {@link GatewayConfig}: the worker registry, per-model policies, metrics, the
@@ -82,13 +88,19 @@ public final class GatewayBeans implements AutoCloseable {
     private final WorkerRegistry workers = new WorkerRegistry();
     private final PolicyRegistry policies;
     private final KvBeans kv;
+    private final TokensBeans tokens;
     private final GatewayMetrics metrics;
     private final UpstreamClient upstream;
     private ReliabilityBeans reliability;
+    private WorkerControlRoutes controlRoutes;
+    private HealthBeans health;
     private final JvmGcMetrics gcMetrics = new JvmGcMetrics();
     private final Map<String, Object> beans = new LinkedHashMap<>();
     private final Extensions extensions = Extensions.load();
     private final GatewayHttpServer http;
+    private final MetricsHttpServer metricsHttp;
+    private final ScrapeMetricsProcessor scrape;
+    private final RequestTracing tracing;
 
     /**
      * @param config        the configuration
@@ -100,6 +112,7 @@ public final class GatewayBeans implements AutoCloseable {
      */
     public GatewayBeans(GatewayConfig config, Vertx vertx, PrometheusMeterRegistry meterRegistry) {
         this.config = config;
+        config.warnings().forEach(LOG::warn); // SGLang flags accepted without effect here, one line each
         PolicyConfig policyConfig = PolicyConfig.fromOptions(config.policyName(), config.policyOptions());
         this.ownsVertx = vertx == null;
         this.vertx = vertx != null ? vertx : Vertx.vertx();
@@ -107,17 +120,23 @@ public final class GatewayBeans implements AutoCloseable {
                 : new PrometheusMeterRegistry(io.micrometer.prometheusmetrics.PrometheusConfig.DEFAULT);
         bindJvmMetrics();
         this.kv = new KvBeans(config, workers, this.meterRegistry);
+        this.tokens = new TokensBeans(config);
         PolicyEnvironment env = PolicyEnvironment.system().withKv(kv.groundTruth());
         this.policies = new PolicyRegistry(workers, model -> PolicyFactory.create(policyConfig, env));
-        this.metrics = new GatewayMetrics(this.meterRegistry);
+        this.metrics = new GatewayMetrics(this.meterRegistry, ObservabilityBeans.durationBuckets(config));
+        TlsSettings tls = ObservabilityBeans.tls(config);
         this.http = new GatewayHttpServer(this.vertx, config.host(), config.port(), config.maxPayloadSize(),
-                config.serverEventLoops(), metrics);
+                config.serverEventLoops(), metrics, tls,
+                CorsPolicy.handler(config.getList(CaravanFlags.CORS_ALLOWED_ORIGINS)));
+        this.scrape = new ScrapeMetricsProcessor(this.meterRegistry, metrics);
+        this.metricsHttp = ObservabilityBeans.metricsListener(config, this.vertx, scrape);
+        this.tracing = TracingBeans.tracing(config);
         metrics.trackPolicies(policies);
         workers.addListener(metrics);
         this.upstream = new UpstreamClient(this.vertx, config.getSeconds(CaravanFlags.CONNECT_TIMEOUT_SECS),
                 config.requestTimeout(), config.getSeconds(CaravanFlags.STREAM_IDLE_TIMEOUT_SECS),
                 config.getSeconds(CaravanFlags.NON_STREAM_ATTEMPT_TIMEOUT_SECS),
-                config.getInt(CaravanFlags.MAX_CONNECTIONS_PER_WORKER));
+                config.getInt(CaravanFlags.MAX_CONNECTIONS_PER_WORKER), tls);
         defineBeans();
     }
 
@@ -150,6 +169,8 @@ public final class GatewayBeans implements AutoCloseable {
         beans.put(BeanNames.SELECT_WORKER, new SelectWorkerProcessor(policies, metrics.andThen(kv.decisions())));
         // breakers, retries, admission, health checks, admin key (docs/reliability.md)
         reliability = ReliabilityBeans.define(config, vertx, workers, meterRegistry, beans);
+        // the engine's own prompt tokens (docs/tokens.md)
+        tokens.define(vertx, workers, policies, meterRegistry, beans);
         beans.put(BeanNames.FORWARD_STREAM, new ForwardStreamProcessor(upstream, config.decisionHeaders(), apiKey,
                 reliability.attemptListener()));
         beans.put(BeanNames.MAP_ERROR, new MapErrorProcessor());
@@ -163,11 +184,9 @@ public final class GatewayBeans implements AutoCloseable {
         beans.put(BeanNames.REMOVE_WORKER_BY_URL, new RemoveWorkerByUrlProcessor(workers));
         beans.put(BeanNames.LIST_WORKER_URLS, new ListWorkerUrlsProcessor(workers));
         boolean prefillDecode = discoversPrefillDecode(config) || PdBeans.enabled(config);
-        beans.put(BeanNames.CHECK_READINESS, new ReadinessProcessor(workers, () -> prefillDecode));
-        beans.put(BeanNames.SCRAPE_METRICS, new ScrapeMetricsProcessor(meterRegistry, metrics));
+        health = HealthBeans.define(config, vertx, workers, prefillDecode, reliability, kv.settings(), http, beans);
+        beans.put(BeanNames.SCRAPE_METRICS, scrape);
         // control plane (control.camel.yaml, admin fan-outs)
-        beans.put(BeanNames.PLAN_FLUSH_CACHE, new PlanControlCallsProcessor(workers, Scope.ALL, "POST",
-                List.of("/flush_cache")));
         beans.put(BeanNames.PLAN_LIST_MODELS, new PlanControlCallsProcessor(workers, Scope.HEALTHY, "GET",
                 List.of("/v1/models")));
         beans.put(BeanNames.PLAN_GET_LOADS, new PlanControlCallsProcessor(workers, Scope.ALL, "GET",
@@ -176,14 +195,20 @@ public final class GatewayBeans implements AutoCloseable {
                 List.of(ApplyEngineLoadsProcessor.GET_LOAD, ApplyEngineLoadsProcessor.METRICS)));
         beans.put(BeanNames.PREPARE_CONTROL_CALL, new PrepareControlCallProcessor(apiKey));
         beans.put(BeanNames.CALL_WORKER, new CallWorkerProcessor(vertx,
-                Duration.ofSeconds(config.getLong(CaravanFlags.CONTROL_TIMEOUT_SECS))));
+                Duration.ofSeconds(config.getLong(CaravanFlags.CONTROL_TIMEOUT_SECS)), ObservabilityBeans.tls(config)));
+        beans.put(BeanNames.CHECK_CONTROL_ANSWER, new CheckControlAnswerProcessor());
         beans.put(BeanNames.RECORD_CONTROL_FAILURE, new RecordControlFailureProcessor());
+        controlRoutes = new WorkerControlRoutes(reliability.breakers());
+        workers.addListener(controlRoutes);
+        beans.put(BeanNames.WORKER_CONTROL_ROUTES, controlRoutes);
         beans.put(BeanNames.COLLECT_CONTROL_RESULTS, new CollectControlResultsStrategy());
         beans.put(BeanNames.SUMMARIZE_FLUSH_CACHE, new SummarizeFlushCacheProcessor(workers, policies));
         beans.put(BeanNames.MERGE_MODELS, new MergeModelsProcessor(workers));
         beans.put(BeanNames.SUMMARIZE_LOADS, new SummarizeLoadsProcessor(workers));
         beans.put(BeanNames.APPLY_ENGINE_LOADS, new ApplyEngineLoadsProcessor(System::nanoTime));
         beans.put(BeanNames.RUN_MAINTENANCE, new RunMaintenanceProcessor(policies, System::nanoTime));
+        // each engine's own API: engine type and ranks, engine paths, rank pin, flush, server/model info, Responses
+        EngineApiBeans.define(config, workers, beans);
         // optional modules on the class path, e.g. Kubernetes service discovery (discovery.camel.yaml) with
         // --service-discovery
         for (GatewayExtension extension : extensions.enabled(config)) {
@@ -193,6 +218,8 @@ public final class GatewayBeans implements AutoCloseable {
         PdBeans.define(config, workers, upstream, metrics, beans);
         // KV events (kv-events.camel.yaml): per-worker routes, block index, kv_aware's ground truth, tree calibration
         kv.define(policies, beans);
+        // --enable-trace: the request span step, and the selection, attempt and P/D leg steps wrapped in spans
+        TracingBeans.define(tracing, beans);
     }
 
     /**
@@ -239,14 +266,19 @@ public final class GatewayBeans implements AutoCloseable {
     }
 
     /**
-     * The properties Camel placeholders resolve: every {@code caravan.*} setting plus values derived from them for the
-     * routes ({@code caravan.derived.*}: milliseconds and on/off switches the YAML needs as literals).
+     * The properties Camel placeholders resolve: every {@code caravan.*} setting but the API keys, plus values derived
+     * from them for the routes ({@code caravan.derived.*}: milliseconds and on/off switches the YAML needs as literals).
      */
     public Map<String, String> properties() {
         Map<String, String> p = new LinkedHashMap<>(config.asProperties());
+        // no route needs the keys; as Camel properties they would show in Camel's tooling (dev console, summaries)
+        p.remove(CaravanFlags.API_KEY.key());
+        p.remove(CaravanFlags.ADMIN_API_KEY.key());
         long loadInterval = config.getLong(CaravanFlags.LOAD_CHECK_INTERVAL);
         p.put("caravan.derived.load-monitor-enabled", Boolean.toString(loadInterval > 0));
         p.put("caravan.derived.load-monitor-period-ms", Long.toString(Math.max(1, loadInterval) * 1000));
+        p.put("caravan.derived.control-timeout-ms",
+                Long.toString(config.getLong(CaravanFlags.CONTROL_TIMEOUT_SECS) * 1000));
         p.putAll(kv.properties());
         return p;
     }
@@ -265,6 +297,13 @@ public final class GatewayBeans implements AutoCloseable {
      */
     public GatewayHttpServer http() {
         return http;
+    }
+
+    /**
+     * The metrics listener of {@code --prometheus-port}, or null when it is -1 (a Camel service like {@link #http()}).
+     */
+    public MetricsHttpServer metricsHttp() {
+        return metricsHttp;
     }
 
     public WorkerRegistry workers() {
@@ -288,15 +327,32 @@ public final class GatewayBeans implements AutoCloseable {
         return reliability;
     }
 
+    /** The gateway's checks in Camel's health-check registry, behind /readiness and /liveness. */
+    public GatewayHealthChecks healthChecks() {
+        return health.checks();
+    }
+
+    /** The per-worker control routes (control.camel.yaml's routeTemplate). */
+    public WorkerControlRoutes controlRoutes() {
+        return controlRoutes;
+    }
+
     public PrometheusMeterRegistry meterRegistry() {
         return meterRegistry;
     }
 
     @Override
     public void close() {
+        tracing.close(); // exports the last spans
         http.stop();
+        controlRoutes.close();
+        health.close();
+        if (metricsHttp != null) {
+            metricsHttp.stop();
+        }
         upstream.close();
         kv.close();
+        tokens.close();
         gcMetrics.close();
         if (ownsVertx) {
             vertx.close().toCompletionStage().toCompletableFuture().join();

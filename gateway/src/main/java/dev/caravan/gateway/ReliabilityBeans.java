@@ -14,7 +14,6 @@ import dev.caravan.processors.admission.AdmissionController;
 import dev.caravan.processors.admission.AdmissionMetrics;
 import dev.caravan.processors.admission.AdmitRequestProcessor;
 import dev.caravan.processors.admission.GracefulShutdown;
-import dev.caravan.processors.admission.RejectWhenDrainingProcessor;
 import dev.caravan.processors.auth.CheckAdminKeyProcessor;
 import dev.caravan.processors.config.CaravanFlags;
 import dev.caravan.processors.config.GatewayConfig;
@@ -41,7 +40,7 @@ import dev.caravan.processors.reliability.WorkerBreakers;
  * The reliability part of the gateway (docs/reliability.md): per-worker circuit breakers, retries, admission control
  * and draining, health checks, the admin key — the configs read from the flag table, the shared objects, and the beans
  * the YAML routes reference ({@code admitRequest}, {@code beginAttempts}, {@code decideRetry}, {@code awaitBackoff},
- * {@code rejectWhenDraining}, {@code planHealthChecks}, {@code probeWorkers}, {@code applyHealthResults},
+ * {@code planHealthChecks}, {@code probeWorkers}, {@code applyHealthResults},
  * {@code planHealthGenerate}, {@code summarizeHealthGenerate}, {@code checkAdminKey}). Built once by
  * {@link GatewayBeans}; registers its worker listeners on the registry before any worker is added.
  */
@@ -90,14 +89,13 @@ public final class ReliabilityBeans {
                 config.getSeconds(CaravanFlags.SHUTDOWN_GRACE_PERIOD_SECS));
         beans.put(BeanNames.ADMISSION_CONTROLLER, admission);
         beans.put(BeanNames.ADMIT_REQUEST, new AdmitRequestProcessor(admission));
-        beans.put(BeanNames.REJECT_WHEN_DRAINING, new RejectWhenDrainingProcessor(admission));
 
         HealthChecker health = new HealthChecker(healthConfig(config), System::nanoTime);
         health.addObserver(new HealthMetrics(meters));
         workers.addListener(health);
         beans.put(BeanNames.HEALTH_CHECKER, health);
         beans.put(BeanNames.PLAN_HEALTH_CHECKS, new PlanHealthChecksProcessor(health));
-        beans.put(BeanNames.PROBE_WORKERS, new ProbeWorkersProcessor(vertx, config.apiKey()));
+        beans.put(BeanNames.PROBE_WORKERS, new ProbeWorkersProcessor(vertx, config.apiKey(), ObservabilityBeans.tls(config)));
         beans.put(BeanNames.APPLY_HEALTH_RESULTS, new ApplyHealthResultsProcessor(health));
         beans.put(BeanNames.PLAN_HEALTH_GENERATE, new PlanHealthGenerateProcessor(workers));
         beans.put(BeanNames.SUMMARIZE_HEALTH_GENERATE, new SummarizeHealthGenerateProcessor());

@@ -20,7 +20,7 @@ import dev.caravan.processors.http.GatewayHttpServer;
 class HostRegistryTest {
 
     private static final GatewayConfig CONFIG = GatewayConfig.defaults().with(CaravanFlags.HOST, "127.0.0.1")
-            .with(CaravanFlags.PORT, "0");
+            .with(CaravanFlags.PORT, "0").with(CaravanFlags.PROMETHEUS_PORT, "-1");
 
     @Test
     void installLeavesTheHostsVertxAndPlatformHttpEngineAlone() throws Exception {

@@ -35,6 +35,7 @@ public final class GatewayHarness implements AutoCloseable {
         return GatewayConfig.defaults()
                 .with(CaravanFlags.HOST, "127.0.0.1")
                 .with(CaravanFlags.PORT, "0")
+                .with(CaravanFlags.PROMETHEUS_PORT, "0")
                 .with(CaravanFlags.WORKER_URLS, String.join(",", workerUrls));
     }
 

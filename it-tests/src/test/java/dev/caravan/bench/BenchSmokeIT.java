@@ -16,7 +16,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import dev.caravan.bench.drive.NginxTarget;
+import dev.caravan.bench.drive.NginxProcess;
 import dev.caravan.bench.report.BenchReport;
 import dev.caravan.bench.report.MarkdownReport;
 import dev.caravan.bench.report.PolicyResult;
@@ -95,6 +95,25 @@ class BenchSmokeIT {
     }
 
     @Test
+    void twoGatewaysRunNextToOneBehindTheRoundRobinClient() throws IOException {
+        Outcome o = bench("b2b", "--tenants", "6", "--prefix-tokens", "128", "--requests", "24", "--warmup", "4",
+                "--rate", "40", "--time-scale", "10", "--gateways", "2", "--policies", "manual");
+        assertConsistent(o, 24, 4, "manual", "manual ×2");
+        PolicyResult one = o.report().results().get(0);
+        PolicyResult two = o.report().results().get(1);
+        assertThat(one.gateways()).isEqualTo(1);
+        assertThat(one.requestsPerReplica()).containsExactly(24L);
+        assertThat(one.stickiness()).isEqualTo(1.0); // one gateway's manual never moves a key
+        assertThat(two.gateways()).isEqualTo(2);
+        assertThat(two.front()).isEqualTo("client");
+        assertThat(two.requestsPerReplica()).containsExactly(12L, 12L);
+        assertThat(two.settings()).containsEntry("gateways", "2 replicas, client round-robin front");
+        assertThat(two.syncMetrics()).hasSize(2).allSatisfy(m -> assertThat(m).isEmpty());
+        assertThat(o.stdout()).contains("N gateways next to one").contains("| manual ×2 | ")
+                .contains("none (sync off)");
+    }
+
+    @Test
     void multiturnSendsEveryTurnOfEverySession() throws IOException {
         Outcome o = bench("multiturn", "--requests", "12", "--turns", "3", "--prefix-tokens", "64", "--user-tokens",
                 "16", "--output-tokens", "8", "--think-s", "0.5", "--warmup", "3", "--time-scale", "10",
@@ -153,7 +172,7 @@ class BenchSmokeIT {
 
     @Test
     void nginxPeersRunWhenNginxIsInstalled() throws IOException {
-        assumeTrue(NginxTarget.find().isPresent(), "nginx is not installed");
+        assumeTrue(NginxProcess.find().isPresent(), "nginx is not installed");
         Outcome o = bench("b2b", "--tenants", "6", "--prefix-tokens", "128", "--requests", "20", "--warmup", "4",
                 "--rate", "40", "--time-scale", "10", "--policies", "nginx,nginx:least_conn,nginx:hash");
         assertConsistent(o, 20, 4, "nginx_rr", "nginx_least_conn", "nginx_hash");

@@ -1,7 +1,9 @@
 package dev.caravan.it;
 
+import static org.assertj.core.api.Assertions.as;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.InstanceOfAssertFactories.STRING;
 import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
@@ -53,9 +55,11 @@ class DemoIT {
     private static Launched launch(String... args) throws Exception {
         CompletableFuture<DemoMain.Running> started = new CompletableFuture<>();
         CompletableFuture<Void> ended = new CompletableFuture<>();
+        String[] withMetrics = java.util.stream.Stream.concat(java.util.Arrays.stream(args),
+                java.util.stream.Stream.of("--prometheus-port", "0")).toArray(String[]::new);
         Thread t = new Thread(() -> {
             try {
-                DemoMain.run(args, started::complete);
+                DemoMain.run(withMetrics, started::complete);
                 ended.complete(null);
             } catch (Throwable e) {
                 started.completeExceptionally(e);
@@ -206,6 +210,35 @@ class DemoIT {
                     .path("cached_tokens").asInt()).isPositive();
         });
         demo.stop();
+    }
+
+    /**
+     * {@code ./caravan demo --gateways 3}: three replicas over the same four engines, each registering every engine
+     * and, without sync, learning on its own — a prompt one replica has cached is new to the others.
+     */
+    @Test
+    void threeGatewaysServeTheSameEnginesEachLearningOnItsOwn() throws Exception {
+        Launched demo = launch("--gateways", "3", "--port", "0");
+        List<String> gateways = demo.running().gatewayUrls();
+        assertThat(gateways).hasSize(3).doesNotHaveDuplicates()
+                .allSatisfy(g -> assertThat(g).matches("http://127\\.0\\.0\\.1:\\d+").doesNotEndWith(":0"));
+        List<InetSocketAddress> addresses = new ArrayList<>();
+        for (String g : gateways) {
+            GatewayClient client = new GatewayClient(g);
+            JsonNode workers = GatewayClient.parse(client.get("/workers").body()).path("workers");
+            assertThat(workers.findValuesAsText("url"))
+                    .containsExactlyInAnyOrderElementsOf(demo.running().engineUrls());
+            HttpResponse<String> first = client.postJson("/v1/chat/completions", CHAT);
+            assertThat(first.statusCode()).isEqualTo(200);
+            assertThat(first.headers().firstValue("X-Caravan-Decision")).isPresent().get(as(STRING))
+                    .startsWith("cache_aware:").isNotEqualTo("cache_aware:cache_hit");
+            assertThat(client.postJson("/v1/chat/completions", CHAT).headers().firstValue("X-Caravan-Decision"))
+                    .hasValue("cache_aware:cache_hit");
+            addresses.add(address(g));
+        }
+        demo.running().engineUrls().forEach(u -> addresses.add(address(u)));
+        demo.stop();
+        assertNothingListens(addresses);
     }
 
     @Test

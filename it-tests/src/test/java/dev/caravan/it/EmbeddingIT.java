@@ -32,7 +32,7 @@ class EmbeddingIT {
     static final SimFleetExtension SIMS = new SimFleetExtension(1, b -> b.defaultMaxTokens(2));
 
     private static GatewayConfig config(int port) {
-        return GatewayConfig.defaults().with(CaravanFlags.HOST, "127.0.0.1").with(CaravanFlags.PORT, Integer.toString(port))
+        return GatewayConfig.defaults().with(CaravanFlags.HOST, "127.0.0.1").with(CaravanFlags.PORT, Integer.toString(port)).with(CaravanFlags.PROMETHEUS_PORT, "-1")
                 .with(CaravanFlags.WORKER_URLS, SIMS.urls().get(0));
     }
 

@@ -43,7 +43,7 @@ class FailFastIT {
             String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
             long start = System.nanoTime();
             Process run = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
-                    "dev.caravan.app.CaravanCli", "run", "--host", "127.0.0.1", "--port",
+                    "dev.caravan.app.CaravanCli", "run", "--host", "127.0.0.1", "--prometheus-port", "-1", "--port",
                     Integer.toString(taken.getLocalPort()))
                     .redirectErrorStream(true).redirectOutput(output.toFile()).start();
             boolean exited = run.waitFor(10, TimeUnit.SECONDS);
@@ -67,7 +67,8 @@ class FailFastIT {
     void thePortTakenAfterTheQuickCheckStillFailsTheStart() throws Exception {
         try (ServerSocket taken = takePort()) {
             Main main = GatewayMain.create(GatewayConfig.defaults().with(CaravanFlags.HOST, "127.0.0.1")
-                    .with(CaravanFlags.PORT, Integer.toString(taken.getLocalPort())), Map.of());
+                    .with(CaravanFlags.PORT, Integer.toString(taken.getLocalPort()))
+                    .with(CaravanFlags.PROMETHEUS_PORT, "-1"), Map.of());
 
             assertThatThrownBy(main::run).satisfies(e -> assertThat(GatewayMain.startFailureLine(e))
                     .isEqualTo("Caravan gateway cannot listen on 127.0.0.1:" + taken.getLocalPort()

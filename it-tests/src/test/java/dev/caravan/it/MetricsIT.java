@@ -12,7 +12,10 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-/** GET /metrics on the gateway port moves with the traffic, including the engines' real prefix-cache hits. */
+/**
+ * GET /metrics on the gateway port moves with the traffic, including the engines' real prefix-cache hits; the metrics
+ * listener ({@code --prometheus-port}) serves the same registry, with SGLang's {@code smg_*} names beside Caravan's.
+ */
 class MetricsIT {
 
     @RegisterExtension
@@ -79,5 +82,30 @@ class MetricsIT {
         assertThat(sample(after, "caravan_worker_requests_active")).isZero();
         assertThat(sample(after, "caravan_worker_healthy")).isEqualTo(2);
         assertThat(sample(after, "jvm_threads_live_threads")).isGreaterThan(0);
+    }
+
+    @Test
+    void theMetricsListenerServesTheRegistryWithSglangsNamesBesideCaravans() {
+        chat("Where is Khiva?", false);
+        int port = gateway.gateway().metricsPort();
+        assertThat(port).isPositive().isNotEqualTo(gateway.port());
+        GatewayClient metrics = new GatewayClient("http://127.0.0.1:" + port);
+        var scraped = metrics.get("/metrics");
+        assertThat(scraped.statusCode()).isEqualTo(200);
+        assertThat(scraped.headers().firstValue("content-type")).hasValueSatisfying(ct -> assertThat(ct)
+                .startsWith("text/plain"));
+        String text = scraped.body();
+        assertThat(sample(text, "smg_http_requests_total", "method=\"POST\"", "path=\"/v1/chat/completions\""))
+                .isEqualTo(sample(text, "caravan_requests_total", "endpoint=\"/v1/chat/completions\"",
+                        "status=\"200\""));
+        assertThat(sample(text, "smg_http_responses_total", "status_code=\"200\"")).isGreaterThanOrEqualTo(1);
+        assertThat(sample(text, "smg_http_request_duration_seconds_count", "path=\"/v1/chat/completions\""))
+                .isGreaterThanOrEqualTo(1);
+        assertThat(sample(text, "smg_worker_selection_total", "policy=\"cache_aware\"",
+                "connection_mode=\"http\"")).isGreaterThanOrEqualTo(1);
+        assertThat(sample(text, "smg_worker_health")).isEqualTo(2);
+        assertThat(sample(text, "smg_worker_requests_active")).isZero();
+        assertThat(sample(text, "smg_worker_cb_state")).isZero();
+        assertThat(metrics.get("/").statusCode()).isEqualTo(404);
     }
 }

@@ -52,7 +52,7 @@ class WorkerHostNamesIT {
         Vertx vertx = Vertx.vertx(new VertxOptions().setAddressResolverOptions(new AddressResolverOptions()
                 .setHostsValue(Buffer.buffer("127.0.0.1 worker_a worker_b\n"))));
         CamelContext context = new DefaultCamelContext();
-        GatewayConfig config = GatewayConfig.of(ArgsParser.parse("--host", "127.0.0.1", "--port", "0",
+        GatewayConfig config = GatewayConfig.of(ArgsParser.parse("--host", "127.0.0.1", "--port", "0", "--prometheus-port", "-1",
                 "--worker-urls", a, "--policy", "round_robin", "--load-check-interval", "1",
                 "--health-check-interval-secs", "1").properties());
         try {

@@ -3,18 +3,24 @@ package dev.caravan.policies;
 import java.util.Locale;
 import java.util.Map;
 
+import dev.caravan.policies.text.PromptTokens;
+
 /**
  * Everything a policy may look at to choose a worker. New inputs are added here, never to policy signatures.
  *
  * @param model       the request's model id (normalised; {@link Worker#UNKNOWN_MODEL_ID} when absent); selects the
  *                    per-model tree of tree-based policies
  * @param requestText the routing text (the whole conversation for chat, see docs/architecture.md), or "" when none
- * @param tokens      token ids when the gateway has them (the precise KV policy, prefix_hash), else null
+ * @param tokens      token ids when the gateway has them (the precise KV policy, prefix_hash), else null; the
+ *                    {@code prompt}'s ids when a prompt is given and no tokens are
  * @param headers     request headers with lower-cased names; empty values count as absent
- * @param cacheScope  the request's LoRA adapter and {@code cache_salt} (kv_aware), never null
+ * @param prompt      the engine's own prompt tokens and the extra keys that change what a KV block holds (LoRA
+ *                    adapter, {@code cache_salt}), when the gateway computed them (docs/tokens.md), else null
+ * @param cacheScope  the model name and {@code cache_salt} the request sent, read from the request whether or not
+ *                    {@code prompt} was computed (kv_aware's fallback for the extra keys), never null
  */
 public record SelectionContext(String model, String requestText, int[] tokens, Map<String, String> headers,
-                               CacheScope cacheScope) {
+                               PromptTokens prompt, CacheScope cacheScope) {
 
     /** Header naming an explicit routing key (manual, consistent_hashing). */
     public static final String ROUTING_KEY_HEADER = "x-smg-routing-key";
@@ -25,12 +31,21 @@ public record SelectionContext(String model, String requestText, int[] tokens, M
         model = Worker.normalizeModel(model);
         requestText = requestText == null ? "" : requestText;
         headers = headers == null ? Map.of() : headers;
+        if (tokens == null && prompt != null) {
+            tokens = prompt.ids();
+        }
         cacheScope = cacheScope == null ? CacheScope.NONE : cacheScope;
     }
 
-    /** A context without cache scope (no adapter, no salt). */
+    /** A context without a cache scope read from the request. */
+    public SelectionContext(String model, String requestText, int[] tokens, Map<String, String> headers,
+                            PromptTokens prompt) {
+        this(model, requestText, tokens, headers, prompt, CacheScope.NONE);
+    }
+
+    /** A context without the engine's prompt tokens. */
     public SelectionContext(String model, String requestText, int[] tokens, Map<String, String> headers) {
-        this(model, requestText, tokens, headers, CacheScope.NONE);
+        this(model, requestText, tokens, headers, null, CacheScope.NONE);
     }
 
     /** A context with only routing text, for tests and the what-if replay. */

@@ -7,12 +7,16 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * One inference engine replica the gateway can route to.
  *
  * <p>Identity and placement ({@link #id()}, {@link #url()}, {@link #role()}, {@link #modelId()}, bootstrap port, KV-event
- * endpoints) are fixed at construction. Administrative attributes that {@code PUT /workers/{id}} may change (priority,
+ * endpoints, data-parallel rank) are fixed at construction. A worker that is one data-parallel rank of an engine
+ * ({@code --dp-aware}) has SGLang's URL {@code http://host:port@rank}: its {@link #target()} is the engine's, and
+ * requests sent to it are pinned to its rank ({@link #dataParallelRank()}). Administrative attributes that {@code PUT /workers/{id}} may change (priority,
  * cost, labels, API key) are volatile. Runtime state is lock-free and safe to read from any request thread:
  * <ul>
  *   <li>{@link #isHealthy()}: flipped by the health checker (with hysteresis) or the admin API;</li>
@@ -31,6 +35,8 @@ public final class Worker {
     public static final double DEFAULT_COST = 1.0;
     /** The model key used when a worker or request names no model (SGLang's {@code UNKNOWN_MODEL_ID}). */
     public static final String UNKNOWN_MODEL_ID = "unknown";
+    /** SGLang's data-parallel worker URL: the engine's URL, {@code @}, the rank. */
+    private static final Pattern RANKED_URL = Pattern.compile("(.+)@(\\d{1,4})");
 
     private final String id;
     private final String url;
@@ -40,9 +46,11 @@ public final class Worker {
     private final Integer bootstrapPort;
     private final String kvEventsEndpoint;
     private final String kvReplayEndpoint;
+    private final Integer dataParallelRank;
     private volatile int dataParallelSize;
     private final boolean dataParallelSizeDeclared;
 
+    private volatile EngineRuntime runtime;
     private volatile int priority;
     private volatile double cost;
     private volatile Map<String, String> labels;
@@ -57,7 +65,19 @@ public final class Worker {
 
     private Worker(Builder b) {
         this.target = WorkerUrl.parse(b.url);
-        this.url = target.url();
+        if (b.dataParallelSize != null && b.dataParallelSize < 1) {
+            throw new IllegalArgumentException("dp_size must be >= 1, was " + b.dataParallelSize);
+        }
+        if (b.dataParallelRank != null && (b.dataParallelSize == null || b.dataParallelRank < 0
+                || b.dataParallelRank >= b.dataParallelSize)) {
+            throw new IllegalArgumentException("data-parallel rank must be in [0, " + b.dataParallelSize + "), was "
+                    + b.dataParallelRank);
+        }
+        this.dataParallelRank = b.dataParallelRank;
+        this.dataParallelSize = b.dataParallelSize == null ? 1 : b.dataParallelSize;
+        this.dataParallelSizeDeclared = b.dataParallelSize != null;
+        this.url = dataParallelRank == null ? target.url() : target.url() + "@" + dataParallelRank;
+        this.runtime = b.runtime;
         this.id = b.id != null ? b.id : UUID.randomUUID().toString();
         this.role = Objects.requireNonNull(b.role, "role");
         this.modelId = normalizeModel(b.modelId);
@@ -67,11 +87,6 @@ public final class Worker {
         this.bootstrapPort = b.bootstrapPort;
         this.kvEventsEndpoint = emptyToNull(b.kvEventsEndpoint);
         this.kvReplayEndpoint = emptyToNull(b.kvReplayEndpoint);
-        if (b.dataParallelSize != null && b.dataParallelSize < 1) {
-            throw new IllegalArgumentException("dp_size must be >= 1, was " + b.dataParallelSize);
-        }
-        this.dataParallelSize = b.dataParallelSize == null ? 1 : b.dataParallelSize;
-        this.dataParallelSizeDeclared = b.dataParallelSize != null;
         this.priority = b.priority;
         this.cost = b.cost;
         this.labels = Map.copyOf(b.labels);
@@ -85,9 +100,14 @@ public final class Worker {
 
     /**
      * The normalised form of a worker URL (scheme lower-case, no trailing slash), validated by {@link WorkerUrl}: the
-     * message of the {@link IllegalArgumentException} names the URL and the rule it broke.
+     * message of the {@link IllegalArgumentException} names the URL and the rule it broke. A data-parallel rank's URL
+     * ({@code http://host:8000@1}) keeps its rank.
      */
     public static String normalizeUrl(String url) {
+        Matcher m = url == null ? null : RANKED_URL.matcher(url.trim());
+        if (m != null && m.matches()) {
+            return WorkerUrl.parse(m.group(1)).url() + "@" + Integer.parseInt(m.group(2));
+        }
         return WorkerUrl.parse(url).url();
     }
 
@@ -113,7 +133,7 @@ public final class Worker {
 
     /**
      * Data-parallel ranks the engine runs (each with its own KV pool and KV-event publisher): as registered
-     * ({@code dp_size}), else as its server info reported, else 1.
+     * ({@code dp_size}, or the size of the engine a rank worker belongs to), else as its server info reported, else 1.
      */
     public int dataParallelSize() { return dataParallelSize; }
 
@@ -132,6 +152,33 @@ public final class Worker {
 
     /** The URL taken apart (host, port, TLS, path prefix): what every client of this worker connects to. */
     public WorkerUrl target() { return target; }
+
+    /** The engine's URL: {@link #url()} without a data-parallel rank. */
+    public String engineUrl() { return target.url(); }
+
+    /** The data-parallel rank requests to this worker are pinned to, or null when it is a whole engine. */
+    public Integer dataParallelRank() { return dataParallelRank; }
+
+    /** The first engine rank requests to this worker may run on: its pinned rank, else 0. */
+    public int firstRank() { return dataParallelRank == null ? 0 : dataParallelRank; }
+
+    /**
+     * The engine ranks requests to this worker may run on, from {@link #firstRank()}: 1 for a rank worker
+     * ({@code --dp-aware}), else {@link #dataParallelSize()} (a policy such as kv_aware picks one of them).
+     */
+    public int rankCount() { return dataParallelRank == null ? dataParallelSize : 1; }
+
+    /** The engine type, or null while neither set at registration nor detected. */
+    public EngineRuntime runtime() { return runtime; }
+
+    /** The engine type, or {@code fallback} while unknown. */
+    public EngineRuntime runtimeOr(EngineRuntime fallback) {
+        EngineRuntime r = runtime;
+        return r != null ? r : fallback;
+    }
+
+    /** Records the engine type (detected after registration). */
+    public void setRuntime(EngineRuntime runtime) { this.runtime = runtime; }
 
     /**
      * Host part of the URL as written (an IPv6 literal keeps its brackets), the value of {@code bootstrap_host} in P/D
@@ -216,11 +263,13 @@ public final class Worker {
         private String kvEventsEndpoint;
         private String kvReplayEndpoint;
         private Integer dataParallelSize;
+        private Integer dataParallelRank;
         private int priority = DEFAULT_PRIORITY;
         private double cost = DEFAULT_COST;
         private Map<String, String> labels = Map.of();
         private String apiKey;
         private WorkerHealthCheck healthCheck = WorkerHealthCheck.DEFAULTS;
+        private EngineRuntime runtime;
 
         private Builder(String url) { this.url = url; }
 
@@ -237,6 +286,27 @@ public final class Worker {
         public Builder labels(Map<String, String> labels) { this.labels = labels; return this; }
         public Builder apiKey(String apiKey) { this.apiKey = apiKey; return this; }
         public Builder healthCheck(WorkerHealthCheck healthCheck) { this.healthCheck = healthCheck; return this; }
+        /** The engine type, when known at registration ({@code runtime} in {@code POST /workers}). */
+        public Builder runtime(EngineRuntime runtime) { this.runtime = runtime; return this; }
+
+        /** Makes this worker rank {@code rank} of {@code size} of the engine at the URL ({@code --dp-aware}). */
+        public Builder dataParallelRank(int rank, int size) {
+            this.dataParallelRank = rank;
+            this.dataParallelSize = size;
+            return this;
+        }
+
+        /**
+         * A builder for the same engine with the same settings (role, model, keys, labels, health checks, runtime,
+         * bootstrap port, KV-event endpoints — rank 0's, as the engine was registered; not the id, the rank or the
+         * data-parallel size).
+         */
+        public static Builder copyOf(Worker w) {
+            return new Builder(w.engineUrl()).role(w.role).modelId(w.modelId.equals(UNKNOWN_MODEL_ID) ? null : w.modelId)
+                    .bootstrapPort(w.bootstrapPort).priority(w.priority).cost(w.cost).labels(w.labels).apiKey(w.apiKey)
+                    .healthCheck(w.healthCheck).runtime(w.runtime).kvEventsEndpoint(w.kvEventsEndpoint)
+                    .kvReplayEndpoint(w.kvReplayEndpoint);
+        }
 
         public Worker build() { return new Worker(this); }
     }

@@ -89,12 +89,15 @@ public final class WorkerRegistry {
         return Optional.of(removed);
     }
 
-    /** Removes every worker with this URL (any role); returns those removed. */
+    /**
+     * Removes every worker with this URL (any role); returns those removed. An engine's URL also removes the workers
+     * that are its data-parallel ranks ({@code url@rank}), as SGLang's removal by URL does.
+     */
     public List<Worker> removeByUrl(String url) {
         String normalized = Worker.normalizeUrl(url);
         List<Worker> removed = new ArrayList<>();
         for (Worker w : snapshot) {
-            if (w.url().equals(normalized)) {
+            if (w.url().equals(normalized) || w.engineUrl().equals(normalized)) {
                 remove(w.id()).ifPresent(removed::add);
             }
         }

@@ -89,4 +89,41 @@ class WorkerTest {
         assertThat(both.isFresh(1_001 + 5_000_000_000L, Duration.ofSeconds(5))).isFalse();
         assertThat(both.isFresh(1_000, Duration.ZERO)).isFalse();
     }
+
+    @Test
+    void aDataParallelRankIsTheEnginesUrlWithItsRankAndConnectsToTheEngine() {
+        Worker rank = Worker.builder("http://w0:8000/").dataParallelRank(2, 4).build();
+        assertThat(rank.url()).isEqualTo("http://w0:8000@2");
+        assertThat(rank.engineUrl()).isEqualTo("http://w0:8000");
+        assertThat(rank.target().port()).isEqualTo(8000);
+        assertThat(rank.dataParallelRank()).isEqualTo(2);
+        assertThat(rank.dataParallelSize()).isEqualTo(4);
+        assertThat(worker.dataParallelRank()).isNull();
+        assertThat(worker.dataParallelSize()).isEqualTo(1);
+        assertThat(Worker.normalizeUrl("HTTP://w0:8000/@2")).isEqualTo("http://w0:8000@2");
+        assertThatThrownBy(() -> Worker.builder("http://w0:8000").dataParallelRank(4, 4).build())
+                .hasMessage("data-parallel rank must be in [0, 4), was 4");
+    }
+
+    @Test
+    void removingAnEngineByUrlRemovesItsRanks() {
+        WorkerRegistry registry = new WorkerRegistry();
+        registry.add(Worker.builder("http://e:1").dataParallelRank(0, 2).build());
+        registry.add(Worker.builder("http://e:1").dataParallelRank(1, 2).build());
+        Worker other = registry.add(Worker.builder("http://f:1").build());
+        assertThat(registry.removeByUrl("http://e:1@1")).extracting(Worker::url).containsExactly("http://e:1@1");
+        assertThat(registry.removeByUrl("http://e:1")).extracting(Worker::url).containsExactly("http://e:1@0");
+        assertThat(registry.all()).containsExactly(other);
+    }
+
+    @Test
+    void theEngineTypeIsKnownOnceSetOrDetected() {
+        assertThat(worker.runtime()).isNull();
+        assertThat(worker.runtimeOr(EngineRuntime.VLLM)).isEqualTo(EngineRuntime.VLLM);
+        worker.setRuntime(EngineRuntime.SGLANG);
+        assertThat(worker.runtimeOr(EngineRuntime.VLLM)).isEqualTo(EngineRuntime.SGLANG);
+        assertThat(EngineRuntime.parse("VLLM")).isEqualTo(EngineRuntime.VLLM);
+        assertThatThrownBy(() -> EngineRuntime.parse("trtllm"))
+                .hasMessage("runtime must be one of sglang, vllm, was 'trtllm'");
+    }
 }

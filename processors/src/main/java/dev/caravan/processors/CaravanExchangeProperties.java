@@ -11,6 +11,7 @@ import io.vertx.core.http.HttpServerRequest;
 import dev.caravan.policies.Decision;
 import dev.caravan.policies.Worker;
 import dev.caravan.policies.WorkerLease;
+import dev.caravan.policies.text.PromptTokens;
 
 /**
  * The contract between route steps: every exchange property a step reads or writes, each a typed
@@ -46,9 +47,13 @@ import dev.caravan.policies.WorkerLease;
  * parseRequest       CLIENT_REQUEST, REQUEST_BODY, REQUEST_JSON, MODEL, STREAM, REQUEST_ID, UPSTREAM_PATH
  * extractRoutingText ROUTING_TEXT
  * admitRequest       AdmissionTicket.PROPERTY
+ * recallPrevious...  PREFERRED_WORKER, ResponseIdSink.PROPERTY           (responses with previous_response_id)
+ * tokenizePrompt     PROMPT_TOKENS (when the model's tokenizer or the engine's /tokenize is configured)
  * choosePdMode       ATTEMPT (pd-sglang / pd-vllm)
  * beginAttempts      RetryState.PROPERTY, ATTEMPT_PENDING, EXCLUDED_WORKERS, HOLD_BACK_STATUSES
  * selectWorker       DECISION, WORKER, LEASE                                  (each attempt)
+ * resolveEnginePath  UPSTREAM_PATH (the worker's engine's path)               (each attempt)
+ * pinDataParallel... UPSTREAM_BODY, X-data-parallel-rank header (rank workers) (each attempt)
  * forwardStream      RESPONSE_STATUS, RESPONSE_COMMITTED, TTFB_NANOS, Usage.PROPERTY, OUTCOME  (each attempt)
  * decideRetry        ATTEMPT_PENDING, HOLD_BACK_STATUSES (clears the failed attempt's properties)
  * error mapping      ERROR_CODE, RESPONSE_STATUS
@@ -58,7 +63,8 @@ import dev.caravan.policies.WorkerLease;
 public final class CaravanExchangeProperties {
 
     /** Route-settable. The inference API of the request: {@code chat}, {@code completions}, {@code generate},
-     *  {@code embeddings} ({@code RequestKind}). Set by the ingress route before {@code parseRequest}. */
+     *  {@code embeddings}, {@code rerank}, ... ({@code RequestKind}). Set by the ingress route before
+     *  {@code parseRequest}. */
     public static final ExchangeProperty<String> REQUEST_KIND = ExchangeProperty.of("caravanRequestKind", String.class);
     /** {@link System#nanoTime()} when the request arrived, set by the HTTP consumer. */
     public static final ExchangeProperty<Long> START_NANOS = ExchangeProperty.of("caravanStartNanos", Long.class);
@@ -82,8 +88,20 @@ public final class CaravanExchangeProperties {
     /** Route-settable. Replacement body to send upstream: a {@code Buffer}, {@code byte[]} or {@code String}. */
     public static final ExchangeProperty<Object> UPSTREAM_BODY =
             ExchangeProperty.of("caravanUpstreamBody", Object.class);
+    /**
+     * URL of the worker the request should go to when it is available (a Responses API request continuing a response
+     * that worker stored, {@code recallPreviousResponse}); {@code selectWorker} then skips the policy.
+     */
+    public static final ExchangeProperty<String> PREFERRED_WORKER =
+            ExchangeProperty.of("caravanPreferredWorker", String.class);
     /** The routing text the policy sees (see docs/architecture.md for its exact format per kind). */
     public static final ExchangeProperty<String> ROUTING_TEXT = ExchangeProperty.of("caravanRoutingText", String.class);
+    /**
+     * The engine's own prompt tokens with the request's LoRA adapter and {@code cache_salt} (docs/tokens.md), or absent
+     * when no source has them; the selection steps hand them to the policy as {@code SelectionContext#prompt()}.
+     */
+    public static final ExchangeProperty<PromptTokens> PROMPT_TOKENS =
+            ExchangeProperty.of("caravanPromptTokens", PromptTokens.class);
     /** Route-read (e.g. {@code ${exchangeProperty.caravanDecision.label}}). The policy's decision. */
     public static final ExchangeProperty<Decision> DECISION = ExchangeProperty.of("caravanDecision", Decision.class);
     /** The chosen worker. */
@@ -148,8 +166,6 @@ public final class CaravanExchangeProperties {
     public static final ExchangeProperty<String> KV_WORKER_ID = ExchangeProperty.of("caravanKvWorkerId", String.class);
     /** Route-settable. The data-parallel rank whose publisher the route subscribes to ("0" when the engine has one). */
     public static final ExchangeProperty<String> KV_RANK = ExchangeProperty.of("caravanKvRank", String.class);
-    /** The data-parallel rank a previous attempt pinned with {@code X-data-parallel-rank} (so a retry can unpin). */
-    public static final ExchangeProperty<Integer> PINNED_RANK = ExchangeProperty.of("caravanPinnedRank", Integer.class);
 
     private CaravanExchangeProperties() {
     }

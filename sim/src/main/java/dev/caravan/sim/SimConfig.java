@@ -48,6 +48,7 @@ import dev.caravan.sim.text.SyntheticTokenizer;
  * @param seed                 seed of output tokens and injected errors
  * @param embeddingDim         length of /v1/embeddings vectors
  * @param faults               faults active from start
+ * @param engineApi            whose HTTP API to serve: vLLM's, SGLang's, or both (the default: every client works)
  */
 public record SimConfig(String host, int port, String model, EngineRole role, int bootstrapPort,
                         Duration bootstrapTimeout, int kvCapacityTokens, int blockSize, int charsPerToken,
@@ -57,7 +58,7 @@ public record SimConfig(String host, int port, String model, EngineRole role, in
                         int maxRunning, int maxModelLen, int defaultMaxTokens, double timeScale,
                         String kvEventsEndpoint, String kvReplayEndpoint, KvEventLayout kvEventsLayout,
                         boolean kvEventsIntHashes, String kvEventsTopic, int kvReplayBufferSteps, long seed,
-                        int embeddingDim, Faults faults) {
+                        int embeddingDim, Faults faults, EngineApi engineApi) {
 
     public static final String DEFAULT_HOST = "127.0.0.1";
     public static final int DEFAULT_PORT = 0;
@@ -97,6 +98,7 @@ public record SimConfig(String host, int port, String model, EngineRole role, in
     public static final int DEFAULT_KV_REPLAY_BUFFER_STEPS = KvEventPublisher.DEFAULT_BUFFER_STEPS;
     public static final long DEFAULT_SEED = 0;
     public static final int DEFAULT_EMBEDDING_DIM = 256;
+    public static final EngineApi DEFAULT_ENGINE_API = EngineApi.BOTH;
 
     public SimConfig {
         require(host != null && !host.isBlank(), "host must be set, was '" + host + "'");
@@ -115,6 +117,7 @@ public record SimConfig(String host, int port, String model, EngineRole role, in
         require(dataParallelSize >= 1 && dataParallelSize <= MAX_DATA_PARALLEL_SIZE, "dataParallelSize must be in [1,"
                 + MAX_DATA_PARALLEL_SIZE + "], was " + dataParallelSize);
         require(kvPublisher != null, "kvPublisher must be set");
+        require(engineApi != null, "engineApi must be set");
         require(kvOffloadCapacityTokens == 0 || kvOffloadCapacityTokens >= blockSize,
                 "kvOffloadCapacityTokens must be 0 or >= blockSize (" + blockSize + "), was " + kvOffloadCapacityTokens);
         require(kvOffloadLoadTokensPerSec > 0 && Double.isFinite(kvOffloadLoadTokensPerSec),
@@ -201,6 +204,7 @@ public record SimConfig(String host, int port, String model, EngineRole role, in
         private long seed = DEFAULT_SEED;
         private int embeddingDim = DEFAULT_EMBEDDING_DIM;
         private Faults faults = Faults.NONE;
+        private EngineApi engineApi = DEFAULT_ENGINE_API;
 
         private Builder() {
         }
@@ -239,6 +243,7 @@ public record SimConfig(String host, int port, String model, EngineRole role, in
             seed = c.seed;
             embeddingDim = c.embeddingDim;
             faults = c.faults;
+            engineApi = c.engineApi;
         }
 
         public Builder host(String v) { host = v; return this; }
@@ -275,6 +280,7 @@ public record SimConfig(String host, int port, String model, EngineRole role, in
         public Builder seed(long v) { seed = v; return this; }
         public Builder embeddingDim(int v) { embeddingDim = v; return this; }
         public Builder faults(Faults v) { faults = v; return this; }
+        public Builder engineApi(EngineApi v) { engineApi = v; return this; }
 
         public SimConfig build() {
             return new SimConfig(host, port, model, role, bootstrapPort, bootstrapTimeout, kvCapacityTokens, blockSize,
@@ -282,7 +288,7 @@ public record SimConfig(String host, int port, String model, EngineRole role, in
                     kvOffloadCapacityTokens, kvOffloadLoadTokensPerSec, prefillTokensPerSec, prefillOverheadMs,
                     decodeMsPerToken, maxRunning, maxModelLen, defaultMaxTokens, timeScale, kvEventsEndpoint,
                     kvReplayEndpoint, kvEventsLayout, kvEventsIntHashes, kvEventsTopic, kvReplayBufferSteps, seed,
-                    embeddingDim, faults);
+                    embeddingDim, faults, engineApi);
         }
     }
 }

@@ -65,6 +65,9 @@ public final class SimMain implements Callable<Integer> {
     int dataParallelSize = SimConfig.DEFAULT_DATA_PARALLEL_SIZE;
     @Option(names = "--kv-publisher", description = "Whose KV-event publisher to emulate: vllm or sglang.")
     String kvPublisher = SimConfig.DEFAULT_KV_PUBLISHER.wireName();
+    @Option(names = "--engine-api", description = "Whose HTTP API to serve: both, sglang or vllm (engine-specific "
+            + "paths of the other answer 404).")
+    String engineApi = SimConfig.DEFAULT_ENGINE_API.wireName();
     @Option(names = "--kv-offload-capacity-tokens", description = "CPU offload tier per rank, tokens (0 = none).")
     int kvOffloadCapacityTokens = SimConfig.DEFAULT_KV_OFFLOAD_CAPACITY_TOKENS;
     @Option(names = "--kv-offload-load-tokens-per-sec", description = "Tokens per second copied back from the CPU "
@@ -128,7 +131,7 @@ public final class SimMain implements Callable<Integer> {
                 .hashAlgo(HashAlgo.parse(hashAlgo))
                 .hashSeed(hashSeed != null ? hashSeed : System.getenv("PYTHONHASHSEED"))
                 .tokenizer(tokenizer).chatTemplate(chatTemplate).dataParallelSize(dataParallelSize)
-                .kvPublisher(KvPublisherKind.parse(kvPublisher)).kvOffloadCapacityTokens(kvOffloadCapacityTokens)
+                .kvPublisher(KvPublisherKind.parse(kvPublisher)).engineApi(EngineApi.parse(engineApi)).kvOffloadCapacityTokens(kvOffloadCapacityTokens)
                 .kvOffloadLoadTokensPerSec(kvOffloadLoadTokensPerSec).prefillTokensPerSec(prefillTokensPerSec).prefillOverheadMs(prefillOverheadMs)
                 .decodeMsPerToken(decodeMsPerToken).maxRunning(maxRunning).maxModelLen(maxModelLen)
                 .defaultMaxTokens(defaultMaxTokens).timeScale(timeScale).kvEventsEndpoint(kvEventsEndpoint)

@@ -4,23 +4,34 @@ import java.net.URI;
 import java.util.List;
 import java.util.Map;
 import java.util.function.IntSupplier;
+import java.util.stream.Collectors;
 
 /**
- * A load balancer the benchmark did not start ({@code --gateway URL}): requests go there, engines are identified from
- * response ids when they are simulated engines, and in-flight load is not sampled (the engines are not ours to probe).
- * Caches are whatever state the external fleet is in; flush them first for a cold start.
+ * Load balancers the benchmark did not start ({@code --gateway URL[,URL...]}): requests go there (alternating when
+ * several replicas are given), engines are identified from response ids when they are simulated engines, and in-flight
+ * load is not sampled (the engines are not ours to probe). Caches are whatever state the external fleet is in; flush
+ * them first for a cold start.
  */
 public final class ExternalTarget implements Target {
 
-    private final URI base;
+    private final List<URI> bases;
 
-    public ExternalTarget(URI base) {
-        this.base = base;
+    public ExternalTarget(List<URI> bases) {
+        if (bases.isEmpty()) {
+            throw new IllegalArgumentException("--gateway needs at least one URL");
+        }
+        this.bases = List.copyOf(bases);
     }
 
     @Override
-    public URI baseUrl() {
-        return base;
+    public List<URI> baseUrls() {
+        return bases;
+    }
+
+    /** They may be Caravan replicas: their {@code /metrics} are read (nothing is reported for other balancers). */
+    @Override
+    public List<URI> gatewayUrls() {
+        return bases;
     }
 
     @Override
@@ -35,7 +46,7 @@ public final class ExternalTarget implements Target {
 
     @Override
     public Map<String, String> settings() {
-        return Map.of("gateway", base.toString());
+        return Map.of("gateway", bases.stream().map(URI::toString).collect(Collectors.joining(",")));
     }
 
     @Override

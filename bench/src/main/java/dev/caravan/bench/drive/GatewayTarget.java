@@ -1,30 +1,31 @@
 package dev.caravan.bench.drive;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-import org.apache.camel.CamelContext;
-import org.apache.camel.impl.DefaultCamelContext;
-
 import dev.caravan.bench.PolicySpec;
-import dev.caravan.gateway.CaravanGateway;
 import dev.caravan.policies.PolicyName;
-import dev.caravan.policies.Worker;
 import dev.caravan.policies.kv.KvBlockIndex;
 import dev.caravan.policies.kv.ParityTracker;
 import dev.caravan.processors.config.CaravanFlag;
 import dev.caravan.processors.config.CaravanFlags;
 import dev.caravan.processors.config.GatewayConfig;
 import dev.caravan.sim.SimConfig;
+import dev.caravan.sim.SimEngine;
 
 /**
- * The Caravan gateway (in this JVM, built exactly as an embedding application builds it) in front of a fresh simulated
- * fleet, configured with one policy and its options.
+ * The Caravan gateway — one, or N replicas ({@link GatewayReplica}) — in front of a fresh simulated fleet, configured
+ * with one policy and its options. Every replica gets the same configuration and the same engines (its own port), so
+ * N replicas behave as N gateway processes would; in front of them stands the driver's round-robin client (it
+ * alternates over {@link #baseUrls()}) or an nginx round-robin upstream ({@link Front}).
  *
  * <p>Options of a {@link PolicySpec} are gateway flags without the leading dashes ({@code cache-threshold=0.5},
  * {@code load-check-interval=1}). The gateway's own timers run on the wall clock while the engines run
@@ -33,58 +34,100 @@ import dev.caravan.sim.SimConfig;
  * (the engine-load poll power_of_two uses, 5 s). They then fire at their intended simulated period.
  *
  * <p>Runs that consume KV-cache events ({@code kv_aware}, or {@code kv-calibrate-tree=true}) start engines that publish
- * them on ephemeral ZeroMQ ports and register each engine with its endpoints, as the demo does; the other runs' engines
- * publish nothing, so no policy pays for events it ignores.
+ * them on ephemeral ZeroMQ ports and register each engine with its endpoints on every replica, as the demo does; the
+ * other runs' engines publish nothing, so no policy pays for events it ignores.
  */
 public final class GatewayTarget extends SimFleetTarget {
-
-    private final CamelContext context = new DefaultCamelContext();
-    private final CaravanGateway gateway;
-    private final Map<String, String> settings = new LinkedHashMap<>();
 
     /** Where an engine binds its KV-event sockets when a run consumes them: a free loopback port each. */
     static final String EPHEMERAL_ZMQ = "tcp://127.0.0.1:*";
 
+    private final List<GatewayReplica> replicas = new ArrayList<>();
+    private final Map<String, String> settings = new LinkedHashMap<>();
+    private NginxProcess nginx;
+
+    /** One gateway, requests sent to it directly. */
+    public GatewayTarget(PolicySpec spec, int engines, SimConfig engine) {
+        this(spec, engines, engine, 1, Front.CLIENT);
+    }
+
     /**
      * Engines hash blocks however they are configured (the simulator's default is a stock vLLM's: {@code sha256} with
      * a random root per engine); the gateway's kv_aware keys blocks by their token ids.
+     *
+     * @param gateways replicas to start (at least 1)
+     * @param front    what alternates requests over them
      */
-    public GatewayTarget(PolicySpec spec, int engines, SimConfig engine) {
+    public GatewayTarget(PolicySpec spec, int engines, SimConfig engine, int gateways, Front front) {
         super(engines, consumesKvEvents(spec)
                 ? engine.toBuilder().kvEventsEndpoint(EPHEMERAL_ZMQ).kvReplayEndpoint(EPHEMERAL_ZMQ).build() : engine);
+        if (gateways < 1) {
+            fleet.close();
+            throw new IllegalArgumentException("--gateways must be >= 1, was " + gateways);
+        }
         try {
             boolean kv = consumesKvEvents(spec);
-            GatewayConfig config = GatewayConfig.defaults()
-                    .with(CaravanFlags.HOST, "127.0.0.1")
-                    .with(CaravanFlags.PORT, "0")
-                    .with(CaravanFlags.WORKER_URLS, String.join(",", kv ? List.of() : fleet.urls()))
-                    .with(CaravanFlags.POLICY_NAME, spec.policy());
-            settings.put("policy", spec.policy());
-            config = scaled(config, spec, CaravanFlags.EVICTION_INTERVAL, engine.timeScale());
-            config = scaled(config, spec, CaravanFlags.LOAD_CHECK_INTERVAL, engine.timeScale());
-            if (kv && engine.tokenizer() != null && !spec.options().containsKey("kv-tokenizer")) {
-                Path file = Files.isDirectory(engine.tokenizer()) ? engine.tokenizer().resolve("tokenizer.json")
-                        : engine.tokenizer();
-                config = config.with(CaravanFlags.KV_TOKENIZER, file.toString());
-                settings.put("kv-tokenizer", file + " (the engines' tokenizer)");
-            }
-            for (Map.Entry<String, String> o : spec.options().entrySet()) {
-                CaravanFlag flag = flag(o.getKey());
-                config = config.with(flag, o.getValue());
-                settings.put(o.getKey(), o.getValue());
-            }
-            gateway = CaravanGateway.install(context, config);
-            context.start();
+            GatewayConfig config = config(spec, engine, kv);
+            List<SimEngine> kvEngines = kv ? fleet.engines() : List.of();
             if (kv) {
-                settings.put("kv_events", "engines publish, gateway subscribes");
-                fleet.engines().forEach(e -> gateway.workers().add(Worker.builder(e.url()).modelId(e.config().model())
-                        .kvEventsEndpoint(e.kvEventsEndpoint()).kvReplayEndpoint(e.kvReplayEndpoint()).build()));
+                settings.put("kv_events", "engines publish, every gateway subscribes");
             }
-        } catch (Exception e) {
-            context.stop();
-            fleet.close();
-            throw e instanceof RuntimeException r ? r : new IllegalStateException("gateway did not start: " + e, e);
+            for (int i = 0; i < gateways; i++) {
+                replicas.add(new GatewayReplica(config, kvEngines));
+            }
+            if (gateways > 1) {
+                settings.put("gateways", gateways + " replicas, " + front.label() + " round-robin front");
+            }
+            if (front.kind() == Front.Kind.NGINX) {
+                nginx = new NginxProcess(front.nginx(), "", gatewayUrls().stream().map(URI::toString).toList());
+            }
+        } catch (IOException e) {
+            close();
+            throw new UncheckedIOException("nginx front did not start: " + e.getMessage(), e);
+        } catch (RuntimeException e) {
+            close();
+            throw e;
         }
+    }
+
+    private GatewayConfig config(PolicySpec spec, SimConfig engine, boolean kv) {
+        double timeScale = engine.timeScale();
+        GatewayConfig config = GatewayConfig.defaults()
+                .with(CaravanFlags.HOST, "127.0.0.1")
+                .with(CaravanFlags.PORT, "0")
+                .with(CaravanFlags.PROMETHEUS_PORT, "-1") // N replicas in one JVM; /metrics stays on each --port
+                .with(CaravanFlags.WORKER_URLS, String.join(",", kv ? List.of() : fleet.urls()))
+                .with(CaravanFlags.POLICY_NAME, spec.policy());
+        settings.put("policy", spec.policy());
+        config = scaled(config, spec, CaravanFlags.EVICTION_INTERVAL, timeScale);
+        config = scaled(config, spec, CaravanFlags.LOAD_CHECK_INTERVAL, timeScale);
+        if (kv && engine.tokenizer() != null) {
+            config = engineTokens(config, spec, engine.tokenizer());
+        }
+        for (Map.Entry<String, String> o : spec.options().entrySet()) {
+            config = config.with(flag(o.getKey()), o.getValue());
+            settings.put(o.getKey(), o.getValue());
+        }
+        return config;
+    }
+
+    /**
+     * Gives kv_aware the engines' own tokens: a model directory (template and tokenizer) as {@code --model-path}, so
+     * chat requests are rendered through the template the engines render, and its {@code tokenizer.json} as
+     * {@code --kv-tokenizer} for requests without prompt tokens. Options of the spec win.
+     */
+    private GatewayConfig engineTokens(GatewayConfig config, PolicySpec spec, Path tokenizer) {
+        boolean dir = Files.isDirectory(tokenizer);
+        if (dir && !spec.options().containsKey("model-path")) {
+            config = config.with(CaravanFlags.MODEL_PATH, tokenizer.toString());
+            settings.put("model-path", tokenizer + " (the engines' model: template and tokenizer)");
+        }
+        if (!spec.options().containsKey("kv-tokenizer")) {
+            Path file = dir ? tokenizer.resolve("tokenizer.json") : tokenizer;
+            config = config.with(CaravanFlags.KV_TOKENIZER, file.toString());
+            settings.put("kv-tokenizer", file + " (the engines' tokenizer)");
+        }
+        return config;
     }
 
     /** Whether the run's gateway reads the engines' KV-cache events. */
@@ -115,16 +158,22 @@ public final class GatewayTarget extends SimFleetTarget {
     }
 
     @Override
-    public URI baseUrl() {
-        return URI.create("http://127.0.0.1:" + gateway.port());
+    public List<URI> baseUrls() {
+        return nginx != null ? List.of(nginx.baseUrl()) : gatewayUrls();
     }
 
-    /** The run's settings, and for runs that read KV events what the gateway's index and self-check saw. */
+    @Override
+    public List<URI> gatewayUrls() {
+        return replicas.stream().map(GatewayReplica::baseUrl).toList();
+    }
+
+    /** The run's settings, and for runs that read KV events what the first gateway's index and self-check saw. */
     @Override
     public Map<String, String> settings() {
-        if (gateway.beans().kv().ingestor() != null && !gateway.beans().kv().index().residentBlockCounts().isEmpty()) {
-            KvBlockIndex index = gateway.beans().kv().index();
-            ParityTracker.Snapshot parity = gateway.beans().kv().parity().snapshot();
+        GatewayReplica first = replicas.isEmpty() ? null : replicas.get(0);
+        if (first != null && first.kvIndex() != null && !first.kvIndex().residentBlockCounts().isEmpty()) {
+            KvBlockIndex index = first.kvIndex();
+            ParityTracker.Snapshot parity = first.kvParity().snapshot();
             long entries = index.residentBlockCounts().values().stream().mapToLong(Integer::longValue).sum();
             settings.put("kv_index", String.format(Locale.ROOT, "%,d entries of %,d distinct keys, %,d orphan blocks, "
                     + "%,d unknown removals, %,d dropped", entries, index.distinctBlocks(), index.orphanBlocks(),
@@ -135,8 +184,22 @@ public final class GatewayTarget extends SimFleetTarget {
         return settings;
     }
 
+    /** Stops the front, then every replica (each drains its in-flight requests). */
     @Override
     protected void closeBalancer() {
-        context.stop();
+        RuntimeException failure = null;
+        if (nginx != null) {
+            nginx.close();
+        }
+        for (GatewayReplica r : replicas) {
+            try {
+                r.close();
+            } catch (RuntimeException e) {
+                failure = failure == null ? e : failure;
+            }
+        }
+        if (failure != null) {
+            throw failure;
+        }
     }
 }

@@ -37,17 +37,31 @@ import io.vertx.core.parsetools.RecordParser;
  * non-blocking Vert.x client; responses are read as server-sent events on the client's event loop
  * ({@link StreamReader}). Every request carries {@code X-SMG-Routing-Key} with its tenant or session, so
  * consistent hashing, manual and nginx's {@code hash} can keep affinity.
+ *
+ * <p>Given several base URLs (N gateway replicas), the driver is their round-robin front: request {@code i} in send
+ * order goes to URL {@code i mod N}, follow-up turns included, as a client-side load balancer would spread them.
  */
 public final class LoadDriver {
 
     /**
-     * @param base           gateway (or nginx) base URL
+     * @param bases          gateway (or nginx) base URLs, alternated over in send order
      * @param model          the {@code model} field sent
      * @param timeScale      simulated seconds per wall second (the engines' own time scale)
      * @param warmup         requests sent first and marked as warm-up
      * @param requestTimeout wall-clock limit of one request without bytes (then it fails)
      */
-    public record Settings(URI base, String model, double timeScale, int warmup, long requestTimeoutMs) {
+    public record Settings(List<URI> bases, String model, double timeScale, int warmup, long requestTimeoutMs) {
+        public Settings {
+            bases = List.copyOf(bases);
+            if (bases.isEmpty()) {
+                throw new IllegalArgumentException("no base URL to send to");
+            }
+        }
+
+        /** One base URL. */
+        public Settings(URI base, String model, double timeScale, int warmup, long requestTimeoutMs) {
+            this(List.of(base), model, timeScale, warmup, requestTimeoutMs);
+        }
     }
 
     /** Everything a run produced. */
@@ -107,8 +121,7 @@ public final class LoadDriver {
      * @param deadlineNanos wall-clock time after which requests still open are abandoned as failed
      */
     public Run run(long deadlineNanos) throws InterruptedException {
-        HttpClient client = vertx.createHttpClient(new HttpClientOptions().setKeepAlive(true).setTcpNoDelay(true)
-                        .setDefaultHost(settings.base().getHost()).setDefaultPort(settings.base().getPort()),
+        HttpClient client = vertx.createHttpClient(new HttpClientOptions().setKeepAlive(true).setTcpNoDelay(true),
                 new PoolOptions().setHttp1MaxSize(4096));
         try {
             startNanos = System.nanoTime() + LEAD_NANOS;
@@ -153,7 +166,10 @@ public final class LoadDriver {
         BenchRequest req = p.request;
         boolean warm = seq < settings.warmup();
         int reusable = reuse.admit(req.renderedText());
-        RequestRecord rec = new RequestRecord(seq, warm, req.atNanos(), p.dueNanos, reusable, req.prefixTokens());
+        int replica = (int) (seq % settings.bases().size());
+        URI base = settings.bases().get(replica);
+        RequestRecord rec = new RequestRecord(seq, warm, req.atNanos(), p.dueNanos, reusable, req.prefixTokens(),
+                req.routingKey(), replica);
         records.add(rec);
         Buffer body;
         try {
@@ -168,7 +184,8 @@ public final class LoadDriver {
         }
         lastSent = now;
         progress.onSent(now - p.dueNanos);
-        RequestOptions opts = new RequestOptions().setMethod(HttpMethod.POST).setURI(req.path())
+        RequestOptions opts = new RequestOptions().setMethod(HttpMethod.POST).setHost(base.getHost())
+                .setPort(base.getPort()).setURI(req.path())
                 .setIdleTimeout(settings.requestTimeoutMs())
                 .putHeader("content-type", "application/json")
                 .putHeader(SelectionContext.ROUTING_KEY_HEADER, req.routingKey());

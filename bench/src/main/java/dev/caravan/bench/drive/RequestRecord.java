@@ -18,6 +18,10 @@ public final class RequestRecord {
     /** Ideal reusable tokens ({@link ReuseTracker}) and the workload's designated prefix tokens. */
     public final int reusableTokens;
     public final int prefixTokens;
+    /** The {@code X-SMG-Routing-Key} sent (tenant or session), or null. */
+    public final String routingKey;
+    /** Which of the driver's base URLs (gateway replica) it was sent to, from 0. */
+    public final int replica;
 
     public volatile long sentNanos;
     public volatile long firstTokenNanos = -1;
@@ -34,13 +38,15 @@ public final class RequestRecord {
     public volatile String decision;
 
     public RequestRecord(long seq, boolean warmup, long scheduledVirtualNanos, long dueNanos, int reusableTokens,
-                         int prefixTokens) {
+                         int prefixTokens, String routingKey, int replica) {
         this.seq = seq;
         this.warmup = warmup;
         this.scheduledVirtualNanos = scheduledVirtualNanos;
         this.dueNanos = dueNanos;
         this.reusableTokens = reusableTokens;
         this.prefixTokens = prefixTokens;
+        this.routingKey = routingKey;
+        this.replica = replica;
     }
 
     /** Completed with a 200 and a usage report. */

@@ -6,7 +6,8 @@ import java.util.Locale;
 
 /**
  * Renders a {@link BenchReport} as Markdown: a header naming the workload, engines and time base, the main table (one
- * row per policy, then the analytic rows when the workload has them), the per-engine request shares, and notes. Every
+ * row per policy, then the analytic rows when the workload has them), the N-gateway comparison when runs had several
+ * replicas ({@link ReplicaComparison}), the per-engine request shares, and notes. Every
  * figure comes from the report object, which is also what the JSON file contains.
  */
 public final class MarkdownReport {
@@ -47,6 +48,7 @@ public final class MarkdownReport {
             analyticRow(sb, "*LRU model with unique blocks: round robin*", a.roundRobinHitLru(), a);
             analyticRow(sb, "*LRU model with unique blocks: perfect affinity*", a.affinityHitLru(), a);
         }
+        ReplicaComparison.render(sb, r);
         sb.append('\n');
         sharesTable(sb, r.results());
         conditionsTable(sb, r.results());
@@ -124,7 +126,7 @@ public final class MarkdownReport {
         return v < 10 ? String.format(Locale.ROOT, "%.1f", v) : String.format(Locale.ROOT, "%,.0f", v);
     }
 
-    private static String num(double v) {
+    static String num(double v) {
         return v == Math.rint(v) ? String.format(Locale.ROOT, "%.0f", v) : String.valueOf(v);
     }
 }

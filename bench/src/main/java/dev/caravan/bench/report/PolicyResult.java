@@ -42,6 +42,16 @@ import java.util.Map;
  * @param branches           the gateway's decision branches (policy:branch → count) of measured requests
  * @param sendLagP99Ms       how late requests left against their schedule, 99th percentile, wall ms
  * @param wallSeconds        wall-clock duration of the run
+ * @param gateways           gateway replicas behind the front (1 for a single load balancer)
+ * @param front              what alternated requests over the replicas ({@code client}, {@code nginx}), or null
+ * @param stickiness         share of the measured requests served by their routing key's first engine (the engine
+ *                           that served the key's first request, warm-up included); null without routing keys
+ * @param syncMetrics        per replica, the {@code caravan_sync_*} samples read from its {@code /metrics} at the end
+ *                           of the run (empty maps without sync)
+ * @param sameKeyGapP05Ms    time between consecutive arrivals of the same routing key, 5th percentile (simulated
+ *                           ms): how soon a replica may need what another replica just decided for that key
+ * @param sameKeyGapP50Ms    the same, median
+ * @param requestsPerReplica requests sent (warm-up included) to each replica's URL, in replica order
  */
 public record PolicyResult(String label, String kind, String policy, Map<String, String> options,
                            Map<String, String> settings, long sent, long measured, long completed, long failed,
@@ -50,5 +60,13 @@ public record PolicyResult(String label, String kind, String policy, Map<String,
                            List<Double> engineShares, Double shareMaxOverMean, List<Double> inflightMean,
                            Double inflightMaxOverMean, Double inflightPeak, Double gWaste, long promptTokens,
                            long cachedTokens, long reusableTokens, long prefixTokens, Map<String, Long> branches,
-                           Double sendLagP99Ms, double wallSeconds) {
+                           Double sendLagP99Ms, double wallSeconds, int gateways, String front, Double stickiness,
+                           List<Map<String, Double>> syncMetrics, Double sameKeyGapP05Ms, Double sameKeyGapP50Ms,
+                           List<Long> requestsPerReplica) {
+
+    public PolicyResult {
+        gateways = Math.max(1, gateways); // reports written before --gateways existed say 0
+        syncMetrics = syncMetrics == null ? List.of() : List.copyOf(syncMetrics);
+        requestsPerReplica = requestsPerReplica == null ? List.of() : List.copyOf(requestsPerReplica);
+    }
 }

@@ -2,6 +2,8 @@ package dev.caravan.bench.report;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -18,9 +20,21 @@ public final class ResultCalculator {
     private ResultCalculator() {
     }
 
-    /** What the run measured besides the records. */
+    /**
+     * What the run measured besides the records.
+     *
+     * @param gateways    gateway replicas behind the front
+     * @param front       what alternated requests over them, or null for a single load balancer
+     * @param syncMetrics per replica, its {@code caravan_sync_*} samples
+     */
     public record RunWindow(double timeScale, double prefillTokensPerSec, List<String> engines, double[] inflight,
-                            double wallSeconds) {
+                            double wallSeconds, int gateways, String front, List<Map<String, Double>> syncMetrics) {
+
+        /** One load balancer, no sync. */
+        public RunWindow(double timeScale, double prefillTokensPerSec, List<String> engines, double[] inflight,
+                         double wallSeconds) {
+            this(timeScale, prefillTokensPerSec, engines, inflight, wallSeconds, 1, null, List.of());
+        }
     }
 
     public static PolicyResult compute(PolicySpec spec, String kind, Map<String, String> settings,
@@ -86,6 +100,7 @@ public final class ResultCalculator {
             inflightRatio = maxOverMean(inflight);
             inflightPeak = f[f.length - 1];
         }
+        double[] keyGaps = sameKeyGapsMs(measured);
         return new PolicyResult(spec.label(), kind, spec.policy(), spec.options(), settings, records.size(),
                 measured.size(), ok.size(), measured.size() - ok.size(),
                 ratio(cached, prompt), ratio(prefixCached, prefix), ratio(reused, reusable),
@@ -93,7 +108,55 @@ public final class ResultCalculator {
                 finite((measured.size() - 1) / spanSeconds), finite(ok.size() / busySeconds), shares,
                 maxOverMean(shares), inflight, inflightRatio, inflightPeak,
                 finite((reusable - reused) / w.prefillTokensPerSec() / spanSeconds), prompt, cached, reusable, prefix,
-                branches, percentile(lag, 0.99), w.wallSeconds());
+                branches, percentile(lag, 0.99), w.wallSeconds(), w.gateways(), w.front(), stickiness(records),
+                w.syncMetrics(), percentile(keyGaps, 0.05), percentile(keyGaps, 0.50), perReplica(records));
+    }
+
+    /** Requests sent to each replica (every record, warm-up included), indexed by replica. */
+    static List<Long> perReplica(List<RequestRecord> records) {
+        int n = records.stream().mapToInt(r -> r.replica + 1).max().orElse(0);
+        long[] counts = new long[n];
+        records.forEach(r -> counts[r.replica]++);
+        return Arrays.stream(counts).boxed().toList();
+    }
+
+    /** Simulated ms between consecutive scheduled arrivals of the same routing key, over the given records. */
+    static double[] sameKeyGapsMs(List<RequestRecord> records) {
+        Map<String, Long> last = new HashMap<>();
+        List<Double> gaps = new ArrayList<>();
+        for (RequestRecord r : records.stream().sorted(Comparator.comparingLong(x -> x.scheduledVirtualNanos))
+                .toList()) {
+            if (r.routingKey == null) {
+                continue;
+            }
+            Long before = last.put(r.routingKey, r.scheduledVirtualNanos);
+            if (before != null) {
+                gaps.add((r.scheduledVirtualNanos - before) / 1e6);
+            }
+        }
+        return gaps.stream().mapToDouble(Double::doubleValue).toArray();
+    }
+
+    /**
+     * Share of the measured, completed requests with a routing key that their key's first engine served — the engine
+     * of the key's first completed request in send order, warm-up included, as a sticky session would define it.
+     * Null when no measured request carries a key.
+     */
+    static Double stickiness(List<RequestRecord> records) {
+        Map<String, String> first = new HashMap<>();
+        long keyed = 0;
+        long onFirst = 0;
+        for (RequestRecord r : records.stream().sorted(Comparator.comparingLong(x -> x.seq)).toList()) {
+            if (!r.ok() || r.routingKey == null || r.engine == null) {
+                continue;
+            }
+            String engine = first.computeIfAbsent(r.routingKey, k -> r.engine);
+            if (!r.warmup) {
+                keyed++;
+                onFirst += engine.equals(r.engine) ? 1 : 0;
+            }
+        }
+        return keyed == 0 ? null : onFirst / (double) keyed;
     }
 
     private static Double ratio(long a, long b) {

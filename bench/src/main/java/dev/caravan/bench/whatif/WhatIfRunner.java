@@ -125,7 +125,8 @@ public final class WhatIfRunner {
                             engines.forEach(e -> e.startWindow(t));
                         }
                         RequestRecord rec = new RequestRecord(seq++, warm, t, t,
-                                reuse.admit(ev.request().renderedText()), ev.request().prefixTokens());
+                                reuse.admit(ev.request().renderedText()), ev.request().prefixTokens(),
+                                ev.request().routingKey(), 0);
                         rec.sentNanos = t;
                         records.add(rec);
                         progress.onSent(0);

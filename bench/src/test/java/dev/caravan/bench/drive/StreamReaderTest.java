@@ -10,7 +10,7 @@ class StreamReaderTest {
 
     @Test
     void firstEventSetsTtftAndEngineAndUsageChunkSetsTokens() {
-        RequestRecord r = new RequestRecord(0, false, 0, 0, 0, 0);
+        RequestRecord r = new RequestRecord(0, false, 0, 0, 0, 0, null, 0);
         StreamReader s = new StreamReader(r, true);
         s.onEvent(Buffer.buffer("data: {\"id\":\"chatcmpl-3-17\",\"choices\":[{\"index\":0,\"delta\":{\"role\":"
                 + "\"assistant\",\"content\":\"\"}}]}"), 100);
@@ -31,7 +31,7 @@ class StreamReaderTest {
 
     @Test
     void completionsTextIsCollectedAndErrorsAreRecorded() {
-        RequestRecord r = new RequestRecord(0, false, 0, 0, 0, 0);
+        RequestRecord r = new RequestRecord(0, false, 0, 0, 0, 0, null, 0);
         StreamReader s = new StreamReader(r, true);
         s.onEvent(Buffer.buffer("data: {\"id\":\"cmpl-0-1\",\"choices\":[{\"index\":0,\"text\":\" owl\"}]}"), 5);
         s.onEvent(Buffer.buffer("data: {\"error\":{\"message\":\"boom\"}}"), 6);

@@ -29,12 +29,13 @@ class Camel414HostTest {
         long vertxThreads = vertxThreads();
 
         assertThatThrownBy(() -> CaravanGateway.install(context, GatewayConfig.defaults()
-                .with(CaravanFlags.HOST, "127.0.0.1").with(CaravanFlags.PORT, "0")))
+                .with(CaravanFlags.HOST, "127.0.0.1").with(CaravanFlags.PORT, "0")
+                .with(CaravanFlags.PROMETHEUS_PORT, "-1")))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageStartingWith("Caravan gateway needs Apache Camel " + CamelCompatibility.RANGE
                         + " (4.x from 4.18.0; built and tested with 4.18.0), found " + found + " (camel-core, camel-api, "
                         + "camel-support, camel-platform-http, camel-platform-http-vertx, camel-yaml-dsl, "
-                        + "camel-micrometer, camel-jackson)")
+                        + "camel-micrometer, camel-jackson, camel-resilience4j, camel-health)")
                 .hasMessageEndingWith("Align the application's Camel version, e.g. import "
                         + "org.apache.camel:camel-bom:4.18.0");
         assertThat(context.getRegistry().lookupByName("caravan-http")).isNull();

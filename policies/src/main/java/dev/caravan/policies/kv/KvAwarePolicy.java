@@ -19,6 +19,7 @@ import dev.caravan.policies.KvAwareConfig;
 import dev.caravan.policies.LoadBalancingPolicy;
 import dev.caravan.policies.SelectionContext;
 import dev.caravan.policies.Worker;
+import dev.caravan.policies.text.PromptTokens;
 import dev.caravan.policies.text.Tokenizer;
 
 /**
@@ -26,8 +27,8 @@ import dev.caravan.policies.text.Tokenizer;
  * holding (the {@link KvBlockIndex}, fed by KV events) and by the blocks of the requests in flight on it, in Dynamo's
  * units (docs/kv-events.md §5).
  *
- * <p>Per request: token ids ({@link SelectionContext#tokens()} when the gateway has them, else
- * {@code tokenizer.encode(requestText)}) → block keys ({@link BlockKeys}, chained from the root of the request's LoRA
+ * <p>Per request: token ids ({@link SelectionContext#tokens()} when the gateway has them — the engine's own prompt
+ * tokens, docs/tokens.md — else {@code tokenizer.encode(requestText)}) → block keys ({@link BlockKeys}, chained from the root of the request's LoRA
  * adapter and {@code cache_salt}, at each worker's block size) → per candidate (worker, rank), its tier-weighted
  * longest resident prefix → a cost, lowest wins:
  * <pre>
@@ -127,7 +128,7 @@ public final class KvAwarePolicy implements LoadBalancingPolicy {
             PrefixMatches.Match best = matches.match(w.id());
             double requestBlocks = (double) tokens.length / bs;
             double unit = (double) bs / config.blockSize(); // costs in blocks of kv-block-size, whatever w's size
-            for (int r = 0; r < w.dataParallelSize(); r++) {
+            for (int r = w.firstRank(); r < w.firstRank() + w.rankCount(); r++) {
                 PrefixMatches.Match m = best != null && best.rank() == r ? best : null;
                 double prefill = Math.max(0, requestBlocks - (m == null ? 0 : m.score()));
                 double cost = (config.overlapWeight() * prefill + decodeBlocks(w, r, keys, bs)) * unit;
@@ -155,12 +156,25 @@ public final class KvAwarePolicy implements LoadBalancingPolicy {
         return decide(chosen, branch);
     }
 
+    /**
+     * The root of the request's chain: its LoRA adapter and {@code cache_salt} as the engines' events fold them in
+     * (the index builds its keys from {@code BlockStored}'s {@code lora_name} and salt). The adapter is the one the
+     * gateway's prompt tokens name ({@link PromptTokens#loraName()}: SGLang's {@code lora_path}, {@code --lora-adapters},
+     * SGLang's {@code base:adapter}), else the model name the request sent (vLLM serves an adapter under its own name);
+     * it is folded in only once an engine has reported blocks under that {@code lora_name}: an engine that publishes no
+     * adapter name (SGLang) indexes an adapter's pages under the base model's keys, and so does the request. The salt is
+     * always folded in (vLLM reports it in block 0's {@code extra_keys}).
+     */
     private long root(SelectionContext context) {
+        PromptTokens prompt = context.prompt();
         CacheScope scope = context.cacheScope();
-        String lora = scope.model() != null && !scope.model().equals(context.model())
-                && index.isLoraName(scope.model()) ? scope.model() : null;
-        return lora == null && scope.cacheSalt() == null ? BlockKeys.PLAIN_ROOT
-                : BlockKeys.root(lora, scope.cacheSalt());
+        String lora = prompt != null && prompt.loraName() != null ? prompt.loraName()
+                : scope.model() != null && !scope.model().equals(context.model()) ? scope.model() : null;
+        if (lora != null && !index.isLoraName(lora)) {
+            lora = null;
+        }
+        String salt = prompt != null && prompt.cacheSalt() != null ? prompt.cacheSalt() : scope.cacheSalt();
+        return lora == null && salt == null ? BlockKeys.PLAIN_ROOT : BlockKeys.root(lora, salt);
     }
 
     private int blockSize(Worker w) {
@@ -189,7 +203,7 @@ public final class KvAwarePolicy implements LoadBalancingPolicy {
             parity.expect(w.id(), Arrays.copyOfRange(c.keys(), onGpu, c.keys().length));
         }
         Decision d = Decision.of(w, NAME, branch).withOnRelease(release);
-        return w.dataParallelSize() > 1 ? d.withDataParallelRank(c.rank()) : d;
+        return w.rankCount() > 1 ? d.withDataParallelRank(c.rank()) : d;
     }
 
     private boolean imbalanced(List<Worker> candidates) {

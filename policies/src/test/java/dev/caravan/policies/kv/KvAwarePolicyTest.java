@@ -23,6 +23,7 @@ import dev.caravan.policies.PolicyConfig;
 import dev.caravan.policies.SelectionContext;
 import dev.caravan.policies.Worker;
 import dev.caravan.policies.WorkerLease;
+import dev.caravan.policies.text.PromptTokens;
 import dev.caravan.policies.text.PseudoTokenizer;
 
 class KvAwarePolicyTest {
@@ -216,6 +217,23 @@ class KvAwarePolicyTest {
     }
 
     @Test
+    void aRankWorkerOfADpAwareEngineIsScoredOnItsOwnRankOnly() {
+        Worker rank0 = Worker.builder("http://dp:8000").id("dp@0").modelId(MODEL).dataParallelRank(0, 2).build();
+        Worker rank1 = Worker.builder("http://dp:8000").id("dp@1").modelId(MODEL).dataParallelRank(1, 2).build();
+        index.apply("dp@1", 1, new FakeEngine(9, BS).stored(tokens, 0, 10));
+        index.apply("dp@0", 1, new FakeEngine(8, BS).stored(tokens, 0, 10)); // not rank 0's blocks: never counted
+        KvAwarePolicy policy = policy(base());
+
+        Decision d = policy.select(List.of(rank0, rank1), request());
+        d.acquire();
+
+        assertThat(d.worker()).isSameAs(rank1);
+        assertThat(d.branch()).isEqualTo(KvAwarePolicy.BRANCH_HIT);
+        assertThat(d.dataParallelRank()).isNull(); // the worker itself is pinned to its rank
+        assertThat(policy.activeBlocks("dp@1", 1)).isEqualTo(11);
+    }
+
+    @Test
     void routesAnAdapterRequestOnlyToEnginesThatCachedItUnderThatAdapter() {
         KvEvent.BlockStored plain = new FakeEngine(5, BS).stored(tokens, 0, 10);
         index.apply("w1", 0, new KvEvent.BlockStored(plain.blockHashes(), null, plain.tokenIds(), BS, "GPU",
@@ -223,11 +241,11 @@ class KvAwarePolicyTest {
         holds(w2, 10);
         KvAwarePolicy policy = policy(base());
 
-        Decision adapter = policy.select(List.of(w1, w2), new SelectionContext(MODEL, "", tokens, Map.of(),
+        Decision adapter = policy.select(List.of(w1, w2), new SelectionContext(MODEL, "", tokens, Map.of(), null,
                 new CacheScope("sql-lora", null)));
-        Decision base = policy.select(List.of(w1, w2), new SelectionContext(MODEL, "", tokens, Map.of(),
+        Decision base = policy.select(List.of(w1, w2), new SelectionContext(MODEL, "", tokens, Map.of(), null,
                 new CacheScope(MODEL, null)));
-        Decision unknownAdapter = policy.select(List.of(w1, w2), new SelectionContext(MODEL, "", tokens, Map.of(),
+        Decision unknownAdapter = policy.select(List.of(w1, w2), new SelectionContext(MODEL, "", tokens, Map.of(), null,
                 new CacheScope("never-seen", null)));
 
         assertThat(adapter.worker()).isSameAs(w1);
@@ -243,14 +261,53 @@ class KvAwarePolicyTest {
                 "tenant-a", null, null, null));
         KvAwarePolicy policy = policy(base());
 
-        Decision salted = policy.select(List.of(w1, w2), new SelectionContext(MODEL, "", tokens, Map.of(),
+        Decision salted = policy.select(List.of(w1, w2), new SelectionContext(MODEL, "", tokens, Map.of(), null,
                 new CacheScope(null, "tenant-a")));
-        Decision otherSalt = policy.select(List.of(w1, w2), new SelectionContext(MODEL, "", tokens, Map.of(),
+        Decision otherSalt = policy.select(List.of(w1, w2), new SelectionContext(MODEL, "", tokens, Map.of(), null,
                 new CacheScope(null, "tenant-b")));
 
         assertThat(salted.worker()).isSameAs(w2);
         assertThat(salted.branch()).isEqualTo(KvAwarePolicy.BRANCH_HIT);
         assertThat(otherSalt.branch()).isEqualTo(KvAwarePolicy.BRANCH_MISS);
+    }
+
+    @Test
+    void foldsThePromptTokensAdapterAndSaltIntoTheKeyTheIndexBuildsFromTheEnginesStore() {
+        KvEvent.BlockStored plain = new FakeEngine(7, BS).stored(tokens, 0, 10);
+        index.apply("w1", 0, new KvEvent.BlockStored(plain.blockHashes(), null, plain.tokenIds(), BS, "GPU",
+                "sql-lora", "tenant-a", null, null, null));
+        holds(w2, 10);
+        KvAwarePolicy policy = policy(base());
+        // the request names the base model; the gateway's prompt tokens name the adapter (lora_path, --lora-adapters)
+        PromptTokens both = new PromptTokens(tokens, "sql-lora", "tenant-a", PromptTokens.Source.LOCAL);
+        PromptTokens adapterOnly = new PromptTokens(tokens, "sql-lora", null, PromptTokens.Source.LOCAL);
+        PromptTokens plainPrompt = new PromptTokens(tokens, null, null, PromptTokens.Source.LOCAL);
+
+        Decision exact = policy.select(List.of(w1, w2), new SelectionContext(MODEL, "", null, Map.of(), both,
+                new CacheScope(MODEL, null)));
+        Decision noSalt = policy.select(List.of(w1, w2), new SelectionContext(MODEL, "", null, Map.of(),
+                adapterOnly, new CacheScope(MODEL, null)));
+        Decision saltFromRequest = policy.select(List.of(w1, w2), new SelectionContext(MODEL, "", null, Map.of(),
+                adapterOnly, new CacheScope(MODEL, "tenant-a")));
+        Decision base = policy.select(List.of(w1, w2), new SelectionContext(MODEL, "", null, Map.of(), plainPrompt));
+
+        assertThat(exact.worker()).isSameAs(w1);
+        assertThat(exact.branch()).isEqualTo(KvAwarePolicy.BRANCH_HIT);
+        assertThat(noSalt.branch()).isEqualTo(KvAwarePolicy.BRANCH_MISS);
+        assertThat(saltFromRequest.worker()).isSameAs(w1);
+        assertThat(base.worker()).isSameAs(w2);
+    }
+
+    @Test
+    void keysAnAdapterNoEngineReportedAsTheBaseModel() {
+        holds(w2, 10); // SGLang publishes no lora_name: its adapter pages look like the base model's
+        KvAwarePolicy policy = policy(base());
+        PromptTokens sglangAdapter = new PromptTokens(tokens, "my-adapter", null, PromptTokens.Source.LOCAL);
+
+        Decision d = policy.select(List.of(w1, w2), new SelectionContext(MODEL, "", null, Map.of(), sglangAdapter));
+
+        assertThat(d.worker()).isSameAs(w2);
+        assertThat(d.branch()).isEqualTo(KvAwarePolicy.BRANCH_HIT);
     }
 
     @Test

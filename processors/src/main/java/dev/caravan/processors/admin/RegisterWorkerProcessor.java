@@ -14,7 +14,8 @@ import dev.caravan.processors.error.GatewayError;
 /**
  * Admin step {@code registerWorker} ({@code POST /workers}): registers a worker from SGLang's {@code WorkerConfigRequest}
  * fields ({@code url}, {@code model_id}, {@code worker_type}, {@code bootstrap_port}, {@code api_key}, {@code labels},
- * {@code priority}, {@code cost}, {@code kv_events_endpoint}, {@code kv_replay_endpoint}, and the health-check overrides
+ * {@code priority}, {@code cost}, {@code runtime} ({@code sglang} or {@code vllm}; detected when absent),
+ * {@code kv_events_endpoint}, {@code kv_replay_endpoint}, and the health-check overrides
  * {@code health_check_timeout_secs}, {@code health_check_interval_secs}, {@code health_success_threshold},
  * {@code health_failure_threshold}, {@code disable_health_check}).
  *

@@ -3,6 +3,7 @@ package dev.caravan.processors.admin;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
+import dev.caravan.policies.EngineRuntime;
 import dev.caravan.policies.Worker;
 import dev.caravan.policies.WorkerHealthCheck;
 import dev.caravan.policies.WorkerRole;
@@ -46,6 +47,10 @@ final class WorkerJson {
                 b.labels(labels);
             }
             b.healthCheck(healthCheck(body));
+            String runtime = string(body, "runtime");
+            if (runtime != null) {
+                b.runtime(EngineRuntime.parse(runtime));
+            }
             return b.build();
         } catch (IllegalArgumentException e) {
             throw invalid(e.getMessage());
@@ -77,6 +82,14 @@ final class WorkerJson {
         if (body.containsKey("api_key")) {
             worker.setApiKey(apiKey);
         }
+        String runtime = string(body, "runtime");
+        if (runtime != null) {
+            try {
+                worker.setRuntime(EngineRuntime.parse(runtime));
+            } catch (IllegalArgumentException e) {
+                throw invalid(e.getMessage());
+            }
+        }
     }
 
     static Map<String, Object> info(Worker w) {
@@ -90,6 +103,13 @@ final class WorkerJson {
         m.put("is_healthy", w.isHealthy());
         m.put("load", w.load());
         m.put("connection_mode", "http");
+        if (w.runtime() != null) {
+            m.put("runtime_type", w.runtime().wireName());
+        }
+        if (w.dataParallelRank() != null) {
+            m.put("dp_rank", w.dataParallelRank());
+            m.put("dp_size", w.dataParallelSize());
+        }
         m.put("disable_health_check", Boolean.TRUE.equals(w.healthCheck().disabled()));
         if (w.bootstrapPort() != null) {
             m.put("bootstrap_port", w.bootstrapPort());

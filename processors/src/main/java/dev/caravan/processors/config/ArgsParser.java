@@ -91,6 +91,9 @@ public final class ArgsParser {
                 return values.isEmpty() ? "true" : values.get(0);
             }
             case LIST, GROUPS -> {
+                if (values.isEmpty() && flag.type() == FlagType.LIST) {
+                    return previous == null ? "" : previous; // SGLang's nargs="*": the flag alone sets nothing
+                }
                 if (values.isEmpty()) {
                     throw new IllegalArgumentException(flag.flag() + " needs at least one value");
                 }

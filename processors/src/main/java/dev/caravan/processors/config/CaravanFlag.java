@@ -23,6 +23,8 @@ import java.util.regex.Pattern;
  * pattern (each where the row has one).
  *
  * @param flag         the SGLang-compatible flag, e.g. {@code --cache-threshold}
+ * @param aliases      other names of the flag ({@code --eviction-interval-secs}, the Python launcher's name of
+ *                     {@code --eviction-interval}); every name is also accepted with SGLang's {@code --router-} prefix
  * @param key          the property key, e.g. {@code caravan.policy.cache-threshold}
  * @param type         arity and the form of a value
  * @param defaultValue the default as a property string; empty means "unset"
@@ -33,12 +35,18 @@ import java.util.regex.Pattern;
  * @param pattern      text rows: a regular expression values must match, or null
  * @param checkedBy    who checks the value beyond its type when the row does not (policy options: the policy's
  *                     config record), or empty
+ * @param support      what Caravan does with the flag: implemented, different, accepted and ignored, refused
+ * @param secret       the value is a credential: masked wherever the configuration is shown
  * @param section      heading of the documentation section the row is listed under
  * @param description  one sentence for {@code --help} and the docs (meaning and unit)
  */
-public record CaravanFlag(String flag, String key, FlagType type, String defaultValue, ValueRange range,
-                          Choices choices, Map<String, String> specials, TextPattern pattern, String checkedBy,
-                          String section, String description) {
+public record CaravanFlag(String flag, List<String> aliases, String key, FlagType type, String defaultValue,
+                          ValueRange range, Choices choices, Map<String, String> specials, TextPattern pattern,
+                          String checkedBy, FlagSupport support, boolean secret, String section,
+                          String description) {
+
+    /** The prefix SGLang's {@code launch_server} puts before every router flag; accepted on every name. */
+    public static final String ROUTER_PREFIX = "--router-";
 
     /** A regular expression a text value must match, and what that means in words (for messages and docs). */
     public record TextPattern(String regex, String meaning) {
@@ -59,13 +67,23 @@ public record CaravanFlag(String flag, String key, FlagType type, String default
         if (!key.startsWith("caravan.")) {
             throw new IllegalArgumentException("key must start with caravan., was '" + key + "'");
         }
+        aliases = aliases == null ? List.of() : List.copyOf(aliases);
+        for (String alias : aliases) {
+            if (!alias.startsWith("--")) {
+                throw new IllegalArgumentException(flag + ": alias must start with --, was '" + alias + "'");
+            }
+        }
+        support = support == null ? FlagSupport.IMPLEMENTED : support;
         defaultValue = defaultValue == null ? "" : defaultValue.trim();
         specials = specials == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(specials));
         checkedBy = checkedBy == null ? "" : checkedBy;
         if (range != null && !type.numeric()) {
             throw new IllegalArgumentException(flag + ": a range needs a numeric type, not " + type);
         }
-        if ((choices != null || pattern != null) && type != FlagType.STRING) {
+        if (choices != null && type != FlagType.STRING) {
+            throw new IllegalArgumentException(flag + ": choices and patterns need type STRING, not " + type);
+        }
+        if (pattern != null && type != FlagType.STRING && type != FlagType.LIST) {
             throw new IllegalArgumentException(flag + ": choices and patterns need type STRING, not " + type);
         }
     }
@@ -84,11 +102,67 @@ public record CaravanFlag(String flag, String key, FlagType type, String default
     }
 
     /**
-     * True when {@code name} (as typed on the command line, without {@code =value}) selects this row. The one place a
-     * flag name is matched: an alias ({@code --router-port}) would be one more name accepted here.
+     * True when {@code name} (as typed on the command line, without {@code =value}) selects this row: the flag, one of
+     * its aliases, or either with SGLang's {@code --router-} prefix ({@code --router-policy}). The one place a flag
+     * name is matched.
      */
     public boolean answersTo(String name) {
-        return flag.equals(name);
+        if (flag.equals(name) || aliases.contains(name)) {
+            return true;
+        }
+        if (name.startsWith(ROUTER_PREFIX)) {
+            String bare = "--" + name.substring(ROUTER_PREFIX.length());
+            return flag.equals(bare) || aliases.contains(bare);
+        }
+        return false;
+    }
+
+    /** Every name of the flag: the flag, then its aliases. */
+    public List<String> names() {
+        List<String> names = new ArrayList<>(1 + aliases.size());
+        names.add(flag);
+        names.addAll(aliases);
+        return names;
+    }
+
+    /**
+     * Why an accepted value stops start-up, or null: a {@link FlagSupport.Status#REFUSED} row set to anything but its
+     * default, or a value the row refuses ({@code --backend openai}). Names the flag and says why:
+     * {@code --jwt-issuer is not supported by Caravan: ...}.
+     */
+    public String refusal(String value) {
+        String v = canonical(value);
+        if (support.status() == FlagSupport.Status.REFUSED && !isDefault(v)) {
+            return flag + " is not supported by Caravan: " + support.note();
+        }
+        if (!v.isEmpty() && support.refusedValues().contains(v)) {
+            return flag + " " + v + " is not supported by Caravan: " + support.refusedReason();
+        }
+        return null;
+    }
+
+    /**
+     * The one-line start-up warning for an accepted value, or null: an {@link FlagSupport.Status#IGNORED} row set to
+     * anything but its default. Names the flag, never the value (it may be a password).
+     */
+    public String warning(String value) {
+        if (support.status() == FlagSupport.Status.IGNORED && !isDefault(canonical(value))) {
+            return flag + " is accepted for SGLang compatibility and ignored: " + support.note();
+        }
+        return null;
+    }
+
+    /** True when a canonical value equals the default (numerically for numbers: {@code 60} and {@code 60.0}). */
+    private boolean isDefault(String v) {
+        if (v.equals(defaultValue)) {
+            return true;
+        }
+        if (type.numeric() && !v.isEmpty() && !defaultValue.isEmpty() && type.accepts(v)
+                && type.accepts(defaultValue)) {
+            return new BigDecimal(v).compareTo(new BigDecimal(defaultValue)) == 0;
+        }
+        return (type == FlagType.SWITCH || type == FlagType.BOOLEAN)
+                && v.equalsIgnoreCase(defaultValue.isEmpty() ? "false" : defaultValue);
     }
 
     /** True when an empty value is an error: the row has a default and a rule (range, choices or pattern). */
@@ -113,7 +187,7 @@ public record CaravanFlag(String flag, String key, FlagType type, String default
         boolean ok = type.accepts(v)
                 && (range == null || range.contains(decimal(v)))
                 && (choices == null || choices.canonical(v) != null)
-                && (pattern == null || pattern.matches(v));
+                && (pattern == null || matchesPattern(v));
         return ok ? null : label() + " must be " + rule() + ", was '" + v + "'";
     }
 
@@ -163,6 +237,19 @@ public record CaravanFlag(String flag, String key, FlagType type, String default
         return values;
     }
 
+    /** A text value matches the pattern; a list value, each of its elements. */
+    private boolean matchesPattern(String v) {
+        if (type != FlagType.LIST) {
+            return pattern.matches(v);
+        }
+        for (String element : v.split(",")) {
+            if (!pattern.matches(element.trim())) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     private String label() {
         return flag + " (" + key + ")";
     }
@@ -201,6 +288,9 @@ public record CaravanFlag(String flag, String key, FlagType type, String default
         private final Map<String, String> specials = new LinkedHashMap<>();
         private TextPattern pattern;
         private String checkedBy = "";
+        private final List<String> aliases = new ArrayList<>();
+        private FlagSupport support = FlagSupport.IMPLEMENTED;
+        private boolean secret;
 
         Builder(String flag, String key, FlagType type, String section, Consumer<CaravanFlag> sink) {
             this.flag = flag;
@@ -273,13 +363,55 @@ public record CaravanFlag(String flag, String key, FlagType type, String default
         }
 
         /**
+         * Other names of the flag, accepted like it: SGLang's Python launcher and Rust binary name some settings
+         * differently ({@code --eviction-interval-secs} / {@code --eviction-interval}).
+         */
+        public Builder alias(String... names) {
+            aliases.addAll(List.of(names));
+            return this;
+        }
+
+        /** The value is a credential (an API key, a password): masked wherever the configuration is shown. */
+        public Builder secret() {
+            this.secret = true;
+            return this;
+        }
+
+        /** Implemented with a difference from SGLang, which {@code how} explains (docs). */
+        public Builder differs(String how) {
+            this.support = support.as(FlagSupport.Status.DIFFERENT, how);
+            return this;
+        }
+
+        /**
+         * Accepted without effect: a value other than the default logs one start-up warning naming the flag and
+         * {@code why}.
+         */
+        public Builder ignored(String why) {
+            this.support = support.as(FlagSupport.Status.IGNORED, why);
+            return this;
+        }
+
+        /** Not implemented: a value other than the default stops start-up, naming the flag and {@code why}. */
+        public Builder refused(String why) {
+            this.support = support.as(FlagSupport.Status.REFUSED, why);
+            return this;
+        }
+
+        /** These values (canonical spelling) stop start-up, naming the flag, the value and {@code why}. */
+        public Builder refusing(String why, String... values) {
+            this.support = support.refusing(why, java.util.Set.of(values));
+            return this;
+        }
+
+        /**
          * Ends the declaration.
          *
          * @throws IllegalArgumentException when the row is malformed or its default breaks its own rule
          */
         public CaravanFlag describe(String description) {
-            CaravanFlag f = new CaravanFlag(flag, key, type, defaultValue, range, choices, specials, pattern, checkedBy,
-                    section, description);
+            CaravanFlag f = new CaravanFlag(flag, aliases, key, type, defaultValue, range, choices, specials, pattern,
+                    checkedBy, support, secret, section, description);
             String error = f.check(f.defaultValue());
             if (error != null) {
                 throw new IllegalArgumentException("default of " + error);

@@ -30,6 +30,7 @@ import dev.caravan.policies.PolicyName;
 import dev.caravan.policies.PrefixHashConfig;
 import dev.caravan.policies.tree.OwnerRule;
 import dev.caravan.processors.admission.AdmissionConfig;
+import dev.caravan.processors.health.EventLoopsHealthCheck;
 import dev.caravan.processors.health.HealthConfig;
 import dev.caravan.processors.kv.HfTokenizer;
 import dev.caravan.processors.kv.KvSettings;
@@ -37,6 +38,7 @@ import dev.caravan.processors.pd.PdConfig;
 import dev.caravan.processors.pd.PdMode;
 import dev.caravan.processors.reliability.BreakerConfig;
 import dev.caravan.processors.reliability.RetryConfig;
+import dev.caravan.processors.tokens.TokensConfig;
 
 /**
  * The configuration table: every command-line flag of {@code ./caravan run}, the {@code caravan.*} property it sets,
@@ -90,6 +92,9 @@ public final class CaravanFlags {
     static final String SECURITY = "Security and input limits";
     static final String PD = "Prefill/decode disaggregation";
     static final String KV = "KV events and kv_aware";
+    static final String TOKENS = "Prompt tokens (the engine's own)";
+    static final String OBSERVABILITY = "Metrics, tracing and logs";
+    static final String TLS = "TLS";
 
     /**
      * Upper bound of every duration in seconds: ten years. Anything longer is a typo, and {@code Long.MAX_VALUE}
@@ -122,7 +127,7 @@ public final class CaravanFlags {
             LONG, SERVER)
             .defaultValue(GatewayConfig.DEFAULT_MAX_PAYLOAD_SIZE).min(1)
             .describe("Largest request body accepted, in bytes; larger bodies get 413.");
-    public static final CaravanFlag API_KEY = row("--api-key", "caravan.api-key", STRING, SERVER)
+    public static final CaravanFlag API_KEY = row("--api-key", "caravan.api-key", STRING, SERVER).secret()
             .describe("When set, clients must send 'Authorization: Bearer <key>' (else 401), and workers registered "
                     + "without their own api_key are called with it.");
     public static final CaravanFlag LOG_LEVEL = row("--log-level", "caravan.log-level", STRING, SERVER)
@@ -153,11 +158,42 @@ public final class CaravanFlags {
                     + "live.");
     public static final CaravanFlag CONFIG = row("--config", "caravan.config", STRING, SERVER)
             .describe("Properties file with caravan.* (and camel.*) settings; see 'Precedence'.");
+    public static final CaravanFlag CORS_ALLOWED_ORIGINS = row("--cors-allowed-origins",
+            "caravan.cors-allowed-origins", LIST, SERVER)
+            .describe("Origins browsers may call the gateway from (CORS: GET, POST, OPTIONS; Content-Type and "
+                    + "Authorization; X-Request-Id exposed). Empty: any origin, method and header, as SGLang.");
 
     // ---- Workers ------------------------------------------------------------------------------------------------
     public static final CaravanFlag WORKER_URLS = row("--worker-urls", "caravan.worker-urls", LIST, WORKERS)
             .describe("Engine URLs registered at start (space-separated on the command line, comma-separated as a "
                     + "property).");
+    public static final CaravanFlag BACKEND = row("--backend", "caravan.backend", STRING, WORKERS).alias("--runtime")
+            .defaultValue(GatewayConfig.DEFAULT_BACKEND).oneOf("sglang", "vllm", "trtllm", "openai", "anthropic")
+            .refusing("Caravan routes to SGLang and vLLM engines over HTTP; gRPC runtimes and external APIs are not "
+                    + "implemented", "trtllm", "openai", "anthropic")
+            .describe("Engine type of workers registered without one (runtime in POST /workers) and not yet detected: "
+                    + "sglang or vllm. It picks a worker's cache-flush endpoint and the engine paths of tokenize, "
+                    + "detokenize and classify (docs/sglang-compat.md).");
+    public static final CaravanFlag DP_AWARE = row("--dp-aware", "caravan.dp-aware", SWITCH, WORKERS)
+            .defaultValue(false)
+            .differs("ranks are workers url@rank and requests are pinned to them as in SGLang; kv_aware does not yet "
+                    + "see per-rank blocks, and P/D prefill ranks are not passed to decode (disagg_prefill_dp_rank)")
+            .describe("Route to each data-parallel rank of an engine as its own worker url@rank: the engine's dp_size "
+                    + "is read from its /get_server_info at registration, and the chosen rank is pinned with "
+                    + "data_parallel_rank in the body (SGLang) and the X-data-parallel-rank header (vLLM).");
+    public static final CaravanFlag WORKER_STARTUP_TIMEOUT_SECS = row("--worker-startup-timeout-secs",
+            "caravan.worker-startup-timeout-secs", LONG, WORKERS)
+            .defaultValue(GatewayConfig.DEFAULT_WORKER_STARTUP_TIMEOUT_SECS).range(1, MAX_SECONDS)
+            .differs("only --dp-aware waits for an engine (to read its ranks); every other worker is registered at "
+                    + "once and serves when its health checks pass")
+            .describe("--dp-aware: how long registration keeps asking a new engine for its dp_size before it "
+                    + "registers the engine as one worker.");
+    public static final CaravanFlag WORKER_STARTUP_CHECK_INTERVAL = row("--worker-startup-check-interval",
+            "caravan.worker-startup-check-interval", LONG, WORKERS)
+            .defaultValue(GatewayConfig.DEFAULT_WORKER_STARTUP_CHECK_INTERVAL_SECS).range(1, MAX_SECONDS)
+            .differs("only --dp-aware waits for an engine; SGLang's load monitor also ran at this interval, "
+                    + "Caravan's runs at --load-check-interval")
+            .describe("--dp-aware: seconds between two attempts to read a new engine's dp_size.");
 
     // ---- Policy -------------------------------------------------------------------------------------------------
     public static final CaravanFlag POLICY_NAME = row("--policy", "caravan.policy.name", STRING, POLICY)
@@ -175,6 +211,7 @@ public final class CaravanFlags {
             .defaultValue(CacheAwareConfig.DEFAULT_BALANCE_REL_THRESHOLD).checkedBy(BY_POLICY)
             .describe("cache_aware, bucket: ... and max above min times this ratio.");
     public static final CaravanFlag EVICTION_INTERVAL = option(PolicyConfig.EVICTION_INTERVAL, LONG, POLICY)
+            .alias("--eviction-interval-secs")
             .defaultValue(CacheAwareConfig.DEFAULT_EVICTION_INTERVAL.toSeconds()).checkedBy(BY_POLICY)
             .describe("cache_aware: seconds between tree evictions (0 disables); manual: TTL sweep interval.");
     public static final CaravanFlag MAX_TREE_SIZE = option(PolicyConfig.MAX_TREE_SIZE, LONG, POLICY)
@@ -206,6 +243,7 @@ public final class CaravanFlags {
             .describe("cache_aware: the worker a prefix held by several reports: first (SGLang: the one that first "
                     + "received it, while the tree holds it there) or latest (the last one it was sent to).");
     public static final CaravanFlag BUCKET_ADJUST_INTERVAL = option(PolicyConfig.BUCKET_ADJUST_INTERVAL, LONG, POLICY)
+            .alias("--bucket-adjust-interval-secs")
             .defaultValue(BucketConfig.DEFAULT_BUCKET_ADJUST_INTERVAL.toSeconds()).checkedBy(BY_POLICY)
             .describe("bucket: seconds between bucket boundary adjustments.");
     public static final CaravanFlag ASSIGNMENT_MODE = option(PolicyConfig.ASSIGNMENT_MODE, STRING, POLICY)
@@ -220,6 +258,7 @@ public final class CaravanFlags {
             .defaultValue(PrefixHashConfig.DEFAULT_PREFIX_TOKEN_COUNT).checkedBy(BY_POLICY)
             .describe("prefix_hash: leading tokens hashed to pick the worker.");
     public static final CaravanFlag LOAD_FACTOR = option(PolicyConfig.LOAD_FACTOR, DOUBLE, POLICY)
+            .alias("--prefix-hash-load-factor")
             .defaultValue(PrefixHashConfig.DEFAULT_LOAD_FACTOR).checkedBy(BY_POLICY)
             .describe("prefix_hash: a worker above this factor times the mean load is skipped.");
     public static final CaravanFlag MAX_LOAD_SKEW = option(PolicyConfig.MAX_LOAD_SKEW, DOUBLE, POLICY)
@@ -345,6 +384,11 @@ public final class CaravanFlags {
             SWITCH, HEALTH)
             .defaultValue(false)
             .describe("Never probe workers; they stay healthy (per worker: disable_health_check).");
+    public static final CaravanFlag EVENT_LOOP_STALL_SECS = row("--event-loop-stall-secs",
+            "caravan.health.event-loop-stall-secs", LONG, HEALTH)
+            .defaultValue(EventLoopsHealthCheck.DEFAULT_STALL_LIMIT.toSeconds()).range(2, MAX_SECONDS)
+            .describe("/liveness (Camel's liveness check caravan-event-loops) fails when one of the gateway's event "
+                    + "loops has not run its once-a-second heartbeat for this many seconds.");
 
     // ---- Circuit breakers -----------------------------------------------------------------------------------------
     public static final CaravanFlag CB_FAILURE_THRESHOLD = row("--cb-failure-threshold", "caravan.cb.failure-threshold",
@@ -413,6 +457,9 @@ public final class CaravanFlags {
     public static final CaravanFlag RATE_LIMIT_TOKENS_PER_SECOND = row("--rate-limit-tokens-per-second",
             "caravan.admission.rate-limit-tokens-per-second", INT, ADMISSION)
             .defaultValue(AdmissionConfig.DEFAULT_RATE_PER_SECOND).special("-1", "off").min(1)
+            .differs("off unless set; SGLang refills its concurrency token bucket at --max-concurrent-requests per "
+                    + "second when unset, which with slots returned at the end of each request only matters under a "
+                    + "burst of short requests")
             .describe("New inference requests admitted per second (bursts up to one second's worth); over it 429. Off "
                     + "by default (SGLang defaults it to --max-concurrent-requests).");
 
@@ -436,6 +483,7 @@ public final class CaravanFlags {
 
     // ---- Security and input limits --------------------------------------------------------------------------------
     public static final CaravanFlag ADMIN_API_KEY = row("--admin-api-key", "caravan.admin-api-key", STRING, SECURITY)
+            .secret()
             .describe("When set, the admin API (/workers*, /flush_cache, /get_loads, legacy add/remove/list) requires "
                     + "'Authorization: Bearer <admin key>' instead of --api-key.");
     public static final CaravanFlag MAX_JSON_NESTING_DEPTH = row("--max-json-nesting-depth",
@@ -468,13 +516,15 @@ public final class CaravanFlags {
     public static final CaravanFlag KV_TOKENIZER = option(PolicyConfig.KV_TOKENIZER, STRING, KV)
             .defaultValue(KvAwareConfig.DEFAULT_TOKENIZER).checkedBy("kv_aware when it loads the tokenizer")
             .describe("kv_aware: 'pseudo' (the engine simulator's tokenizer) or the path of the model's HuggingFace "
-                    + "tokenizer.json; must tokenize exactly as the engines do.");
+                    + "tokenizer.json, used on the routing text when no prompt tokens are available; prefer "
+                    + "--model-path, which gives chat requests the engine's own tokens (docs/tokens.md).");
     public static final CaravanFlag KV_ADD_SPECIAL_TOKENS = row("--kv-add-special-tokens",
             "caravan.kv.add-special-tokens", BOOLEAN, KV)
             .defaultValue(HfTokenizer.DEFAULT_ADD_SPECIAL_TOKENS)
-            .describe("kv_aware with a tokenizer.json: add the tokenizer's special tokens (BOS...) when encoding, as "
-                    + "vLLM's /v1/completions does (true); false for engines fed pre-rendered prompts encoded without "
-                    + "them. Chat prompts do not hash exactly either way (docs/kv-events.md).");
+            .describe("kv_aware with --kv-tokenizer: add the tokenizer's special tokens (BOS...) when encoding the "
+                    + "routing text, as vLLM's /v1/completions does (true); false for engines fed pre-rendered prompts "
+                    + "encoded without them. Prompt tokens (--model-path) follow the engine's rules instead "
+                    + "(docs/tokens.md).");
     public static final CaravanFlag KV_CHARS_PER_TOKEN = option(PolicyConfig.KV_CHARS_PER_TOKEN, INT, KV)
             .defaultValue(KvAwareConfig.DEFAULT_CHARS_PER_TOKEN)
             .range(KvAwareConfig.MIN_CHARS_PER_TOKEN, KvAwareConfig.MAX_CHARS_PER_TOKEN)
@@ -550,6 +600,93 @@ public final class CaravanFlags {
             .describe("kv_aware self-check: warn when the recent agreement of predicted and reported blocks drops "
                     + "below this.");
 
+    // ---- Prompt tokens (docs/tokens.md) ------------------------------------------------------------------------------
+    public static final CaravanFlag MODEL_PATH = row("--model-path", "caravan.tokens.model-path", LIST, TOKENS)
+            .describe("Local Hugging Face model directory (tokenizer.json, tokenizer_config.json, optional "
+                    + "chat_template.jinja) whose chat template and tokenizer give the engine's own prompt tokens; "
+                    + "MODEL=DIR per served model, a bare DIR for every other model.");
+    public static final CaravanFlag TOKENIZER_PATH = row("--tokenizer-path", "caravan.tokens.tokenizer-path", LIST,
+            TOKENS)
+            .describe("Tokenizer directory or tokenizer.json when it is not the model directory's (SGLang's "
+                    + "--tokenizer-path); MODEL=PATH per model, a bare PATH for every other model.");
+    public static final CaravanFlag CHAT_TEMPLATE = row("--chat-template", "caravan.tokens.chat-template", LIST,
+            TOKENS)
+            .describe("Jinja file overriding the model's chat template, as the engine's --chat-template; "
+                    + "MODEL=FILE per model, a bare FILE for every other model.");
+    public static final CaravanFlag CHAT_TEMPLATE_CONTENT_FORMAT = row("--chat-template-content-format",
+            "caravan.tokens.chat-template-content-format", STRING, TOKENS)
+            .defaultValue(TokensConfig.DEFAULT_CONTENT_FORMAT).oneOf(Choices.of("auto", "string", "openai"))
+            .describe("Message content given to chat templates as one string or as OpenAI parts; 'auto' detects it "
+                    + "from the template as vLLM does (vLLM's flag of the same name).");
+    public static final CaravanFlag TOKENS_SOURCE = row("--tokens-source", "caravan.tokens.source", STRING, TOKENS)
+            .defaultValue(TokensConfig.DEFAULT_SOURCE.wireName())
+            .oneOf(Choices.of(Arrays.stream(TokensConfig.Source.values()).map(TokensConfig.Source::wireName)
+                    .toList()))
+            .describe("Where prompt tokens come from: 'local' (the model's template and tokenizer here), 'engine' "
+                    + "(a worker's /tokenize, falling back to local), 'off', or 'auto' (local for models with a "
+                    + "--model-path or --tokenizer-path, else off).");
+    public static final CaravanFlag TOKENS_ENGINE = row("--tokens-engine", "caravan.tokens.engine", STRING, TOKENS)
+            .defaultValue(TokensConfig.DEFAULT_ENGINE.wireName())
+            .oneOf(Choices.of(Arrays.stream(dev.caravan.processors.tokens.EngineDialect.values())
+                    .map(dev.caravan.processors.tokens.EngineDialect::wireName).toList()))
+            .describe("The engines behind the gateway, 'vllm' or 'sglang': whose chat preprocessing the local "
+                    + "rendering reproduces and whose /tokenize API the engine source calls.");
+    public static final CaravanFlag TOKENS_ENGINE_TIMEOUT_MS = row("--tokens-engine-timeout-ms",
+            "caravan.tokens.engine-timeout-ms", LONG, TOKENS)
+            .defaultValue(TokensConfig.DEFAULT_ENGINE_TIMEOUT.toMillis()).range(1, MAX_MILLIS)
+            .describe("Longest wait for a worker's /tokenize before the request is routed on local tokens (or "
+                    + "none), in milliseconds.");
+    public static final CaravanFlag LORA_ADAPTERS = row("--lora-adapters", "caravan.tokens.lora-adapters", LIST,
+            TOKENS)
+            .describe("LoRA adapters served under their own model name, as ADAPTER=BASE_MODEL: requests naming "
+                    + "ADAPTER carry it as their LoRA key and are tokenized with BASE_MODEL's tokenizer.");
+
+    // ---- Metrics, tracing and logs (docs/observability.md) ---------------------------------------------------------
+    public static final CaravanFlag PROMETHEUS_PORT = row("--prometheus-port", "caravan.prometheus.port", INT,
+            OBSERVABILITY)
+            .defaultValue(GatewayConfig.DEFAULT_PROMETHEUS_PORT).special("-1", "none").range(0, 65535)
+            .describe("Port of the metrics listener (GET /metrics in Prometheus text), apart from --port, which keeps "
+                    + "/metrics too; 0 picks a free one; -1: no metrics listener.");
+    public static final CaravanFlag PROMETHEUS_HOST = row("--prometheus-host", "caravan.prometheus.host", STRING,
+            OBSERVABILITY)
+            .defaultValue(GatewayConfig.DEFAULT_PROMETHEUS_HOST)
+            .describe("Address the metrics listener binds.");
+    public static final CaravanFlag PROMETHEUS_DURATION_BUCKETS = row("--prometheus-duration-buckets",
+            "caravan.prometheus.duration-buckets", LIST, OBSERVABILITY)
+            .pattern("\\d+(\\.\\d+)?([eE][-+]?\\d+)?", "positive numbers of seconds")
+            .describe("Bucket bounds, in seconds, of the request-duration and time-to-first-byte histograms "
+                    + "(caravan_* and SGLang's smg_*); empty: SGLang's 0.001 to 240 s.");
+    public static final CaravanFlag ENABLE_TRACE = row("--enable-trace", "caravan.trace.enabled", SWITCH,
+            OBSERVABILITY)
+            .defaultValue(false)
+            .describe("Export OpenTelemetry traces: one span per request with child spans for worker selection, each "
+                    + "attempt and the P/D legs; W3C traceparent is sent to the engines.");
+    public static final CaravanFlag OTLP_TRACES_ENDPOINT = row("--otlp-traces-endpoint",
+            "caravan.trace.otlp-endpoint", STRING, OBSERVABILITY)
+            .defaultValue(GatewayConfig.DEFAULT_OTLP_TRACES_ENDPOINT)
+            .describe("Where spans go: host:port or http://host:port (OTLP over gRPC, SGLang's form), or a URL "
+                    + "ending in /v1/traces (OTLP over HTTP, protobuf).");
+    public static final CaravanFlag LOG_DIR = row("--log-dir", "caravan.log-dir", STRING, OBSERVABILITY)
+            .differs("the file is caravan.log (SGLang: smg); an application embedding the gateway keeps its own "
+                    + "logging")
+            .describe("./caravan run: also write the log to DIR/caravan.log, rolled over daily.");
+
+    // ---- TLS (docs/sglang-compat.md) -------------------------------------------------------------------------------
+    public static final CaravanFlag TLS_CERT_PATH = row("--tls-cert-path", "caravan.tls.cert-path", STRING, TLS)
+            .describe("PEM certificate (chain) of the gateway's HTTPS listener on --port; with --tls-key-path.");
+    public static final CaravanFlag TLS_KEY_PATH = row("--tls-key-path", "caravan.tls.key-path", STRING, TLS)
+            .describe("PEM private key (PKCS#8 or PKCS#1) of the HTTPS listener.");
+    public static final CaravanFlag CLIENT_CERT_PATH = row("--client-cert-path", "caravan.tls.client-cert-path",
+            STRING, TLS)
+            .describe("PEM certificate the gateway presents to https:// workers (mTLS): inference, control calls and "
+                    + "health probes; with --client-key-path.");
+    public static final CaravanFlag CLIENT_KEY_PATH = row("--client-key-path", "caravan.tls.client-key-path",
+            STRING, TLS)
+            .describe("PEM private key of the client certificate.");
+    public static final CaravanFlag CA_CERT_PATHS = row("--ca-cert-paths", "caravan.tls.ca-cert-paths", LIST, TLS)
+            .describe("PEM CA certificates that https:// workers' certificates must chain to (unset: the JVM's "
+                    + "trusted CAs).");
+
     private CaravanFlags() {
     }
 
@@ -565,7 +702,9 @@ public final class CaravanFlags {
 
     private static void add(CaravanFlag f) {
         for (CaravanFlag existing : ROWS) {
-            if (existing.flag().equals(f.flag()) || existing.key().equals(f.key())) {
+            boolean sameName = f.names().stream().anyMatch(existing::answersTo)
+                    || existing.names().stream().anyMatch(f::answersTo);
+            if (sameName || existing.key().equals(f.key())) {
                 throw new IllegalStateException("duplicate configuration row " + f.flag() + " / " + f.key());
             }
         }
@@ -580,6 +719,10 @@ public final class CaravanFlags {
             }
         }
         return names;
+    }
+
+    static {
+        SglangOnlyFlags.load(); // its rows come last, grouped by what Caravan does with them
     }
 
     /** Every row, in declaration order. */

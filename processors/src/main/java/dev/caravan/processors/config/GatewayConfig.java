@@ -21,7 +21,8 @@ import dev.caravan.policies.PolicyConfig;
  * method here; the accessors below are shortcuts for the settings the gateway core reads. Every value is checked against
  * its row at construction ({@link CaravanFlag#check}: type, range, choices, special values, pattern), all rows in one
  * pass, and stored in its canonical spelling ({@code --pd-mode VLLM} reads back as {@code vllm}); the exception lists
- * every bad value with its flag, its property, the rule and the value.
+ * every bad value with its flag, its property, the rule and the value, and every refused SGLang flag with why
+ * ({@link CaravanFlag#refusal}). Accepted flags without effect here leave a line in {@link #warnings()}.
  *
  * <pre>{@code
  * GatewayConfig config = GatewayConfig.defaults()
@@ -72,10 +73,22 @@ public final class GatewayConfig {
     /** Deep enough for any tool schema; Jackson's own default is 1,000. */
     public static final int DEFAULT_MAX_JSON_NESTING_DEPTH = 128;
 
+    /** SGLang's default engine type (its {@code RuntimeType} default). */
+    public static final String DEFAULT_BACKEND = "sglang";
+    /** SGLang's worker start-up wait. */
+    public static final long DEFAULT_WORKER_STARTUP_TIMEOUT_SECS = 1800;
+    public static final long DEFAULT_WORKER_STARTUP_CHECK_INTERVAL_SECS = 30;
+    /** SGLang's metrics listener. */
+    public static final int DEFAULT_PROMETHEUS_PORT = 29000;
+    public static final String DEFAULT_PROMETHEUS_HOST = "0.0.0.0";
+    /** SGLang's OTLP collector address (gRPC). */
+    public static final String DEFAULT_OTLP_TRACES_ENDPOINT = "localhost:4317";
+
     /** Prefix of the policy option keys; the rest of the key is the SGLang flag name without dashes. */
     public static final String POLICY_PREFIX = "caravan.policy.";
 
     private final Map<String, String> values;
+    private final List<String> warnings;
 
     private GatewayConfig(Map<String, String> values) {
         Map<String, String> all = new LinkedHashMap<>();
@@ -87,19 +100,28 @@ public final class GatewayConfig {
             all.put(k, v == null ? "" : v.trim());
         });
         List<String> errors = new ArrayList<>();
+        List<String> notes = new ArrayList<>();
         for (CaravanFlag f : CaravanFlags.all()) {
             String value = all.get(f.key());
             String error = f.check(value);
+            if (error == null) {
+                error = f.refusal(value);
+            }
             if (error != null) {
                 errors.add(error);
-            } else {
-                all.put(f.key(), f.canonical(value));
+                continue;
+            }
+            all.put(f.key(), f.canonical(value));
+            String warning = f.warning(value);
+            if (warning != null) {
+                notes.add(warning);
             }
         }
         if (!errors.isEmpty()) {
             throw new IllegalArgumentException(String.join("; ", errors));
         }
         this.values = Collections.unmodifiableMap(all);
+        this.warnings = List.copyOf(notes);
     }
 
     /** Every row at its default. */
@@ -135,6 +157,14 @@ public final class GatewayConfig {
         Map<String, String> copy = new LinkedHashMap<>(values);
         copy.put(key, value);
         return new GatewayConfig(copy);
+    }
+
+    /**
+     * One line per accepted flag that has no effect here and was set to something other than its default
+     * ({@link FlagSupport.Status#IGNORED}); the gateway logs them at start-up.
+     */
+    public List<String> warnings() {
+        return warnings;
     }
 
     /** Every key and value, as Camel property placeholders see them ({@code {{caravan.port}}}). */
@@ -260,8 +290,11 @@ public final class GatewayConfig {
     @Override
     public String toString() {
         Map<String, String> shown = new LinkedHashMap<>(values);
-        shown.computeIfPresent(CaravanFlags.API_KEY.key(), (k, v) -> v.isEmpty() ? v : "****");
-        shown.computeIfPresent(CaravanFlags.ADMIN_API_KEY.key(), (k, v) -> v.isEmpty() ? v : "****");
+        for (CaravanFlag f : CaravanFlags.all()) {
+            if (f.secret()) {
+                shown.computeIfPresent(f.key(), (k, v) -> v.isEmpty() ? v : "****");
+            }
+        }
         return "GatewayConfig" + shown;
     }
 }

@@ -19,6 +19,7 @@ import org.apache.camel.Message;
 import org.apache.camel.support.AsyncProcessorSupport;
 
 import dev.caravan.policies.WorkerUrl;
+import dev.caravan.processors.tls.TlsSettings;
 
 /**
  * Control step {@code callWorker}, inside the {@code call-workers} split, after {@code prepareControlCall}: sends the
@@ -45,13 +46,20 @@ public final class CallWorkerProcessor extends AsyncProcessorSupport {
      * @param timeout limit for one call, connection included ({@code --control-timeout-secs})
      */
     public CallWorkerProcessor(Vertx vertx, Duration timeout) {
+        this(vertx, timeout, TlsSettings.NONE);
+    }
+
+    /**
+     * @param tls the client certificate and trusted CAs for {@code https://} workers
+     */
+    public CallWorkerProcessor(Vertx vertx, Duration timeout, TlsSettings tls) {
         if (timeout.isNegative() || timeout.isZero()) {
             throw new IllegalArgumentException("control call timeout must be > 0, was " + timeout);
         }
         this.vertx = vertx;
         this.timeoutMs = timeout.toMillis();
         // A small pool of its own: a control call never queues behind inference streams on the data plane's pool.
-        this.client = vertx.createHttpClient(new HttpClientOptions().setKeepAlive(true).setKeepAliveTimeout(30),
+        this.client = vertx.createHttpClient(tls.client(new HttpClientOptions().setKeepAlive(true).setKeepAliveTimeout(30)),
                 new PoolOptions().setHttp1MaxSize(4));
     }
 

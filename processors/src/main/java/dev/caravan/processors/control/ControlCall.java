@@ -18,7 +18,14 @@ public record ControlCall(Worker worker, String method, String path, String body
     public static final ExchangeProperty<ControlCall> PROPERTY =
             ExchangeProperty.of("caravanControlCall", ControlCall.class);
 
+    /**
+     * Route-visible: the id of the worker a {@code call-workers} sub-exchange calls, which picks its control route
+     * ({@code toD direct:worker-control-${exchangeProperty.caravanControlWorkerId}}).
+     */
+    public static final ExchangeProperty<String> WORKER_ID =
+            ExchangeProperty.of("caravanControlWorkerId", String.class);
+
     public String url() {
-        return worker.url() + path;
+        return worker.engineUrl() + path;
     }
 }

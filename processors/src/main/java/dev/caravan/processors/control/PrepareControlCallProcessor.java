@@ -10,8 +10,8 @@ import org.apache.camel.Processor;
  * Control step {@code prepareControlCall}, inside the {@code call-workers} split: turns the sub-exchange's
  * {@link ControlCall} body into a clean request for {@code callWorker} — all inherited headers removed (the
  * client's request headers and Camel HTTP headers would otherwise leak into, or redirect, the call), method set, the
- * worker's (or gateway's) API key as bearer token — and stores the call and its URL in {@code ControlCall.PROPERTY} /
- * {@code CONTROL_URL}.
+ * worker's (or gateway's) API key as bearer token — and stores the call, its worker's id (which picks the worker's
+ * control route) and its URL in {@code ControlCall.PROPERTY}, {@code ControlCall.WORKER_ID} and {@code CONTROL_URL}.
  */
 public final class PrepareControlCallProcessor implements Processor {
 
@@ -29,6 +29,7 @@ public final class PrepareControlCallProcessor implements Processor {
             throw new IllegalStateException("prepareControlCall expects a ControlCall body");
         }
         ControlCall.PROPERTY.set(exchange, call);
+        ControlCall.WORKER_ID.set(exchange, call.worker().id());
         CONTROL_URL.set(exchange, call.url());
         Message m = exchange.getIn();
         m.getHeaders().clear();

@@ -8,6 +8,7 @@ import java.util.Map;
 import org.apache.camel.Exchange;
 import org.apache.camel.Processor;
 
+import dev.caravan.policies.Worker;
 import dev.caravan.policies.WorkerRegistry;
 import dev.caravan.processors.Json;
 import dev.caravan.processors.routing.PolicyRegistry;
@@ -17,7 +18,8 @@ import dev.caravan.processors.routing.PolicyRegistry;
  * {@code {status: success|partial_success|failed, message, workers_flushed, total_http_workers, total_workers,
  * successful:[url], failed:[{worker, error}]}} — 200 unless every worker failed (502).
  *
- * <p>Each worker whose cache was flushed is also forgotten by its model's policy ({@link PolicyRegistry#forgetCache}):
+ * <p>One entry per engine ({@code planFlushCache} calls each engine once, at its own endpoint). Each worker whose
+ * engine's cache was flushed (every rank of it) is also forgotten by its model's policy ({@link PolicyRegistry#forgetCache}):
  * the tree's picture of what that engine caches would otherwise keep attracting requests to an empty cache.
  */
 public final class SummarizeFlushCacheProcessor implements Processor {
@@ -37,11 +39,15 @@ public final class SummarizeFlushCacheProcessor implements Processor {
         List<Map<String, Object>> failed = new ArrayList<>();
         for (ControlResult r : results) {
             if (r.ok()) {
-                successful.add(r.call().worker().url());
-                policies.forgetCache(r.call().worker());
+                successful.add(r.call().worker().engineUrl());
+                for (Worker w : registry.all()) {
+                    if (w.engineUrl().equals(r.call().worker().engineUrl())) {
+                        policies.forgetCache(w); // every rank of the engine
+                    }
+                }
             } else {
                 Map<String, Object> f = new LinkedHashMap<>();
-                f.put("worker", r.call().worker().url());
+                f.put("worker", r.call().worker().engineUrl());
                 f.put("error", r.reason());
                 failed.add(f);
             }

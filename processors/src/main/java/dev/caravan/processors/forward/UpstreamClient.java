@@ -10,6 +10,7 @@ import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.PoolOptions;
 
 import dev.caravan.policies.WorkerUrl;
+import dev.caravan.processors.tls.TlsSettings;
 
 /**
  * The data plane's non-blocking HTTP/1.1 client to the workers: one Vert.x {@link HttpClient} on the same Vert.x instance
@@ -59,6 +60,15 @@ public final class UpstreamClient implements AutoCloseable {
      */
     public UpstreamClient(Vertx vertx, Duration connectTimeout, Duration requestTimeout, Duration idleTimeout,
                           Duration nonStreamAttemptTimeout, int maxConnectionsPerWorker) {
+        this(vertx, connectTimeout, requestTimeout, idleTimeout, nonStreamAttemptTimeout, maxConnectionsPerWorker,
+                TlsSettings.NONE);
+    }
+
+    /**
+     * @param tls the client certificate and trusted CAs for {@code https://} workers
+     */
+    public UpstreamClient(Vertx vertx, Duration connectTimeout, Duration requestTimeout, Duration idleTimeout,
+                          Duration nonStreamAttemptTimeout, int maxConnectionsPerWorker, TlsSettings tls) {
         if (nonStreamAttemptTimeout.isNegative() || idleTimeout.isNegative()) {
             throw new IllegalArgumentException("idleTimeout and nonStreamAttemptTimeout must be >= 0, were "
                     + idleTimeout + " and " + nonStreamAttemptTimeout);
@@ -67,7 +77,7 @@ public final class UpstreamClient implements AutoCloseable {
         this.requestTimeout = requestTimeout;
         this.idleTimeout = idleTimeout;
         this.nonStreamAttemptTimeout = nonStreamAttemptTimeout;
-        HttpClientOptions options = new HttpClientOptions()
+        HttpClientOptions options = tls.client(new HttpClientOptions())
                 .setKeepAlive(true)
                 .setKeepAliveTimeout((int) IDLE_TIMEOUT.toSeconds())
                 .setIdleTimeout(0)

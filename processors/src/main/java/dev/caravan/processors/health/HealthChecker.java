@@ -81,7 +81,7 @@ public final class HealthChecker implements WorkerListener {
                 s.probing = true;
                 s.nextDueNanos = now + cfg.interval().toNanos();
             }
-            probes.add(new HealthProbe(s.worker, s.worker.url() + cfg.endpoint(), cfg.timeout()));
+            probes.add(new HealthProbe(s.worker, s.worker.engineUrl() + cfg.endpoint(), cfg.timeout()));
         }
         return probes;
     }

@@ -11,8 +11,9 @@ import dev.caravan.policies.Worker;
 
 /**
  * Health-check meters (Prometheus names): {@code caravan_health_checks_total{worker,result=success|failure}} and
- * {@code caravan_worker_health_transitions_total{worker,to=healthy|unhealthy}}. The state itself is
- * {@code caravan_worker_healthy{worker}} (GatewayMetrics).
+ * {@code caravan_worker_health_transitions_total{worker,to=healthy|unhealthy}}, and under SGLang's name
+ * {@code smg_worker_health_checks_total{worker_type,result}}. The state itself is {@code caravan_worker_healthy{worker}}
+ * (GatewayMetrics).
  */
 public final class HealthMetrics implements HealthObserver {
 
@@ -29,6 +30,10 @@ public final class HealthMetrics implements HealthObserver {
         counter("p\0" + worker.url() + '\0' + result, () -> Counter.builder("caravan.health.checks")
                 .description("Health probes by result").tags("worker", worker.url(), "result", result)
                 .register(registry)).increment();
+        String role = worker.role().wireName();
+        counter("s\0" + role + '\0' + result, () -> Counter.builder("smg.worker.health.checks")
+                .description("Health check results by worker_type and result (SGLang's name)")
+                .tags("worker_type", role, "result", result).register(registry)).increment();
     }
 
     @Override

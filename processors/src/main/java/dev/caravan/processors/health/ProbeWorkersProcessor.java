@@ -23,6 +23,7 @@ import org.apache.camel.support.AsyncProcessorSupport;
 
 import dev.caravan.policies.Worker;
 import dev.caravan.policies.WorkerUrl;
+import dev.caravan.processors.tls.TlsSettings;
 
 /**
  * Step {@code probeWorkers} of the {@code health-check} timer route: sends every planned {@link HealthProbe} at once
@@ -44,9 +45,17 @@ public final class ProbeWorkersProcessor extends AsyncProcessorSupport {
      * @param gatewayApiKey key for workers without their own, or null
      */
     public ProbeWorkersProcessor(Vertx vertx, String gatewayApiKey) {
+        this(vertx, gatewayApiKey, TlsSettings.NONE);
+    }
+
+    /**
+     * @param tls the client certificate and trusted CAs for {@code https://} workers
+     */
+    public ProbeWorkersProcessor(Vertx vertx, String gatewayApiKey, TlsSettings tls) {
         this.vertx = vertx;
         this.gatewayApiKey = gatewayApiKey;
-        this.client = vertx.createHttpClient(new HttpClientOptions().setKeepAlive(true).setKeepAliveTimeout(30),
+        this.client = vertx.createHttpClient(tls.client(new HttpClientOptions().setKeepAlive(true)
+                        .setKeepAliveTimeout(30)),
                 new PoolOptions().setHttp1MaxSize(2));
         this.context = vertx.getOrCreateContext();
     }

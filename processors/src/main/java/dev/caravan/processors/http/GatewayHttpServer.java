@@ -15,10 +15,13 @@ import io.vertx.core.http.HttpServerOptions;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
+import io.vertx.ext.web.handler.CorsHandler;
 import org.apache.camel.component.platform.http.vertx.VertxPlatformHttpRouter;
 import org.apache.camel.support.service.ServiceSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+
+import dev.caravan.processors.tls.TlsSettings;
 
 /**
  * The gateway's own HTTP server: one Vert.x router that only the gateway's routes ({@code caravan-http:} URIs, served
@@ -54,6 +57,7 @@ public final class GatewayHttpServer extends ServiceSupport {
     private final int port;
     private final int eventLoops;
     private final RequestObserver observer;
+    private final TlsSettings tls;
     private final Router router;
     private final VertxPlatformHttpRouter platformRouter;
     private volatile HttpServer server;
@@ -69,6 +73,15 @@ public final class GatewayHttpServer extends ServiceSupport {
      */
     public GatewayHttpServer(Vertx vertx, String host, int port, long maxBodySize, int eventLoops,
                              RequestObserver observer) {
+        this(vertx, host, port, maxBodySize, eventLoops, observer, TlsSettings.NONE, null);
+    }
+
+    /**
+     * @param tls  the listener's certificate, when it speaks HTTPS ({@code --tls-cert-path})
+     * @param cors the CORS handler every request passes first ({@link CorsPolicy}), or null for none
+     */
+    public GatewayHttpServer(Vertx vertx, String host, int port, long maxBodySize, int eventLoops,
+                             RequestObserver observer, TlsSettings tls, CorsHandler cors) {
         if (eventLoops < 1) {
             throw new IllegalArgumentException("eventLoops must be at least 1, was " + eventLoops);
         }
@@ -77,7 +90,11 @@ public final class GatewayHttpServer extends ServiceSupport {
         this.port = port;
         this.eventLoops = eventLoops;
         this.observer = observer;
+        this.tls = tls;
         this.router = Router.router(vertx);
+        if (cors != null) {
+            router.route().order(Integer.MIN_VALUE).handler(cors); // before every route: preflights end here
+        }
         RouterErrorHandlers.install(router, observer);
         Handler<RoutingContext> body = bodyHandler(maxBodySize);
         this.platformRouter = new VertxPlatformHttpRouter(null, vertx, router, ROUTER_NAME) {
@@ -142,7 +159,7 @@ public final class GatewayHttpServer extends ServiceSupport {
 
     @Override
     protected void doStart() throws Exception {
-        HttpServerOptions options = new HttpServerOptions();
+        HttpServerOptions options = tls.server(new HttpServerOptions());
         HttpServer s = vertx.createHttpServer(options).requestHandler(router)
                 .invalidRequestHandler(new InvalidRequestHandler(options, observer));
         await(s.listen(port, host), host + ":" + port);
@@ -152,14 +169,16 @@ public final class GatewayHttpServer extends ServiceSupport {
             extra = 0;
         }
         try {
-            extraLoops = await(ServerEventLoops.add(vertx, router, host, s.actualPort(), extra, observer),
+            extraLoops = await(ServerEventLoops.add(vertx, router, host, s.actualPort(), extra, observer,
+                            () -> tls.server(new HttpServerOptions())),
                     host + ":" + s.actualPort() + " (" + extra + " more event loop(s))");
         } catch (ListenException e) {
             close(s);
             throw e;
         }
         server = s;
-        LOG.info("Caravan gateway listening on {}:{} ({} event loop(s))", host, s.actualPort(), extra + 1);
+        LOG.info("Caravan gateway listening on {}:{} ({}, {} event loop(s))", host, s.actualPort(),
+                tls.serverTls() ? "HTTPS" : "HTTP", extra + 1);
     }
 
     @Override

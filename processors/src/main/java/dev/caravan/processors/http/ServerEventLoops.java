@@ -46,15 +46,24 @@ public final class ServerEventLoops {
      */
     public static Future<String> add(Vertx vertx, Handler<HttpServerRequest> router, String host, int port,
                                      int instances, RequestObserver observer) {
+        return add(vertx, router, host, port, instances, observer, HttpServerOptions::new);
+    }
+
+    /**
+     * @param options the options of each instance (those of the first server: TLS included)
+     */
+    public static Future<String> add(Vertx vertx, Handler<HttpServerRequest> router, String host, int port,
+                                     int instances, RequestObserver observer,
+                                     java.util.function.Supplier<HttpServerOptions> options) {
         if (instances <= 0) {
             return Future.succeededFuture(null);
         }
         return vertx.deployVerticle(() -> new AbstractVerticle() {
             @Override
             public void start(Promise<Void> started) {
-                HttpServerOptions options = new HttpServerOptions();
-                vertx.createHttpServer(options).requestHandler(router)
-                        .invalidRequestHandler(new InvalidRequestHandler(options, observer))
+                HttpServerOptions o = options.get();
+                vertx.createHttpServer(o).requestHandler(router)
+                        .invalidRequestHandler(new InvalidRequestHandler(o, observer))
                         .listen(port, host).<Void>mapEmpty().onComplete(started);
             }
         }, new DeploymentOptions().setInstances(instances)).onSuccess(id ->

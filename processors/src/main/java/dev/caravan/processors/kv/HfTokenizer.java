@@ -26,9 +26,10 @@ import dev.caravan.policies.text.Tokenizer;
  * {@code addSpecialTokens} is true. The default is true because vLLM's {@code /v1/completions} (and its
  * {@code LLM.generate}) tokenizes prompts with {@code add_special_tokens=True}: with a tokenizer whose post-processor
  * prepends a BOS token, hashing without it would shift every block and match nothing. vLLM's chat path renders the chat
- * template (which already holds the BOS) and encodes it with {@code add_special_tokens=False}; the gateway's routing
- * text of a chat request is not the rendered template, so chat prompts do not hash exactly under either setting
- * (docs/kv-events.md). Thread-safe: the native tokenizer is immutable and DJL's encode may be called
+ * template (which already holds the BOS) and encodes it with {@code add_special_tokens=False}: the gateway does the
+ * same when it knows the model's chat template ({@code --model-path}, {@code dev.caravan.processors.tokens}); the
+ * routing text is not that rendering, so without it chat prompts do not hash exactly under either setting
+ * (docs/tokens.md). Thread-safe: the native tokenizer is immutable and DJL's encode may be called
  * concurrently. Close it to free the native memory.
  */
 public final class HfTokenizer implements Tokenizer, AutoCloseable {
@@ -72,7 +73,15 @@ public final class HfTokenizer implements Tokenizer, AutoCloseable {
 
     @Override
     public int[] encode(String text) {
-        long[] ids = tokenizer.encode(text == null ? "" : text, addSpecialTokens, false).getIds();
+        return encode(text, addSpecialTokens);
+    }
+
+    /**
+     * Encodes with or without the tokenizer's special tokens regardless of this instance's default: the engine's chat
+     * path encodes the rendered template without them, its completions path with them (docs/tokens.md).
+     */
+    public int[] encode(String text, boolean withSpecialTokens) {
+        long[] ids = tokenizer.encode(text == null ? "" : text, withSpecialTokens, false).getIds();
         int[] out = new int[ids.length];
         for (int i = 0; i < ids.length; i++) {
             out[i] = Math.toIntExact(ids[i]);

@@ -32,7 +32,9 @@ import dev.caravan.policies.WorkerListener;
  * template parameters {@code workerId}, {@code endpoint} (the PUB endpoint), {@code topics} ({@code --kv-events-topic})
  * and {@code rank}. A worker whose engine runs N data-parallel ranks (declared {@code dp_size}, or reported by the
  * engine and applied through {@link #ensureRanks}) gets routes {@code kv-events-<W.id>-dp<r>} for ranks 1..N-1 on
- * {@link ReplayEndpoints#forRank}(endpoint, r) — vLLM's and SGLang's {@code offset_endpoint_port}. With vLLM's example
+ * {@link ReplayEndpoints#forRank}(endpoint, r) — vLLM's and SGLang's {@code offset_endpoint_port}. A worker that is
+ * one rank r of an engine ({@code --dp-aware}, {@link Worker#dataParallelRank()}) gets the one route of that rank
+ * ({@code kv-events-<W.id>-dp<r>}, or without suffix for rank 0). With vLLM's example
  * ports (5557 events, 5558 replay) rank 1's events port is rank 0's replay port; the manager warns about such
  * collisions. On removal: the worker's routes are stopped and removed first (so no event re-registers W), then the
  * ingestor, the meters and every {@code forgetter} (block index, parity, capacities, calibration) drop W.
@@ -93,7 +95,8 @@ public final class KvRouteManager implements WorkerListener, AutoCloseable {
     public void ensureRanks(Worker worker) {
         submit(() -> {
             Integer have = ranks.get(worker.id());
-            if (camel != null && have != null && have < worker.dataParallelSize()) {
+            if (camel != null && have != null && worker.dataParallelRank() == null
+                    && have < worker.dataParallelSize()) {
                 KvEndpoints endpoints = KvEndpoints.of(worker, settings);
                 for (int r = have; r < worker.dataParallelSize(); r++) {
                     addRank(worker, endpoints, r);
@@ -185,9 +188,9 @@ public final class KvRouteManager implements WorkerListener, AutoCloseable {
         ingestor.register(worker, endpoints);
         metrics.bind(worker);
         ranks.put(worker.id(), 0);
-        for (int r = 0; r < worker.dataParallelSize(); r++) {
+        for (int r = worker.firstRank(); r < worker.firstRank() + worker.rankCount(); r++) {
             if (!addRank(worker, endpoints, r)) {
-                if (r == 0) {
+                if (r == worker.firstRank()) {
                     ranks.remove(worker.id());
                     metrics.unbind(worker.id());
                     ingestor.unregister(worker.id());

@@ -1,5 +1,6 @@
 package dev.caravan.processors.metrics;
 
+import static dev.caravan.processors.CaravanExchangeProperties.ERROR_CODE;
 import static dev.caravan.processors.CaravanExchangeProperties.OUTCOME;
 import static dev.caravan.processors.CaravanExchangeProperties.TTFB_NANOS;
 import static dev.caravan.processors.CaravanExchangeProperties.WORKER;
@@ -46,14 +47,25 @@ import dev.caravan.processors.routing.PolicyRegistry;
  *   <li>tree size per model and worker ({@code caravan_tree_chars{model,worker}}), refreshed at each scrape.</li>
  * </ul>
  * Per-worker gauges are registered when a worker joins and removed when it leaves. Thread-safe.
+ *
+ * <p>SGLang's router names ({@code smg_*}, its {@code observability/metrics.rs} at 0.3.2) are exported beside these
+ * where they mean the same, with SGLang's labels, so dashboards and alerts written for SGLang's router keep working:
+ * {@code smg_http_requests_total{method,path}}, {@code smg_http_request_duration_seconds{method,path}},
+ * {@code smg_http_responses_total{status_code,error_code}}, {@code smg_worker_requests_active{worker}},
+ * {@code smg_worker_health{worker}}, {@code smg_worker_selection_total{worker_type,connection_mode,model,policy}} and
+ * the branch counters of manual, consistent_hashing and prefix_hash ({@code smg_<policy>_policy_branch_total{branch}}).
+ * The breaker, retry and health-check twins are registered by their own meters' classes.
  */
 public final class GatewayMetrics implements RequestObserver, Consumer<Decision>, WorkerListener {
 
-    private static final Duration[] LATENCY_BUCKETS = {
-        Duration.ofMillis(1), Duration.ofMillis(5), Duration.ofMillis(10), Duration.ofMillis(25),
-        Duration.ofMillis(50), Duration.ofMillis(100), Duration.ofMillis(250), Duration.ofMillis(500),
-        Duration.ofSeconds(1), Duration.ofMillis(2500), Duration.ofSeconds(5), Duration.ofSeconds(10),
-        Duration.ofSeconds(30), Duration.ofSeconds(60), Duration.ofSeconds(300)};
+    /**
+     * SGLang's default buckets of its {@code *_duration_seconds} histograms (0.001 s to 240 s), used for the request
+     * duration and time to first byte unless {@code --prometheus-duration-buckets} says otherwise.
+     */
+    public static final List<Duration> DEFAULT_DURATION_BUCKETS = seconds(0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25,
+            0.5, 1.0, 2.5, 5.0, 10.0, 15.0, 30.0, 45.0, 60.0, 90.0, 120.0, 180.0, 240.0);
+
+    private final Duration[] latencyBuckets;
 
     private final MeterRegistry registry;
     private final Map<String, List<Meter>> workerMeters = new ConcurrentHashMap<>();
@@ -63,6 +75,15 @@ public final class GatewayMetrics implements RequestObserver, Consumer<Decision>
     private final List<PolicyRegistry> policies = new CopyOnWriteArrayList<>();
 
     public GatewayMetrics(MeterRegistry registry) {
+        this(registry, DEFAULT_DURATION_BUCKETS);
+    }
+
+    /** @param durationBuckets bucket bounds of the duration histograms ({@code --prometheus-duration-buckets}) */
+    public GatewayMetrics(MeterRegistry registry, List<Duration> durationBuckets) {
+        if (durationBuckets.isEmpty()) {
+            throw new IllegalArgumentException("durationBuckets must not be empty");
+        }
+        this.latencyBuckets = durationBuckets.toArray(Duration[]::new);
         this.registry = registry;
         this.treeChars = MultiGauge.builder("caravan.tree.chars")
                 .description("Characters each worker holds in a model's approximate radix tree")
@@ -71,6 +92,14 @@ public final class GatewayMetrics implements RequestObserver, Consumer<Decision>
 
     public MeterRegistry registry() {
         return registry;
+    }
+
+    private static List<Duration> seconds(double... values) {
+        List<Duration> out = new ArrayList<>(values.length);
+        for (double v : values) {
+            out.add(Duration.ofNanos(Math.round(v * 1e9)));
+        }
+        return List.copyOf(out);
     }
 
     /** Enables {@code caravan_tree_chars} for these policies (called once per pool: regular, and P/D prefill and decode). */
@@ -86,8 +115,10 @@ public final class GatewayMetrics implements RequestObserver, Consumer<Decision>
         timer("caravan.request.duration", "Time from request arrival to the end of the response", endpoint)
                 .record(durationNanos, TimeUnit.NANOSECONDS);
         if (exchange == null) {
+            recordSglangHttp(null, endpoint, status, durationNanos);
             return;
         }
+        recordSglangHttp(exchange, endpoint, status, durationNanos);
         Long ttfb = TTFB_NANOS.get(exchange);
         if (ttfb != null) {
             timer("caravan.time.to.first.byte", "Time from request arrival to the upstream response head", endpoint)
@@ -110,22 +141,57 @@ public final class GatewayMetrics implements RequestObserver, Consumer<Decision>
         }
     }
 
+    /** SGLang's layer-1 HTTP meters: requests and their duration by method and path, responses by status and code. */
+    private void recordSglangHttp(Exchange exchange, String path, int status, long durationNanos) {
+        String method = exchange == null ? null : exchange.getIn().getHeader(Exchange.HTTP_METHOD, String.class);
+        String m = method == null ? "OTHER" : method;
+        counter("sr\0" + m + '\0' + path, () -> Counter.builder("smg.http.requests")
+                .description("Total HTTP requests by method and path (SGLang's name)")
+                .tags("method", m, "path", path).register(registry)).increment();
+        ((Timer) cache.computeIfAbsent("sd\0" + m + '\0' + path, k -> Timer.builder("smg.http.request.duration")
+                .description("HTTP request duration by method and path (SGLang's name)").tags("method", m, "path", path)
+                .serviceLevelObjectives(latencyBuckets).register(registry))).record(durationNanos, TimeUnit.NANOSECONDS);
+        String code = exchange == null ? null : ERROR_CODE.get(exchange);
+        String c = code == null ? "" : code;
+        counter("sh\0" + status + '\0' + c, () -> Counter.builder("smg.http.responses")
+                .description("Total HTTP responses by status_code and error_code (SGLang's name)")
+                .tags("status_code", Integer.toString(status), "error_code", c).register(registry)).increment();
+    }
+
     private Counter counter(String key, java.util.function.Supplier<Counter> create) {
         return (Counter) cache.computeIfAbsent(key, k -> create.get());
     }
 
     private Timer timer(String name, String description, String endpoint) {
         return (Timer) cache.computeIfAbsent(name + '\0' + endpoint, k -> Timer.builder(name).description(description)
-                .tag("endpoint", endpoint).serviceLevelObjectives(LATENCY_BUCKETS).register(registry));
+                .tag("endpoint", endpoint).serviceLevelObjectives(latencyBuckets).register(registry));
     }
 
-    /** Counts one policy decision. */
+    /** Counts one policy decision (and, under SGLang's names, the selection and the branches SGLang counts). */
     @Override
     public void accept(Decision decision) {
         counter("d\0" + decision.label(), () -> Counter.builder("caravan.policy.decisions")
                 .description("Policy decisions by branch")
                 .tags("policy", decision.policy(), "branch", decision.branch()).register(registry)).increment();
+        Worker w = decision.worker();
+        if (w != null) {
+            String role = w.role().wireName();
+            counter("ss\0" + role + '\0' + w.modelId() + '\0' + decision.policy(), () ->
+                    Counter.builder("smg.worker.selection")
+                    .description("Worker selection events by worker_type, connection_mode, model, policy (SGLang's name)")
+                    .tags("worker_type", role, "connection_mode", "http", "model", w.modelId(), "policy",
+                            decision.policy()).register(registry)).increment();
+        }
+        if (SGLANG_BRANCH_POLICIES.contains(decision.policy())) {
+            counter("sb\0" + decision.label(), () -> Counter.builder("smg." + decision.policy() + ".policy.branch")
+                    .description("Branches of the " + decision.policy() + " policy (SGLang's name)")
+                    .tag("branch", decision.branch()).register(registry)).increment();
+        }
     }
+
+    /** The policies whose branch counters SGLang exports ({@code smg_<policy>_policy_branch_total}). */
+    private static final java.util.Set<String> SGLANG_BRANCH_POLICIES = java.util.Set.of("manual", "consistent_hashing",
+            "prefix_hash");
 
     @Override
     public void onWorkerAdded(Worker worker) {
@@ -135,6 +201,12 @@ public final class GatewayMetrics implements RequestObserver, Consumer<Decision>
                 .tag("worker", worker.url()).register(registry));
         meters.add(Gauge.builder("caravan.worker.healthy", worker, w -> w.isHealthy() ? 1 : 0)
                 .description("1 when the worker is healthy").tag("worker", worker.url()).register(registry));
+        meters.add(Gauge.builder("smg.worker.requests.active", worker, Worker::load)
+                .description("Currently running requests per worker (SGLang's name)")
+                .tag("worker", worker.url()).register(registry));
+        meters.add(Gauge.builder("smg.worker.health", worker, w -> w.isHealthy() ? 1 : 0)
+                .description("Worker health status, 1 healthy, 0 unhealthy (SGLang's name)")
+                .tag("worker", worker.url()).register(registry));
         workerMeters.put(worker.id(), meters);
     }
 

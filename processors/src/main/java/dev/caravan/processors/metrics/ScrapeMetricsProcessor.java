@@ -5,7 +5,8 @@ import org.apache.camel.Exchange;
 import org.apache.camel.Processor;
 
 /**
- * Route step {@code scrapeMetrics} ({@code GET /metrics} on the gateway port): refreshes the scrape-time gauges and
+ * Route step {@code scrapeMetrics} ({@code GET /metrics} on the gateway port; the metrics listener of
+ * {@code --prometheus-port} serves the same text through {@link #scrape()}): refreshes the scrape-time gauges and
  * answers with the Prometheus text exposition of the registry (Caravan's meters, Camel's route meters when camel-main
  * enables them, JVM meters).
  */
@@ -24,8 +25,13 @@ public final class ScrapeMetricsProcessor implements Processor {
 
     @Override
     public void process(Exchange exchange) {
-        metrics.refreshTreeGauges();
         exchange.getMessage().setHeader(Exchange.CONTENT_TYPE, CONTENT_TYPE);
-        exchange.getMessage().setBody(registry.scrape());
+        exchange.getMessage().setBody(scrape());
+    }
+
+    /** The text exposition, scrape-time gauges refreshed (also what the metrics listener serves). */
+    public String scrape() {
+        metrics.refreshTreeGauges();
+        return registry.scrape();
     }
 }

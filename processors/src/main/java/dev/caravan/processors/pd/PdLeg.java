@@ -76,7 +76,7 @@ final class PdLeg {
             fail(attemptFirst ? LegResult.Kind.ATTEMPT_TIMEOUT : LegResult.Kind.TIMEOUT, "no "
                     + (leg == Leg.PREFILL ? "complete response" : "response head") + " within " + limitMs + " ms");
         });
-        UpstreamClient.Target target = upstream.target(side.worker().url());
+        UpstreamClient.Target target = upstream.target(side.worker().engineUrl());
         RequestOptions options = new RequestOptions().setMethod(HttpMethod.POST).setHost(target.host())
                 .setPort(target.port()).setSsl(target.ssl()).setURI(target.pathPrefix() + path).setHeaders(headers);
         upstream.client().request(options).onComplete(ar -> {

@@ -2,6 +2,7 @@ package dev.caravan.processors.pd;
 
 import static dev.caravan.processors.CaravanExchangeProperties.EXCLUDED_WORKERS;
 import static dev.caravan.processors.CaravanExchangeProperties.MODEL;
+import static dev.caravan.processors.CaravanExchangeProperties.PROMPT_TOKENS;
 import static dev.caravan.processors.CaravanExchangeProperties.REQUEST_ID;
 import static dev.caravan.processors.CaravanExchangeProperties.ROUTING_TEXT;
 
@@ -20,6 +21,7 @@ import dev.caravan.policies.CacheScope;
 import dev.caravan.policies.Decision;
 import dev.caravan.policies.SelectionContext;
 import dev.caravan.policies.Worker;
+import dev.caravan.policies.text.PromptTokens;
 import dev.caravan.processors.error.GatewayError;
 import dev.caravan.processors.routing.CacheScopes;
 import dev.caravan.processors.routing.HeaderView;
@@ -65,12 +67,13 @@ public final class SelectPairProcessor implements Processor {
         String model = MODEL.get(exchange);
         String text = ROUTING_TEXT.get(exchange);
         HeaderView headers = new HeaderView(exchange.getIn().getHeaders());
-        CacheScope scope = CacheScopes.of(exchange);
         Collection<?> excluded = EXCLUDED_WORKERS.get(exchange);
-        PdPair.Side prefill = select(Leg.PREFILL, prefillPool, model, text, headers, scope, excluded);
+        PromptTokens prompt = PROMPT_TOKENS.get(exchange);
+        CacheScope scope = CacheScopes.of(exchange);
+        PdPair.Side prefill = select(Leg.PREFILL, prefillPool, model, text, headers, excluded, prompt, scope);
         PdPair.Side decode;
         try {
-            decode = select(Leg.DECODE, decodePool, model, text, headers, scope, excluded);
+            decode = select(Leg.DECODE, decodePool, model, text, headers, excluded, prompt, scope);
         } catch (RuntimeException e) {
             prefill.lease().release();
             throw e;
@@ -89,8 +92,7 @@ public final class SelectPairProcessor implements Processor {
     }
 
     private PdPair.Side select(Leg leg, PolicyRegistry pools, String model, String text, HeaderView headers,
-                               CacheScope scope,
-                               Collection<?> excluded) {
+                               Collection<?> excluded, PromptTokens prompt, CacheScope scope) {
         PolicyRegistry.Pool pool = pools.poolFor(model);
         List<Worker> available = new ArrayList<>(pool.workers().size());
         for (Worker w : pool.workers()) {
@@ -107,7 +109,7 @@ public final class SelectPairProcessor implements Processor {
                     : "No available " + leg.wireName() + " workers (all circuits open or unhealthy)");
         }
         Decision decision = pool.policy().select(available, new SelectionContext(pool.model(), text, null, headers,
-                scope));
+                prompt, scope));
         decisions.accept(decision);
         if (decision.isEmpty()) {
             throw GatewayError.SERVER_SELECTION_FAILED.exception("No available " + leg.wireName() + " workers ("

@@ -6,6 +6,7 @@ import static dev.caravan.processors.CaravanExchangeProperties.HOLD_BACK_STATUSE
 import static dev.caravan.processors.CaravanExchangeProperties.LEASE;
 import static dev.caravan.processors.CaravanExchangeProperties.OUTCOME;
 import static dev.caravan.processors.CaravanExchangeProperties.REQUEST_ID;
+import static dev.caravan.processors.CaravanExchangeProperties.REQUEST_KIND;
 import static dev.caravan.processors.CaravanExchangeProperties.RESPONSE_COMMITTED;
 import static dev.caravan.processors.CaravanExchangeProperties.RESPONSE_STATUS;
 import static dev.caravan.processors.CaravanExchangeProperties.TTFB_NANOS;
@@ -79,7 +80,7 @@ public final class DecideRetryProcessor implements Processor {
         }
         String reason = ForwardOutcomes.RETRYABLE_STATUS.equals(outcome) ? String.valueOf(status) : outcome;
         if (!state.moreAttemptsAllowed()) {
-            metrics.retriesExhausted();
+            metrics.retriesExhausted(workerType(worker), endpoint(exchange));
             LOG.debug("Request {}: attempt {} of {} failed ({}); no attempt left",
                     REQUEST_ID.get(exchange), state.attempts(), state.maxAttempts(),
                     reason);
@@ -104,7 +105,7 @@ public final class DecideRetryProcessor implements Processor {
         if (!state.moreAttemptsAllowed()) {
             HOLD_BACK_STATUSES.remove(exchange); // the last attempt relays anything
         }
-        metrics.retried(reason);
+        metrics.retried(reason, workerType(worker), endpoint(exchange));
         LOG.debug("Request {}: attempt {} failed on {} ({}); attempt {} of {} in {} ms",
                 REQUEST_ID.get(exchange), state.attempts() - 1,
                 worker == null ? "?" : worker.url(), reason, state.attempts(), state.maxAttempts(), delay);
@@ -115,5 +116,14 @@ public final class DecideRetryProcessor implements Processor {
         if (caught != null) {
             throw caught;
         }
+    }
+
+    private static String workerType(Worker worker) {
+        return worker == null ? null : worker.role().wireName();
+    }
+
+    /** The request's API as SGLang's metrics name it ({@code chat}, {@code completions}, ...): the request kind. */
+    private static String endpoint(Exchange exchange) {
+        return REQUEST_KIND.get(exchange);
     }
 }

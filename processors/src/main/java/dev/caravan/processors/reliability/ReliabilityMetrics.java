@@ -1,5 +1,6 @@
 package dev.caravan.processors.reliability;
 
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
@@ -21,13 +22,18 @@ import dev.caravan.policies.WorkerListener;
  *   <li>{@code caravan_retries_total{reason}} (the failed attempt's outcome or status) and
  *       {@code caravan_retries_exhausted_total} (a retryable failure with no attempt left).</li>
  * </ul>
- * Register it as a {@link WorkerListener} after the breakers so the state gauge follows the workers. Thread-safe.
+ * Beside them SGLang's names with its labels ({@code smg_worker_cb_state{worker}},
+ * {@code smg_worker_cb_transitions_total{worker,from,to}}, {@code smg_worker_cb_outcomes_total{worker,outcome}} for
+ * success and failure, {@code smg_worker_retries_total{worker_type,endpoint}},
+ * {@code smg_worker_retries_exhausted_total{worker_type,endpoint}}). Register it as a {@link WorkerListener} after the
+ * breakers so the state gauges follow the workers. Thread-safe.
  */
 public final class ReliabilityMetrics implements BreakerObserver, WorkerListener {
 
     private final MeterRegistry registry;
     private final WorkerBreakers breakers;
     private final Map<String, Meter> stateGauges = new ConcurrentHashMap<>();
+    private final Map<String, Meter> sglangStateGauges = new ConcurrentHashMap<>();
     private final Map<String, Counter> counters = new ConcurrentHashMap<>();
     private final Counter exhausted;
 
@@ -43,13 +49,19 @@ public final class ReliabilityMetrics implements BreakerObserver, WorkerListener
         stateGauges.put(worker.id(), Gauge.builder("caravan.worker.cb.state", worker, w -> breakers.state(w).code())
                 .description("Circuit breaker state: 0 closed, 1 open, 2 half-open")
                 .tag("worker", worker.url()).register(registry));
+        sglangStateGauges.put(worker.id(), Gauge.builder("smg.worker.cb.state", worker,
+                        w -> breakers.state(w).code())
+                .description("Circuit breaker state per worker: 0 closed, 1 open, 2 half_open (SGLang's name)")
+                .tag("worker", worker.url()).register(registry));
     }
 
     @Override
     public void onWorkerRemoved(Worker worker) {
-        Meter gauge = stateGauges.remove(worker.id());
-        if (gauge != null) {
-            registry.remove(gauge);
+        for (Map<String, Meter> gauges : List.of(stateGauges, sglangStateGauges)) {
+            Meter gauge = gauges.remove(worker.id());
+            if (gauge != null) {
+                registry.remove(gauge);
+            }
         }
     }
 
@@ -59,6 +71,12 @@ public final class ReliabilityMetrics implements BreakerObserver, WorkerListener
                 .description("Attempt outcomes as the circuit breakers counted them")
                 .tags("worker", worker.url(), "outcome", outcome.name().toLowerCase(java.util.Locale.ROOT))
                 .register(registry)).increment();
+        if (outcome != AttemptOutcome.NEUTRAL) { // SGLang counts successes and failures only
+            String o = outcome.name().toLowerCase(java.util.Locale.ROOT);
+            counter("so\0" + worker.url() + '\0' + o, () -> Counter.builder("smg.worker.cb.outcomes")
+                    .description("Circuit breaker outcomes by worker and outcome (SGLang's name)")
+                    .tags("worker", worker.url(), "outcome", o).register(registry)).increment();
+        }
     }
 
     @Override
@@ -66,17 +84,45 @@ public final class ReliabilityMetrics implements BreakerObserver, WorkerListener
         counter("t\0" + worker.url() + '\0' + from + '\0' + to, () -> Counter.builder("caravan.worker.cb.transitions")
                 .description("Circuit breaker state changes")
                 .tags("worker", worker.url(), "from", from.label(), "to", to.label()).register(registry)).increment();
+        counter("st\0" + worker.url() + '\0' + from + '\0' + to, () -> Counter.builder("smg.worker.cb.transitions")
+                .description("Circuit breaker state transitions by worker, from, to (SGLang's name)")
+                .tags("worker", worker.url(), "from", from.label(), "to", to.label()).register(registry)).increment();
     }
 
     /** Counts one retry; {@code reason} is the failed attempt's outcome or status ({@code upstream_failed}, {@code 503}). */
     public void retried(String reason) {
+        retried(reason, null, null);
+    }
+
+    /**
+     * Counts one retry, also under SGLang's name when the worker's role and the request's API are known.
+     *
+     * @param workerType the failed attempt's worker role ({@code regular}, {@code prefill}, {@code decode}), or null
+     * @param endpoint   the request's API ({@code chat}, {@code completions}, ...), or null
+     */
+    public void retried(String reason, String workerType, String endpoint) {
         counter("r\0" + reason, () -> Counter.builder("caravan.retries")
                 .description("Attempts retried, by the failed attempt's outcome or status")
                 .tag("reason", reason).register(registry)).increment();
+        if (workerType != null && endpoint != null) {
+            counter("sr\0" + workerType + '\0' + endpoint, () -> Counter.builder("smg.worker.retries")
+                    .description("Total retry attempts by worker_type and endpoint (SGLang's name)")
+                    .tags("worker_type", workerType, "endpoint", endpoint).register(registry)).increment();
+        }
     }
 
     public void retriesExhausted() {
+        retriesExhausted(null, null);
+    }
+
+    /** Counts a request whose last allowed attempt failed retryably (also under SGLang's name when known). */
+    public void retriesExhausted(String workerType, String endpoint) {
         exhausted.increment();
+        if (workerType != null && endpoint != null) {
+            counter("se\0" + workerType + '\0' + endpoint, () -> Counter.builder("smg.worker.retries.exhausted")
+                    .description("Requests that exhausted all retries by worker_type and endpoint (SGLang's name)")
+                    .tags("worker_type", workerType, "endpoint", endpoint).register(registry)).increment();
+        }
     }
 
     private Counter counter(String key, Supplier<Counter> create) {

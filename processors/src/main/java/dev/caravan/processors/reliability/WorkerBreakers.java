@@ -31,11 +31,18 @@ import dev.caravan.policies.WorkerListener;
  * <p><b>Semantics (SGLang's, sglang-gateway.md §6).</b> Closed: opens after {@code failureThreshold} <em>consecutive</em>
  * failures (a success in between starts the count again) — resilience4j's count-based window of that size with a 100 %
  * failure-rate threshold is exactly that. Open: excludes the worker; once {@code openTimeout} has passed on the injected
- * clock, the next availability check moves it to half-open (lazily, on read, as SGLang does; no timer thread). Half-open:
- * the worker is selectable again (all of its share, as in SGLang); any failure reopens it at once,
- * {@code successThreshold} successes close it (counted here: resilience4j would judge a failure rate instead). Neutral
- * outcomes ({@link AttemptOutcome#NEUTRAL}: 4xx, 503, client hang-ups) are not recorded at all. Call durations are
- * recorded as zero, so resilience4j's slow-call rule never opens a breaker for a long generation.
+ * clock, the next availability check (or control call) moves it to half-open (lazily, on read, as SGLang does; no
+ * timer thread). Half-open: the worker is selectable again (all of its share, as in SGLang); any recorded failure
+ * reopens it at once (an error-event listener, so it holds for the control plane's failures too), and
+ * {@code successThreshold} successes close it (counted here: resilience4j would judge a failure <em>rate</em> once its
+ * half-open window is full, and sizes that window by the smaller of the two thresholds). Neutral outcomes ({@link AttemptOutcome#NEUTRAL}: 4xx, 503, client hang-ups) are not
+ * recorded at all. Call durations are recorded as zero, so resilience4j's slow-call rule never opens a breaker for a
+ * long generation.
+ *
+ * <p><b>The control plane shares it.</b> The per-worker control routes (load polls, {@code /flush_cache}, server info,
+ * {@code /health_generate}) run their calls through Camel's circuitBreaker EIP on {@link #controlBreaker(Worker)}: the
+ * same breaker, seen through {@link ControlCallBreaker}, whose failures count and whose successes are neutral (an
+ * engine that answers {@code /get_load} but fails every generation must still open).
  *
  * <p><b>API</b> (shared by the regular forward path and P/D dispatch): {@link #record(Worker, AttemptOutcome)} once per
  * attempt when it ends, {@link #state(Worker)}, {@link #allowsRequests(Worker)}. Thread-safe; recording is lock-free
@@ -98,14 +105,20 @@ public final class WorkerBreakers implements WorkerListener {
                 o.onTransition(worker, from, to);
             }
         });
+        // SGLang's half-open rule: any failure reopens. The event comes before resilience4j's state records the error,
+        // so the failure lands in the new open state and never counts towards a half-open verdict.
+        breaker.getEventPublisher().onError(e -> {
+            if (breaker.getState() == CircuitBreaker.State.HALF_OPEN) {
+                transition(breaker::transitionToOpenState);
+            }
+        });
         byWorkerId.put(worker.id(), entry);
         worker.setAvailabilityGate(() -> allows(breaker));
     }
 
     @Override
     public void onWorkerRemoved(Worker worker) {
-        Entry entry = byWorkerId.remove(worker.id());
-        if (entry != null) {
+        if (byWorkerId.remove(worker.id()) != null) {
             registry.remove(worker.id());
         }
     }
@@ -126,12 +139,8 @@ public final class WorkerBreakers implements WorkerListener {
             return;
         }
         CircuitBreaker breaker = entry.breaker;
-        if (breaker.getState() == CircuitBreaker.State.HALF_OPEN) {
-            // SGLang's half-open rule, kept here rather than in resilience4j (which decides on a failure *rate* once its
-            // half-open window is full): any failure reopens, successThreshold successes close.
-            if (outcome == AttemptOutcome.FAILURE) {
-                transition(breaker::transitionToOpenState);
-            } else if (entry.halfOpenSuccesses.incrementAndGet() >= config.successThreshold()) {
+        if (outcome == AttemptOutcome.SUCCESS && breaker.getState() == CircuitBreaker.State.HALF_OPEN) {
+            if (entry.halfOpenSuccesses.incrementAndGet() >= config.successThreshold()) {
                 transition(breaker::transitionToClosedState);
             }
         } else if (outcome == AttemptOutcome.SUCCESS) {
@@ -161,6 +170,22 @@ public final class WorkerBreakers implements WorkerListener {
         return entry == null || allows(entry.breaker);
     }
 
+    /**
+     * The breaker the worker's control-plane route hands to Camel's circuitBreaker EIP: its own breaker as a
+     * {@link ControlCallBreaker} (failures count, successes are neutral). When breakers are disabled, or the worker is
+     * unknown, a breaker of its own in resilience4j's DISABLED state (always permits, records nothing), so the route
+     * and Camel's tooling still show one.
+     */
+    public CircuitBreaker controlBreaker(Worker worker) {
+        Entry entry = byWorkerId.get(worker.id());
+        if (entry != null) {
+            return new ControlCallBreaker(entry.breaker);
+        }
+        CircuitBreaker disabled = CircuitBreaker.ofDefaults(worker.id());
+        disabled.transitionToDisabledState();
+        return disabled;
+    }
+
     private static boolean allows(CircuitBreaker breaker) {
         CircuitBreaker.State state = breaker.getState();
         if (state != CircuitBreaker.State.OPEN) {
@@ -179,7 +204,7 @@ public final class WorkerBreakers implements WorkerListener {
         };
     }
 
-    /** A worker's breaker and the successes it has seen since it last opened (SGLang's half-open count). */
+    /** A worker's breaker and the successes it has seen since it last became half-open (SGLang's half-open count). */
     private static final class Entry {
         final CircuitBreaker breaker;
         final AtomicInteger halfOpenSuccesses = new AtomicInteger();

@@ -18,7 +18,13 @@ import dev.caravan.processors.error.GatewayException;
  *   <li>generate: {@code text} (a string, or strings joined with spaces); else {@code input_ids} as decimal ids joined
  *       with spaces (a batch flattened); else, when {@code input_embeds} is given, the empty string (nothing to route
  *       by);</li>
- *   <li>embeddings: {@code input}, with the same rules as {@code prompt}.</li>
+ *   <li>embeddings and classify: {@code input}, with the same rules as {@code prompt};</li>
+ *   <li>rerank: {@code query} (SGLang's key; {@code documents} must be an array of strings);</li>
+ *   <li>tokenize: {@code prompt} with the rules of completions, else {@code messages} as chat (vLLM's chat form);</li>
+ *   <li>detokenize: {@code tokens} as decimal ids joined with spaces;</li>
+ *   <li>responses: {@code instructions}, then {@code input} — a string, or the text of its items (message contents,
+ *       reasoning text, function-call arguments and outputs) — joined with single spaces (SGLang's rule, plus the
+ *       instructions the engine puts first in the prompt).</li>
  * </ul>
  * A field of the wrong type is a {@link GatewayError#INVALID_REQUEST} naming the field (400, never a 500); so is a request
  * with no input at all (no {@code prompt}/{@code input}; a {@code /generate} without {@code text}, {@code input_ids} and
@@ -35,9 +41,33 @@ public final class RoutingText {
         return switch (kind) {
             case CHAT -> chat(body);
             case COMPLETIONS -> promptLike(body, "prompt", true);
-            case EMBEDDINGS -> promptLike(body, "input", true);
+            case EMBEDDINGS, CLASSIFY -> promptLike(body, "input", true);
             case GENERATE -> generate(body);
+            case RERANK -> rerank(body);
+            case TOKENIZE -> body.get("prompt") == null && body.get("messages") != null ? chat(body)
+                    : promptLike(body, "prompt", true);
+            case DETOKENIZE -> textOrIds(require(body, "tokens"), "tokens", true);
+            case RESPONSES -> ResponsesText.of(body);
         };
+    }
+
+    private static Object require(Map<String, Object> body, String field) {
+        Object v = body.get(field);
+        if (v == null) {
+            throw invalid(field + " is required");
+        }
+        return v;
+    }
+
+    private static String rerank(Map<String, Object> body) {
+        if (!(body.get("query") instanceof String query)) {
+            throw invalid("query is required and must be a string");
+        }
+        Object documents = body.get("documents");
+        if (!(documents instanceof List<?> docs) || docs.isEmpty()) {
+            throw invalid("documents must be a non-empty array");
+        }
+        return query;
     }
 
     private static String chat(Map<String, Object> body) {
@@ -138,7 +168,7 @@ public final class RoutingText {
         sb.append(s);
     }
 
-    private static GatewayException invalid(String message) {
+    static GatewayException invalid(String message) {
         return GatewayError.INVALID_REQUEST.exception(message);
     }
 }

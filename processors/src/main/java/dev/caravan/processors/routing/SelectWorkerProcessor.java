@@ -5,7 +5,8 @@ import static dev.caravan.processors.CaravanExchangeProperties.EXCLUDED_WORKERS;
 import static dev.caravan.processors.CaravanExchangeProperties.LEASE;
 import static dev.caravan.processors.CaravanExchangeProperties.MODEL;
 import static dev.caravan.processors.CaravanExchangeProperties.OUTCOME;
-import static dev.caravan.processors.CaravanExchangeProperties.PINNED_RANK;
+import static dev.caravan.processors.CaravanExchangeProperties.PREFERRED_WORKER;
+import static dev.caravan.processors.CaravanExchangeProperties.PROMPT_TOKENS;
 import static dev.caravan.processors.CaravanExchangeProperties.REQUEST_ID;
 import static dev.caravan.processors.CaravanExchangeProperties.RESPONSE_STATUS;
 import static dev.caravan.processors.CaravanExchangeProperties.ROUTING_TEXT;
@@ -41,19 +42,23 @@ import dev.caravan.processors.error.GatewayError;
  * <p>A retry ({@code EXCLUDED_WORKERS}, set by the retry steps) leaves out the workers that already failed this request,
  * unless that would leave no candidate.
  *
- * <p>A decision naming an engine rank ({@code kv_aware} on a data-parallel engine) is forwarded with the
- * {@code X-data-parallel-rank} header; the lease runs the decision's release action (kv_aware's active blocks).
+ * <p>A request with a {@code PREFERRED_WORKER} (a Responses API request continuing a response stored by that worker)
+ * goes to that worker while it is a candidate, without asking the policy (branch {@value #PREFERRED_BRANCH}); when it
+ * is not (gone, unhealthy, breaker open, excluded by a retry) the policy chooses as usual.
  *
- * <p>Reads {@code MODEL}, {@code ROUTING_TEXT}, {@code REQUEST_JSON} ({@code cache_salt}, {@code lora_path}),
- * {@code EXCLUDED_WORKERS} and the request headers (routing keys such as {@code X-SMG-Routing-Key}); writes
- * {@code DECISION}, {@code WORKER}, {@code LEASE}.
+ * <p>The lease runs the decision's release action (kv_aware's active blocks); a decision naming an engine rank
+ * ({@code kv_aware} on a data-parallel engine) is pinned to it by the {@code pinDataParallelRank} step.
+ *
+ * <p>Reads {@code MODEL}, {@code ROUTING_TEXT}, {@code PROMPT_TOKENS}, {@code REQUEST_JSON} ({@code cache_salt},
+ * {@code lora_path}), {@code EXCLUDED_WORKERS}, {@code PREFERRED_WORKER} and the request headers (routing keys such as
+ * {@code X-SMG-Routing-Key}); writes {@code DECISION}, {@code WORKER}, {@code LEASE}.
  */
 public final class SelectWorkerProcessor implements Processor {
 
-    /** The header vLLM (and the simulator) read to run a request on one data-parallel rank. */
-    public static final String DATA_PARALLEL_RANK_HEADER = "X-data-parallel-rank";
-
     private static final Logger LOG = LoggerFactory.getLogger(SelectWorkerProcessor.class);
+
+    /** The branch of a decision that followed {@code PREFERRED_WORKER} instead of asking the policy. */
+    public static final String PREFERRED_BRANCH = "previous_response";
 
     private final PolicyRegistry policies;
     private final Consumer<Decision> decisions;
@@ -87,16 +92,18 @@ public final class SelectWorkerProcessor implements Processor {
         }
         String text = ROUTING_TEXT.get(exchange);
         SelectionContext context = new SelectionContext(pool.model(), text, null,
-                new HeaderView(exchange.getIn().getHeaders()), CacheScopes.of(exchange));
+                new HeaderView(exchange.getIn().getHeaders()), PROMPT_TOKENS.get(exchange), CacheScopes.of(exchange));
         LoadBalancingPolicy policy = pool.policy();
-        Decision decision = policy.select(available, context);
+        Decision decision = preferred(PREFERRED_WORKER.get(exchange), available, policy);
+        if (decision == null) {
+            decision = policy.select(available, context);
+        }
         decisions.accept(decision);
         if (decision.isEmpty()) {
             throw GatewayError.NO_AVAILABLE_WORKERS.exception("No available workers (" + decision.label() + ")");
         }
         Worker worker = decision.worker();
         WorkerLease lease = decision.acquire();
-        pinRank(exchange, decision.dataParallelRank());
         DECISION.set(exchange, decision);
         WORKER.set(exchange, worker);
         LEASE.set(exchange, lease);
@@ -112,17 +119,19 @@ public final class SelectWorkerProcessor implements Processor {
     }
 
     /**
-     * Sends the engine rank the policy chose as vLLM's {@code X-data-parallel-rank} header; a retry whose decision
-     * names no rank takes back the header a previous attempt set (never one the client sent).
+     * The preferred worker ({@code PREFERRED_WORKER}: the engine that stored the response a Responses request
+     * continues) when it is among the candidates, as a decision of branch {@value #PREFERRED_BRANCH}; else null.
      */
-    private static void pinRank(Exchange exchange, Integer rank) {
-        if (rank != null) {
-            exchange.getIn().setHeader(DATA_PARALLEL_RANK_HEADER, rank.toString());
-            PINNED_RANK.set(exchange, rank);
-        } else if (PINNED_RANK.get(exchange) != null) {
-            exchange.getIn().removeHeader(DATA_PARALLEL_RANK_HEADER);
-            PINNED_RANK.set(exchange, null);
+    private static Decision preferred(String url, List<Worker> available, LoadBalancingPolicy policy) {
+        if (url == null) {
+            return null;
         }
+        for (Worker w : available) {
+            if (w.url().equals(url)) {
+                return Decision.of(w, policy.name(), PREFERRED_BRANCH);
+            }
+        }
+        return null;
     }
 
     /** Releases the lease (idempotent) and tells the policy how the request went. */

@@ -135,30 +135,4 @@ class AdminStepsTest {
         assertThatThrownBy(() -> new AddWorkerByUrlProcessor(workers).process(CAMEL.json("")))
                 .hasMessageContaining("query parameter url is required");
     }
-
-    @Test
-    void readinessNeedsAHealthyWorker() {
-        Exchange e = CAMEL.json("");
-        new ReadinessProcessor(workers, () -> false).process(e);
-        assertThat(e.getMessage().getHeader(Exchange.HTTP_RESPONSE_CODE)).isEqualTo(503);
-
-        workers.add(Worker.builder("http://a:1").build());
-        Exchange ok = CAMEL.json("");
-        new ReadinessProcessor(workers, () -> false).process(ok);
-        assertThat(ok.getMessage().getHeader(Exchange.HTTP_RESPONSE_CODE)).isEqualTo(200);
-        assertThat(bodyOf(ok)).containsEntry("status", "ready").containsEntry("healthy_workers", 1);
-    }
-
-    @Test
-    void readinessInPdModeNeedsAHealthyPrefillAndDecode() {
-        workers.add(Worker.builder("http://p:1").role(WorkerRole.PREFILL).build());
-        Exchange onlyPrefill = CAMEL.json("");
-        new ReadinessProcessor(workers, () -> true).process(onlyPrefill);
-        assertThat(onlyPrefill.getMessage().getHeader(Exchange.HTTP_RESPONSE_CODE)).isEqualTo(503);
-
-        workers.add(Worker.builder("http://d:1").role(WorkerRole.DECODE).build());
-        Exchange both = CAMEL.json("");
-        new ReadinessProcessor(workers, () -> true).process(both);
-        assertThat(both.getMessage().getHeader(Exchange.HTTP_RESPONSE_CODE)).isEqualTo(200);
-    }
 }

@@ -3,6 +3,7 @@ package dev.caravan.processors.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
@@ -98,5 +99,37 @@ class CaravanFlagTest {
         for (String source : CaravanFlags.KV_DECODE_LOAD_SOURCE.choices().values()) {
             assertThat(PolicyConfig.fromOptions("kv_aware", Map.of("kv-decode-load-source", source))).isNotNull();
         }
+    }
+
+    @Test
+    void answersToItsAliasesAndToEveryNameWithTheRouterPrefix() {
+        CaravanFlag f = row("--eviction", FlagType.INT).alias("--eviction-secs").describe("d");
+        assertThat(List.of("--eviction", "--eviction-secs", "--router-eviction", "--router-eviction-secs"))
+                .allMatch(f::answersTo);
+        assertThat(f.answersTo("--router-router-eviction")).isFalse();
+        assertThat(f.answersTo("--evict")).isFalse();
+        assertThatThrownBy(() -> row("--x", FlagType.INT).alias("x-secs").describe("d"))
+                .hasMessage("--x: alias must start with --, was 'x-secs'");
+    }
+
+    @Test
+    void anIgnoredFlagWarnsAndARefusedOneRefusesOnlyAwayFromItsDefault() {
+        CaravanFlag ignored = row("--pool", FlagType.INT).defaultValue(16).ignored("no pool here").describe("d");
+        assertThat(ignored.warning("16")).isNull();
+        assertThat(ignored.warning("32")).isEqualTo("--pool is accepted for SGLang compatibility and ignored: no pool here");
+        CaravanFlag refused = row("--mesh", FlagType.SWITCH).defaultValue(false).refused("no mesh").describe("d");
+        assertThat(refused.refusal("false")).isNull();
+        assertThat(refused.refusal("true")).isEqualTo("--mesh is not supported by Caravan: no mesh");
+        CaravanFlag backend = row("--engine", FlagType.STRING).defaultValue("a").oneOf("a", "b", "c")
+                .refusing("c is elsewhere", "c").describe("d");
+        assertThat(backend.refusal("B")).isNull();
+        assertThat(backend.refusal("C")).isEqualTo("--engine c is not supported by Caravan: c is elsewhere");
+        assertThat(backend.support().status()).isEqualTo(FlagSupport.Status.IMPLEMENTED);
+    }
+
+    @Test
+    void aStatusOtherThanImplementedNeedsItsReason() {
+        assertThatThrownBy(() -> row("--x", FlagType.INT).ignored(" ").describe("d"))
+                .hasMessage("a flag that is accepted and ignored needs a note saying why");
     }
 }

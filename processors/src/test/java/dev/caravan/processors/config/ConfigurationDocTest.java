@@ -11,7 +11,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * docs/configuration.md must list every flag with its real default (its generated section must equal
- * {@link ConfigurationDoc#render()}), and config/application.properties every key, commented out. Run with {@code -Dcaravan.docs.write=true} to rewrite the section after adding a row.
+ * {@link ConfigurationDoc#render()}) and every flag of the pinned SGLang router with its status
+ * ({@link SglangFlagStatus#render}), and config/application.properties every key, commented out. Run with {@code -Dcaravan.docs.write=true} to rewrite the section after adding a row.
  */
 class ConfigurationDocTest {
 
@@ -21,7 +22,8 @@ class ConfigurationDocTest {
     @Test
     void configurationDocListsEveryFlagWithItsDefault() throws IOException {
         String doc = Files.readString(DOC, StandardCharsets.UTF_8);
-        String expected = ConfigurationDoc.replaceSection(doc);
+        String expected = SglangFlagStatus.replaceSection(ConfigurationDoc.replaceSection(doc),
+                SglangFlagsTest.LAUNCHER, SglangFlagsTest.BINARY);
         if (Boolean.getBoolean("caravan.docs.write") && !expected.equals(doc)) {
             Files.writeString(DOC, expected, StandardCharsets.UTF_8);
             doc = expected;
@@ -30,6 +32,9 @@ class ConfigurationDocTest {
                 + "-Dtest=ConfigurationDocTest -Dcaravan.docs.write=true").isEqualTo(expected);
         for (CaravanFlag f : CaravanFlags.all()) {
             assertThat(doc).contains("`" + f.key() + "`");
+        }
+        for (UpstreamFlag f : SglangFlagsTest.BINARY) {
+            assertThat(doc).contains("| `" + f.flag() + "` |");
         }
     }
 

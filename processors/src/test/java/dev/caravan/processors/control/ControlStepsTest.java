@@ -160,4 +160,54 @@ class ControlStepsTest {
                 + "{\"worker\":\"http://a:1\",\"load\":5,\"in_flight\":0},"
                 + "{\"worker\":\"http://b:1\",\"load\":-1,\"in_flight\":0}]}");
     }
+
+    @Test
+    void checkControlAnswerFailsOnlyOnAnswersTheBreakerCountsAsFailures() {
+        ControlCall call = new ControlCall(a, "GET", "/get_load", null);
+        CheckControlAnswerProcessor check = new CheckControlAnswerProcessor();
+        for (int neutralOrFine : new int[] {200, 204, 404, 429, 503}) {
+            Exchange e = response(call, neutralOrFine, "x");
+            check.process(e);
+            assertThat(e.getMessage().getHeader(Exchange.HTTP_RESPONSE_CODE)).isEqualTo(neutralOrFine);
+        }
+        assertThatThrownBy(() -> check.process(response(call, 500, "{\"error\":\"boom\"}")))
+                .isInstanceOfSatisfying(ControlCallFailedException.class, f -> {
+                    assertThat(f.status()).isEqualTo(500);
+                    assertThat(f.body()).isEqualTo("{\"error\":\"boom\"}");
+                })
+                .hasMessage("HTTP 500 from http://a:1/get_load");
+    }
+
+    @Test
+    void recordControlFailureKeepsTheAnswerOfACountedFailureAndNamesAnOpenBreaker() {
+        ControlCall call = new ControlCall(a, "POST", "/flush_cache", null);
+        Exchange answered = exchange(null);
+        ControlCall.PROPERTY.set(answered, call);
+        answered.setProperty(Exchange.EXCEPTION_CAUGHT, new ControlCallFailedException(call.url(), 502, "bad gateway"));
+        new RecordControlFailureProcessor().process(answered);
+        assertThat(CONTROL_ERROR.get(answered)).isNull();
+        assertThat(collect(answered).getMessage().getBody(List.class)).containsExactly(
+                new ControlResult(call, 502, "bad gateway", null));
+
+        Exchange refused = exchange(null);
+        ControlCall.PROPERTY.set(refused, call);
+        refused.setProperty(Exchange.EXCEPTION_CAUGHT, io.github.resilience4j.circuitbreaker.CallNotPermittedException
+                .createCallNotPermittedException(io.github.resilience4j.circuitbreaker.CircuitBreaker.ofDefaults("w")));
+        new RecordControlFailureProcessor().process(refused);
+        assertThat(CONTROL_ERROR.get(refused)).isEqualTo("circuit breaker open");
+
+        Exchange wrapped = exchange(null);
+        ControlCall.PROPERTY.set(wrapped, call);
+        wrapped.setProperty(Exchange.EXCEPTION_CAUGHT, new org.apache.camel.RuntimeCamelException(
+                new java.util.concurrent.TimeoutException("no answer from http://a:1/flush_cache within 5000 ms")));
+        new RecordControlFailureProcessor().process(wrapped);
+        assertThat(CONTROL_ERROR.get(wrapped)).isEqualTo("no answer from http://a:1/flush_cache within 5000 ms");
+    }
+
+    @Test
+    void prepareControlCallNamesTheWorkersControlRoute() {
+        Exchange e = exchange(new ControlCall(b, "GET", "/v1/models", null));
+        new PrepareControlCallProcessor(null).process(e);
+        assertThat(ControlCall.WORKER_ID.get(e)).isEqualTo(b.id());
+    }
 }

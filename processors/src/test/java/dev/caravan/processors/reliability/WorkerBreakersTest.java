@@ -1,11 +1,14 @@
 package dev.caravan.processors.reliability;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
+import io.github.resilience4j.circuitbreaker.CallNotPermittedException;
+import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import org.junit.jupiter.api.Test;
 
 import dev.caravan.policies.Worker;
@@ -157,6 +160,85 @@ class WorkerBreakersTest {
         assertThat(transitions).isEmpty();
         Worker again = registry.add(Worker.builder("http://a:1").build());
         assertThat(b.state(again)).isEqualTo(BreakerState.CLOSED);
+    }
+
+    /** What the circuitBreaker EIP does with a breaker: acquire, run, then onResult or onError. */
+    private static void controlCall(CircuitBreaker breaker, boolean fails) {
+        try {
+            CircuitBreaker.decorateCallable(breaker, () -> {
+                if (fails) {
+                    throw new java.io.IOException("refused");
+                }
+                return "ok";
+            }).call();
+        } catch (Exception expected) {
+            // the EIP reports it to the route
+        }
+    }
+
+    @Test
+    void controlCallFailuresCountAgainstTheWorkersOwnBreaker() {
+        WorkerBreakers b = breakers(config(3, 2, 60));
+        Worker w = registry.add(Worker.builder("http://a:1").build());
+        CircuitBreaker control = b.controlBreaker(w);
+
+        b.record(w, AttemptOutcome.FAILURE);
+        repeat(2, () -> controlCall(control, true));
+
+        assertThat(b.state(w)).isEqualTo(BreakerState.OPEN);
+        assertThat(w.isAvailable()).isFalse();
+        assertThat(control.getState()).as("the EIP sees the worker's breaker").isEqualTo(CircuitBreaker.State.OPEN);
+        assertThatThrownBy(() -> CircuitBreaker.decorateCallable(control, () -> "x").call())
+                .isInstanceOf(CallNotPermittedException.class);
+    }
+
+    @Test
+    void controlCallSuccessesNeitherCountNorResetTheCount() {
+        WorkerBreakers b = breakers(config(3, 2, 60));
+        Worker w = registry.add(Worker.builder("http://a:1").build());
+        CircuitBreaker control = b.controlBreaker(w);
+
+        repeat(2, () -> b.record(w, AttemptOutcome.FAILURE));
+        repeat(50, () -> controlCall(control, false)); // /get_load answering while every generation fails
+        b.record(w, AttemptOutcome.FAILURE);
+
+        assertThat(b.state(w)).isEqualTo(BreakerState.OPEN);
+    }
+
+    @Test
+    void aControlCallFailureWhileHalfOpenReopensAndOnlyAttemptsCloseIt() {
+        WorkerBreakers b = breakers(config(2, 2, 10));
+        Worker w = registry.add(Worker.builder("http://a:1").build());
+        CircuitBreaker control = b.controlBreaker(w);
+        repeat(2, () -> b.record(w, AttemptOutcome.FAILURE));
+        clock.advance(Duration.ofSeconds(11));
+
+        controlCall(control, false); // the EIP's permission check moves the expired open breaker to half-open
+        assertThat(b.state(w)).isEqualTo(BreakerState.HALF_OPEN);
+        repeat(5, () -> controlCall(control, false));
+        assertThat(b.state(w)).as("control successes are neutral").isEqualTo(BreakerState.HALF_OPEN);
+        controlCall(control, true);
+        assertThat(b.state(w)).isEqualTo(BreakerState.OPEN);
+
+        clock.advance(Duration.ofSeconds(11));
+        assertThat(w.isAvailable()).isTrue();
+        repeat(2, () -> b.record(w, AttemptOutcome.SUCCESS));
+        assertThat(b.state(w)).isEqualTo(BreakerState.CLOSED);
+        assertThat(transitions).containsExactly("closed->open", "open->half_open", "half_open->open",
+                "open->half_open", "half_open->closed");
+    }
+
+    @Test
+    void withBreakersDisabledTheControlRouteGetsADisabledBreaker() {
+        WorkerBreakers b = breakers(new BreakerConfig(false, 1, 1, Duration.ofSeconds(60)));
+        Worker w = registry.add(Worker.builder("http://a:1").build());
+        CircuitBreaker control = b.controlBreaker(w);
+
+        repeat(10, () -> controlCall(control, true));
+
+        assertThat(control.getState()).isEqualTo(CircuitBreaker.State.DISABLED);
+        assertThat(control.getName()).isEqualTo(w.id());
+        assertThat(w.isAvailable()).isTrue();
     }
 
     @Test

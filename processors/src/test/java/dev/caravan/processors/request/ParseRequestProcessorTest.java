@@ -125,9 +125,10 @@ class ParseRequestProcessorTest {
 
     @Test
     void anUnknownKindIsARouteConfigurationError() {
-        assertThatThrownBy(() -> parse.process(exchange("rerank", "application/json", "{}")))
+        assertThatThrownBy(() -> parse.process(exchange("speech", "application/json", "{}")))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("caravanRequestKind must be one of chat, completions, generate, embeddings, was 'rerank'");
+                .hasMessage("caravanRequestKind must be one of chat, completions, generate, embeddings, rerank, classify, "
+                        + "tokenize, detokenize, responses, was 'speech'");
     }
 
     @Test

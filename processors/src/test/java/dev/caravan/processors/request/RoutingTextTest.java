@@ -165,4 +165,50 @@ class RoutingTextTest {
                 .hasMessage(message)
                 .satisfies(e -> assertThat(((GatewayException) e).error()).isEqualTo(GatewayError.INVALID_REQUEST));
     }
+
+    @Test
+    void rerankRoutesByItsQueryAndNeedsDocuments() {
+        assertThat(RoutingText.extract(RequestKind.RERANK, body("query", "what is a llama", "documents",
+                List.of("a camelid", "a model")))).isEqualTo("what is a llama");
+        assertThatThrownBy(() -> RoutingText.extract(RequestKind.RERANK, body("documents", List.of("x"))))
+                .hasMessage("query is required and must be a string");
+        assertThatThrownBy(() -> RoutingText.extract(RequestKind.RERANK, body("query", "q", "documents", List.of())))
+                .hasMessage("documents must be a non-empty array");
+    }
+
+    @Test
+    void classifyRoutesByItsInputLikeEmbeddings() {
+        assertThat(RoutingText.extract(RequestKind.CLASSIFY, body("input", List.of("good", "bad"))))
+                .isEqualTo("good bad");
+    }
+
+    @Test
+    void tokenizeRoutesByItsPromptOrItsMessagesAndDetokenizeByItsTokens() {
+        assertThat(RoutingText.extract(RequestKind.TOKENIZE, body("prompt", "hello"))).isEqualTo("hello");
+        List<Object> messages = List.of(Map.of("role", "user", "content", "hi"));
+        assertThat(RoutingText.extract(RequestKind.TOKENIZE, body("messages", messages)))
+                .isEqualTo(ChatTemplate.render(messages, null));
+        assertThat(RoutingText.extract(RequestKind.DETOKENIZE, body("tokens", List.of(1, 2, 3)))).isEqualTo("1 2 3");
+        assertThatThrownBy(() -> RoutingText.extract(RequestKind.DETOKENIZE, body())).hasMessage("tokens is required");
+    }
+
+    @Test
+    void responsesRouteByInstructionsThenTheTextOfTheirInput() {
+        assertThat(RoutingText.extract(RequestKind.RESPONSES, body("instructions", "be terse", "input", "hi")))
+                .isEqualTo("be terse hi");
+        List<Object> items = List.of(
+                Map.of("type", "message", "role", "user", "content",
+                        List.of(Map.of("type", "input_text", "text", "look"), Map.of("type", "input_image"))),
+                Map.of("type", "message", "role", "assistant", "content",
+                        List.of(Map.of("type", "output_text", "text", "seen"))),
+                Map.of("type", "function_call", "name", "f", "arguments", "{\"a\":1}"),
+                Map.of("type", "function_call_output", "call_id", "c", "output", "42"),
+                Map.of("role", "user", "content", "and now?"));
+        assertThat(RoutingText.extract(RequestKind.RESPONSES, body("input", items)))
+                .isEqualTo("look seen {\"a\":1} 42 and now?");
+        assertThatThrownBy(() -> RoutingText.extract(RequestKind.RESPONSES, body("instructions", "x")))
+                .hasMessage("input is required");
+        assertThatThrownBy(() -> RoutingText.extract(RequestKind.RESPONSES, body("input", 5)))
+                .hasMessage("input must be a string or an array of items");
+    }
 }

@@ -176,26 +176,16 @@ class SelectWorkerProcessorTest {
     }
 
     @Test
-    void pinsTheChosenRankWithVllmsHeaderAndARetryWithoutOneTakesItBack() {
-        Worker a = workers.add(Worker.builder("http://a:1").build());
+    void recordsTheDecisionWithTheRankThePolicyChoseAndLeavesThePinToItsStep() {
+        workers.add(Worker.builder("http://a:1").build());
+        select.process(exchange()); // creates the policy
+        created.get(0).rank = 1;
         Exchange e = exchange();
-        select.process(e); // creates the policy
-        RecordingPolicy policy = created.get(0);
-        policy.rank = 1;
-        Exchange pinned = exchange();
 
-        select.process(pinned);
-        assertThat(pinned.getIn().getHeader("X-data-parallel-rank")).isEqualTo("1");
+        select.process(e);
 
-        policy.rank = null;
-        select.process(pinned); // the retry's decision pins nothing
-        assertThat(pinned.getIn().getHeader("X-data-parallel-rank")).isNull();
-
-        Exchange client = exchange();
-        client.getIn().setHeader("X-data-parallel-rank", "0"); // the client's own pin is left alone
-        select.process(client);
-        assertThat(client.getIn().getHeader("X-data-parallel-rank")).isEqualTo("0");
-        assertThat(a.load()).isEqualTo(4);
+        assertThat(DECISION.get(e).dataParallelRank()).isEqualTo(1);
+        assertThat(e.getIn().getHeaders()).doesNotContainKey("X-data-parallel-rank"); // pinDataParallelRank's job
     }
 
     @Test

@@ -126,6 +126,24 @@ final class AdminHandler {
                 .end(ok ? "Cache flushed.\n" : "Cache not flushed because there are pending requests.\n");
     }
 
+    /** vLLM's {@code POST /reset_prefix_cache} (a dev-mode endpoint there): 200 when reset, 500 while requests run. */
+    void resetPrefixCache(HttpServerRequest req) {
+        boolean ok = true;
+        for (EngineRank r : ctx.ranks) {
+            ok &= r.driver().flushCache();
+        }
+        if (ok) {
+            req.response().setStatusCode(200).end();
+        } else {
+            Json.sendError(req.response(), 500, "Failed to reset prefix cache: requests are running");
+        }
+    }
+
+    /** vLLM's {@code GET /version}. */
+    void version(HttpServerRequest req) {
+        Json.send(req.response(), 200, Json.obj("version", "caravan-sim-0.1"));
+    }
+
     void metrics(HttpServerRequest req) {
         req.response().putHeader("content-type", "text/plain; version=0.0.4; charset=utf-8")
                 .end(MetricsText.render(ctx));
@@ -163,8 +181,11 @@ final class AdminHandler {
         long batches = 0;
         long sent = 0;
         boolean publishing = false;
+        List<Object> ranks = new ArrayList<>();
         for (EngineRank r : ctx.ranks) {
             EngineCore core = r.driver().core();
+            ranks.add(Json.obj("dp_rank", r.index(), "prefix_cache_queries", core.cache().queriedTokens(),
+                    "kv_resident_blocks", core.cache().residentBlocks()));
             running += core.running();
             waiting += core.waiting();
             usage += core.cache().usage() / ctx.ranks.size();
@@ -188,6 +209,7 @@ final class AdminHandler {
         m.put("prefix_cache_hits", hits);
         m.put("offload_hit_tokens", offloadHits);
         m.put("bootstrap_waiters", ctx.rooms.parkedWaiters());
+        m.put("ranks", ranks);
         if (publishing) {
             m.put("kv_event_batches", batches);
             m.put("kv_event_batches_sent", sent);

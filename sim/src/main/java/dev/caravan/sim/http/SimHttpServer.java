@@ -3,6 +3,7 @@ package dev.caravan.sim.http;
 import java.util.Map;
 import java.util.function.BiConsumer;
 
+import dev.caravan.sim.EngineApi;
 import dev.caravan.sim.Faults;
 
 import io.vertx.core.Handler;
@@ -16,7 +17,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Request dispatch of one simulated engine. Inference endpoints pass through the fault gate (drop, injected error,
  * hang, added latency, in that order) and are counted in {@code /sim/stats}; bad bodies get a 400 OpenAI-style error
- * that names the problem; unknown paths a 404. Runs on the engine's context (never blocks).
+ * that names the problem; unknown paths a 404. The engines' own endpoints are served per {@link EngineApi} (SGLang's,
+ * vLLM's, or both). A {@code data_parallel_rank} in a body pins the request to that rank, as SGLang does. Runs on the
+ * engine's context (never blocks).
  */
 public final class SimHttpServer implements Handler<HttpServerRequest> {
 
@@ -31,6 +34,10 @@ public final class SimHttpServer implements Handler<HttpServerRequest> {
     private final EmbeddingsHandler embeddings;
     private final AdminHandler admin;
     private final TokenizeHandler tokenize;
+    private final RerankHandler rerank;
+    private final ClassifyHandler classify;
+    private final ResponsesHandler responses;
+    private final EngineApi api;
 
     public SimHttpServer(EngineContext ctx) {
         this.ctx = ctx;
@@ -40,6 +47,10 @@ public final class SimHttpServer implements Handler<HttpServerRequest> {
         this.embeddings = new EmbeddingsHandler(ctx);
         this.admin = new AdminHandler(ctx);
         this.tokenize = new TokenizeHandler(ctx);
+        this.api = ctx.config.engineApi();
+        this.rerank = new RerankHandler(ctx, api == EngineApi.VLLM);
+        this.classify = new ClassifyHandler(ctx);
+        this.responses = new ResponsesHandler(ctx);
     }
 
     @Override
@@ -54,13 +65,17 @@ public final class SimHttpServer implements Handler<HttpServerRequest> {
                 case "/v1/completions" -> inference(req, completions::handle);
                 case "/v1/chat/completions" -> inference(req, chat::handle);
                 case "/v1/embeddings" -> inference(req, embeddings::handle);
-                case "/generate" -> inference(req, generate::handle);
+                case "/v1/rerank", "/rerank" -> inference(req, rerank::handle);
+                case "/v1/responses" -> inference(req, responses::create);
                 case "/tokenize" -> withJson(req, tokenize::tokenize);
                 case "/detokenize" -> withJson(req, tokenize::detokenize);
-                case "/flush_cache" -> admin.flushCache(req);
                 case "/sim/faults" -> withBody(req, body -> admin.setFaults(req, body));
                 case "/sim/stats/reset" -> admin.resetStats(req);
-                default -> notFound(req);
+                default -> {
+                    if (!(api.servesSglang() && postSglang(req, path)) && !(api.servesVllm() && postVllm(req, path))) {
+                        notFound(req);
+                    }
+                }
             }
             return;
         }
@@ -69,13 +84,17 @@ public final class SimHttpServer implements Handler<HttpServerRequest> {
                 case "/health" -> admin.health(req);
                 case "/health_generate" -> admin.healthGenerate(req);
                 case "/v1/models" -> admin.models(req);
-                case "/get_load" -> admin.load(req);
-                case "/get_server_info" -> admin.serverInfo(req);
-                case "/get_model_info" -> admin.modelInfo(req);
                 case "/metrics" -> admin.metrics(req);
                 case "/sim/faults" -> admin.getFaults(req);
                 case "/sim/stats" -> admin.stats(req);
-                default -> notFound(req);
+                default -> {
+                    if (path.startsWith(RESPONSES_PREFIX) && path.length() > RESPONSES_PREFIX.length()) {
+                        responses.retrieve(req, path.substring(RESPONSES_PREFIX.length()));
+                    } else if (!(api.servesSglang() && getSglang(req, path))
+                            && !(api.servesVllm() && getVllm(req, path))) {
+                        notFound(req);
+                    }
+                }
             }
             return;
         }
@@ -84,6 +103,57 @@ public final class SimHttpServer implements Handler<HttpServerRequest> {
             return;
         }
         notFound(req);
+    }
+
+    private static final String RESPONSES_PREFIX = "/v1/responses/";
+
+    /** SGLang's own POST endpoints; false when {@code path} is not one. */
+    private boolean postSglang(HttpServerRequest req, String path) {
+        switch (path) {
+            case "/generate" -> inference(req, generate::handle);
+            case "/v1/classify" -> inference(req, classify::handle);
+            case "/v1/tokenize" -> withJson(req, tokenize::tokenize);
+            case "/v1/detokenize" -> withJson(req, tokenize::detokenize);
+            case "/flush_cache" -> admin.flushCache(req);
+            default -> {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** vLLM's own POST endpoints; false when {@code path} is not one. */
+    private boolean postVllm(HttpServerRequest req, String path) {
+        switch (path) {
+            case "/classify" -> inference(req, classify::handle);
+            case "/reset_prefix_cache" -> admin.resetPrefixCache(req);
+            default -> {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** SGLang's own GET endpoints (old and new spellings); false when {@code path} is not one. */
+    private boolean getSglang(HttpServerRequest req, String path) {
+        switch (path) {
+            case "/get_load" -> admin.load(req);
+            case "/get_server_info", "/server_info" -> admin.serverInfo(req);
+            case "/get_model_info", "/model_info" -> admin.modelInfo(req);
+            default -> {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** vLLM's own GET endpoints; false when {@code path} is not one. */
+    private boolean getVllm(HttpServerRequest req, String path) {
+        if (path.equals("/version")) {
+            admin.version(req);
+            return true;
+        }
+        return false;
     }
 
     private void inference(HttpServerRequest req, BiConsumer<HttpServerRequest, Map<String, Object>> handler) {
@@ -95,6 +165,11 @@ public final class SimHttpServer implements Handler<HttpServerRequest> {
         });
         withBody(req, body -> {
             Map<String, Object> json = Json.parseObject(body);
+            Object rank = json.get("data_parallel_rank");
+            if (rank != null) {
+                // SGLang reads the rank from the body (its router sets it there); the rank choice reads the header
+                req.headers().set(EngineContext.DP_RANK_HEADER, String.valueOf(rank));
+            }
             Faults f = ctx.faults();
             if (f.dropAfterChunks() == 0) {
                 ctx.stats.recordDroppedConnection();

@@ -64,6 +64,29 @@ public final class SseWriter {
         }
     }
 
+    /** One named event ({@code event: <name>\ndata: <json>\n\n}), as the Responses API frames them. */
+    public void namedEvent(String name, Object payload) {
+        if (!open()) {
+            return;
+        }
+        if (!response.headWritten()) {
+            response.setStatusCode(200).setChunked(true).putHeader("content-type", "text/event-stream")
+                    .putHeader("cache-control", "no-cache");
+        }
+        response.write(Buffer.buffer("event: " + name + "\n").appendBuffer(frame(Json.string(payload))));
+        chunks++;
+        if (dropAfterChunks >= 0 && chunks >= dropAfterChunks) {
+            drop();
+        }
+    }
+
+    /** Ends the response without {@code [DONE]} (the Responses API's streams end with their last event). */
+    public void end() {
+        if (open()) {
+            response.end();
+        }
+    }
+
     /** Writes {@code [DONE]} and ends the response. */
     public void done() {
         if (!open()) {

@@ -21,7 +21,7 @@ final class Fleet {
     /** The gateway on 127.0.0.1 and a free port, in front of {@code fleet}. */
     static GatewayConfig gateway(SimFleet fleet) {
         return GatewayConfig.defaults().with(CaravanFlags.HOST, "127.0.0.1").with(CaravanFlags.PORT, "0")
-                .with(CaravanFlags.WORKER_URLS, String.join(",", fleet.urls()));
+                .with(CaravanFlags.PROMETHEUS_PORT, "-1").with(CaravanFlags.WORKER_URLS, String.join(",", fleet.urls()));
     }
 
     static String chat(SimFleet fleet, boolean stream, int maxTokens) {

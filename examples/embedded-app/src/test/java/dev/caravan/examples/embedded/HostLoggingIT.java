@@ -54,7 +54,7 @@ class HostLoggingIT {
             String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
             Process app = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
                     EmbeddedApp.class.getName(), "--app-host", "127.0.0.1", "--app-port", "0",
-                    "--host", "127.0.0.1", "--port", "0", "--worker-urls", String.join(",", fleet.urls()))
+                    "--host", "127.0.0.1", "--port", "0", "--prometheus-port", "-1", "--worker-urls", String.join(",", fleet.urls()))
                     .redirectErrorStream(true).start();
             List<String> output = new CopyOnWriteArrayList<>();
             Thread reader = new Thread(() -> readLines(app, output), "embedded-app-output");

@@ -1,0 +1,78 @@
+package dev.caravan.processors.tokens;
+
+import java.time.Duration;
+import java.util.Locale;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+
+/**
+ * The prompt-token meters (docs/tokens.md): {@code caravan_prompt_tokens_total{source}} — requests by where their
+ * tokens came from ({@code local}, {@code engine}, {@code request}, or {@code none}); {@code
+ * caravan_prompt_tokens_engine_failures_total{reason}} — engine {@code /tokenize} calls that gave nothing
+ * ({@code timeout}, {@code error}, {@code no_worker}); {@code caravan_prompt_tokens_render_errors_total} — chat
+ * templates that failed to render here though the engine would not refuse (the request is routed without tokens);
+ * {@code caravan_prompt_tokens_seconds{source}} — time to get the tokens.
+ */
+public final class TokensMetrics {
+
+    /** Where a request's tokens came from. */
+    public enum Outcome {
+        LOCAL, ENGINE, REQUEST, NONE
+    }
+
+    private final Counter[] bySource = new Counter[Outcome.values().length];
+    private final Timer[] timers = new Timer[Outcome.values().length];
+    private final Counter timeouts;
+    private final Counter errors;
+    private final Counter noWorker;
+    private final Counter renderErrors;
+
+    public TokensMetrics(MeterRegistry registry) {
+        for (Outcome o : Outcome.values()) {
+            String tag = o.name().toLowerCase(Locale.ROOT);
+            bySource[o.ordinal()] = Counter.builder("caravan_prompt_tokens_total").tag("source", tag)
+                    .description("Requests by where their prompt tokens came from").register(registry);
+            timers[o.ordinal()] = Timer.builder("caravan_prompt_tokens_seconds").tag("source", tag)
+                    .description("Time to get a request's prompt tokens").register(registry);
+        }
+        timeouts = failure(registry, "timeout");
+        errors = failure(registry, "error");
+        noWorker = failure(registry, "no_worker");
+        renderErrors = Counter.builder("caravan_prompt_tokens_render_errors_total")
+                .description("Chat templates that failed to render in the gateway (request routed without tokens)")
+                .register(registry);
+    }
+
+    private static Counter failure(MeterRegistry registry, String reason) {
+        return Counter.builder("caravan_prompt_tokens_engine_failures_total").tag("reason", reason)
+                .description("Engine /tokenize calls that gave no tokens").register(registry);
+    }
+
+    void record(Outcome outcome, long nanos) {
+        bySource[outcome.ordinal()].increment();
+        timers[outcome.ordinal()].record(Duration.ofNanos(nanos));
+    }
+
+    void engineTimeout() {
+        timeouts.increment();
+    }
+
+    void engineError() {
+        errors.increment();
+    }
+
+    void noWorker() {
+        noWorker.increment();
+    }
+
+    void renderError() {
+        renderErrors.increment();
+    }
+
+    /** Requests whose tokens came from {@code outcome} so far. */
+    public double count(Outcome outcome) {
+        return bySource[outcome.ordinal()].count();
+    }
+}
