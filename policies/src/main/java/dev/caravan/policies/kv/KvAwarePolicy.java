@@ -138,7 +138,7 @@ public final class KvAwarePolicy implements LoadBalancingPolicy {
         Candidate chosen;
         String branch;
         if (imbalanced(candidates)) {
-            chosen = leastLoaded(healthy, ranks);
+            chosen = leastLoaded(ranks);
             branch = BRANCH_IMBALANCED;
         } else {
             chosen = config.temperature() > 0 ? sample(ranks) : lowestCost(ranks);
@@ -216,15 +216,19 @@ public final class KvAwarePolicy implements LoadBalancingPolicy {
         return max - min > config.balanceAbsThreshold() && max > min * config.balanceRelThreshold();
     }
 
-    /** The least-loaded healthy worker (ties: random); its cheapest rank. */
-    private Candidate leastLoaded(List<Worker> healthy, List<Candidate> ranks) {
+    /**
+     * The least-loaded healthy worker (ties: random); its cheapest rank. Each worker's load is read once: requests on
+     * other threads change it meanwhile, and a second read could leave no candidate at the minimum.
+     */
+    private Candidate leastLoaded(List<Candidate> ranks) {
+        Map<Worker, Integer> loads = new HashMap<>();
         int min = Integer.MAX_VALUE;
-        for (Worker w : healthy) {
-            min = Math.min(min, w.load());
+        for (Candidate c : ranks) {
+            min = Math.min(min, loads.computeIfAbsent(c.worker(), Worker::load));
         }
         List<Candidate> best = new ArrayList<>();
         for (Candidate c : ranks) {
-            if (c.worker().load() == min) {
+            if (loads.get(c.worker()) == min) {
                 best.add(c);
             }
         }

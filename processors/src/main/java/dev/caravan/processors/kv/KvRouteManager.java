@@ -34,7 +34,8 @@ import dev.caravan.policies.WorkerListener;
  * engine and applied through {@link #ensureRanks}) gets routes {@code kv-events-<W.id>-dp<r>} for ranks 1..N-1 on
  * {@link ReplayEndpoints#forRank}(endpoint, r) — vLLM's and SGLang's {@code offset_endpoint_port}. A worker that is
  * one rank r of an engine ({@code --dp-aware}, {@link Worker#dataParallelRank()}) gets the one route of that rank
- * ({@code kv-events-<W.id>-dp<r>}, or without suffix for rank 0). With vLLM's example
+ * ({@code kv-events-<W.id>-dp<r>}, or without suffix for rank 0); the engine worker it replaces gives up its routes
+ * when the first rank worker arrives. With vLLM's example
  * ports (5557 events, 5558 replay) rank 1's events port is rank 0's replay port; the manager warns about such
  * collisions. On removal: the worker's routes are stopped and removed first (so no event re-registers W), then the
  * ingestor, the meters and every {@code forgetter} (block index, parity, capacities, calibration) drop W.
@@ -67,6 +68,8 @@ public final class KvRouteManager implements WorkerListener, AutoCloseable {
     private final Set<String> routes = ConcurrentHashMap.newKeySet();
     /** Ranks with a route, per worker id (the manager's thread only). */
     private final Map<String, Integer> ranks = new HashMap<>();
+    /** The workers with routes, by id (the manager's thread only). */
+    private final Map<String, Worker> routed = new HashMap<>();
     private CamelContext camel;
     private boolean warnedNoTemplate;
 
@@ -172,6 +175,9 @@ public final class KvRouteManager implements WorkerListener, AutoCloseable {
     }
 
     private void add(Worker worker) {
+        if (worker.dataParallelRank() != null) {
+            retireSplitEngine(worker);
+        }
         KvEndpoints endpoints = KvEndpoints.of(worker, settings);
         if (!endpoints.publishes()) {
             LOG.debug("Worker {} has no KV-event endpoint; no KV-event route", worker.url());
@@ -188,10 +194,12 @@ public final class KvRouteManager implements WorkerListener, AutoCloseable {
         ingestor.register(worker, endpoints);
         metrics.bind(worker);
         ranks.put(worker.id(), 0);
+        routed.put(worker.id(), worker);
         for (int r = worker.firstRank(); r < worker.firstRank() + worker.rankCount(); r++) {
             if (!addRank(worker, endpoints, r)) {
                 if (r == worker.firstRank()) {
                     ranks.remove(worker.id());
+                    routed.remove(worker.id());
                     metrics.unbind(worker.id());
                     ingestor.unregister(worker.id());
                 }
@@ -243,7 +251,21 @@ public final class KvRouteManager implements WorkerListener, AutoCloseable {
         }
     }
 
+    /**
+     * {@code --dp-aware} replaces an engine by its rank workers, adding them before removing it: the engine's routes
+     * hold the ranks' endpoints until then, so they go now (its removal that follows finds nothing left to do).
+     */
+    private void retireSplitEngine(Worker rankWorker) {
+        for (Worker w : List.copyOf(routed.values())) {
+            if (w.dataParallelRank() == null && w.engineUrl().equals(rankWorker.engineUrl())) {
+                LOG.info("KV-event routes of {} make way for its rank workers", w.url());
+                remove(w);
+            }
+        }
+    }
+
     private void remove(Worker worker) {
+        routed.remove(worker.id());
         Integer n = ranks.remove(worker.id());
         for (int r = 0; r < (n == null ? 1 : Math.max(1, n)); r++) {
             String id = routeId(worker, r);
