@@ -98,12 +98,14 @@ class KvEventStreamIT {
 
             await().atMost(WAIT).until(() -> matched(id, lost) == 6);
             KvWorkerStats s = kv.ingestor().stats(id);
-            assertThat(s.gaps()).isEqualTo(1);
-            assertThat(s.replays()).isEqualTo(1);
+            // one gap made by the fault (a heavily loaded machine has shown a second one, the engine's steps split
+            // around the fault's reset): every gap is replayed, and nothing stays lost
+            assertThat(s.gaps()).isBetween(1L, 2L);
+            assertThat(s.replays()).isEqualTo(s.gaps());
             assertThat(s.replayedBatches()).isGreaterThanOrEqualTo(1);
             assertThat(s.unrecoveredBatches()).isZero();
             String w = "worker=\"" + e.url() + "\"";
-            assertThat(metric("caravan_kv_gaps_total", w)).isEqualTo(1.0);
+            assertThat(metric("caravan_kv_gaps_total", w)).isEqualTo((double) s.gaps());
             assertThat(metric("caravan_kv_replayed_batches_total", w)).isEqualTo(s.replayedBatches());
         }
     }

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.function.BooleanSupplier;
+import java.util.function.ToLongFunction;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -156,8 +157,15 @@ class KvWireFormatIT {
         });
     }
 
+    /** The worker's KV stats, or null until its route registered it (the route manager works asynchronously). */
     private static KvWorkerStats stats(Engine e) {
         return gateway.gateway().beans().kv().ingestor().stats(e.id());
+    }
+
+    /** A stats count of the worker, 0 until its route registered it. */
+    private static long count(Engine e, ToLongFunction<KvWorkerStats> what) {
+        KvWorkerStats s = stats(e);
+        return s == null ? 0 : what.applyAsLong(s);
     }
 
     private static HttpResponse<String> complete(String model, String prompt, String cacheSalt) {
@@ -298,8 +306,8 @@ class KvWireFormatIT {
         offloaded.rank(0).publish(new VllmWirePublisher.Removed(moved, "GPU", null),
                 new VllmWirePublisher.Stored(moved, null, new int[0], 0, "CPU", null, null, null, null));
         shortPrefix.rank(0).publish(stored(q, randomIds(1)));
-        until(hybrid, () -> stats(hybrid).blockRemovedEvents() == 1);
-        until(offloaded, () -> stats(offloaded).blockStoredEvents() == 2);
+        until(hybrid, () -> count(hybrid, KvWorkerStats::blockRemovedEvents) == 1);
+        until(offloaded, () -> count(offloaded, KvWorkerStats::blockStoredEvents) == 2);
         until(shortPrefix, () -> index.residentBlocks(shortPrefix.id()) == 1);
 
         HttpResponse<String> r = complete(MODEL, p, null);
