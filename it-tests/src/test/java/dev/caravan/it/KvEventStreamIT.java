@@ -98,10 +98,10 @@ class KvEventStreamIT {
 
             await().atMost(WAIT).until(() -> matched(id, lost) == 6);
             KvWorkerStats s = kv.ingestor().stats(id);
-            // one gap made by the fault (a heavily loaded machine has shown a second one, the engine's steps split
-            // around the fault's reset): every gap is replayed, and nothing stays lost
+            // one gap made by the fault (a heavily loaded machine has shown a second one); every gap is replayed (so is
+            // a late join, when the subscription missed the engine's first batch), and nothing stays lost
             assertThat(s.gaps()).isBetween(1L, 2L);
-            assertThat(s.replays()).isEqualTo(s.gaps());
+            assertThat(s.replays()).isGreaterThanOrEqualTo(s.gaps());
             assertThat(s.replayedBatches()).isGreaterThanOrEqualTo(1);
             assertThat(s.unrecoveredBatches()).isZero();
             String w = "worker=\"" + e.url() + "\"";
