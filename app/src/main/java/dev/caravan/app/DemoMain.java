@@ -18,7 +18,6 @@ import dev.caravan.policies.Worker;
 import dev.caravan.processors.config.GatewayConfig;
 import dev.caravan.sim.SimConfig;
 import dev.caravan.sim.SimFleet;
-import dev.caravan.sim.hash.HashAlgo;
 
 /**
  * {@code ./caravan demo}: starts simulated engines in this process (127.0.0.1, ephemeral ports) and the gateway on
@@ -158,12 +157,11 @@ public final class DemoMain {
     }
 
     /**
-     * The demo engines: the demo model's tokenizer and chat template, and blocks hashed with vLLM's sha256_cbor under
-     * PYTHONHASHSEED "0" — the gateway's kv_aware still recomputes engine hashes that way (its kv-hash-seed default),
-     * while a stock vLLM (and the simulator's default) hashes sha256 with a random root.
+     * The demo engines: the demo model's tokenizer and chat template, and blocks hashed as a stock vLLM does
+     * ({@code sha256} with a random root per engine): the gateway's kv_aware keys blocks by their token ids.
      */
     static SimConfig.Builder engineConfig(Path model) {
-        return SimConfig.builder().tokenizer(model).hashAlgo(HashAlgo.SHA256_CBOR).hashSeed("0");
+        return SimConfig.builder().tokenizer(model);
     }
 
     /** Adds {@code --kv-tokenizer <model>/tokenizer.json} unless the gateway flags already name a tokenizer. */

@@ -16,6 +16,7 @@ import dev.caravan.bench.report.MarkdownReport;
 import dev.caravan.bench.report.Plots;
 import dev.caravan.bench.workload.Workload;
 import dev.caravan.sim.SimConfig;
+import dev.caravan.sim.kv.KvPublisherKind;
 
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -91,6 +92,16 @@ public final class BenchCli implements Callable<Integer> {
     double decodeMsPerToken;
     @Option(names = "--model", description = "The model field sent.", defaultValue = SimConfig.DEFAULT_MODEL)
     String model;
+    @Option(names = "--engine-tokenizer", paramLabel = "PATH", description = "Engines tokenize (and render chat "
+            + "with the model's Jinja template) with this Hugging Face model directory or tokenizer.json; kv_aware "
+            + "runs default to its tokenizer.json. Default: the simulator's synthetic tokenizer.")
+    Path engineTokenizer;
+    @Option(names = "--kv-publisher", description = "Engines' KV-event publisher: vllm or sglang.",
+            defaultValue = "vllm")
+    String kvPublisher;
+    @Option(names = "--block-size", description = "Engines' KV block size (SGLang's page size with "
+            + "--kv-publisher sglang).", defaultValue = "" + SimConfig.DEFAULT_BLOCK_SIZE)
+    int blockSize;
     @Option(names = "--request-timeout-s", description = "Wall seconds without a byte before a request fails.",
             defaultValue = "600")
     long requestTimeoutS;
@@ -145,7 +156,9 @@ public final class BenchCli implements Callable<Integer> {
                 ? w.kvCapacityTokens(engines) : SimConfig.DEFAULT_KV_CAPACITY_TOKENS;
         int len = maxModelLen != null ? maxModelLen : Math.max(SimConfig.DEFAULT_MAX_MODEL_LEN, w.maxModelLen());
         SimConfig engine = SimConfig.builder().timeScale(timeScale).kvCapacityTokens(kv).maxModelLen(len)
-                .prefillTokensPerSec(prefillTokensPerSec).decodeMsPerToken(decodeMsPerToken).model(model).build();
+                .prefillTokensPerSec(prefillTokensPerSec).decodeMsPerToken(decodeMsPerToken).model(model)
+                .tokenizer(engineTokenizer).kvPublisher(KvPublisherKind.parse(kvPublisher)).blockSize(blockSize)
+                .build();
         BenchRunner.Config config = new BenchRunner.Config(w, specs, engines, engine, gateway, model,
                 w.defaultWarmup(), requestTimeoutS * 1000, maxWallS, whatIf, jvmWarmupS,
                 "./caravan bench " + String.join(" ", args), gateways, f, sync);

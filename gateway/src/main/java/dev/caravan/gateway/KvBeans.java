@@ -13,6 +13,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import org.apache.camel.CamelContext;
 
 import dev.caravan.policies.Decision;
+import dev.caravan.policies.Worker;
 import dev.caravan.policies.WorkerRegistry;
 import dev.caravan.policies.kv.KvBlockIndex;
 import dev.caravan.policies.kv.KvEventSink;
@@ -25,6 +26,7 @@ import dev.caravan.processors.kv.ApplyKvEventsProcessor;
 import dev.caravan.processors.kv.CheckKvPublishersProcessor;
 import dev.caravan.processors.kv.DecodeKvBatchProcessor;
 import dev.caravan.processors.kv.KvCapacities;
+import dev.caravan.processors.kv.KvEndpoints;
 import dev.caravan.processors.kv.KvEventIngestor;
 import dev.caravan.processors.kv.KvMetrics;
 import dev.caravan.processors.kv.KvRouteManager;
@@ -91,7 +93,7 @@ public final class KvBeans implements AutoCloseable {
 
     /** Builds the pipeline on the gateway's policies and adds its beans; the route manager starts listening. */
     void define(PolicyRegistry policies, Map<String, Object> beans) {
-        List<KvEventSink> sinks = new ArrayList<>(List.of(index, parity));
+        List<KvEventSink> sinks = new ArrayList<>(List.of(parity));
         if (settings.pollsCapacity()) {
             calibrator = new TreeCalibrator(workers, policies, capacities, settings.charsPerToken(),
                     settings.blockSize());
@@ -99,7 +101,8 @@ public final class KvBeans implements AutoCloseable {
         if (settings.calibrateTree()) {
             sinks.add(calibrator);
         }
-        ingestor = new KvEventIngestor(sinks, settings.replayTimeout(), System::nanoTime, w -> routedTo(w.id()));
+        ingestor = new KvEventIngestor(index, sinks, settings.replayTimeout(), System::nanoTime,
+                w -> routedTo(w.id()));
         KvMetrics metrics = new KvMetrics(meters, ingestor, index, parity, calibrator, System::nanoTime);
         List<Consumer<String>> forget = new ArrayList<>(List.of(index::removeWorker, parity::removeWorker,
                 capacities::forget, routed::remove));
@@ -116,10 +119,19 @@ public final class KvBeans implements AutoCloseable {
         beans.put(BeanNames.DECODE_KV_BATCH, new DecodeKvBatchProcessor(ingestor));
         beans.put(BeanNames.APPLY_KV_EVENTS, new ApplyKvEventsProcessor(ingestor));
         beans.put(BeanNames.CHECK_KV_PUBLISHERS, new CheckKvPublishersProcessor(ingestor, settings.silenceThreshold()));
-        beans.put(BeanNames.PLAN_KV_CAPACITY_POLL,
-                new PlanKvCapacityPollProcessor(workers, capacities, System::nanoTime));
+        beans.put(BeanNames.PLAN_KV_CAPACITY_POLL, new PlanKvCapacityPollProcessor(workers, capacities,
+                System::nanoTime, this::asksEngine));
         beans.put(BeanNames.APPLY_KV_CAPACITY, new ApplyKvCapacityProcessor(capacities,
-                settings.treeSizeAuto() ? calibrator : null));
+                settings.treeSizeAuto() ? calibrator : null, routes::ensureRanks));
+    }
+
+    /**
+     * Whether the engine poll asks this worker: every worker for the tree's capacity (calibration, auto budgets), and
+     * those whose KV events we consume for their data-parallel size unless their registration declared it.
+     */
+    private boolean asksEngine(Worker w) {
+        return settings.pollsCapacity()
+                || (!w.dataParallelSizeDeclared() && KvEndpoints.of(w, settings).publishes());
     }
 
     /** Counts every decision per worker: the traffic the silence check compares with a publisher's events. */
@@ -148,7 +160,6 @@ public final class KvBeans implements AutoCloseable {
         p.put("caravan.derived.kv-silence-check-enabled", Boolean.toString(!silence.isZero()));
         p.put("caravan.derived.kv-silence-check-period-ms",
                 Long.toString(Math.max(250, Math.min(5_000, silence.toMillis() / 2))));
-        p.put("caravan.derived.kv-capacity-poll-enabled", Boolean.toString(settings.pollsCapacity()));
         return p;
     }
 

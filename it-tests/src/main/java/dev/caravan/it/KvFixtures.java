@@ -4,17 +4,16 @@ import java.net.http.HttpResponse;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-import dev.caravan.policies.kv.BlockHasher;
+import dev.caravan.policies.kv.BlockKeys;
+import dev.caravan.policies.kv.KvBlockIndex;
 import dev.caravan.policies.text.PseudoTokenizer;
 import dev.caravan.sim.SimConfig;
 import dev.caravan.sim.SimEngine;
-import dev.caravan.sim.hash.HashAlgo;
 
 /**
  * Helpers for the KV-event integration tests: simulated engines that publish KV events on ephemeral loopback ports,
  * their registration with the gateway ({@code POST /workers} with {@code kv_events_endpoint}/{@code kv_replay_endpoint}),
- * prompts of an exact number of blocks and the block hashes the engines compute for them ({@link MetricsText} reads
- * their metrics).
+ * prompts of an exact number of blocks and the gateway's block keys for them ({@link MetricsText} reads their metrics).
  */
 public final class KvFixtures {
 
@@ -24,23 +23,17 @@ public final class KvFixtures {
     public static final int BLOCK_CHARS = SimConfig.DEFAULT_BLOCK_SIZE * SimConfig.DEFAULT_CHARS_PER_TOKEN;
 
     private static final PseudoTokenizer TOKENIZER = new PseudoTokenizer();
-    private static final BlockHasher HASHER = new BlockHasher();
 
     private KvFixtures() {
     }
 
-    /** The gateway's kv_aware default hash seed, which these engines are given as their PYTHONHASHSEED. */
-    public static final String HASH_SEED = "0";
-
     /**
-     * Engines that publish KV events and answer replays, quick enough for tests. They hash blocks with vLLM's
-     * {@code sha256_cbor} and PYTHONHASHSEED {@value #HASH_SEED}, explicitly: the gateway's kv_aware still recomputes
-     * the engines' hashes that way, while a stock engine (and the simulator's default) hashes {@code sha256} with a
-     * random root. The simulator computes them with its own code, so {@link #hashes} (the gateway's code) checks it.
+     * Engines that publish KV events and answer replays, quick enough for tests. They hash blocks as a stock vLLM
+     * does (the simulator's default: {@code sha256} with a random root per engine): the gateway keys blocks by their
+     * token ids, whatever the engines' ids.
      */
     public static SimConfig.Builder publishing(SimConfig.Builder b) {
-        return b.kvEventsEndpoint(EPHEMERAL).kvReplayEndpoint(EPHEMERAL).timeScale(10).defaultMaxTokens(2)
-                .hashAlgo(HashAlgo.SHA256_CBOR).hashSeed(HASH_SEED);
+        return b.kvEventsEndpoint(EPHEMERAL).kvReplayEndpoint(EPHEMERAL).timeScale(10).defaultMaxTokens(2);
     }
 
     /**
@@ -56,9 +49,14 @@ public final class KvFixtures {
         return sb.substring(0, blocks * BLOCK_CHARS);
     }
 
-    /** The block hashes an engine with default settings publishes for this completion prompt. */
-    public static long[] hashes(String prompt) {
-        return HASHER.hashes(TOKENIZER.encode(prompt));
+    /** The gateway's block keys of this completion prompt (pseudo tokens, 16-token blocks, no adapter or salt). */
+    public static long[] keys(String prompt) {
+        return BlockKeys.keys(TOKENIZER.encode(prompt), SimConfig.DEFAULT_BLOCK_SIZE, BlockKeys.PLAIN_ROOT);
+    }
+
+    /** Leading blocks of {@code prompt} the worker holds according to the gateway's index. */
+    public static int matched(KvBlockIndex index, String workerId, String prompt) {
+        return index.longestPrefixes(keys(prompt), 1, 1).matched(workerId);
     }
 
     /** Registers an engine through the admin API with its KV-event endpoints; returns the worker id. */

@@ -34,6 +34,7 @@ public final class RecordingEngine implements AutoCloseable {
     private volatile int status = 200;
     private volatile String responseBody = "{\"text\":\"ok\",\"meta_info\":{}}";
     private volatile boolean answerAfterRoomPoll;
+    private volatile String serverInfo;
 
     private RecordingEngine(Vertx vertx) {
         this.vertx = vertx;
@@ -52,6 +53,11 @@ public final class RecordingEngine implements AutoCloseable {
     }
 
     private void handle(HttpServerRequest req) {
+        String info = serverInfo;
+        if (info != null && req.path().equals("/get_server_info")) {
+            req.response().putHeader("Content-Type", "application/json").end(info);
+            return;
+        }
         if (req.path().startsWith("/bootstrap/rooms/")) {
             onRoomPoll(req);
             return;
@@ -106,6 +112,12 @@ public final class RecordingEngine implements AutoCloseable {
     /** How many bootstrap-room polls arrived. */
     public int roomPolls() {
         return roomPolls.get();
+    }
+
+    /** Answers {@code GET /get_server_info} with this JSON (as an SGLang engine), apart from the other requests. */
+    public RecordingEngine serverInfo(String json) {
+        this.serverInfo = json;
+        return this;
     }
 
     /** Answers every later request with this status and JSON body. */

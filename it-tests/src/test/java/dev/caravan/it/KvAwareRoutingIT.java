@@ -19,13 +19,18 @@ import dev.caravan.policies.kv.ParityTracker;
 import dev.caravan.processors.config.CaravanFlags;
 import dev.caravan.processors.config.GatewayConfig;
 import dev.caravan.processors.forward.ForwardStreamProcessor;
+import dev.caravan.policies.kv.BlockKeys;
+import dev.caravan.policies.text.PseudoTokenizer;
+import dev.caravan.sim.SimConfig;
 import dev.caravan.sim.SimEngine;
+import dev.caravan.sim.kv.KvPublisherKind;
 
 /**
  * {@code --policy kv_aware} through the real gateway against three simulated engines publishing KV events over ZeroMQ
  * on loopback: a prompt goes to the engine that reported holding its blocks, and stops going there once that engine
- * reports it dropped them (a flush, an LRU eviction): events, not timers. The parity self-check agrees with the
- * engines, and notices when the gateway hashes differently.
+ * reports it dropped them (a flush, an LRU eviction): events, not timers. The engines hash as stock vLLM does
+ * ({@code sha256} with a random root each). The parity self-check agrees with the engines, and notices when the gateway
+ * tokenizes differently.
  */
 class KvAwareRoutingIT {
 
@@ -70,7 +75,7 @@ class KvAwareRoutingIT {
     }
 
     private static int matched(String workerId, String prompt) {
-        return index.longestPrefixes(SIMS.model(), KvFixtures.hashes(prompt)).matched(workerId);
+        return KvFixtures.matched(index, workerId, prompt);
     }
 
     private static HttpResponse<String> viaGateway(String prompt) {
@@ -144,18 +149,23 @@ class KvAwareRoutingIT {
                 .isEqualTo(1.0);
     }
 
-    /** The silent-tokenizer-mismatch bug class: a gateway hashing with another seed is told so by the self-check. */
+    /**
+     * The silent-tokenizer-mismatch bug class: a gateway that tokenizes differently (3 characters per token where the
+     * engines cut 4) is told so by the self-check. The hash seed no longer matters: {@code --kv-hash-seed} is accepted
+     * and ignored.
+     */
     @Test
-    void aHashSeedMismatchDrivesParityToZeroAndIsFlagged() {
-        GatewayConfig wrongSeed = GatewayHarness.config(List.of()).with(CaravanFlags.POLICY_NAME, "kv_aware")
-                .with(CaravanFlags.KV_HASH_SEED, "1").with(CaravanFlags.KV_PARITY_EXPIRY_SECS, "1");
-        try (GatewayHarness other = GatewayHarness.start(wrongSeed)) {
+    void aTokenizerMismatchDrivesParityToZeroAndIsFlagged() {
+        GatewayConfig wrongTokens = GatewayHarness.config(List.of()).with(CaravanFlags.POLICY_NAME, "kv_aware")
+                .with(CaravanFlags.KV_CHARS_PER_TOKEN, "3").with(CaravanFlags.KV_HASH_SEED, "1")
+                .with(CaravanFlags.KV_PARITY_EXPIRY_SECS, "1");
+        try (GatewayHarness other = GatewayHarness.start(wrongTokens)) {
             KvFixtures.register(other.client(), SIMS.engine(0), SIMS.model());
             ParityTracker parity = other.gateway().beans().kv().parity();
             int blocks = 0;
             for (int i = 0; blocks < 104; i++, blocks += PROMPT_BLOCKS) {
                 HttpResponse<String> r = KvFixtures.complete(other.url(), SIMS.model(),
-                        KvFixtures.prompt("seed-" + i, PROMPT_BLOCKS));
+                        KvFixtures.prompt("tokens-" + i, PROMPT_BLOCKS));
                 assertThat(header(r, ForwardStreamProcessor.DECISION_HEADER)).isEqualTo("kv_aware:kv_miss_min_cost");
             }
             int predicted = blocks;
@@ -164,6 +174,38 @@ class KvAwareRoutingIT {
             assertThat(parity.snapshot().degraded()).isTrue();
             assertThat(MetricsText.sample(other.client().get("/metrics").body(), "caravan_kv_parity_agreement"))
                     .isEqualTo(0.0);
+        }
+    }
+
+    /**
+     * SGLang's publisher: one BlockStored per page (page size 1 here, SGLang's default), signed 64-bit page ids, its
+     * own hash chain, no DP rank in older batches. The gateway learns the page size from the events.
+     */
+    @Test
+    void routesOnSglangPageEventsWithPageSizeOne() {
+        try (SimEngine a = SimEngine.start(KvFixtures.publishing(SimConfig.builder())
+                     .kvPublisher(KvPublisherKind.SGLANG).blockSize(1).build());
+             SimEngine b = SimEngine.start(KvFixtures.publishing(SimConfig.builder())
+                     .kvPublisher(KvPublisherKind.SGLANG).blockSize(1).build())) {
+            String idA = KvFixtures.register(gateway.client(), a, SIMS.model());
+            String idB = KvFixtures.register(gateway.client(), b, SIMS.model());
+            awaitSubscribed(a, idA, gateway, index);
+            awaitSubscribed(b, idB, gateway, index);
+            String prompt = KvFixtures.prompt("sglang", 4);                      // 64 tokens = 64 pages
+            KvFixtures.complete(b.url(), SIMS.model(), prompt);
+            long[] pages = BlockKeys.keys(new PseudoTokenizer().encode(prompt), 1, BlockKeys.PLAIN_ROOT);
+            await().atMost(WAIT).until(() -> index.longestPrefixes(pages, 1, 1).matched(idB) == 64);
+
+            HttpResponse<String> r = gateway.client().postJson("/v1/completions", GatewayClient.json(java.util.Map.of(
+                    "model", SIMS.model(), "prompt", prompt, "max_tokens", 2)));
+
+            assertThat(index.blockSize(idB)).isEqualTo(1);
+            assertThat(header(r, ForwardStreamProcessor.WORKER_HEADER)).isEqualTo(b.url());
+            assertThat(header(r, ForwardStreamProcessor.DECISION_HEADER)).isEqualTo("kv_aware:kv_hit");
+            assertThat(GatewayClient.parse(r.body()).path("usage").path("prompt_tokens_details").path("cached_tokens")
+                    .asInt()).isEqualTo(63);
+            gateway.client().delete("/workers/" + idA);
+            gateway.client().delete("/workers/" + idB);
         }
     }
 }

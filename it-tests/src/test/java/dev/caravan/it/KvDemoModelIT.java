@@ -20,7 +20,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import dev.caravan.policies.kv.BlockHasher;
+import dev.caravan.policies.kv.BlockKeys;
 import dev.caravan.policies.kv.KvBlockIndex;
 import dev.caravan.policies.text.ChatTemplate;
 import dev.caravan.processors.config.CaravanFlags;
@@ -117,13 +117,13 @@ class KvDemoModelIT {
         for (int i = 0; i < gatewayTokens.length; i++) {
             assertThat(engineTokens.get(i).asInt()).as("token %d", i).isEqualTo(gatewayTokens[i]);
         }
-        long[] hashes = new BlockHasher().hashes(gatewayTokens);
+        long[] hashes = BlockKeys.keys(gatewayTokens, 16, BlockKeys.PLAIN_ROOT);
         assertThat(hashes.length).isGreaterThanOrEqualTo(3);
 
         HttpResponse<String> direct = new GatewayClient(holder.url()).postJson("/v1/chat/completions",
                 GatewayClient.json(body));
         assertThat(direct.statusCode()).isEqualTo(200);
-        await().atMost(WAIT).until(() -> index.longestPrefixes(served, hashes).matched(ids.get(1)) == hashes.length);
+        await().atMost(WAIT).until(() -> index.longestPrefixes(hashes, 1, 1).matched(ids.get(1)) == hashes.length);
 
         HttpResponse<String> routed = gateway.client().postJson("/v1/chat/completions", GatewayClient.json(body));
         assertThat(routed.statusCode()).isEqualTo(200);

@@ -21,7 +21,9 @@ import org.zeromq.ZMQ;
 
 import dev.caravan.gateway.KvBeans;
 import dev.caravan.policies.Worker;
+import dev.caravan.policies.kv.BlockKeys;
 import dev.caravan.policies.kv.KvBlockIndex;
+import dev.caravan.policies.kv.KvTier;
 import dev.caravan.processors.kv.KvRouteManager;
 import dev.caravan.processors.kv.KvWorkerStats;
 import dev.caravan.processors.config.CaravanFlags;
@@ -64,7 +66,7 @@ class KvEventStreamIT {
     }
 
     private static int matched(String workerId, String prompt) {
-        return index.longestPrefixes(MODEL, KvFixtures.hashes(prompt)).matched(workerId);
+        return KvFixtures.matched(index, workerId, prompt);
     }
 
     /** Slow joiner: direct requests until the gateway has applied one of the engine's batches. */
@@ -96,12 +98,14 @@ class KvEventStreamIT {
 
             await().atMost(WAIT).until(() -> matched(id, lost) == 6);
             KvWorkerStats s = kv.ingestor().stats(id);
-            assertThat(s.gaps()).isEqualTo(1);
-            assertThat(s.replays()).isEqualTo(1);
+            // one gap made by the fault (a heavily loaded machine has shown a second one); every gap is replayed (so is
+            // a late join, when the subscription missed the engine's first batch), and nothing stays lost
+            assertThat(s.gaps()).isBetween(1L, 2L);
+            assertThat(s.replays()).isGreaterThanOrEqualTo(s.gaps());
             assertThat(s.replayedBatches()).isGreaterThanOrEqualTo(1);
             assertThat(s.unrecoveredBatches()).isZero();
             String w = "worker=\"" + e.url() + "\"";
-            assertThat(metric("caravan_kv_gaps_total", w)).isEqualTo(1.0);
+            assertThat(metric("caravan_kv_gaps_total", w)).isEqualTo((double) s.gaps());
             assertThat(metric("caravan_kv_replayed_batches_total", w)).isEqualTo(s.replayedBatches());
         }
     }
@@ -170,8 +174,8 @@ class KvEventStreamIT {
             send(pub, seq[0], "not msgpack at all".getBytes(StandardCharsets.UTF_8));
             send(pub, seq[0]++, encoder.encode(1.0, List.of(stored(3L)), 0));
 
-            await().atMost(WAIT).until(() -> index.contains(MODEL, id, 3L));
-            assertThat(index.contains(MODEL, id, 2L)).isFalse();
+            await().atMost(WAIT).until(() -> holds(index, id, 3L));
+            assertThat(holds(index, id, 2L)).isFalse();
             String w = "worker=\"http://127.0.0.1:9\"";
             assertThat(metric("caravan_kv_decode_errors_total", w, "reason=\"frame_count\"")).isEqualTo(1.0);
             assertThat(metric("caravan_kv_decode_errors_total", w, "reason=\"sequence\"")).isEqualTo(1.0);
@@ -197,15 +201,25 @@ class KvEventStreamIT {
                 long[] seq = {0};
                 await().atMost(WAIT).pollInterval(Duration.ofMillis(20)).pollInSameThread().until(() -> {
                     send(pub, seq[0]++, encoder.encode(1.0, List.of(stored(5L)), 0));
-                    return idx.contains(Worker.UNKNOWN_MODEL_ID, w.id(), 5L);
+                    return holds(idx, w.id(), 5L);
                 });
                 assertThat(gw.context().getRoute(KvRouteManager.routeId(w))).isNotNull();
             }
         }
     }
 
+    /** One block starting a sequence; its 16 tokens depend on its engine id {@code hash}. */
     private static KvEvent.BlockStored stored(long hash) {
-        return new KvEvent.BlockStored(new long[] {hash}, null, IntStream.range(0, 16).toArray(), 16);
+        return new KvEvent.BlockStored(new long[] {hash}, null, tokensOf(hash), 16);
+    }
+
+    private static int[] tokensOf(long hash) {
+        return IntStream.range(0, 16).map(i -> (int) hash * 100 + i).toArray();
+    }
+
+    /** Whether the gateway's index holds the block {@link #stored} as {@code hash} for the worker. */
+    private static boolean holds(KvBlockIndex idx, String workerId, long hash) {
+        return idx.holds(workerId, BlockKeys.keys(tokensOf(hash), 16, BlockKeys.PLAIN_ROOT)[0], KvTier.GPU);
     }
 
     private static void send(ZMQ.Socket pub, long sequence, byte[] payload) {

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-import dev.caravan.policies.kv.BlockHasher;
+import dev.caravan.policies.kv.BlockKeys;
 import dev.caravan.policies.kv.KvBlockIndex;
 import dev.caravan.processors.config.CaravanFlags;
 import dev.caravan.processors.forward.ForwardStreamProcessor;
@@ -147,12 +147,12 @@ class PromptTokensIT {
         String served = holder.config().model();
         Map<String, Object> body = chat(served);
         int[] tokens = gatewayTokens(body);
-        long[] hashes = new BlockHasher().hashes(tokens);
+        long[] hashes = BlockKeys.keys(tokens, 16, BlockKeys.PLAIN_ROOT);
         assertThat(hashes.length).isGreaterThanOrEqualTo(3);
         HttpResponse<String> direct = new GatewayClient(holder.url()).postJson("/v1/chat/completions",
                 GatewayClient.json(body));
         assertThat(direct.statusCode()).isEqualTo(200);
-        await().atMost(WAIT).until(() -> index.longestPrefixes(served, hashes).matched(ids.get(1)) == hashes.length);
+        await().atMost(WAIT).until(() -> index.longestPrefixes(hashes, 1, 1).matched(ids.get(1)) == hashes.length);
 
         HttpResponse<String> routed = gateway.client().postJson("/v1/chat/completions", GatewayClient.json(body));
         assertThat(routed.statusCode()).isEqualTo(200);

@@ -7,15 +7,23 @@ import java.util.Optional;
  * A policy's answer: the chosen worker (or none) and the branch of the policy that produced it, so metrics
  * ({@code caravan_policy_decisions_total{policy,branch}}) and the {@code X-Caravan-Decision} header can say why.
  *
- * @param worker the chosen worker, or null when the policy found none
- * @param policy the policy's name (e.g. {@code cache_aware})
- * @param branch the branch taken (e.g. {@code cache_hit}, {@code cache_miss_min_load}, {@code no_healthy_workers})
+ * @param worker           the chosen worker, or null when the policy found none
+ * @param policy           the policy's name (e.g. {@code cache_aware})
+ * @param branch           the branch taken (e.g. {@code cache_hit}, {@code cache_miss_min_load}, {@code no_healthy_workers})
+ * @param dataParallelRank the engine's data-parallel rank the request should run on (the gateway sends it as vLLM's
+ *                         {@code X-data-parallel-rank} header), or null to let the engine balance its ranks
+ * @param onRelease        run once when the request's load lease on the worker is released (kv_aware drops the
+ *                         request's active blocks), or null
  */
-public record Decision(Worker worker, String policy, String branch) {
+public record Decision(Worker worker, String policy, String branch, Integer dataParallelRank, Runnable onRelease) {
 
     public Decision {
         Objects.requireNonNull(policy, "policy");
         Objects.requireNonNull(branch, "branch");
+    }
+
+    public Decision(Worker worker, String policy, String branch) {
+        this(worker, policy, branch, null, null);
     }
 
     public static Decision of(Worker worker, String policy, String branch) {
@@ -24,6 +32,16 @@ public record Decision(Worker worker, String policy, String branch) {
 
     public static Decision none(String policy, String branch) {
         return new Decision(null, policy, branch);
+    }
+
+    /** The same decision, pinned to an engine rank. */
+    public Decision withDataParallelRank(Integer rank) {
+        return new Decision(worker, policy, branch, rank, onRelease);
+    }
+
+    /** The same decision, with something to run when its lease is released. */
+    public Decision withOnRelease(Runnable action) {
+        return new Decision(worker, policy, branch, dataParallelRank, action);
     }
 
     public Optional<Worker> selected() {
@@ -37,5 +55,10 @@ public record Decision(Worker worker, String policy, String branch) {
     /** {@code policy:branch}, the value of the {@code X-Caravan-Decision} header. */
     public String label() {
         return policy + ":" + branch;
+    }
+
+    /** Takes the load lease this decision asks for: on its worker, running {@link #onRelease()} at release. */
+    public WorkerLease acquire() {
+        return worker.acquire(onRelease);
     }
 }

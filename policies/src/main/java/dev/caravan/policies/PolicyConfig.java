@@ -64,14 +64,18 @@ public sealed interface PolicyConfig permits RandomConfig, RoundRobinConfig, Pow
     String KV_CHARS_PER_TOKEN = "kv-chars-per-token";
     /** Option key {@code kv-block-size}: the engines' KV block size in tokens (kv_aware). */
     String KV_BLOCK_SIZE = "kv-block-size";
-    /** Option key {@code kv-hash-seed}: the engines' PYTHONHASHSEED (kv_aware). */
+    /** Option key {@code kv-hash-seed}: accepted for old command lines; kv_aware no longer reproduces engine hashes. */
     String KV_HASH_SEED = "kv-hash-seed";
     /** Option key {@code kv-overlap-weight}: weight of uncached prefill blocks in kv_aware's cost. */
     String KV_OVERLAP_WEIGHT = "kv-overlap-weight";
     /** Option key {@code kv-decode-load-source}: {@code router|engine} (kv_aware). */
     String KV_DECODE_LOAD_SOURCE = "kv-decode-load-source";
-    /** Option key {@code kv-initial-request-blocks}: kv_aware's request-size estimate before any request. */
-    String KV_INITIAL_REQUEST_BLOCKS = "kv-initial-request-blocks";
+    /** Option key {@code kv-cpu-weight}: what a block held in host memory saves, relative to a GPU block (kv_aware). */
+    String KV_CPU_WEIGHT = "kv-cpu-weight";
+    /** Option key {@code kv-disk-weight}: what a block held on storage saves, relative to a GPU block (kv_aware). */
+    String KV_DISK_WEIGHT = "kv-disk-weight";
+    /** Option key {@code kv-router-temperature}: 0 = lowest cost wins; &gt; 0 = softmax sampling (kv_aware, Dynamo's). */
+    String KV_ROUTER_TEMPERATURE = "kv-router-temperature";
 
     /** The canonical SGLang name of the policy this configures, e.g. {@code cache_aware}. */
     String policyName();

@@ -16,9 +16,11 @@ import dev.caravan.policies.text.PromptTokens;
  * @param headers     request headers with lower-cased names; empty values count as absent
  * @param prompt      the engine's own prompt tokens and the extra keys that change what a KV block holds (LoRA
  *                    adapter, {@code cache_salt}), when the gateway computed them (docs/tokens.md), else null
+ * @param cacheScope  the model name and {@code cache_salt} the request sent, read from the request whether or not
+ *                    {@code prompt} was computed (kv_aware's fallback for the extra keys), never null
  */
 public record SelectionContext(String model, String requestText, int[] tokens, Map<String, String> headers,
-                               PromptTokens prompt) {
+                               PromptTokens prompt, CacheScope cacheScope) {
 
     /** Header naming an explicit routing key (manual, consistent_hashing). */
     public static final String ROUTING_KEY_HEADER = "x-smg-routing-key";
@@ -32,11 +34,18 @@ public record SelectionContext(String model, String requestText, int[] tokens, M
         if (tokens == null && prompt != null) {
             tokens = prompt.ids();
         }
+        cacheScope = cacheScope == null ? CacheScope.NONE : cacheScope;
+    }
+
+    /** A context without a cache scope read from the request. */
+    public SelectionContext(String model, String requestText, int[] tokens, Map<String, String> headers,
+                            PromptTokens prompt) {
+        this(model, requestText, tokens, headers, prompt, CacheScope.NONE);
     }
 
     /** A context without the engine's prompt tokens. */
     public SelectionContext(String model, String requestText, int[] tokens, Map<String, String> headers) {
-        this(model, requestText, tokens, headers, null);
+        this(model, requestText, tokens, headers, null, CacheScope.NONE);
     }
 
     /** A context with only routing text, for tests and the what-if replay. */

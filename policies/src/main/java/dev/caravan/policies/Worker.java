@@ -48,7 +48,8 @@ public final class Worker {
     private final String kvEventsEndpoint;
     private final String kvReplayEndpoint;
     private final Integer dataParallelRank;
-    private final int dataParallelSize;
+    private volatile int dataParallelSize;
+    private final boolean dataParallelSizeDeclared;
 
     private volatile EngineRuntime runtime;
     private volatile int priority;
@@ -66,12 +67,17 @@ public final class Worker {
 
     private Worker(Builder b) {
         this.target = WorkerUrl.parse(b.url);
-        if (b.dataParallelRank != null && (b.dataParallelRank < 0 || b.dataParallelRank >= b.dataParallelSize)) {
+        if (b.dataParallelSize != null && b.dataParallelSize < 1) {
+            throw new IllegalArgumentException("dp_size must be >= 1, was " + b.dataParallelSize);
+        }
+        if (b.dataParallelRank != null && (b.dataParallelSize == null || b.dataParallelRank < 0
+                || b.dataParallelRank >= b.dataParallelSize)) {
             throw new IllegalArgumentException("data-parallel rank must be in [0, " + b.dataParallelSize + "), was "
                     + b.dataParallelRank);
         }
         this.dataParallelRank = b.dataParallelRank;
-        this.dataParallelSize = b.dataParallelRank == null ? 1 : b.dataParallelSize;
+        this.dataParallelSize = b.dataParallelSize == null ? 1 : b.dataParallelSize;
+        this.dataParallelSizeDeclared = b.dataParallelSize != null;
         this.url = dataParallelRank == null ? target.url() : target.url() + "@" + dataParallelRank;
         this.runtime = b.runtime;
         this.id = b.id != null ? b.id : UUID.randomUUID().toString();
@@ -127,6 +133,25 @@ public final class Worker {
     /** ZeroMQ endpoint of the engine's KV-event replay ROUTER socket, or null. */
     public String kvReplayEndpoint() { return kvReplayEndpoint; }
 
+    /**
+     * Data-parallel ranks the engine runs (each with its own KV pool and KV-event publisher): as registered
+     * ({@code dp_size}, or the size of the engine a rank worker belongs to), else as its server info reported, else 1.
+     */
+    public int dataParallelSize() { return dataParallelSize; }
+
+    /** True when the registration declared {@link #dataParallelSize()} (the engine's report then does not change it). */
+    public boolean dataParallelSizeDeclared() { return dataParallelSizeDeclared; }
+
+    /** Records the DP size the engine reported; ignored when the registration declared one. */
+    public void setDataParallelSize(int size) {
+        if (size < 1) {
+            throw new IllegalArgumentException("data-parallel size must be >= 1, was " + size);
+        }
+        if (!dataParallelSizeDeclared) {
+            this.dataParallelSize = size;
+        }
+    }
+
     /** The URL taken apart (host, port, TLS, path prefix): what every client of this worker connects to. */
     public WorkerUrl target() { return target; }
 
@@ -136,8 +161,14 @@ public final class Worker {
     /** The data-parallel rank requests to this worker are pinned to, or null when it is a whole engine. */
     public Integer dataParallelRank() { return dataParallelRank; }
 
-    /** The engine's data-parallel size when this worker is one of its ranks, else 1. */
-    public int dataParallelSize() { return dataParallelSize; }
+    /** The first engine rank requests to this worker may run on: its pinned rank, else 0. */
+    public int firstRank() { return dataParallelRank == null ? 0 : dataParallelRank; }
+
+    /**
+     * The engine ranks requests to this worker may run on, from {@link #firstRank()}: 1 for a rank worker
+     * ({@code --dp-aware}), else {@link #dataParallelSize()} (a policy such as kv_aware picks one of them).
+     */
+    public int rankCount() { return dataParallelRank == null ? dataParallelSize : 1; }
 
     /** The engine type, or null while neither set at registration nor detected. */
     public EngineRuntime runtime() { return runtime; }
@@ -209,8 +240,13 @@ public final class Worker {
 
     /** Takes one unit of in-flight load; release it through the returned lease. */
     public WorkerLease acquire() {
+        return acquire(null);
+    }
+
+    /** Takes one unit of in-flight load; the lease runs {@code onRelease} (if not null) once, when released. */
+    public WorkerLease acquire(Runnable onRelease) {
         load.incrementAndGet();
-        return new WorkerLease(this);
+        return new WorkerLease(this, onRelease);
     }
 
     void decrementLoad() {
@@ -240,14 +276,14 @@ public final class Worker {
         private Integer bootstrapPort;
         private String kvEventsEndpoint;
         private String kvReplayEndpoint;
+        private Integer dataParallelSize;
+        private Integer dataParallelRank;
         private int priority = DEFAULT_PRIORITY;
         private double cost = DEFAULT_COST;
         private Map<String, String> labels = Map.of();
         private String apiKey;
         private WorkerHealthCheck healthCheck = WorkerHealthCheck.DEFAULTS;
         private EngineRuntime runtime;
-        private Integer dataParallelRank;
-        private int dataParallelSize = 1;
 
         private Builder(String url) { this.url = url; }
 
@@ -257,6 +293,8 @@ public final class Worker {
         public Builder bootstrapPort(Integer port) { this.bootstrapPort = port; return this; }
         public Builder kvEventsEndpoint(String endpoint) { this.kvEventsEndpoint = endpoint; return this; }
         public Builder kvReplayEndpoint(String endpoint) { this.kvReplayEndpoint = endpoint; return this; }
+        /** The engine's data-parallel size as declared at registration; null = learn it from the engine. */
+        public Builder dataParallelSize(Integer size) { this.dataParallelSize = size; return this; }
         public Builder priority(int priority) { this.priority = priority; return this; }
         public Builder cost(double cost) { this.cost = cost; return this; }
         public Builder labels(Map<String, String> labels) { this.labels = labels; return this; }
@@ -274,12 +312,14 @@ public final class Worker {
 
         /**
          * A builder for the same engine with the same settings (role, model, keys, labels, health checks, runtime,
-         * bootstrap port; not the id, the KV endpoints or the rank).
+         * bootstrap port, KV-event endpoints — rank 0's, as the engine was registered; not the id, the rank or the
+         * data-parallel size).
          */
         public static Builder copyOf(Worker w) {
             return new Builder(w.engineUrl()).role(w.role).modelId(w.modelId.equals(UNKNOWN_MODEL_ID) ? null : w.modelId)
                     .bootstrapPort(w.bootstrapPort).priority(w.priority).cost(w.cost).labels(w.labels).apiKey(w.apiKey)
-                    .healthCheck(w.healthCheck).runtime(w.runtime);
+                    .healthCheck(w.healthCheck).runtime(w.runtime).kvEventsEndpoint(w.kvEventsEndpoint)
+                    .kvReplayEndpoint(w.kvReplayEndpoint);
         }
 
         public Worker build() { return new Worker(this); }

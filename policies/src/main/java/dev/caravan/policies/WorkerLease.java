@@ -16,9 +16,11 @@ public final class WorkerLease implements AutoCloseable {
 
     private final Worker worker;
     private final AtomicBoolean released = new AtomicBoolean();
+    private final Runnable onRelease;
 
-    WorkerLease(Worker worker) {
+    WorkerLease(Worker worker, Runnable onRelease) {
         this.worker = worker;
+        this.onRelease = onRelease;
     }
 
     public Worker worker() {
@@ -29,6 +31,9 @@ public final class WorkerLease implements AutoCloseable {
     public boolean release() {
         if (released.compareAndSet(false, true)) {
             worker.decrementLoad();
+            if (onRelease != null) {
+                onRelease.run();
+            }
             return true;
         }
         return false;

@@ -7,8 +7,8 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
-import dev.caravan.policies.kv.BlockHasher;
 import dev.caravan.policies.kv.KvBlockIndex;
+import dev.caravan.policies.kv.KvEvent;
 import dev.caravan.policies.kv.KvGroundTruth;
 import dev.caravan.policies.text.PseudoTokenizer;
 import dev.caravan.policies.text.TokenizerSource;
@@ -69,7 +69,7 @@ class PolicyFactoryTest {
         Worker a = Worker.builder("http://a:1").id("a").build();
         Worker b = Worker.builder("http://b:1").id("b").build();
         String prompt = "0123456789abcdef0123456789abcdef";   // 8 pseudo tokens = 2 blocks of 4
-        index.store(Worker.UNKNOWN_MODEL_ID, "b", new BlockHasher(4, "0").hashes(new PseudoTokenizer().encode(prompt)));
+        index.apply("b", 0, KvEvent.BlockStored.of(new long[] {11, 12}, null, new PseudoTokenizer().encode(prompt), 4));
         Decision d = p.select(java.util.List.of(a, b), SelectionContext.ofText(prompt));
         assertThat(d.worker()).isSameAs(b);
         assertThat(d.label()).isEqualTo("kv_aware:kv_hit");

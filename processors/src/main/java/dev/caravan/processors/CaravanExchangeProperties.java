@@ -164,6 +164,8 @@ public final class CaravanExchangeProperties {
 
     /** Route-settable. The id of the worker whose KV events the exchange carries; the route template sets it. */
     public static final ExchangeProperty<String> KV_WORKER_ID = ExchangeProperty.of("caravanKvWorkerId", String.class);
+    /** Route-settable. The data-parallel rank whose publisher the route subscribes to ("0" when the engine has one). */
+    public static final ExchangeProperty<String> KV_RANK = ExchangeProperty.of("caravanKvRank", String.class);
 
     private CaravanExchangeProperties() {
     }

@@ -8,6 +8,8 @@ import org.apache.camel.impl.DefaultCamelContext;
 
 import dev.caravan.gateway.CaravanGateway;
 import dev.caravan.policies.Worker;
+import dev.caravan.policies.kv.KvBlockIndex;
+import dev.caravan.policies.kv.ParityTracker;
 import dev.caravan.processors.config.GatewayConfig;
 import dev.caravan.sim.SimEngine;
 
@@ -38,6 +40,16 @@ final class GatewayReplica implements AutoCloseable {
             context.stop();
             throw e instanceof RuntimeException r ? r : new IllegalStateException("gateway did not start: " + e, e);
         }
+    }
+
+    /** The gateway's KV block index, or null when it reads no KV events. */
+    KvBlockIndex kvIndex() {
+        return gateway.beans().kv().ingestor() == null ? null : gateway.beans().kv().index();
+    }
+
+    /** kv_aware's parity self-check. */
+    ParityTracker kvParity() {
+        return gateway.beans().kv().parity();
     }
 
     URI baseUrl() {

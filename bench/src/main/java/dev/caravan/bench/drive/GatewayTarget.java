@@ -3,23 +3,27 @@ package dev.caravan.bench.drive;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 import dev.caravan.bench.PolicySpec;
 import dev.caravan.policies.PolicyName;
+import dev.caravan.policies.kv.KvBlockIndex;
+import dev.caravan.policies.kv.ParityTracker;
 import dev.caravan.processors.config.CaravanFlag;
 import dev.caravan.processors.config.CaravanFlags;
 import dev.caravan.processors.config.GatewayConfig;
 import dev.caravan.processors.http.ServerEventLoops;
 import dev.caravan.sim.SimConfig;
 import dev.caravan.sim.SimEngine;
-import dev.caravan.sim.hash.HashAlgo;
 
 /**
  * The Caravan gateway — one, or N replicas ({@link GatewayReplica}) — in front of a fresh simulated fleet, configured
@@ -58,25 +62,22 @@ public final class GatewayTarget extends SimFleetTarget {
     }
 
     /**
-     * The gateway's kv_aware still recomputes the engines' block hashes (vLLM's sha256_cbor with a known
-     * PYTHONHASHSEED, its kv-hash-seed); a stock engine hashes sha256 with a random root, which it cannot match. So
-     * runs that read KV events configure the engines to hash as the gateway expects.
+     * Engines hash blocks however they are configured (the simulator's default is a stock vLLM's: {@code sha256} with
+     * a random root per engine); the gateway's kv_aware keys blocks by their token ids.
      *
      * @param gateways replicas to start (at least 1)
      * @param front    what alternates requests over them
      */
     public GatewayTarget(PolicySpec spec, int engines, SimConfig engine, int gateways, Front front) {
         super(engines, consumesKvEvents(spec)
-                ? engine.toBuilder().kvEventsEndpoint(EPHEMERAL_ZMQ).kvReplayEndpoint(EPHEMERAL_ZMQ)
-                        .hashAlgo(HashAlgo.SHA256_CBOR).hashSeed(spec.options().getOrDefault("kv-hash-seed", "0"))
-                        .build() : engine);
+                ? engine.toBuilder().kvEventsEndpoint(EPHEMERAL_ZMQ).kvReplayEndpoint(EPHEMERAL_ZMQ).build() : engine);
         if (gateways < 1) {
             fleet.close();
             throw new IllegalArgumentException("--gateways must be >= 1, was " + gateways);
         }
         try {
             boolean kv = consumesKvEvents(spec);
-            GatewayConfig config = config(spec, engine.timeScale(), kv);
+            GatewayConfig config = config(spec, engine, kv);
             List<SimEngine> kvEngines = kv ? fleet.engines() : List.of();
             if (kv) {
                 settings.put("kv_events", "engines publish, every gateway subscribes");
@@ -100,7 +101,8 @@ public final class GatewayTarget extends SimFleetTarget {
         }
     }
 
-    private GatewayConfig config(PolicySpec spec, double timeScale, boolean kv) {
+    private GatewayConfig config(PolicySpec spec, SimConfig engine, boolean kv) {
+        double timeScale = engine.timeScale();
         GatewayConfig config = GatewayConfig.defaults()
                 .with(CaravanFlags.HOST, "127.0.0.1")
                 .with(CaravanFlags.PORT, "0")
@@ -110,6 +112,9 @@ public final class GatewayTarget extends SimFleetTarget {
         settings.put("policy", spec.policy());
         config = scaled(config, spec, CaravanFlags.EVICTION_INTERVAL, timeScale);
         config = scaled(config, spec, CaravanFlags.LOAD_CHECK_INTERVAL, timeScale);
+        if (kv && engine.tokenizer() != null) {
+            config = engineTokens(config, spec, engine.tokenizer());
+        }
         for (Map.Entry<String, String> o : spec.options().entrySet()) {
             config = config.with(flag(o.getKey()), o.getValue());
             settings.put(o.getKey(), o.getValue());
@@ -149,6 +154,25 @@ public final class GatewayTarget extends SimFleetTarget {
         return b;
     }
 
+    /**
+     * Gives kv_aware the engines' own tokens: a model directory (template and tokenizer) as {@code --model-path}, so
+     * chat requests are rendered through the template the engines render, and its {@code tokenizer.json} as
+     * {@code --kv-tokenizer} for requests without prompt tokens. Options of the spec win.
+     */
+    private GatewayConfig engineTokens(GatewayConfig config, PolicySpec spec, Path tokenizer) {
+        boolean dir = Files.isDirectory(tokenizer);
+        if (dir && !spec.options().containsKey("model-path")) {
+            config = config.with(CaravanFlags.MODEL_PATH, tokenizer.toString());
+            settings.put("model-path", tokenizer + " (the engines' model: template and tokenizer)");
+        }
+        if (!spec.options().containsKey("kv-tokenizer")) {
+            Path file = dir ? tokenizer.resolve("tokenizer.json") : tokenizer;
+            config = config.with(CaravanFlags.KV_TOKENIZER, file.toString());
+            settings.put("kv-tokenizer", file + " (the engines' tokenizer)");
+        }
+        return config;
+    }
+
     /** Whether the run's gateway reads the engines' KV-cache events. */
     static boolean consumesKvEvents(PolicySpec spec) {
         return PolicyName.resolve(spec.policy()) == PolicyName.KV_AWARE
@@ -186,8 +210,20 @@ public final class GatewayTarget extends SimFleetTarget {
         return replicas.stream().map(GatewayReplica::baseUrl).toList();
     }
 
+    /** The run's settings, and for runs that read KV events what the first gateway's index and self-check saw. */
     @Override
     public Map<String, String> settings() {
+        GatewayReplica first = replicas.isEmpty() ? null : replicas.get(0);
+        if (first != null && first.kvIndex() != null && !first.kvIndex().residentBlockCounts().isEmpty()) {
+            KvBlockIndex index = first.kvIndex();
+            ParityTracker.Snapshot parity = first.kvParity().snapshot();
+            long entries = index.residentBlockCounts().values().stream().mapToLong(Integer::longValue).sum();
+            settings.put("kv_index", String.format(Locale.ROOT, "%,d entries of %,d distinct keys, %,d orphan blocks, "
+                    + "%,d unknown removals, %,d dropped", entries, index.distinctBlocks(), index.orphanBlocks(),
+                    index.unknownRemovals(), index.droppedBlocks()));
+            settings.put("kv_parity", String.format(Locale.ROOT, "%,d matched, %,d missed, %,d pending",
+                    parity.matched(), parity.missed(), parity.pending()));
+        }
         return settings;
     }
 

@@ -207,9 +207,15 @@ public final class LoadDriver {
             return;
         }
         RecordParser parser = RecordParser.newDelimited("\n\n", event -> reader.onEvent(event, System.nanoTime()));
-        resp.handler(parser);
-        resp.exceptionHandler(e -> finish(rec, req, reader, 0, e.toString()));
-        resp.endHandler(v -> finish(rec, req, reader, status, rec.error));
+        try {
+            resp.handler(parser);
+            resp.exceptionHandler(e -> finish(rec, req, reader, 0, e.toString()));
+            resp.endHandler(v -> finish(rec, req, reader, status, rec.error));
+        } catch (IllegalStateException e) {
+            // the whole response arrived before this callback ran (a loaded machine): its body is gone, so the
+            // request counts as failed rather than waiting for an end that already happened (the run would hang)
+            finish(rec, req, reader, 0, "response ended before the driver could read it");
+        }
     }
 
     private void finish(RequestRecord rec, BenchRequest req, StreamReader reader, int status, String error) {

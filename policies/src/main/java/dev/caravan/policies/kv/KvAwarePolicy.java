@@ -2,7 +2,9 @@ package dev.caravan.policies.kv;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.random.RandomGenerator;
@@ -10,40 +12,47 @@ import java.util.random.RandomGenerator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.caravan.policies.CacheScope;
 import dev.caravan.policies.Decision;
 import dev.caravan.policies.EngineLoad;
 import dev.caravan.policies.KvAwareConfig;
 import dev.caravan.policies.LoadBalancingPolicy;
 import dev.caravan.policies.SelectionContext;
 import dev.caravan.policies.Worker;
+import dev.caravan.policies.text.PromptTokens;
 import dev.caravan.policies.text.Tokenizer;
 
 /**
- * Precise KV-aware routing ({@code kv_aware}): scores workers by the blocks their engines <em>reported</em> holding
- * (the {@link KvBlockIndex}, fed by KV events), not by what the router guesses it sent them.
+ * Precise KV-aware routing ({@code kv_aware}): scores each engine rank by the blocks its engine <em>reported</em>
+ * holding (the {@link KvBlockIndex}, fed by KV events) and by the blocks of the requests in flight on it, in Dynamo's
+ * units (docs/kv-events.md §5).
  *
- * <p>Per request: token ids ({@link SelectionContext#tokens()} when the gateway has them, else
- * {@code tokenizer.encode(requestText)}) → block hashes ({@link BlockHasher#hashes}, the engines' own chain) → each
- * worker's longest consecutive resident prefix → a cost, lowest wins (Dynamo's selector):
+ * <p>Per request: token ids ({@link SelectionContext#tokens()} when the gateway has them — the engine's own prompt
+ * tokens, docs/tokens.md — else {@code tokenizer.encode(requestText)}) → block keys ({@link BlockKeys}, chained from the root of the request's LoRA
+ * adapter and {@code cache_salt}, at each worker's block size) → per candidate (worker, rank), its tier-weighted
+ * longest resident prefix → a cost, lowest wins:
  * <pre>
- *   cost(w) = overlapWeight × uncachedPrefillBlocks(w) + activeDecodeBlocks(w)
- *   uncachedPrefillBlocks(w) = tokens / blockSize − matchedBlocks(w)
- *   activeDecodeBlocks(w)    = ROUTER: w.load() × mean blocks of routed requests
- *                              ENGINE: w.engineLoad().tokens() / blockSize (ROUTER until reported)
+ *   cost(w, r) = overlapWeight × prefillBlocks(w, r) + decodeBlocks(w, r)
+ *   prefillBlocks(w, r) = request tokens / blockSize − weighted matched blocks of (w, r)
+ *   decodeBlocks(w, r)  = ROUTER: distinct blocks of the requests in flight on (w, r) ∪ this request's blocks, + 1 per
+ *                                 request for its partial tail and decode tokens (Dynamo's potential blocks)
+ *                         ENGINE: w's reported token load ÷ blockSize + this request's blocks (ROUTER until reported)
  * </pre>
- * Ties go to the worker with fewer resident blocks (more free cache), then to a seeded random choice. Branches:
- * {@code kv_hit} (the winner holds ≥ 1 leading block), {@code kv_miss_min_cost} (it holds none: pure load choice),
- * {@code imbalanced_min_load} and {@code no_healthy_workers}.
+ * Blocks of engines whose block size differs from {@code kv-block-size} are converted to that unit, so a mixed fleet
+ * (SGLang's 1-token pages beside vLLM's 16-token blocks) compares costs in tokens.
+ * Temperature 0 (default): lowest cost, ties by fewer resident blocks, then a seeded random choice. Temperature T &gt; 0:
+ * a candidate is drawn with probability ∝ {@code exp(−(cost − min) / ((max − min) × T))}, Dynamo's softmax.
  *
- * <p>Imbalance guard, as cache_aware's: over the candidates' in-flight loads, when {@code max − min >
- * balanceAbsThreshold} and {@code max > min × balanceRelThreshold}, take the least-loaded healthy worker regardless of
- * cache. The cost already blends load, so the guard is a backstop for pathological hot prefixes.
+ * <p>Imbalance guard, as cache_aware's: when the candidates' in-flight loads have {@code max − min >
+ * balanceAbsThreshold} and {@code max > min × balanceRelThreshold}, the least-loaded healthy worker wins whatever the
+ * cache. Branches: {@code kv_hit} (the winner holds ≥ 1 leading block), {@code kv_miss_min_cost},
+ * {@code imbalanced_min_load}, {@code no_healthy_workers}.
  *
- * <p>Self-check: the hashes past the chosen worker's matched prefix are what its engine will compute and store; they are
- * handed to the {@link ParityTracker} (if given), which compares them with the engine's later {@code BlockStored}
- * events.
+ * <p>The decision carries the chosen rank (sent as {@code X-data-parallel-rank} when the engine runs several) and a
+ * release action: the request's blocks stay in its rank's active set until its load lease is released. The keys past
+ * the winner's GPU-resident prefix, which its engine will compute and store, go to the {@link ParityTracker}.
  *
- * <p>Thread-safe and non-blocking apart from a short lock on the random generator on exact ties.
+ * <p>Thread-safe and non-blocking apart from short per-rank locks and a lock on the random generator.
  */
 public final class KvAwarePolicy implements LoadBalancingPolicy {
 
@@ -53,31 +62,36 @@ public final class KvAwarePolicy implements LoadBalancingPolicy {
     public static final String BRANCH_IMBALANCED = "imbalanced_min_load";
     public static final String BRANCH_NO_HEALTHY = "no_healthy_workers";
 
-    /** Weight of each new request in the running mean of request blocks (about the last 20 requests dominate). */
-    private static final double REQUEST_BLOCKS_EWMA_ALPHA = 0.05;
     private static final Logger LOG = LoggerFactory.getLogger(KvAwarePolicy.class);
+    /** Tail keys (one per in-flight request) live in their own range so they never equal a block key in practice. */
+    private static final long TAIL_KEY_BASE = 0x7A11_0000_0000_0000L;
 
     private final KvAwareConfig config;
     private final KvBlockIndex index;
     private final Tokenizer tokenizer;
-    private final BlockHasher hasher;
     private final ParityTracker parity;
     private final RandomGenerator random;
-    private final AtomicLong meanRequestBlocksBits;
+    private final ActiveBlocks active = new ActiveBlocks();
+    private final AtomicLong tails = new AtomicLong();
+
+    /** One engine rank of a healthy worker, with what the request would cost there. */
+    private record Candidate(Worker worker, int rank, long[] keys, PrefixMatches.Match match, double cost) {
+        int matched() {
+            return match == null ? 0 : match.blocks();
+        }
+    }
 
     /**
      * @param parity the self-check to feed, or null for none
-     * @param random tie-breaker; seeded in tests
+     * @param random tie-breaker and sampler; seeded in tests
      */
-    public KvAwarePolicy(KvAwareConfig config, KvBlockIndex index, Tokenizer tokenizer, BlockHasher hasher,
-                         ParityTracker parity, RandomGenerator random) {
+    public KvAwarePolicy(KvAwareConfig config, KvBlockIndex index, Tokenizer tokenizer, ParityTracker parity,
+                         RandomGenerator random) {
         this.config = Objects.requireNonNull(config, "config");
         this.index = Objects.requireNonNull(index, "index");
         this.tokenizer = Objects.requireNonNull(tokenizer, "tokenizer");
-        this.hasher = Objects.requireNonNull(hasher, "hasher");
         this.parity = parity;
         this.random = Objects.requireNonNull(random, "random");
-        this.meanRequestBlocksBits = new AtomicLong(Double.doubleToLongBits(config.initialRequestBlocks()));
     }
 
     @Override
@@ -102,44 +116,94 @@ public final class KvAwarePolicy implements LoadBalancingPolicy {
             return Decision.none(NAME, BRANCH_NO_HEALTHY);
         }
         int[] tokens = context.tokens() != null ? context.tokens() : tokenizer.encode(context.requestText());
-        long[] hashes = hasher.hashes(tokens);
-        double requestBlocks = (double) tokens.length / hasher.blockSize();
-        double meanBlocks = updateMeanRequestBlocks(requestBlocks);
-        PrefixMatches matches = index.longestPrefixes(context.model(), hashes);
-
-        Decision decision;
+        long root = root(context);
+        Map<Integer, long[]> keysBySize = new HashMap<>(2);
+        Map<Integer, PrefixMatches> matchesBySize = new HashMap<>(2);
+        List<Candidate> ranks = new ArrayList<>(healthy.size());
+        for (Worker w : healthy) {
+            int bs = blockSize(w);
+            long[] keys = keysBySize.computeIfAbsent(bs, b -> BlockKeys.keys(tokens, b, root));
+            PrefixMatches matches = matchesBySize.computeIfAbsent(bs, b -> index.longestPrefixes(keys,
+                    config.cpuWeight(), config.diskWeight()));
+            PrefixMatches.Match best = matches.match(w.id());
+            double requestBlocks = (double) tokens.length / bs;
+            double unit = (double) bs / config.blockSize(); // costs in blocks of kv-block-size, whatever w's size
+            for (int r = w.firstRank(); r < w.firstRank() + w.rankCount(); r++) {
+                PrefixMatches.Match m = best != null && best.rank() == r ? best : null;
+                double prefill = Math.max(0, requestBlocks - (m == null ? 0 : m.score()));
+                double cost = (config.overlapWeight() * prefill + decodeBlocks(w, r, keys, bs)) * unit;
+                ranks.add(new Candidate(w, r, keys, m, cost));
+            }
+        }
+        Candidate chosen;
+        String branch;
         if (imbalanced(candidates)) {
-            decision = Decision.of(leastLoaded(healthy), NAME, BRANCH_IMBALANCED);
+            chosen = leastLoaded(ranks);
+            branch = BRANCH_IMBALANCED;
         } else {
-            double[] costs = new double[healthy.size()];
-            for (int i = 0; i < costs.length; i++) {
-                Worker w = healthy.get(i);
-                double uncached = Math.max(0, requestBlocks - matches.matched(w.id()));
-                costs[i] = config.overlapWeight() * uncached + decodeBlocks(w, meanBlocks);
-            }
-            Worker winner = lowestCost(healthy, costs);
-            decision = Decision.of(winner, NAME, matches.matched(winner.id()) > 0 ? BRANCH_HIT : BRANCH_MISS);
-            if (LOG.isDebugEnabled()) {
-                LOG.debug("kv_aware: {} blocks, matched {}, costs {} -> {} ({})", hashes.length, matches.matched(),
-                        Arrays.toString(costs), winner.id(), decision.branch());
-            }
+            chosen = config.temperature() > 0 ? sample(ranks) : lowestCost(ranks);
+            branch = chosen.matched() > 0 ? BRANCH_HIT : BRANCH_MISS;
         }
-        if (parity != null) {
-            int held = matches.matched(decision.worker().id());
-            parity.expect(decision.worker().id(), Arrays.copyOfRange(hashes, held, hashes.length));
+        if (LOG.isDebugEnabled()) {
+            StringBuilder sb = new StringBuilder();
+            for (Candidate c : ranks) {
+                sb.append(c.worker().id()).append('/').append(c.rank()).append(": matched ").append(c.matched())
+                        .append(" cost ").append(String.format("%.1f", c.cost())).append("; ");
+            }
+            LOG.debug("kv_aware: {} tokens -> {}/{} ({}); {}", tokens.length, chosen.worker().id(), chosen.rank(),
+                    branch, sb);
         }
-        return decision;
+        return decide(chosen, branch);
     }
 
-    /** The blocks {@code worker} is busy decoding, per {@link KvAwareConfig#decodeLoadSource()}. */
-    private double decodeBlocks(Worker worker, double meanRequestBlocks) {
+    /**
+     * The root of the request's chain: its LoRA adapter and {@code cache_salt} as the engines' events fold them in
+     * (the index builds its keys from {@code BlockStored}'s {@code lora_name} and salt). The adapter is the one the
+     * gateway's prompt tokens name ({@link PromptTokens#loraName()}: SGLang's {@code lora_path}, {@code --lora-adapters},
+     * SGLang's {@code base:adapter}), else the model name the request sent (vLLM serves an adapter under its own name);
+     * it is folded in only once an engine has reported blocks under that {@code lora_name}: an engine that publishes no
+     * adapter name (SGLang) indexes an adapter's pages under the base model's keys, and so does the request. The salt is
+     * always folded in (vLLM reports it in block 0's {@code extra_keys}).
+     */
+    private long root(SelectionContext context) {
+        PromptTokens prompt = context.prompt();
+        CacheScope scope = context.cacheScope();
+        String lora = prompt != null && prompt.loraName() != null ? prompt.loraName()
+                : scope.model() != null && !scope.model().equals(context.model()) ? scope.model() : null;
+        if (lora != null && !index.isLoraName(lora)) {
+            lora = null;
+        }
+        String salt = prompt != null && prompt.cacheSalt() != null ? prompt.cacheSalt() : scope.cacheSalt();
+        return lora == null && salt == null ? BlockKeys.PLAIN_ROOT : BlockKeys.root(lora, salt);
+    }
+
+    private int blockSize(Worker w) {
+        int reported = index.blockSize(w.id());
+        return reported > 0 ? reported : config.blockSize();
+    }
+
+    /** The rank's decode load in blocks if the request ran there. */
+    private double decodeBlocks(Worker w, int rank, long[] keys, int blockSize) {
         if (config.decodeLoadSource() == KvAwareConfig.DecodeLoadSource.ENGINE) {
-            EngineLoad load = worker.engineLoad();
+            EngineLoad load = w.engineLoad();
             if (load != null && load.hasTokens()) {
-                return (double) load.tokens() / hasher.blockSize();
+                return (double) load.tokens() / blockSize / w.dataParallelSize() + keys.length + 1;
             }
         }
-        return worker.load() * meanRequestBlocks;
+        return active.potential(w.id(), rank, keys) + 1;
+    }
+
+    private Decision decide(Candidate c, String branch) {
+        Worker w = c.worker();
+        long[] withTail = Arrays.copyOf(c.keys(), c.keys().length + 1);
+        withTail[c.keys().length] = TAIL_KEY_BASE + tails.incrementAndGet();
+        Runnable release = active.add(w.id(), c.rank(), withTail);
+        if (parity != null) {
+            int onGpu = c.match() == null ? 0 : c.match().gpuBlocks();
+            parity.expect(w.id(), Arrays.copyOfRange(c.keys(), onGpu, c.keys().length));
+        }
+        Decision d = Decision.of(w, NAME, branch).withOnRelease(release);
+        return w.rankCount() > 1 ? d.withDataParallelRank(c.rank()) : d;
     }
 
     private boolean imbalanced(List<Worker> candidates) {
@@ -152,30 +216,40 @@ public final class KvAwarePolicy implements LoadBalancingPolicy {
         return max - min > config.balanceAbsThreshold() && max > min * config.balanceRelThreshold();
     }
 
-    private Worker leastLoaded(List<Worker> healthy) {
-        double[] loads = new double[healthy.size()];
-        for (int i = 0; i < loads.length; i++) {
-            loads[i] = healthy.get(i).load();
+    /**
+     * The least-loaded healthy worker (ties: random); its cheapest rank. Each worker's load is read once: requests on
+     * other threads change it meanwhile, and a second read could leave no candidate at the minimum.
+     */
+    private Candidate leastLoaded(List<Candidate> ranks) {
+        Map<Worker, Integer> loads = new HashMap<>();
+        int min = Integer.MAX_VALUE;
+        for (Candidate c : ranks) {
+            min = Math.min(min, loads.computeIfAbsent(c.worker(), Worker::load));
         }
-        return lowestCost(healthy, loads);
+        List<Candidate> best = new ArrayList<>();
+        for (Candidate c : ranks) {
+            if (loads.get(c.worker()) == min) {
+                best.add(c);
+            }
+        }
+        return lowestCost(best);
     }
 
     /** Lowest cost; ties by fewer resident blocks, then uniformly at random. */
-    private Worker lowestCost(List<Worker> workers, double[] costs) {
-        List<Worker> best = new ArrayList<>(2);
+    private Candidate lowestCost(List<Candidate> ranks) {
+        List<Candidate> best = new ArrayList<>(2);
         double bestCost = Double.POSITIVE_INFINITY;
         int bestResident = Integer.MAX_VALUE;
-        for (int i = 0; i < costs.length; i++) {
-            Worker w = workers.get(i);
-            int resident = index.residentBlocks(w.id());
-            int cmp = costs[i] != bestCost ? Double.compare(costs[i], bestCost) : Integer.compare(resident, bestResident);
+        for (Candidate c : ranks) {
+            int resident = index.residentBlocks(c.worker().id());
+            int cmp = c.cost() != bestCost ? Double.compare(c.cost(), bestCost) : Integer.compare(resident, bestResident);
             if (cmp < 0) {
                 best.clear();
-                bestCost = costs[i];
+                bestCost = c.cost();
                 bestResident = resident;
             }
             if (cmp <= 0) {
-                best.add(w);
+                best.add(c);
             }
         }
         if (best.size() == 1) {
@@ -186,32 +260,44 @@ public final class KvAwarePolicy implements LoadBalancingPolicy {
         }
     }
 
-    private double updateMeanRequestBlocks(double requestBlocks) {
-        while (true) {
-            long bits = meanRequestBlocksBits.get();
-            double mean = Double.longBitsToDouble(bits);
-            double next = mean + REQUEST_BLOCKS_EWMA_ALPHA * (requestBlocks - mean);
-            if (meanRequestBlocksBits.compareAndSet(bits, Double.doubleToLongBits(next))) {
-                return mean;
+    /** Dynamo's softmax over costs normalised by their range: lower cost, higher probability. */
+    private Candidate sample(List<Candidate> ranks) {
+        double min = Double.POSITIVE_INFINITY;
+        double max = Double.NEGATIVE_INFINITY;
+        for (Candidate c : ranks) {
+            min = Math.min(min, c.cost());
+            max = Math.max(max, c.cost());
+        }
+        double[] weights = new double[ranks.size()];
+        double sum = 0;
+        for (int i = 0; i < weights.length; i++) {
+            weights[i] = max == min ? 1.0
+                    : Math.exp(-(ranks.get(i).cost() - min) / ((max - min) * config.temperature()));
+            sum += weights[i];
+        }
+        double u;
+        synchronized (random) {
+            u = random.nextDouble() * sum;
+        }
+        for (int i = 0; i < weights.length; i++) {
+            u -= weights[i];
+            if (u <= 0) {
+                return ranks.get(i);
             }
         }
+        return ranks.get(ranks.size() - 1);
     }
 
-    /** The running mean of routed requests' blocks the ROUTER decode estimate multiplies in-flight load by. */
-    public double meanRequestBlocks() {
-        return Double.longBitsToDouble(meanRequestBlocksBits.get());
+    /** The rank's distinct in-flight blocks (for metrics and tests). */
+    public int activeBlocks(String workerId, int rank) {
+        return active.active(workerId, rank);
     }
 
     @Override
     public void onWorkerRemoved(Worker worker) {
+        active.removeWorker(worker.id());
         if (parity != null) {
             parity.removeWorker(worker.id());
         }
-    }
-
-    /** Forgets the running request-size estimate; the index is ground truth owned by the event pipeline and stays. */
-    @Override
-    public void reset() {
-        meanRequestBlocksBits.set(Double.doubleToLongBits(config.initialRequestBlocks()));
     }
 }

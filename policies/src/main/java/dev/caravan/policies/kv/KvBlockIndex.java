@@ -3,338 +3,340 @@ package dev.caravan.policies.kv;
 import java.util.Arrays;
 import java.util.BitSet;
 import java.util.HashMap;
-import java.util.Iterator;
-import java.util.LinkedHashSet;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.LongAdder;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Which workers hold which KV-cache blocks, per model, as their engines reported through KV events: the ground truth
- * the precise {@code kv_aware} policy scores against.
+ * Which engine ranks hold which KV-cache blocks, keyed by Caravan's own chained hash of token ids ({@link BlockKeys}):
+ * the ground truth {@code kv_aware} routes on. It works whatever hash algorithm, seed and id format the engines use,
+ * because it never reproduces their hashes (docs/design/kv-index.md).
  *
- * <p>Layout: per model, a map from block hash to a bit set of worker slots (a small integer per worker); per worker
- * and model, an insertion-ordered set of its resident hashes. Storing a hash a worker already holds changes nothing but
- * its age (set semantics: engines may report the same content twice).
+ * <p><b>Ingestion</b> ({@link #apply}, one engine rank's events in publication order): a {@code BlockStored}'s keys
+ * are computed from its {@code token_ids}, chained from its parent's key (looked up by the parent's engine id in the
+ * rank's {@link RankBlocks}) or from the root of its LoRA adapter and {@code cache_salt} when it starts a sequence;
+ * each engine id is mapped to its key, so a later {@code BlockRemoved} resolves. A known engine id keeps its key (CPU
+ * offload stores carry no tokens). A block whose parent the rank never reported — the subscriber joined mid-stream, or
+ * a replay did not reach back far enough — is an <em>orphan</em>: its key cannot be known, so it is dropped and
+ * counted ({@link #orphanBlocks()}), never guessed; so are its descendants. No request could reach it anyway: a prefix
+ * match walks from the root and stops at the unknown parent. A {@code BlockRemoved} of an unknown engine id is counted
+ * ({@link #unknownRemovals()}) and ignored.
  *
- * <p>Memory bound: at most {@link #maxBlocksPerWorker()} hashes per (worker, model). Storing beyond it drops that
- * worker's <em>oldest-stored</em> hashes first (counted in {@link #droppedBlocks()}). Engines themselves evict LRU,
- * and a full engine reports a {@code BlockRemoved} for every eviction, so the bound only bites when events were lost or
- * the bound is below the engine's real capacity; set it above the largest engine's block count (KV pool tokens ÷ block
- * size). Memory is about 90–150 bytes per (worker, block) entry (measured, docs/kv-events.md), so the default bound
- * costs at most ~19 MB per worker.
+ * <p><b>Groups and tiers.</b> An entry records which (tier, KV-cache group) pairs hold it; a removal in one group or
+ * tier leaves the others. A block is routable on a tier while a <em>routing group</em> holds it there: a group whose
+ * reported kind is full attention ({@code full_attention}, {@code mla_attention}, {@code sink_full_attention}), or a
+ * group whose kind was never reported (older engines, single-group models). Sliding-window and Mamba groups never make
+ * a block routable: a full-attention model needs the whole prefix.
  *
- * <p>Thread-safety: lookups are lock-free (they read concurrent maps and immutable bit sets) and may run on any number
- * of request threads. Mutations of one worker are serialised by that worker's lock (its event pipeline is the single
- * writer; {@link #clearWorker}/{@link #removeWorker} from other threads take the same lock); the per-hash bit set is
- * replaced atomically, so different workers' writers never lose each other's bits. A lookup concurrent with a write
- * sees each hash either before or after it.
+ * <p><b>Lookup</b> ({@link #longestPrefixes}): per rank, the consecutive leading request blocks it holds on any tier,
+ * weighted by tier; per worker, its best rank. Lock-free (one {@link KeyTable} read per block).
+ *
+ * <p><b>Memory bound</b>: at most {@code maxBlocksPerRank} entries per engine rank; beyond it the rank's
+ * oldest-stored entries go first ({@link #droppedBlocks()}). Engines report every eviction, so the bound only bites
+ * when events were lost or it is below an engine's block count. Bytes per (block, rank) entry are measured in
+ * docs/benchmarks.md.
+ *
+ * <p><b>Threads</b>: each worker's ingestion, clears and removal are serialised by that worker's lock; lookups run
+ * on any number of request threads concurrently with them and see each block before or after a change.
  */
-public final class KvBlockIndex implements KvEventSink {
+public final class KvBlockIndex {
 
-    /** Default bound per worker and model: 131,072 blocks = 2M tokens at block size 16, above one 8-GPU engine's pool. */
-    public static final int DEFAULT_MAX_BLOCKS_PER_WORKER = 1 << 17;
+    /** Default bound per engine rank: 131,072 blocks = 2M tokens at block size 16, above one 8-GPU engine's pool. */
+    public static final int DEFAULT_MAX_BLOCKS_PER_RANK = 1 << 17;
+    /** Distinct LoRA adapter names remembered from events (for {@link #isLoraName}). */
+    static final int MAX_LORA_NAMES = 4096;
 
     private static final Logger LOG = LoggerFactory.getLogger(KvBlockIndex.class);
 
-    private final int maxBlocksPerWorker;
-    private final ConcurrentHashMap<String, ConcurrentHashMap<Long, long[]>> models = new ConcurrentHashMap<>();
+    private final int maxBlocksPerRank;
+    private final KeyTable table = new KeyTable();
     private final ConcurrentHashMap<String, WorkerBlocks> workers = new ConcurrentHashMap<>();
+    private final Set<String> loraNames = ConcurrentHashMap.newKeySet();
     private final BitSet usedSlots = new BitSet();
-    /** slot → worker id; replaced on every change so lookups read a consistent snapshot without locking. */
-    private volatile String[] slotOwners = new String[0];
-    private final LongAdder dropped = new LongAdder();
+    /** slot → owner; replaced on every change so lookups read a consistent snapshot without locking. */
+    private volatile Owner[] owners = new Owner[0];
+    private final RankIndex.Counters counters = new RankIndex.Counters();
 
-    /** One worker's resident hashes per model, guarded by the instance's monitor. */
+    private record Owner(String workerId, int rank) {
+    }
+
+    /** One worker's ranks, guarded by the instance's monitor. */
     private static final class WorkerBlocks {
-        final String workerId;
-        final int slot;
-        final Map<String, LinkedHashSet<Long>> byModel = new HashMap<>();
+        final Map<Integer, RankIndex> ranks = new HashMap<>();
         volatile int resident;
+        volatile int blockSize;
         boolean removed;
-
-        WorkerBlocks(String workerId, int slot) {
-            this.workerId = workerId;
-            this.slot = slot;
-        }
-    }
-
-    public KvBlockIndex() {
-        this(DEFAULT_MAX_BLOCKS_PER_WORKER);
-    }
-
-    public KvBlockIndex(int maxBlocksPerWorker) {
-        if (maxBlocksPerWorker < 1) {
-            throw new IllegalArgumentException("maxBlocksPerWorker must be >= 1, was " + maxBlocksPerWorker);
-        }
-        this.maxBlocksPerWorker = maxBlocksPerWorker;
-    }
-
-    public int maxBlocksPerWorker() {
-        return maxBlocksPerWorker;
     }
 
     /**
-     * Records that {@code workerId} holds these blocks of {@code model}.
+     * What one event changed, in Caravan's keys, for the other listeners (the parity self-check, the tree
+     * calibration).
      *
-     * @return how many were new for the worker
+     * @param stored  keys of the event's blocks now held on the GPU (already held ones included)
+     * @param removed keys of the event's blocks the GPU no longer holds in that group
+     * @param orphans blocks of the event dropped because their ancestry is unknown
      */
-    public int store(String model, String workerId, long[] hashes) {
-        ConcurrentHashMap<Long, long[]> masks = models.computeIfAbsent(model, m -> new ConcurrentHashMap<>());
+    public record Applied(long[] stored, long[] removed, int orphans) {
+        static final Applied NONE = new Applied(new long[0], new long[0], 0);
+    }
+
+    public KvBlockIndex() {
+        this(DEFAULT_MAX_BLOCKS_PER_RANK);
+    }
+
+    public KvBlockIndex(int maxBlocksPerRank) {
+        if (maxBlocksPerRank < 1) {
+            throw new IllegalArgumentException("maxBlocksPerRank must be >= 1, was " + maxBlocksPerRank);
+        }
+        this.maxBlocksPerRank = maxBlocksPerRank;
+    }
+
+    public int maxBlocksPerRank() {
+        return maxBlocksPerRank;
+    }
+
+    /** Applies one event of {@code workerId}'s engine rank {@code rank}. */
+    public Applied apply(String workerId, int rank, KvEvent event) {
         while (true) {
-            WorkerBlocks w = workers.computeIfAbsent(workerId, this::newWorker);
+            WorkerBlocks w = workers.computeIfAbsent(workerId, id -> new WorkerBlocks());
             synchronized (w) {
                 if (w.removed) {
                     continue; // lost a race with removeWorker: start over with a fresh state
                 }
-                LinkedHashSet<Long> set = w.byModel.computeIfAbsent(model, m -> new LinkedHashSet<>());
-                int added = 0;
-                int evicted = 0;
-                for (long h : hashes) {
-                    Long key = h;
-                    if (set.remove(key)) {
-                        set.add(key); // refresh its age only
-                        continue;
-                    }
-                    set.add(key);
-                    masks.compute(key, (k, bits) -> withBit(bits, w.slot));
-                    added++;
-                    if (set.size() > maxBlocksPerWorker) {
-                        Iterator<Long> oldest = set.iterator();
-                        Long victim = oldest.next();
-                        oldest.remove();
-                        masks.computeIfPresent(victim, (k, bits) -> withoutBit(bits, w.slot));
-                        evicted++;
-                        dropped.increment();
-                    }
+                RankIndex r = w.ranks.get(rank);
+                if (r == null) {
+                    r = new RankIndex(newSlot(workerId, rank), table, maxBlocksPerRank, counters, loraNames);
+                    w.ranks.put(rank, r);
                 }
-                w.resident += added - evicted;
-                return added;
+                Applied applied;
+                if (event instanceof KvEvent.BlockStored s) {
+                    applied = r.stored(s);
+                    w.blockSize = Math.max(w.blockSize, r.blockSize());
+                } else if (event instanceof KvEvent.BlockRemoved rm) {
+                    applied = r.removed(rm);
+                } else {
+                    r.clear();
+                    applied = Applied.NONE;
+                }
+                w.resident = residentLocked(w);
+                return applied;
             }
         }
     }
 
+    private static int residentLocked(WorkerBlocks w) {
+        int n = 0;
+        for (RankIndex r : w.ranks.values()) {
+            n += r.size();
+        }
+        return n;
+    }
+
     /**
-     * Records that {@code workerId} evicted these blocks of {@code model}; unknown hashes are ignored.
+     * Forgets every block of one engine rank (it sent {@code AllBlocksCleared}, or its publisher restarted).
      *
-     * @return how many were resident
+     * @return how many entries were dropped
      */
-    public int remove(String model, String workerId, long[] hashes) {
+    public int clearRank(String workerId, int rank) {
         WorkerBlocks w = workers.get(workerId);
-        ConcurrentHashMap<Long, long[]> masks = models.get(model);
-        if (w == null || masks == null) {
+        if (w == null) {
             return 0;
         }
         synchronized (w) {
-            LinkedHashSet<Long> set = w.byModel.get(model);
-            if (w.removed || set == null) {
-                return 0;
-            }
-            int removed = 0;
-            for (long h : hashes) {
-                Long key = h;
-                if (set.remove(key)) {
-                    masks.computeIfPresent(key, (k, bits) -> withoutBit(bits, w.slot));
-                    removed++;
-                }
-            }
-            w.resident -= removed;
-            return removed;
+            RankIndex r = w.ranks.get(rank);
+            int n = r == null ? 0 : r.clear();
+            w.resident = residentLocked(w);
+            return n;
         }
     }
 
-    /**
-     * Forgets every block of the worker (its engine cleared its cache or restarted) but keeps its slot.
-     *
-     * @return how many blocks were dropped
-     */
+    /** Forgets every block of every rank of the worker, keeping its slots. */
     public int clearWorker(String workerId) {
         WorkerBlocks w = workers.get(workerId);
         if (w == null) {
             return 0;
         }
         synchronized (w) {
-            return clearLocked(w);
+            int n = 0;
+            for (RankIndex r : w.ranks.values()) {
+                n += r.clear();
+            }
+            w.resident = 0;
+            return n;
         }
     }
 
-    /**
-     * Forgets the worker entirely (it left the pool). Remove its event route first: an event applied afterwards would
-     * register it again.
-     */
+    /** Forgets the worker entirely (it left). Remove its event routes first: a later event would register it again. */
     public void removeWorker(String workerId) {
         WorkerBlocks w = workers.remove(workerId);
         if (w == null) {
             return;
         }
-        int cleared;
+        int cleared = 0;
         synchronized (w) {
-            cleared = clearLocked(w);
+            for (RankIndex r : w.ranks.values()) {
+                cleared += r.clear();
+                freeSlot(r.slot);
+            }
             w.removed = true;
-        }
-        synchronized (usedSlots) {
-            usedSlots.clear(w.slot);
-            String[] owners = slotOwners.clone();
-            owners[w.slot] = null;
-            slotOwners = owners;
+            w.resident = 0;
         }
         LOG.info("KV index: removed worker {} ({} blocks dropped)", workerId, cleared);
     }
 
-    private int clearLocked(WorkerBlocks w) {
-        int cleared = 0;
-        for (Map.Entry<String, LinkedHashSet<Long>> e : w.byModel.entrySet()) {
-            ConcurrentHashMap<Long, long[]> masks = models.get(e.getKey());
-            for (Long h : e.getValue()) {
-                masks.computeIfPresent(h, (k, bits) -> withoutBit(bits, w.slot));
-                cleared++;
-            }
-        }
-        w.byModel.clear();
-        w.resident = 0;
-        return cleared;
-    }
-
-    private WorkerBlocks newWorker(String workerId) {
+    private int newSlot(String workerId, int rank) {
         synchronized (usedSlots) {
             int slot = usedSlots.nextClearBit(0);
             usedSlots.set(slot);
-            String[] owners = slotOwners;
-            if (slot >= owners.length) {
-                owners = Arrays.copyOf(owners, Math.max(8, slot * 2));
-            } else {
-                owners = owners.clone();
-            }
-            owners[slot] = workerId;
-            slotOwners = owners;
-            return new WorkerBlocks(workerId, slot);
+            Owner[] o = owners;
+            o = slot >= o.length ? Arrays.copyOf(o, Math.max(8, slot * 2)) : o.clone();
+            o[slot] = new Owner(workerId, rank);
+            owners = o;
+            return slot;
+        }
+    }
+
+    private void freeSlot(int slot) {
+        synchronized (usedSlots) {
+            usedSlots.clear(slot);
+            Owner[] o = owners.clone();
+            o[slot] = null;
+            owners = o;
         }
     }
 
     /**
-     * For each worker, how many of {@code hashes} (a request's block hashes, in order) it holds consecutively from the
-     * first: the walk narrows the set of workers block by block and stops when none is left (llm-d's LongestPrefix).
+     * Per worker, the longest run of {@code keys} (a request's block keys, in order) one of its ranks holds from the
+     * first block, on any tier: the candidate set narrows block by block and the walk stops when it is empty
+     * (llm-d's LongestPrefix, Dynamo's overlap). Each block counts 1 on the GPU, {@code cpuWeight} or
+     * {@code diskWeight} on a lower tier (the best tier that holds it).
      */
-    public PrefixMatches longestPrefixes(String model, long[] hashes) {
-        ConcurrentHashMap<Long, long[]> masks = models.get(model);
-        if (masks == null || hashes.length == 0) {
-            return PrefixMatches.none(hashes.length);
+    public PrefixMatches longestPrefixes(long[] keys, double cpuWeight, double diskWeight) {
+        if (keys.length == 0) {
+            return PrefixMatches.none(0);
         }
-        long[] first = masks.get(hashes[0]);
+        long[] first = table.get(keys[0]);
         if (first == null) {
-            return PrefixMatches.none(hashes.length);
+            return PrefixMatches.none(keys.length);
         }
-        String[] owners = slotOwners;
-        Map<String, Integer> matched = new HashMap<>();
-        long[] alive = first.clone();
-        int depth = 1;
-        for (; depth < hashes.length && anySet(alive); depth++) {
-            long[] next = masks.get(hashes[depth]);
-            for (int w = 0; w < alive.length; w++) {
-                long keep = next != null && w < next.length ? next[w] : 0;
-                long dropping = alive[w] & ~keep;
-                record(dropping, w, depth, owners, matched);
-                alive[w] &= keep;
+        Owner[] o = owners;
+        int words = (o.length + 63) >>> 6;
+        long[] alive = new long[words];
+        long[] gpuAlive = new long[words];
+        int[] depth = new int[words * 64];
+        int[] gpuDepth = new int[words * 64];
+        double[] score = new double[words * 64];
+        Arrays.fill(alive, -1L);
+        Arrays.fill(gpuAlive, -1L);
+        long[] bits = first;
+        for (int d = 0; d < keys.length; d++) {
+            if (d > 0) {
+                bits = table.get(keys[d]);
+                if (bits == null) {
+                    break;
+                }
+            }
+            int bw = Holders.words(bits);
+            boolean any = false;
+            for (int w = 0; w < words; w++) {
+                long gpu = w < bw ? bits[w] : 0;
+                long cpu = w < bw ? bits[bw + w] & ~gpu : 0;
+                long disk = w < bw ? bits[2 * bw + w] & ~gpu & ~cpu : 0;
+                long present = (gpu | cpu | disk) & alive[w];
+                alive[w] = present;
+                gpuAlive[w] &= gpu & present;
+                any |= present != 0;
+                for (long b = present; b != 0; b &= b - 1) {
+                    int s = w * 64 + Long.numberOfTrailingZeros(b);
+                    long one = b & -b;
+                    depth[s]++;
+                    score[s] += (gpu & one) != 0 ? 1.0 : (cpu & one) != 0 ? cpuWeight : diskWeight;
+                    if ((gpuAlive[w] & one) != 0) {
+                        gpuDepth[s]++;
+                    }
+                }
+            }
+            if (!any) {
+                break;
             }
         }
-        for (int w = 0; w < alive.length; w++) {
-            record(alive[w], w, depth, owners, matched);
-        }
-        return new PrefixMatches(hashes.length, matched);
-    }
-
-    private static void record(long bits, int word, int depth, String[] owners, Map<String, Integer> out) {
-        while (bits != 0) {
-            int slot = word * 64 + Long.numberOfTrailingZeros(bits);
-            bits &= bits - 1;
-            String owner = slot < owners.length ? owners[slot] : null;
-            if (owner != null) {
-                out.put(owner, depth);
+        Map<String, PrefixMatches.Match> best = new HashMap<>();
+        for (int s = 0; s < o.length; s++) {
+            Owner owner = o[s];
+            if (owner == null || depth[s] == 0) {
+                continue;
             }
+            PrefixMatches.Match m = new PrefixMatches.Match(owner.rank(), depth[s], gpuDepth[s], score[s]);
+            best.merge(owner.workerId(), m, (a, b) -> b.score() > a.score()
+                    || (b.score() == a.score() && b.rank() < a.rank()) ? b : a);
         }
+        return new PrefixMatches(keys.length, best);
     }
 
-    private static boolean anySet(long[] bits) {
-        for (long b : bits) {
-            if (b != 0) {
+    /** The block size the worker's engine reported (largest over its ranks), 0 before its first store. */
+    public int blockSize(String workerId) {
+        WorkerBlocks w = workers.get(workerId);
+        return w == null ? 0 : w.blockSize;
+    }
+
+    /** True when some engine reported blocks of this LoRA adapter ({@code lora_name}). */
+    public boolean isLoraName(String name) {
+        return name != null && loraNames.contains(name);
+    }
+
+    /** True when one of the worker's ranks holds the key routably on the tier. */
+    public boolean holds(String workerId, long key, KvTier tier) {
+        long[] bits = table.get(key);
+        if (bits == null) {
+            return false;
+        }
+        Owner[] o = owners;
+        for (int s = 0; s < o.length; s++) {
+            if (o[s] != null && o[s].workerId().equals(workerId) && Holders.has(bits, tier.ordinal(), s)) {
                 return true;
             }
         }
         return false;
     }
 
-    /** True when the worker currently holds the block. */
-    public boolean contains(String model, String workerId, long hash) {
-        ConcurrentHashMap<Long, long[]> masks = models.get(model);
-        WorkerBlocks w = workers.get(workerId);
-        if (masks == null || w == null) {
-            return false;
-        }
-        long[] bits = masks.get(hash);
-        int word = w.slot >>> 6;
-        return bits != null && word < bits.length && (bits[word] & (1L << w.slot)) != 0;
-    }
-
-    /** Blocks the worker holds, over all models; 0 for an unknown worker. */
+    /** Entries the worker's ranks hold (every tier and group), 0 for an unknown worker. */
     public int residentBlocks(String workerId) {
         WorkerBlocks w = workers.get(workerId);
         return w == null ? 0 : w.resident;
     }
 
-    /** Resident block count of every known worker (a snapshot). */
+    /** {@link #residentBlocks} of every known worker (a snapshot). */
     public Map<String, Integer> residentBlockCounts() {
         Map<String, Integer> out = new HashMap<>();
         workers.forEach((id, w) -> out.put(id, w.resident));
         return out;
     }
 
-    /** Distinct block hashes indexed for the model (all workers). */
-    public int distinctBlocks(String model) {
-        ConcurrentHashMap<Long, long[]> masks = models.get(model);
-        return masks == null ? 0 : masks.size();
+    /** Distinct block keys some rank holds routably. */
+    public long distinctBlocks() {
+        return table.size();
     }
 
-    /** Blocks dropped because a worker exceeded {@link #maxBlocksPerWorker()}, since creation. */
+    /** Entries dropped because a rank exceeded {@link #maxBlocksPerRank()}. */
     public long droppedBlocks() {
-        return dropped.sum();
+        return counters.dropped().sum();
     }
 
-    @Override
-    public void blocksStored(String workerId, String model, long[] hashes) {
-        store(model, workerId, hashes);
+    /** Stored blocks dropped because their parent was never reported (joined mid-stream, short replay). */
+    public long orphanBlocks() {
+        return counters.orphans().sum();
     }
 
-    @Override
-    public void blocksRemoved(String workerId, String model, long[] hashes) {
-        remove(model, workerId, hashes);
+    /** Removals of engine ids the rank never reported stored (in that tier and group). */
+    public long unknownRemovals() {
+        return counters.unknownRemovals().sum();
     }
 
-    @Override
-    public void workerCleared(String workerId) {
-        int n = clearWorker(workerId);
-        LOG.info("KV index: cleared worker {} ({} blocks dropped)", workerId, n);
-    }
-
-    /** A copy of {@code bits} with {@code slot} set (bit sets are immutable once published). */
-    private static long[] withBit(long[] bits, int slot) {
-        int word = slot >>> 6;
-        long[] out = bits == null ? new long[word + 1]
-                : Arrays.copyOf(bits, Math.max(bits.length, word + 1));
-        out[word] |= 1L << slot;
-        return out;
-    }
-
-    /** A copy without {@code slot}, or null (removing the hash) when no bit is left. */
-    private static long[] withoutBit(long[] bits, int slot) {
-        int word = slot >>> 6;
-        if (word >= bits.length || (bits[word] & (1L << slot)) == 0) {
-            return bits;
-        }
-        long[] out = bits.clone();
-        out[word] &= ~(1L << slot);
-        return anySet(out) ? out : null;
+    /** Blocks in events whose {@code medium} is not a known tier (not indexed). */
+    public long unknownMediumBlocks() {
+        return counters.unknownMedia().sum();
     }
 }

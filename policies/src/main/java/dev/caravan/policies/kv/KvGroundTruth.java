@@ -9,7 +9,7 @@ import dev.caravan.policies.text.TokenizerSource;
  * {@code PolicyEnvironment#kv()}: the gateway creates one per process and feeds {@link #index()} and
  * {@link #parity()} from every worker's KV-event route; every per-model {@code kv_aware} instance shares them.
  *
- * @param index      block hash → workers, per model (shared, thread-safe)
+ * @param index      block key → engine ranks and tiers (shared, thread-safe)
  * @param parity     the self-check the policy reports its predictions to, or null for none
  * @param tokenizers resolves the {@code kv-tokenizer} setting
  */

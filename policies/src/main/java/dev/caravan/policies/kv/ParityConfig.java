@@ -9,7 +9,7 @@ import java.time.Duration;
  *                           as a miss; longer than a prefill under load (default {@value #DEFAULT_EXPIRY_SECONDS} s)
  * @param window             resolved predictions the recent agreement ratio covers (default {@value #DEFAULT_WINDOW})
  * @param warnBelow          recent agreement below this is "degraded" and logged as a warning (default
- *                           {@value #DEFAULT_WARN_BELOW}); a tokenizer or hash-seed mismatch drives it to ~0
+ *                           {@value #DEFAULT_WARN_BELOW}); a tokenizer or chat-template mismatch drives it to ~0
  * @param minSamples         resolved predictions needed in the window before degradation is judged (default
  *                           {@value #DEFAULT_MIN_SAMPLES})
  * @param maxPendingPerWorker predictions kept per worker; beyond it the oldest are dropped uncounted (default

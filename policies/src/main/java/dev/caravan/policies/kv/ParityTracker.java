@@ -11,16 +11,18 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The precise policy's self-check: do the blocks the router predicted a request would make its engine store show up
- * in that engine's {@code BlockStored} events? If the router's tokenizer, chat template, block size or hash seed
- * differ from the engine's, the hashes never match and precise routing silently degrades to load balancing; this
- * tracker turns that silence into a number.
+ * The precise policy's self-check, on token content: do the block keys the router predicted a request would make its
+ * engine store equal the keys recomputed from the {@code token_ids} of that engine's {@code BlockStored} events? Both
+ * are {@link BlockKeys} of token ids, so engine hash algorithms and seeds play no part; what makes them differ is a
+ * different tokenizer, chat template, special tokens or LoRA/salt scope — and then precise routing silently degrades
+ * to load balancing. This tracker turns that silence into a number.
  *
- * <p>Per worker it keeps the set of expected hashes ({@link #expect}, called at selection with the hashes the chosen
- * worker did not hold), each with a deadline {@code now + expiry} from the injected clock. A {@code BlockStored} for an
- * expected hash ({@link #observe}) resolves it as a <em>match</em>; an expected hash whose deadline passes resolves as
- * a <em>miss</em>. Stored hashes nobody predicted (decode blocks, other routers' traffic) are ignored, and predicting a
- * hash again only extends its deadline (set semantics: concurrent requests with one prefix expect one store).
+ * <p>Per worker it keeps the set of expected keys ({@link #expect}, called at selection with the keys past the chosen
+ * rank's GPU-resident prefix), each with a deadline {@code now + expiry} from the injected clock. A stored key
+ * ({@link #observe}, fed by the index's resolution of each {@code BlockStored}) resolves an expected one as a
+ * <em>match</em>; an expected key whose deadline passes resolves as a <em>miss</em>. Stored keys nobody predicted
+ * (decode blocks, other routers' traffic) are ignored, and predicting a key again only extends its deadline (set
+ * semantics: concurrent requests with one prefix expect one store).
  * Agreement = matches ÷ resolved, over all time and over the last {@code window} resolutions.
  *
  * <p>Thread-safe: {@link #expect} runs on request threads, {@link #observe} on event threads; each worker's set is
@@ -180,8 +182,8 @@ public final class ParityTracker implements KvEventSink {
         }
         if (changed && nowDegraded) {
             LOG.warn("KV parity degraded: only {}% of predicted blocks were reported stored by engines (last {}"
-                    + " predictions). Check that the gateway's tokenizer, chat template, block size and hash seed match"
-                    + " the engines'.", Math.round(recent * 100), config.window());
+                    + " predictions). Check that the gateway tokenizes as the engines do: tokenizer, chat template,"
+                    + " special tokens.", Math.round(recent * 100), config.window());
         } else if (changed) {
             LOG.info("KV parity recovered: {}% of predicted blocks confirmed", Math.round(recent * 100));
         }
@@ -198,7 +200,7 @@ public final class ParityTracker implements KvEventSink {
     }
 
     @Override
-    public void workerCleared(String workerId) {
+    public void rankCleared(String workerId, int rank) {
         // Pending predictions stay: the engine will store the blocks again when the requests run.
     }
 }

@@ -3,13 +3,24 @@ package dev.caravan.policies.kv;
 import java.util.Map;
 
 /**
- * The result of {@link KvBlockIndex#longestPrefixes}: per worker, how many of the request's leading blocks it holds
- * consecutively (block 0, 1, ... up to its first missing block).
+ * The result of {@link KvBlockIndex#longestPrefixes}: per worker, how much of the request's leading blocks its best
+ * engine rank holds consecutively (block 0, 1, ... up to the first block no tier of that rank holds).
  *
  * @param requestBlocks the number of full blocks in the request
- * @param matched       worker id → consecutive leading blocks resident; workers holding none are absent
+ * @param matched       worker id → its best rank's match; workers holding no leading block are absent
  */
-public record PrefixMatches(int requestBlocks, Map<String, Integer> matched) {
+public record PrefixMatches(int requestBlocks, Map<String, Match> matched) {
+
+    /**
+     * One worker's best rank.
+     *
+     * @param rank      the data-parallel rank holding the longest weighted prefix (ties: the lower rank)
+     * @param blocks    consecutive leading blocks that rank holds on any tier
+     * @param gpuBlocks consecutive leading blocks it holds on the GPU (what the engine will not store again)
+     * @param score     {@code blocks} weighted by tier: 1 per GPU block, the CPU and disk weights for the others
+     */
+    public record Match(int rank, int blocks, int gpuBlocks, double score) {
+    }
 
     public PrefixMatches {
         matched = Map.copyOf(matched);
@@ -19,8 +30,20 @@ public record PrefixMatches(int requestBlocks, Map<String, Integer> matched) {
         return new PrefixMatches(requestBlocks, Map.of());
     }
 
-    /** Consecutive leading blocks the worker holds, 0 when none. */
+    /** Consecutive leading blocks the worker holds on any tier, 0 when none. */
     public int matched(String workerId) {
-        return matched.getOrDefault(workerId, 0);
+        Match m = matched.get(workerId);
+        return m == null ? 0 : m.blocks();
+    }
+
+    /** The worker's tier-weighted match, 0 when none. */
+    public double score(String workerId) {
+        Match m = matched.get(workerId);
+        return m == null ? 0 : m.score();
+    }
+
+    /** The worker's best match, or null. */
+    public Match match(String workerId) {
+        return matched.get(workerId);
     }
 }

@@ -3,167 +3,228 @@ package dev.caravan.policies.kv;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.stream.LongStream;
 
 import org.junit.jupiter.api.Test;
 
 class KvBlockIndexTest {
 
-    private static final String M = "llama";
+    private static final int BS = 4;
     private final KvBlockIndex index = new KvBlockIndex();
+    private final FakeEngine a = new FakeEngine(1, BS);
+    private final FakeEngine b = new FakeEngine(2, BS);
+    /** 6 blocks of 4 tokens. */
+    private final int[] prompt = FakeEngine.tokens(100, 24);
+    private final long[] keys = BlockKeys.keys(prompt, BS, BlockKeys.PLAIN_ROOT);
 
-    private static long[] h(long... hashes) {
-        return hashes;
+    private PrefixMatches lookup(long[] k) {
+        return index.longestPrefixes(k, 0.8, 0.3);
+    }
+
+    @Test
+    void enginesThatNameBlocksDifferentlyAgreeOnKeys() {
+        index.apply("wa", 0, a.stored(prompt, 0, 6));
+        index.apply("wb", 0, b.stored(prompt, 0, 3));
+
+        PrefixMatches m = lookup(keys);
+
+        assertThat(a.id(prompt, 0)).isNotEqualTo(b.id(prompt, 0));
+        assertThat(m.matched()).containsOnlyKeys("wa", "wb");
+        assertThat(m.matched("wa")).isEqualTo(6);
+        assertThat(m.matched("wb")).isEqualTo(3);
+        assertThat(index.distinctBlocks()).isEqualTo(6);
+    }
+
+    @Test
+    void aStoreThatContinuesAnEarlierOneChainsFromItsParent() {
+        index.apply("wa", 0, a.stored(prompt, 0, 2));
+        KvBlockIndex.Applied second = index.apply("wa", 0, a.stored(prompt, 2, 6));
+
+        assertThat(second.stored()).containsExactly(keys[2], keys[3], keys[4], keys[5]);
+        assertThat(lookup(keys).matched("wa")).isEqualTo(6);
+    }
+
+    @Test
+    void removalsResolveEngineIdsToKeys() {
+        index.apply("wa", 0, a.stored(prompt, 0, 6));
+
+        KvBlockIndex.Applied r = index.apply("wa", 0, a.removed(prompt, 3));
+
+        assertThat(r.removed()).containsExactly(keys[3]);
+        assertThat(lookup(keys).matched("wa")).isEqualTo(3);
+        assertThat(index.residentBlocks("wa")).isEqualTo(5);
+    }
+
+    @Test
+    void aBlockWhoseParentWasNeverSeenIsDroppedAndCountedWithItsDescendants() {
+        KvBlockIndex.Applied r = index.apply("wa", 0, a.stored(prompt, 2, 4));
+        index.apply("wa", 0, a.stored(prompt, 4, 6));
+
+        assertThat(r.orphans()).isEqualTo(2);
+        assertThat(index.orphanBlocks()).isEqualTo(4);
+        assertThat(index.residentBlocks("wa")).isZero();
+        // the prefix itself arrives later: the engine reports it, the chain is whole again for new stores
+        index.apply("wa", 0, a.stored(prompt, 0, 2));
+        assertThat(lookup(keys).matched("wa")).isEqualTo(2);
+    }
+
+    @Test
+    void removalsOfUnknownIdsAreCountedAndIgnored() {
+        index.apply("wa", 0, a.removed(prompt, 0));
+
+        assertThat(index.unknownRemovals()).isEqualTo(1);
+        assertThat(index.residentBlocks("wa")).isZero();
     }
 
     @Test
     void storingTheSameBlockTwiceIsIdempotent() {
-        assertThat(index.store(M, "w1", h(1, 2))).isEqualTo(2);
-        assertThat(index.store(M, "w1", h(2, 1))).isZero();
+        index.apply("wa", 0, a.stored(prompt, 0, 2));
+        index.apply("wa", 0, a.stored(prompt, 0, 2));
 
-        assertThat(index.residentBlocks("w1")).isEqualTo(2);
-        assertThat(index.distinctBlocks(M)).isEqualTo(2);
+        assertThat(index.residentBlocks("wa")).isEqualTo(2);
+        index.apply("wa", 0, a.removed(prompt, 1));
+        assertThat(lookup(keys).matched("wa")).isEqualTo(1);
     }
 
     @Test
-    void longestPrefixCountsOnlyConsecutiveLeadingBlocks() {
-        index.store(M, "w1", h(10, 11, 13));
-        index.store(M, "w2", h(11, 12));
-        index.store(M, "w3", h(10, 11, 12, 13));
+    void loraAndSaltScopeTheChain() {
+        KvEvent.BlockStored plain = a.stored(prompt, 0, 2);
+        index.apply("wa", 0, new KvEvent.BlockStored(plain.blockHashes(), null, plain.tokenIds(), BS, "GPU",
+                "sql-lora", null, null, null, null));
+        index.apply("wb", 0, new KvEvent.BlockStored(b.stored(prompt, 0, 2).blockHashes(), null, plain.tokenIds(), BS,
+                "GPU", null, "tenant-a", null, null, null));
 
-        PrefixMatches m = index.longestPrefixes(M, h(10, 11, 12, 13));
-
-        assertThat(m.requestBlocks()).isEqualTo(4);
-        assertThat(m.matched()).containsExactlyInAnyOrderEntriesOf(Map.of("w1", 2, "w3", 4));
-        assertThat(m.matched("w2")).isZero();
+        assertThat(lookup(keys).matched()).isEmpty();
+        assertThat(lookup(BlockKeys.keys(prompt, BS, BlockKeys.root("sql-lora", null))).matched())
+                .containsOnlyKeys("wa");
+        assertThat(lookup(BlockKeys.keys(prompt, BS, BlockKeys.root(null, "tenant-a"))).matched())
+                .containsOnlyKeys("wb");
+        assertThat(index.isLoraName("sql-lora")).isTrue();
+        assertThat(index.isLoraName("tenant-a")).isFalse();
     }
 
     @Test
-    void modelsAreIndexedSeparately() {
-        index.store("a", "w1", h(1));
+    void aSlidingWindowGroupsRemovalLeavesTheFullAttentionGroupsBlock() {
+        index.apply("wa", 0, a.stored(prompt, 0, 6, "GPU", 0, "full_attention"));
+        index.apply("wa", 0, a.stored(prompt, 0, 6, "GPU", 1, "sliding_window"));
 
-        assertThat(index.longestPrefixes("b", h(1)).matched()).isEmpty();
-        assertThat(index.longestPrefixes("a", h(1)).matched("w1")).isEqualTo(1);
+        index.apply("wa", 0, new KvEvent.BlockRemoved(new long[] {a.id(prompt, 0), a.id(prompt, 1)}, "GPU", 1));
+
+        assertThat(lookup(keys).matched("wa")).isEqualTo(6);
+        index.apply("wa", 0, new KvEvent.BlockRemoved(new long[] {a.id(prompt, 1)}, "GPU", 0));
+        assertThat(lookup(keys).matched("wa")).isEqualTo(1);
     }
 
     @Test
-    void removingABlockFromOneWorkerKeepsItForTheOthers() {
-        index.store(M, "w1", h(1, 2));
-        index.store(M, "w2", h(1, 2));
+    void blocksOnlyASlidingWindowGroupHoldsAreNotRoutable() {
+        index.apply("wa", 0, a.stored(prompt, 0, 6, "GPU", 1, "sliding_window"));
 
-        assertThat(index.remove(M, "w1", h(1, 99))).isEqualTo(1);
-
-        assertThat(index.longestPrefixes(M, h(1, 2)).matched()).containsExactlyInAnyOrderEntriesOf(Map.of("w2", 2));
-        assertThat(index.contains(M, "w1", 2)).isTrue();
-        assertThat(index.contains(M, "w1", 1)).isFalse();
-        assertThat(index.residentBlockCounts()).containsExactlyInAnyOrderEntriesOf(Map.of("w1", 1, "w2", 2));
+        assertThat(lookup(keys).matched()).isEmpty();
+        assertThat(index.residentBlocks("wa")).isEqualTo(6);
     }
 
     @Test
-    void clearingAWorkerDropsAllItsBlocksAndNothingElse() {
-        index.store(M, "w1", h(1, 2, 3));
-        index.store("other", "w1", h(4));
-        index.store(M, "w2", h(1));
-
-        assertThat(index.clearWorker("w1")).isEqualTo(4);
-
-        assertThat(index.residentBlocks("w1")).isZero();
-        assertThat(index.longestPrefixes(M, h(1, 2)).matched()).containsExactlyInAnyOrderEntriesOf(Map.of("w2", 1));
-        assertThat(index.distinctBlocks(M)).isEqualTo(1);
-        assertThat(index.distinctBlocks("other")).isZero();
-    }
-
-    @Test
-    void aRemovedWorkersSlotIsReusedWithoutInheritingItsBlocks() {
-        index.store(M, "w1", h(1));
-        index.store(M, "w2", h(2));
-        index.removeWorker("w1");
-
-        index.store(M, "w3", h(3));
-
-        assertThat(index.longestPrefixes(M, h(1)).matched()).isEmpty();
-        assertThat(index.longestPrefixes(M, h(3)).matched()).containsExactlyInAnyOrderEntriesOf(Map.of("w3", 1));
-        assertThat(index.residentBlockCounts()).containsOnlyKeys("w2", "w3");
-    }
-
-    @Test
-    void boundDropsTheOldestStoredBlocksFirst() {
-        KvBlockIndex small = new KvBlockIndex(3);
-        small.store(M, "w1", h(1, 2, 3));
-        small.store(M, "w1", h(1)); // refreshes 1: 2 is now the oldest
-
-        assertThat(small.store(M, "w1", h(4))).isEqualTo(1);
-
-        assertThat(small.contains(M, "w1", 2)).isFalse();
-        assertThat(small.contains(M, "w1", 1)).isTrue();
-        assertThat(small.contains(M, "w1", 4)).isTrue();
-        assertThat(small.residentBlocks("w1")).isEqualTo(3);
-        assertThat(small.droppedBlocks()).isEqualTo(1);
-    }
-
-    @Test
-    void handlesMoreWorkersThanOneBitSetWord() {
-        for (int w = 0; w < 130; w++) {
-            index.store(M, "w" + w, w % 2 == 0 ? h(7, 8) : h(7));
+    void lowerTiersCountWithTheirWeightAndKeepThePrefixGoing() {
+        index.apply("wa", 0, a.stored(prompt, 0, 6));
+        // GPU evicts blocks 2..5; the CPU tier holds 2..3 (vLLM's offload stores carry no tokens)
+        for (int blk = 2; blk < 6; blk++) {
+            index.apply("wa", 0, a.removed(prompt, blk));
         }
+        index.apply("wa", 0, new KvEvent.BlockStored(new long[] {a.id(prompt, 2), a.id(prompt, 3)}, null,
+                new int[0], 0, "CPU", null, null, null, null, null));
 
-        PrefixMatches m = index.longestPrefixes(M, h(7, 8));
+        PrefixMatches.Match m = lookup(keys).match("wa");
 
-        assertThat(m.matched()).hasSize(130);
-        assertThat(m.matched("w128")).isEqualTo(2);
-        assertThat(m.matched("w129")).isEqualTo(1);
+        assertThat(m.blocks()).isEqualTo(4);
+        assertThat(m.gpuBlocks()).isEqualTo(2);
+        assertThat(m.score()).isCloseTo(2 + 2 * 0.8, org.assertj.core.api.Assertions.within(1e-9));
     }
 
     @Test
-    void concurrentWritersOfDifferentWorkersNeverLoseEachOthersBlocks() throws Exception {
-        long[] shared = LongStream.range(0, 2_000).toArray();
-        ExecutorService pool = Executors.newFixedThreadPool(4);
-        try {
-            List<Future<?>> futures = new ArrayList<>();
-            for (int w = 0; w < 4; w++) {
-                String id = "w" + w;
-                futures.add(pool.submit(() -> {
-                    for (long hash : shared) {
-                        index.store(M, id, h(hash));
-                        index.longestPrefixes(M, h(0, 1, 2));
-                    }
-                    index.remove(M, id, LongStream.range(1_000, 2_000).toArray());
-                }));
-            }
-            for (Future<?> f : futures) {
-                f.get();
-            }
-        } finally {
-            pool.shutdown();
-        }
+    void offloadStoresOfBlocksNeverSeenOnTheGpuAreOrphans() {
+        KvBlockIndex.Applied r = index.apply("wa", 0, new KvEvent.BlockStored(new long[] {42}, null, new int[0], 0,
+                "CPU", null, null, null, null, null));
 
-        assertThat(index.residentBlockCounts()).containsExactlyInAnyOrderEntriesOf(
-                Map.of("w0", 1_000, "w1", 1_000, "w2", 1_000, "w3", 1_000));
-        assertThat(index.distinctBlocks(M)).isEqualTo(1_000);
-        assertThat(index.longestPrefixes(M, LongStream.range(0, 1_001).toArray()).matched())
-                .containsExactlyInAnyOrderEntriesOf(Map.of("w0", 1_000, "w1", 1_000, "w2", 1_000, "w3", 1_000));
+        assertThat(r.orphans()).isEqualTo(1);
+        assertThat(index.residentBlocks("wa")).isZero();
     }
 
     @Test
-    void sinkCallbacksMapToStoreRemoveAndClear() {
-        KvEventSink sink = index;
-        sink.blocksStored("w1", M, h(1, 2));
-        sink.blocksRemoved("w1", M, h(2));
-        assertThat(index.residentBlocks("w1")).isEqualTo(1);
+    void unknownMediaAreCountedNotIndexed() {
+        index.apply("wa", 0, a.stored(prompt, 0, 2, "EXTERNAL", null, null));
 
-        sink.workerCleared("w1");
-
-        assertThat(index.residentBlocks("w1")).isZero();
+        assertThat(index.unknownMediumBlocks()).isEqualTo(2);
+        assertThat(index.residentBlocks("wa")).isZero();
     }
 
     @Test
-    void rejectsANonPositiveBound() {
-        assertThatThrownBy(() -> new KvBlockIndex(0)).hasMessage("maxBlocksPerWorker must be >= 1, was 0");
+    void eachRankIsIndexedOnItsOwnAndTheBestRankWins() {
+        index.apply("wa", 0, a.stored(prompt, 0, 2));
+        index.apply("wa", 1, b.stored(prompt, 0, 5));
+
+        PrefixMatches.Match m = lookup(keys).match("wa");
+
+        assertThat(m.rank()).isEqualTo(1);
+        assertThat(m.blocks()).isEqualTo(5);
+        assertThat(index.clearRank("wa", 1)).isEqualTo(5);
+        assertThat(lookup(keys).match("wa").rank()).isZero();
+        assertThat(index.residentBlocks("wa")).isEqualTo(2);
+    }
+
+    @Test
+    void allBlocksClearedDropsOnlyThatRank() {
+        index.apply("wa", 0, a.stored(prompt, 0, 2));
+        index.apply("wa", 1, b.stored(prompt, 0, 2));
+
+        index.apply("wa", 1, new KvEvent.AllBlocksCleared());
+
+        assertThat(lookup(keys).match("wa").rank()).isZero();
+        assertThat(index.residentBlocks("wa")).isEqualTo(2);
+    }
+
+    @Test
+    void theBoundDropsARanksOldestStoredBlocksFirst() {
+        KvBlockIndex small = new KvBlockIndex(4);
+        small.apply("wa", 0, a.stored(prompt, 0, 6));
+
+        assertThat(small.residentBlocks("wa")).isEqualTo(4);
+        assertThat(small.droppedBlocks()).isEqualTo(2);
+        assertThat(small.longestPrefixes(keys, 1, 1).matched()).isEmpty(); // blocks 0 and 1 went first
+        assertThat(small.holds("wa", keys[5], KvTier.GPU)).isTrue();
+    }
+
+    @Test
+    void twoEngineIdsForOneKeyKeepTheKeyUntilBothAreRemoved() {
+        // SGLang names a LoRA request's pages differently but publishes no LoRA: same tokens, two ids
+        index.apply("wa", 0, a.stored(prompt, 0, 1));
+        index.apply("wa", 0, b.stored(prompt, 0, 1));
+
+        index.apply("wa", 0, a.removed(prompt, 0));
+        assertThat(index.holds("wa", keys[0], KvTier.GPU)).isTrue();
+        index.apply("wa", 0, b.removed(prompt, 0));
+        assertThat(index.holds("wa", keys[0], KvTier.GPU)).isFalse();
+    }
+
+    @Test
+    void learnsEachWorkersBlockSizeFromItsStores() {
+        index.apply("wa", 0, a.stored(prompt, 0, 1));
+
+        assertThat(index.blockSize("wa")).isEqualTo(BS);
+        assertThat(index.blockSize("wb")).isZero();
+    }
+
+    @Test
+    void removingAWorkerFreesItsSlotsForTheNextOne() {
+        index.apply("wa", 0, a.stored(prompt, 0, 6));
+        index.removeWorker("wa");
+        index.apply("wc", 0, b.stored(prompt, 0, 1));
+
+        assertThat(lookup(keys).matched()).isEqualTo(Map.of("wc", new PrefixMatches.Match(0, 1, 1, 1.0)));
+        assertThat(index.residentBlockCounts()).isEqualTo(Map.of("wc", 1));
+    }
+
+    @Test
+    void rejectsABoundBelowOne() {
+        assertThatThrownBy(() -> new KvBlockIndex(0)).hasMessage("maxBlocksPerRank must be >= 1, was 0");
     }
 }

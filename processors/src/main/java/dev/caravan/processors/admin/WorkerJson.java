@@ -32,7 +32,8 @@ final class WorkerJson {
                     .bootstrapPort(integer(body, "bootstrap_port"))
                     .apiKey(string(body, "api_key"))
                     .kvEventsEndpoint(string(body, "kv_events_endpoint"))
-                    .kvReplayEndpoint(string(body, "kv_replay_endpoint"));
+                    .kvReplayEndpoint(string(body, "kv_replay_endpoint"))
+                    .dataParallelSize(integer(body, "dp_size"));
             Integer priority = integer(body, "priority");
             if (priority != null) {
                 b.priority(priority);
@@ -119,6 +120,7 @@ final class WorkerJson {
         if (w.kvReplayEndpoint() != null) {
             m.put("kv_replay_endpoint", w.kvReplayEndpoint());
         }
+        m.put("dp_size", w.dataParallelSize());
         m.put("labels", w.labels());
         var engine = w.engineLoad();
         if (engine != null) {

@@ -534,25 +534,34 @@ public final class CaravanFlags {
     public static final CaravanFlag KV_BLOCK_SIZE = option(PolicyConfig.KV_BLOCK_SIZE, INT, KV)
             .defaultValue(KvAwareConfig.DEFAULT_BLOCK_SIZE)
             .range(KvAwareConfig.MIN_BLOCK_SIZE, KvAwareConfig.MAX_BLOCK_SIZE)
-            .describe("The engines' KV block size in tokens (kv_aware hashing; tree calibration while an engine has "
-                    + "not reported its own).");
+            .describe("Tokens per KV block assumed until an engine reports its own (every BlockStored does; SGLang's "
+                    + "page size); also the tree calibration's.");
     public static final CaravanFlag KV_HASH_SEED = option(PolicyConfig.KV_HASH_SEED, STRING, KV)
             .defaultValue(KvAwareConfig.DEFAULT_HASH_SEED)
-            .describe("kv_aware: the engines' PYTHONHASHSEED (block-hash seed).");
+            .describe("Accepted and ignored: kv_aware keys blocks by its own hash of token ids, so the engines' "
+                    + "PYTHONHASHSEED and hash algorithm no longer matter.");
     public static final CaravanFlag KV_OVERLAP_WEIGHT = option(PolicyConfig.KV_OVERLAP_WEIGHT, DOUBLE, KV)
             .defaultValue(KvAwareConfig.DEFAULT_OVERLAP_WEIGHT).checkedBy(BY_POLICY)
-            .describe("kv_aware: cost = weight x uncached prefill blocks + active decode blocks, lowest wins "
-                    + "(Dynamo's --kv-overlap-score-weight).");
+            .describe("kv_aware: cost = weight x uncached prefill blocks + active blocks, lowest wins (Dynamo's "
+                    + "--kv-overlap-score-weight, whose default is 1).");
     public static final CaravanFlag KV_DECODE_LOAD_SOURCE = option(PolicyConfig.KV_DECODE_LOAD_SOURCE, STRING, KV)
             .defaultValue(KvAwareConfig.DEFAULT_DECODE_LOAD_SOURCE.name().toLowerCase(Locale.ROOT))
             .oneOf(Choices.of(Arrays.stream(KvAwareConfig.DecodeLoadSource.values())
                     .map(v -> v.name().toLowerCase(Locale.ROOT)).toList()))
-            .describe("kv_aware: active decode blocks from 'router' (in-flight requests x mean request blocks) or "
-                    + "'engine' (the engine's reported token load).");
-    public static final CaravanFlag KV_INITIAL_REQUEST_BLOCKS =
-            option(PolicyConfig.KV_INITIAL_REQUEST_BLOCKS, DOUBLE, KV)
-            .defaultValue(KvAwareConfig.DEFAULT_INITIAL_REQUEST_BLOCKS).checkedBy(BY_POLICY)
-            .describe("kv_aware: blocks per in-flight request assumed before any request was seen.");
+            .describe("kv_aware: active blocks from 'router' (distinct blocks of this gateway's in-flight requests "
+                    + "per engine rank) or 'engine' (the engine's reported token load).");
+    public static final CaravanFlag KV_CPU_WEIGHT = option(PolicyConfig.KV_CPU_WEIGHT, DOUBLE, KV)
+            .defaultValue(KvAwareConfig.DEFAULT_CPU_WEIGHT).range(0.0, 1.0)
+            .describe("kv_aware: what a block in the engine's host-memory tier (medium CPU, CPU_PINNED) saves, "
+                    + "relative to a GPU block.");
+    public static final CaravanFlag KV_DISK_WEIGHT = option(PolicyConfig.KV_DISK_WEIGHT, DOUBLE, KV)
+            .defaultValue(KvAwareConfig.DEFAULT_DISK_WEIGHT).range(0.0, 1.0)
+            .describe("kv_aware: what a block in the engine's storage tier (medium STORAGE, DISK) saves, relative to "
+                    + "a GPU block.");
+    public static final CaravanFlag KV_ROUTER_TEMPERATURE = option(PolicyConfig.KV_ROUTER_TEMPERATURE, DOUBLE, KV)
+            .defaultValue(KvAwareConfig.DEFAULT_TEMPERATURE).checkedBy(BY_POLICY)
+            .describe("kv_aware: 0 = the lowest cost wins; > 0 = sample workers by softmax of their normalised "
+                    + "costs (Dynamo's --router-temperature).");
     public static final CaravanFlag KV_EVENTS_ENDPOINT_TEMPLATE = row("--kv-events-endpoint-template",
             "caravan.kv.events-endpoint-template", STRING, KV)
             .describe("KV-event PUB endpoint of workers registered without one, from their URL: {host} and {port} are "
@@ -569,8 +578,8 @@ public final class CaravanFlags {
     public static final CaravanFlag KV_MAX_BLOCKS_PER_WORKER = row("--kv-max-blocks-per-worker",
             "caravan.kv.max-blocks-per-worker", INT, KV)
             .defaultValue(KvSettings.DEFAULT_MAX_BLOCKS_PER_WORKER).min(1)
-            .describe("Block index bound per worker and model (oldest dropped beyond it); set above the largest "
-                    + "engine's blocks.");
+            .describe("Block index bound per engine rank (oldest dropped beyond it); set above the largest engine's "
+                    + "blocks (KV pool tokens / block size; SGLang's page size is often 1).");
     public static final CaravanFlag KV_SILENCE_THRESHOLD_SECS = row("--kv-silence-threshold-secs",
             "caravan.kv.silence-threshold-secs", LONG, KV)
             .defaultValue(KvSettings.DEFAULT_SILENCE_THRESHOLD.toSeconds()).range(0, MAX_SECONDS)

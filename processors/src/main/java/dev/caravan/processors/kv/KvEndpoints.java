@@ -15,14 +15,11 @@ import dev.caravan.policies.Worker;
 public record KvEndpoints(String events, String replay) {
 
     /**
-     * The worker's effective endpoints under these settings. A worker that is one data-parallel rank of an engine
-     * ({@code --dp-aware}) has none: the engine publishes every rank's events, and telling them apart needs the
-     * per-rank block index (issue 14), so until then a rank's blocks are not indexed rather than credited to it wrongly.
+     * The worker's effective endpoints under these settings: rank 0's, as the engine was registered. A worker that is
+     * one data-parallel rank of an engine ({@code --dp-aware}) has its engine's; {@link KvRouteManager} subscribes it to
+     * its own rank's ports only ({@link ReplayEndpoints#forRank}).
      */
     public static KvEndpoints of(Worker worker, KvSettings settings) {
-        if (worker.dataParallelRank() != null) {
-            return new KvEndpoints(null, null);
-        }
         if (worker.kvEventsEndpoint() != null) {
             return new KvEndpoints(worker.kvEventsEndpoint(), worker.kvReplayEndpoint());
         }

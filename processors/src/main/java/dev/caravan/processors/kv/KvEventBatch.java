@@ -2,6 +2,8 @@ package dev.caravan.processors.kv;
 
 import java.util.List;
 
+import dev.caravan.policies.kv.KvEvent;
+
 /**
  * One published batch: the events one engine scheduler step produced.
  *

@@ -5,11 +5,12 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
-import org.msgpack.core.MessageFormat;
 import org.msgpack.core.MessagePack;
 import org.msgpack.core.MessagePackException;
 import org.msgpack.core.MessageUnpacker;
 import org.msgpack.value.ValueType;
+
+import dev.caravan.policies.kv.KvEvent;
 
 import dev.caravan.processors.kv.KvDecodeException.Reason;
 
@@ -20,8 +21,12 @@ import dev.caravan.processors.kv.KvDecodeException.Reason;
  *   <li>the batch is an array {@code [ts, events, dp_rank?]} or a map with keys {@code ts}, {@code events},
  *       {@code data_parallel_rank};</li>
  *   <li>each event is a legacy positional array {@code ["BlockStored", hashes, parent, tokens, block_size, lora_id,
- *       medium, lora_name, ...]} or a map tagged by {@code "type"}; unknown keys and extra trailing elements are
- *       ignored, missing trailing elements take their defaults;</li>
+ *       medium, lora_name, extra_keys, group_idx, kv_cache_spec_kind, ...]} (vLLM's declaration order; SGLang sends
+ *       a prefix of it) or a map tagged by {@code "type"} (vLLM since PR #42892; SGLang adds {@code cache_salt});
+ *       unknown keys and extra trailing elements are ignored, missing trailing elements take their defaults;</li>
+ *   <li>the LoRA name and {@code cache_salt} inside vLLM's per-block {@code extra_keys} are lifted out (the index
+ *       folds them into the sequence's root); other extra keys stay with their block;</li>
+ *   <li>events about blocks another engine holds ({@code locality} other than {@code LOCAL}) are skipped;</li>
  *   <li>block hashes are msgpack ints (uint64 above 2^63 kept bit-for-bit) or bytes (last 8 bytes big-endian, as the
  *       engine's int mode computes them);</li>
  *   <li>an event with an unknown tag or a field of the wrong type is skipped and counted in
@@ -35,10 +40,6 @@ public final class KvEventDecoder {
 
     /** The replay end marker: sequence 0xFF..FF (-1 as a signed long). */
     public static final long END_SEQUENCE = -1L;
-
-    private static final String[] STORED_FIELDS = {
-        "block_hashes", "parent_block_hash", "token_ids", "block_size", "lora_id", "medium", "lora_name"};
-    private static final String[] REMOVED_FIELDS = {"block_hashes", "medium"};
 
     private KvEventDecoder() {
     }
@@ -137,7 +138,7 @@ public final class KvEventDecoder {
         return new KvEventBatch(ts, events, rank, skipped);
     }
 
-    private static String skipKey(MessageUnpacker u) throws IOException {
+    static String skipKey(MessageUnpacker u) throws IOException {
         u.skipValue();
         return "";
     }
@@ -172,7 +173,7 @@ public final class KvEventDecoder {
         int n = u.unpackArrayHeader();
         int skipped = 0;
         for (int i = 0; i < n; i++) {
-            KvEvent e = EventFields.read(u);
+            KvEvent e = KvEventFields.read(u);
             if (e == null) {
                 skipped++;
             } else {
@@ -180,153 +181,5 @@ public final class KvEventDecoder {
             }
         }
         return skipped;
-    }
-
-    /** The fields of one event, collected from either layout, then turned into a {@link KvEvent}. */
-    private static final class EventFields {
-        String tag;
-        long[] hashes;
-        Long parent;
-        int[] tokens = new int[0];
-        int blockSize;
-        String medium;
-        String loraName;
-        boolean bad;
-
-        /** Reads one event (array or map); null when it is skipped (unknown tag, malformed field). */
-        static KvEvent read(MessageUnpacker u) throws IOException {
-            EventFields f = new EventFields();
-            ValueType type = u.getNextFormat().getValueType();
-            if (type == ValueType.ARRAY) {
-                int n = u.unpackArrayHeader();
-                if (n == 0) {
-                    return null;
-                }
-                f.tag = f.string(u);
-                String[] names = "BlockStored".equals(f.tag) ? STORED_FIELDS
-                        : "BlockRemoved".equals(f.tag) ? REMOVED_FIELDS : new String[0];
-                for (int i = 1; i < n; i++) {
-                    f.field(u, i - 1 < names.length ? names[i - 1] : "");
-                }
-            } else if (type == ValueType.MAP) {
-                int n = u.unpackMapHeader();
-                for (int i = 0; i < n; i++) {
-                    String key = u.getNextFormat().getValueType() == ValueType.STRING ? u.unpackString() : skipKey(u);
-                    if ("type".equals(key)) {
-                        f.tag = f.string(u);
-                    } else {
-                        f.field(u, key);
-                    }
-                }
-            } else {
-                u.skipValue();
-                return null;
-            }
-            return f.build();
-        }
-
-        private KvEvent build() {
-            if (bad || tag == null) {
-                return null;
-            }
-            return switch (tag) {
-                case "BlockStored" -> hashes == null ? null
-                        : new KvEvent.BlockStored(hashes, parent, tokens, blockSize, medium, loraName);
-                case "BlockRemoved" -> hashes == null ? null : new KvEvent.BlockRemoved(hashes, medium);
-                case "AllBlocksCleared" -> new KvEvent.AllBlocksCleared();
-                default -> null;
-            };
-        }
-
-        private void field(MessageUnpacker u, String name) throws IOException {
-            switch (name) {
-                case "block_hashes" -> hashes = hashList(u);
-                case "parent_block_hash" -> parent = u.tryUnpackNil() ? null : hash(u);
-                case "token_ids" -> tokens = tokenList(u);
-                case "block_size" -> blockSize = u.tryUnpackNil() ? 0 : (int) boundedInt(u);
-                case "medium" -> medium = string(u);
-                case "lora_name" -> loraName = string(u);
-                default -> u.skipValue();
-            }
-        }
-
-        /** A string or nil; anything else marks the event bad and is skipped. */
-        private String string(MessageUnpacker u) throws IOException {
-            if (u.tryUnpackNil()) {
-                return null;
-            }
-            if (u.getNextFormat().getValueType() != ValueType.STRING) {
-                markBad(u);
-                return null;
-            }
-            return u.unpackString();
-        }
-
-        private long[] hashList(MessageUnpacker u) throws IOException {
-            if (u.getNextFormat().getValueType() != ValueType.ARRAY) {
-                markBad(u);
-                return null;
-            }
-            int n = u.unpackArrayHeader();
-            long[] out = new long[n];
-            for (int i = 0; i < n; i++) {
-                out[i] = hash(u);
-            }
-            return out;
-        }
-
-        /** A block hash: int (uint64 kept bit-for-bit) or bytes (last 8, big-endian). */
-        private long hash(MessageUnpacker u) throws IOException {
-            MessageFormat format = u.getNextFormat();
-            if (format == MessageFormat.UINT64) {
-                return u.unpackBigInteger().longValue();
-            }
-            if (format.getValueType() == ValueType.INTEGER) {
-                return u.unpackLong();
-            }
-            if (format.getValueType() == ValueType.BINARY) {
-                byte[] digest = u.readPayload(u.unpackBinaryHeader());
-                long v = 0;
-                for (int i = Math.max(0, digest.length - 8); i < digest.length; i++) {
-                    v = (v << 8) | (digest[i] & 0xff);
-                }
-                return v;
-            }
-            markBad(u);
-            return 0;
-        }
-
-        private int[] tokenList(MessageUnpacker u) throws IOException {
-            if (u.getNextFormat().getValueType() != ValueType.ARRAY) {
-                markBad(u);
-                return new int[0];
-            }
-            int n = u.unpackArrayHeader();
-            int[] out = new int[n];
-            for (int i = 0; i < n; i++) {
-                out[i] = (int) boundedInt(u);
-            }
-            return out;
-        }
-
-        /** A non-negative int; anything else (wrong type, negative, beyond int) marks the event bad. */
-        private long boundedInt(MessageUnpacker u) throws IOException {
-            MessageFormat format = u.getNextFormat();
-            if (format.getValueType() != ValueType.INTEGER || format == MessageFormat.UINT64) {
-                markBad(u);
-                return 0;
-            }
-            long v = u.unpackLong();
-            if (v < 0 || v > Integer.MAX_VALUE) {
-                bad = true;
-                return 0;
-            }
-            return v;
-        }
-
-        private void markBad(MessageUnpacker u) throws IOException {
-            bad = true;
-            u.skipValue();
-        }
     }
 }

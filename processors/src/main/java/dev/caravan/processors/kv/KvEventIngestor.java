@@ -13,27 +13,35 @@ import org.slf4j.LoggerFactory;
 import org.zeromq.ZContext;
 
 import dev.caravan.policies.Worker;
+import dev.caravan.policies.kv.KvBlockIndex;
+import dev.caravan.policies.kv.KvEvent;
 import dev.caravan.policies.kv.KvEventSink;
+import dev.caravan.policies.kv.KvTier;
 
 /**
  * Turns each worker's decoded KV-event messages into index updates, keeping the stream whole: per-publisher sequence
- * tracking, replay of gaps, restart detection. The Camel stages ({@link DecodeKvBatchProcessor},
- * {@link ApplyKvEventsProcessor}) only adapt exchanges to it.
+ * tracking, replay of gaps and of the history a late subscriber missed, restart detection. The Camel stages
+ * ({@link DecodeKvBatchProcessor}, {@link ApplyKvEventsProcessor}) only adapt exchanges to it.
  *
- * <p>Per message of worker W, in order:
+ * <p>Per message of worker W from engine rank R (the batch's {@code data_parallel_rank}, else the rank the route
+ * subscribed to), in order:
  * <ol>
- *   <li>{@link SequenceTracker} classifies its sequence for publisher (topic, DP rank);</li>
- *   <li>DUPLICATE: ignored. RESTART (sequence went backwards): the engine restarted with an empty cache, so every
- *       sink is told {@code workerCleared(W)} before the batch is applied;</li>
- *   <li>GAP: the missing batches are requested from W's replay endpoint (offset by DP rank) and those strictly between
- *       the previous and the current sequence are applied first, in order; what cannot be recovered is counted and
- *       logged (entries may then be stale until evicted, re-stored or cleared: routing to a stale block makes the engine
- *       store it again, so staleness heals with traffic);</li>
- *   <li>the batch's GPU events go to the sinks: {@code BlockStored} → {@code blocksStored}, {@code BlockRemoved} →
- *       {@code blocksRemoved}, {@code AllBlocksCleared} → {@code workerCleared}. Other media are counted, not
- *       indexed.</li>
+ *   <li>{@link SequenceTracker} classifies its sequence for publisher (topic, R);</li>
+ *   <li>FIRST (the publisher's first message since we subscribed) with sequence &gt; 0 and a replay endpoint: the
+ *       batches the engine still buffers before it are replayed and applied first — a gateway that starts (or a
+ *       replica that joins) after the engines learns what they already hold. Blocks whose ancestry the buffer no
+ *       longer reaches are orphans (counted by the index);</li>
+ *   <li>DUPLICATE: ignored. RESTART (sequence went backwards): rank R restarted with an empty cache, so its blocks are
+ *       dropped ({@code clearRank}) before the batch is applied;</li>
+ *   <li>GAP: the missing batches are requested from W's replay endpoint offset by R, and those strictly between the
+ *       previous and the current sequence are applied first, in order; what cannot be recovered is counted and
+ *       logged (entries may then be stale until evicted, re-stored or cleared: routing to a stale block makes the
+ *       engine store it again, so staleness heals with traffic);</li>
+ *   <li>each event goes to the {@link KvBlockIndex} ({@code apply}), which resolves it into Caravan's block keys;
+ *       the other sinks (parity self-check, tree calibration) hear the resolved GPU stores and removals, and
+ *       {@code AllBlocksCleared} as {@code rankCleared(W, R)}.</li>
  * </ol>
- * The replay runs synchronously on the calling thread (the worker's consumer thread), so live messages wait in the SUB
+ * Replays run synchronously on the calling thread (the subscription's consumer thread), so live messages wait in the SUB
  * socket's queue and ordering holds. Thread-safety: calls for one worker are serialised; workers are independent.
  */
 public final class KvEventIngestor implements AutoCloseable {
@@ -43,6 +51,7 @@ public final class KvEventIngestor implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(KvEventIngestor.class);
 
+    private final KvBlockIndex index;
     private final List<KvEventSink> sinks;
     private final Duration replayTimeout;
     private final LongSupplier nanoClock;
@@ -65,22 +74,24 @@ public final class KvEventIngestor implements AutoCloseable {
     }
 
     /**
-     * As {@link #KvEventIngestor(List, Duration, LongSupplier, ToLongFunction)} with {@link Worker#processed()} as the
-     * measure of traffic for the silence check.
+     * As {@link #KvEventIngestor(KvBlockIndex, List, Duration, LongSupplier, ToLongFunction)} with
+     * {@link Worker#processed()} as the measure of traffic for the silence check.
      */
-    public KvEventIngestor(List<KvEventSink> sinks, Duration replayTimeout, LongSupplier nanoClock) {
-        this(sinks, replayTimeout, nanoClock, Worker::processed);
+    public KvEventIngestor(KvBlockIndex index, List<KvEventSink> sinks, Duration replayTimeout, LongSupplier nanoClock) {
+        this(index, sinks, replayTimeout, nanoClock, Worker::processed);
     }
 
     /**
-     * @param sinks         receivers of the worker-level events (the block index, the parity tracker, ...)
+     * @param index         the block index every event is applied to first
+     * @param sinks         hear the index's resolution (the parity tracker, the tree calibration, ...)
      * @param replayTimeout longest wait for one replay
      * @param nanoClock     monotonic clock for event ages and replay deadlines
      * @param served        requests routed to a worker so far (monotonic); the silence check compares it with its value
      *                      at the worker's last event
      */
-    public KvEventIngestor(List<KvEventSink> sinks, Duration replayTimeout, LongSupplier nanoClock,
+    public KvEventIngestor(KvBlockIndex index, List<KvEventSink> sinks, Duration replayTimeout, LongSupplier nanoClock,
                            ToLongFunction<Worker> served) {
+        this.index = index;
         this.sinks = List.copyOf(sinks);
         this.replayTimeout = replayTimeout;
         this.nanoClock = nanoClock;
@@ -102,8 +113,17 @@ public final class KvEventIngestor implements AutoCloseable {
         workers.remove(workerId);
     }
 
-    /** Applies one live message of {@code workerId}. */
+    /** Applies one live message of {@code workerId} received on its rank-0 subscription. */
     public void onMessage(String workerId, KvEventMessage message) {
+        onMessage(workerId, 0, message);
+    }
+
+    /**
+     * Applies one live message of {@code workerId}.
+     *
+     * @param subscribedRank the DP rank whose endpoint the message came from (used when the batch names none)
+     */
+    public void onMessage(String workerId, int subscribedRank, KvEventMessage message) {
         WorkerState st = workers.get(workerId);
         if (st == null) {
             LOG.warn("KV events for unregistered worker {} ignored", workerId);
@@ -116,7 +136,8 @@ public final class KvEventIngestor implements AutoCloseable {
                 st.silent = false;
                 LOG.info("KV publisher of worker {} ({}) is publishing again", workerId, st.endpoints.events());
             }
-            int rank = message.batch().rank();
+            Integer batchRank = message.batch().dataParallelRank();
+            int rank = batchRank != null ? batchRank : subscribedRank;
             SequenceTracker.Verdict v = st.tracker.observe(message.topic(), rank, message.sequence());
             switch (v.kind()) {
                 case DUPLICATE -> {
@@ -125,18 +146,24 @@ public final class KvEventIngestor implements AutoCloseable {
                 }
                 case RESTART -> {
                     st.stats.restarts.increment();
-                    LOG.info("KV publisher of {} (topic '{}', rank {}) restarted: sequence {} after {}; dropping its"
+                    int dropped = index.clearRank(workerId, rank);
+                    LOG.info("KV publisher of {} (topic '{}', rank {}) restarted: sequence {} after {}; dropped its {}"
                             + " index entries", workerId, message.topic(), rank, Long.toUnsignedString(v.sequence()),
-                            Long.toUnsignedString(v.previous()));
+                            Long.toUnsignedString(v.previous()), dropped);
                     for (KvEventSink sink : sinks) {
-                        sink.workerCleared(workerId);
+                        sink.rankCleared(workerId, rank);
                     }
                 }
-                case GAP -> heal(st, v, rank);
+                case GAP -> heal(st, v, rank, v.previous() + 1, false);
+                case FIRST -> {
+                    if (v.sequence() != 0) {
+                        heal(st, v, rank, 0, true);
+                    }
+                }
                 default -> {
                 }
             }
-            apply(st, message.batch());
+            apply(st, rank, message.batch());
         }
     }
 
@@ -149,32 +176,40 @@ public final class KvEventIngestor implements AutoCloseable {
         }
     }
 
-    private void heal(WorkerState st, SequenceTracker.Verdict gap, int rank) {
+    /**
+     * Replays the batches before the live one: those after the previous sequence (a gap), or everything the engine
+     * still buffers (a late join, {@code from} 0).
+     */
+    private void heal(WorkerState st, SequenceTracker.Verdict v, int rank, long from, boolean join) {
         KvWorkerStats stats = st.stats;
-        stats.gaps.increment();
-        long missing = gap.missing();
         String endpoint = st.endpoints.replay();
+        long missing = join ? 0 : v.missing();
+        if (!join) {
+            stats.gaps.increment();
+        }
         if (endpoint == null) {
-            stats.replayFailures.increment();
-            stats.unrecoveredBatches.add(missing);
-            LOG.warn("KV events of {}: {} batches lost after sequence {} and no replay endpoint is configured",
-                    st.worker.id(), missing, Long.toUnsignedString(gap.previous()));
+            if (!join) {
+                stats.replayFailures.increment();
+                stats.unrecoveredBatches.add(missing);
+                LOG.warn("KV events of {}: {} batches lost after sequence {} and no replay endpoint is configured",
+                        st.worker.id(), missing, Long.toUnsignedString(v.previous()));
+            }
             return;
         }
         stats.replays.increment();
         long recovered = 0;
         try {
-            ReplayClient client = new ReplayClient(replayContext, ReplayEndpoints.forRank(endpoint, rank), replayTimeout,
-                    nanoClock);
-            ReplayClient.Result result = client.replayFrom(gap.previous() + 1);
+            String rankEndpoint = ReplayEndpoints.forRank(endpoint, rank);
+            ReplayClient client = new ReplayClient(replayContext, rankEndpoint, replayTimeout, nanoClock);
+            ReplayClient.Result result = client.replayFrom(from);
             for (ReplayClient.Replayed r : result.batches()) {
-                boolean inGap = Long.compareUnsigned(r.sequence(), gap.previous()) > 0
-                        && Long.compareUnsigned(r.sequence(), gap.sequence()) < 0;
-                if (!inGap) {
+                boolean before = Long.compareUnsigned(r.sequence(), from) >= 0
+                        && Long.compareUnsigned(r.sequence(), v.sequence()) < 0;
+                if (!before) {
                     continue; // at or after the live message: the live stream delivers it
                 }
                 try {
-                    apply(st, KvEventDecoder.decodeBatch(r.payload()));
+                    apply(st, rank, KvEventDecoder.decodeBatch(r.payload()));
                     stats.replayedBatches.increment();
                     recovered++;
                 } catch (KvDecodeException e) {
@@ -188,7 +223,10 @@ public final class KvEventIngestor implements AutoCloseable {
             stats.replayFailures.increment();
             LOG.warn("KV replay from {} for {} failed: {}", endpoint, st.worker.id(), e.toString());
         }
-        if (recovered < missing) {
+        if (join) {
+            LOG.info("KV events of {} rank {}: joined at sequence {}, replayed {} earlier batches", st.worker.id(), rank,
+                    Long.toUnsignedString(v.sequence()), recovered);
+        } else if (recovered < missing) {
             stats.unrecoveredBatches.add(missing - recovered);
             LOG.warn("KV events of {}: recovered {} of {} missing batches by replay", st.worker.id(), recovered, missing);
         } else {
@@ -196,31 +234,39 @@ public final class KvEventIngestor implements AutoCloseable {
         }
     }
 
-    private void apply(WorkerState st, KvEventBatch batch) {
+    private void apply(WorkerState st, int rank, KvEventBatch batch) {
         String id = st.worker.id();
         String model = st.worker.modelId();
         KvWorkerStats stats = st.stats;
         stats.batches.increment();
         stats.skippedEvents.add(batch.skippedEvents());
         for (KvEvent event : batch.events()) {
-            if (!event.isGpu()) {
-                stats.nonGpuEvents.increment();
-                continue;
-            }
+            KvBlockIndex.Applied applied = index.apply(id, rank, event);
+            stats.orphanBlocks.add(applied.orphans());
             if (event instanceof KvEvent.BlockStored s) {
                 stats.blockStoredEvents.increment();
-                for (KvEventSink sink : sinks) {
-                    sink.blocksStored(id, model, s.blockHashes());
+                if (KvTier.of(s.medium()) != KvTier.GPU) {
+                    stats.nonGpuEvents.increment();
+                }
+                if (applied.stored().length > 0) {
+                    for (KvEventSink sink : sinks) {
+                        sink.blocksStored(id, model, applied.stored());
+                    }
                 }
             } else if (event instanceof KvEvent.BlockRemoved r) {
                 stats.blockRemovedEvents.increment();
-                for (KvEventSink sink : sinks) {
-                    sink.blocksRemoved(id, model, r.blockHashes());
+                if (KvTier.of(r.medium()) != KvTier.GPU) {
+                    stats.nonGpuEvents.increment();
+                }
+                if (applied.removed().length > 0) {
+                    for (KvEventSink sink : sinks) {
+                        sink.blocksRemoved(id, model, applied.removed());
+                    }
                 }
             } else {
                 stats.allBlocksClearedEvents.increment();
                 for (KvEventSink sink : sinks) {
-                    sink.workerCleared(id);
+                    sink.rankCleared(id, rank);
                 }
             }
         }

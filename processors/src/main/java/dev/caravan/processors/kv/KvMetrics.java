@@ -33,7 +33,9 @@ import dev.caravan.processors.kv.KvDecodeException.Reason;
  *       {@code caravan_kv_tree_evicted_chars_total} and {@code caravan_kv_tree_budget_chars} (tree calibration);</li>
  *   <li>global: {@code caravan_kv_parity_agreement} (recent share of predicted blocks the engines reported stored; NaN
  *       before the first resolved prediction), {@code caravan_kv_parity_predictions_total{result=matched|missed}},
- *       {@code caravan_kv_parity_pending}, {@code caravan_kv_index_dropped_blocks_total}.</li>
+ *       {@code caravan_kv_parity_pending}, {@code caravan_kv_index_dropped_blocks_total},
+ *       {@code caravan_kv_index_orphan_blocks_total}, {@code caravan_kv_index_unknown_removals_total},
+ *       {@code caravan_kv_index_keys}.</li>
  * </ul>
  * Per-worker meters are bound when the worker's route is created and removed when it leaves. Thread-safe.
  */
@@ -60,8 +62,16 @@ public final class KvMetrics {
         this.calibrator = calibrator;
         this.nanoClock = nanoClock;
         FunctionCounter.builder("caravan.kv.index.dropped.blocks", index, KvBlockIndex::droppedBlocks)
-                .description("Blocks dropped from the KV block index because a worker exceeded its bound")
+                .description("Blocks dropped from the KV block index because an engine rank exceeded its bound")
                 .register(registry);
+        FunctionCounter.builder("caravan.kv.index.orphan.blocks", index, KvBlockIndex::orphanBlocks)
+                .description("Stored blocks dropped because their parent was never reported (late join, short replay)")
+                .register(registry);
+        FunctionCounter.builder("caravan.kv.index.unknown.removals", index, KvBlockIndex::unknownRemovals)
+                .description("BlockRemoved of blocks the index never saw stored (ignored)")
+                .register(registry);
+        Gauge.builder("caravan.kv.index.keys", index, KvBlockIndex::distinctBlocks)
+                .description("Distinct block keys some engine rank holds").register(registry);
         if (parity != null) {
             Gauge.builder("caravan.kv.parity.agreement", parity, p -> p.snapshot().recentAgreement())
                     .description("Share of the blocks kv_aware predicted that the engines then reported stored"

@@ -1,5 +1,6 @@
 package dev.caravan.processors.kv;
 
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -7,6 +8,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
@@ -14,6 +16,7 @@ import org.apache.camel.CamelContext;
 import org.apache.camel.ExtendedStartupListener;
 import org.apache.camel.builder.TemplatedRouteBuilder;
 import org.apache.camel.model.ModelCamelContext;
+import org.apache.camel.support.LifecycleStrategySupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -21,14 +24,21 @@ import dev.caravan.policies.Worker;
 import dev.caravan.policies.WorkerListener;
 
 /**
- * One KV-event route per worker whose engine publishes events, instantiated from the YAML {@code routeTemplate}
+ * One KV-event route per engine rank that publishes events, instantiated from the YAML {@code routeTemplate}
  * {@value #TEMPLATE_ID} ({@code routes/kv-events.camel.yaml}) when the worker is registered and removed when it leaves.
  *
  * <p>On registration of worker W with effective endpoints ({@link KvEndpoints#of}: its own, else the templates), in
- * order: {@link KvEventIngestor#register}, the per-worker meters, then route {@code kv-events-<W.id>} with template
- * parameters {@code workerId}, {@code endpoint} (the PUB endpoint) and {@code topics} ({@code --kv-events-topic}). On
- * removal: the route is stopped and removed first (so no event re-registers W), then the ingestor, the meters and every
- * {@code forgetter} (block index, parity, capacities, calibration) drop W.
+ * order: {@link KvEventIngestor#register}, the per-worker meters, then route {@code kv-events-<W.id>} for rank 0 with
+ * template parameters {@code workerId}, {@code endpoint} (the PUB endpoint), {@code topics} ({@code --kv-events-topic})
+ * and {@code rank}. A worker whose engine runs N data-parallel ranks (declared {@code dp_size}, or reported by the
+ * engine and applied through {@link #ensureRanks}) gets routes {@code kv-events-<W.id>-dp<r>} for ranks 1..N-1 on
+ * {@link ReplayEndpoints#forRank}(endpoint, r) — vLLM's and SGLang's {@code offset_endpoint_port}. A worker that is
+ * one rank r of an engine ({@code --dp-aware}, {@link Worker#dataParallelRank()}) gets the one route of that rank
+ * ({@code kv-events-<W.id>-dp<r>}, or without suffix for rank 0); the engine worker it replaces gives up its routes
+ * when the first rank worker arrives. With vLLM's example
+ * ports (5557 events, 5558 replay) rank 1's events port is rank 0's replay port; the manager warns about such
+ * collisions. On removal: the worker's routes are stopped and removed first (so no event re-registers W), then the
+ * ingestor, the meters and every {@code forgetter} (block index, parity, capacities, calibration) drop W.
  *
  * <p>Threading: registry listeners run on whatever thread changed the registry — an admin request on a Vert.x event
  * loop, the discovery route, start-up — and stopping a ZeroMQ consumer waits for its thread, so every change runs on
@@ -56,6 +66,10 @@ public final class KvRouteManager implements WorkerListener, AutoCloseable {
     });
     private final Map<String, Worker> pending = new LinkedHashMap<>();
     private final Set<String> routes = ConcurrentHashMap.newKeySet();
+    /** Ranks with a route, per worker id (the manager's thread only). */
+    private final Map<String, Integer> ranks = new HashMap<>();
+    /** The workers with routes, by id (the manager's thread only). */
+    private final Map<String, Worker> routed = new HashMap<>();
     private CamelContext camel;
     private boolean warnedNoTemplate;
 
@@ -70,9 +84,29 @@ public final class KvRouteManager implements WorkerListener, AutoCloseable {
         this.forgetters = List.copyOf(forgetters);
     }
 
-    /** The route id of a worker's KV-event route. */
+    /** The route id of a worker's rank-0 KV-event route. */
     public static String routeId(Worker worker) {
-        return ROUTE_PREFIX + worker.id();
+        return routeId(worker, 0);
+    }
+
+    /** The route id of the KV-event route of one of the worker's DP ranks. */
+    public static String routeId(Worker worker, int rank) {
+        return ROUTE_PREFIX + worker.id() + (rank == 0 ? "" : "-dp" + rank);
+    }
+
+    /** Adds the routes of ranks the worker's engine now reports ({@link Worker#dataParallelSize()}) but has none for. */
+    public void ensureRanks(Worker worker) {
+        submit(() -> {
+            Integer have = ranks.get(worker.id());
+            if (camel != null && have != null && worker.dataParallelRank() == null
+                    && have < worker.dataParallelSize()) {
+                KvEndpoints endpoints = KvEndpoints.of(worker, settings);
+                for (int r = have; r < worker.dataParallelSize(); r++) {
+                    addRank(worker, endpoints, r);
+                }
+                warnOnCollisions(worker, endpoints);
+            }
+        });
     }
 
     /**
@@ -81,6 +115,12 @@ public final class KvRouteManager implements WorkerListener, AutoCloseable {
      * them unstarted, hence the wait.
      */
     public void start(CamelContext context) {
+        context.addLifecycleStrategy(new LifecycleStrategySupport() {
+            @Override
+            public void onContextStopping(CamelContext c) {
+                finishChanges(); // Camel's stop walks the routes: no route may come or go meanwhile
+            }
+        });
         if (context.isStarted()) {
             handOver(context);
             return;
@@ -103,7 +143,7 @@ public final class KvRouteManager implements WorkerListener, AutoCloseable {
     }
 
     private void handOver(CamelContext context) {
-        executor.execute(() -> {
+        submit(() -> {
             camel = context;
             pending.values().forEach(this::add);
             pending.clear();
@@ -112,7 +152,7 @@ public final class KvRouteManager implements WorkerListener, AutoCloseable {
 
     @Override
     public void onWorkerAdded(Worker worker) {
-        executor.execute(() -> {
+        submit(() -> {
             if (camel == null) {
                 pending.put(worker.id(), worker);
             } else {
@@ -123,7 +163,7 @@ public final class KvRouteManager implements WorkerListener, AutoCloseable {
 
     @Override
     public void onWorkerRemoved(Worker worker) {
-        executor.execute(() -> {
+        submit(() -> {
             pending.remove(worker.id());
             remove(worker);
         });
@@ -135,6 +175,9 @@ public final class KvRouteManager implements WorkerListener, AutoCloseable {
     }
 
     private void add(Worker worker) {
+        if (worker.dataParallelRank() != null) {
+            retireSplitEngine(worker);
+        }
         KvEndpoints endpoints = KvEndpoints.of(worker, settings);
         if (!endpoints.publishes()) {
             LOG.debug("Worker {} has no KV-event endpoint; no KV-event route", worker.url());
@@ -150,32 +193,90 @@ public final class KvRouteManager implements WorkerListener, AutoCloseable {
         }
         ingestor.register(worker, endpoints);
         metrics.bind(worker);
-        String id = routeId(worker);
+        ranks.put(worker.id(), 0);
+        routed.put(worker.id(), worker);
+        for (int r = worker.firstRank(); r < worker.firstRank() + worker.rankCount(); r++) {
+            if (!addRank(worker, endpoints, r)) {
+                if (r == worker.firstRank()) {
+                    ranks.remove(worker.id());
+                    routed.remove(worker.id());
+                    metrics.unbind(worker.id());
+                    ingestor.unregister(worker.id());
+                }
+                return;
+            }
+        }
+        warnOnCollisions(worker, endpoints);
+    }
+
+    /** Creates the route of one rank; false when Camel refused it (logged). */
+    private boolean addRank(Worker worker, KvEndpoints endpoints, int rank) {
+        String id = routeId(worker, rank);
+        String endpoint = ReplayEndpoints.forRank(endpoints.events(), rank);
         try {
             TemplatedRouteBuilder.builder(camel, TEMPLATE_ID).routeId(id)
                     .parameter("workerId", worker.id())
-                    .parameter("endpoint", endpoints.events())
+                    .parameter("endpoint", endpoint)
                     .parameter("topics", settings.topics())
+                    .parameter("rank", Integer.toString(rank))
                     .add();
             routes.add(id);
-            LOG.info("KV-event route {} subscribes to {} (replay {}) for {}", id, endpoints.events(),
-                    endpoints.replay() == null ? "none" : endpoints.replay(), worker.url());
+            ranks.merge(worker.id(), rank + 1, Math::max);
+            String replay = endpoints.replay() == null ? "none" : ReplayEndpoints.forRank(endpoints.replay(), rank);
+            LOG.info("KV-event route {} subscribes to {} (replay {}) for {} rank {}", id, endpoint, replay,
+                    worker.url(), rank);
+            return true;
         } catch (Exception e) {
-            LOG.warn("Cannot create the KV-event route of {} on {}: {}", worker.url(), endpoints.events(), e.toString());
-            metrics.unbind(worker.id());
-            ingestor.unregister(worker.id());
+            LOG.warn("Cannot create the KV-event route of {} rank {} on {}: {}", worker.url(), rank, endpoint,
+                    e.toString());
+            return false;
+        }
+    }
+
+    /** vLLM offsets both ports by rank: a replay port inside the events range makes a SUB meet a ROUTER. */
+    private static void warnOnCollisions(Worker worker, KvEndpoints endpoints) {
+        int n = worker.dataParallelSize();
+        if (endpoints.replay() == null || n < 2) {
+            return;
+        }
+        for (int a = 0; a < n; a++) {
+            for (int b = 0; b < n; b++) {
+                if (ReplayEndpoints.forRank(endpoints.replay(), a).equals(ReplayEndpoints.forRank(endpoints.events(), b))) {
+                    LOG.warn("KV endpoints of {} collide: rank {}'s replay endpoint is rank {}'s events endpoint ({})."
+                            + " Engines offset both ports by rank: choose a replay port >= events port + {} (the DP"
+                            + " size)", worker.url(), a, b, ReplayEndpoints.forRank(endpoints.events(), b), n);
+                    return;
+                }
+            }
+        }
+    }
+
+    /**
+     * {@code --dp-aware} replaces an engine by its rank workers, adding them before removing it: the engine's routes
+     * hold the ranks' endpoints until then, so they go now (its removal that follows finds nothing left to do).
+     */
+    private void retireSplitEngine(Worker rankWorker) {
+        for (Worker w : List.copyOf(routed.values())) {
+            if (w.dataParallelRank() == null && w.engineUrl().equals(rankWorker.engineUrl())) {
+                LOG.info("KV-event routes of {} make way for its rank workers", w.url());
+                remove(w);
+            }
         }
     }
 
     private void remove(Worker worker) {
-        String id = routeId(worker);
-        if (routes.remove(id) && camel != null) {
-            try {
-                camel.getRouteController().stopRoute(id, STOP_TIMEOUT_SECONDS, TimeUnit.SECONDS);
-                camel.removeRoute(id);
-                LOG.info("KV-event route {} removed: worker {} left", id, worker.url());
-            } catch (Exception e) {
-                LOG.warn("Cannot remove KV-event route {}: {}", id, e.toString());
+        routed.remove(worker.id());
+        Integer n = ranks.remove(worker.id());
+        for (int r = 0; r < (n == null ? 1 : Math.max(1, n)); r++) {
+            String id = routeId(worker, r);
+            if (routes.remove(id) && camel != null) {
+                try {
+                    camel.getRouteController().stopRoute(id, STOP_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+                    camel.removeRoute(id);
+                    LOG.info("KV-event route {} removed: worker {} left", id, worker.url());
+                } catch (Exception e) {
+                    LOG.warn("Cannot remove KV-event route {}: {}", id, e.toString());
+                }
             }
         }
         metrics.unbind(worker.id());
@@ -186,6 +287,28 @@ public final class KvRouteManager implements WorkerListener, AutoCloseable {
             } catch (RuntimeException e) {
                 LOG.warn("Cleaning up KV state of {} failed: {}", worker.url(), e.toString());
             }
+        }
+    }
+
+    /** Lets the changes already queued finish (bounded), then refuses new ones. */
+    private void finishChanges() {
+        executor.shutdown();
+        try {
+            if (!executor.awaitTermination(STOP_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+                LOG.warn("KV-event route changes still running after {} s; the context stops anyway",
+                        STOP_TIMEOUT_SECONDS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Runs a change on the manager's thread; none once the context is stopping. */
+    private void submit(Runnable change) {
+        try {
+            executor.execute(change);
+        } catch (RejectedExecutionException e) {
+            LOG.debug("KV-event route change skipped: the context is stopping");
         }
     }
 

@@ -18,7 +18,7 @@ import dev.caravan.policies.kv.ParityConfig;
  * @param replayEndpointTemplate replay ROUTER endpoint of workers registered without one, or null
  * @param topics                 comma-separated topic prefixes the SUB sockets subscribe to; "" = everything
  * @param replayTimeout          longest wait for one replay
- * @param maxBlocksPerWorker     block index bound per worker and model
+ * @param maxBlocksPerWorker     block index bound per engine rank
  * @param silenceThreshold       silence that makes a serving worker's publisher "silent"; ZERO disables the check
  * @param calibrateTree          evict cache_aware tree text when engines report evictions
  * @param treeSizeAuto           {@code --max-tree-size auto}: per-worker tree budgets from engine KV capacity
@@ -33,7 +33,7 @@ public record KvSettings(String eventsEndpointTemplate, String replayEndpointTem
                          Duration parityExpiry, double parityWarnBelow) {
 
     public static final Duration DEFAULT_REPLAY_TIMEOUT = KvEventIngestor.DEFAULT_REPLAY_TIMEOUT;
-    public static final int DEFAULT_MAX_BLOCKS_PER_WORKER = KvBlockIndex.DEFAULT_MAX_BLOCKS_PER_WORKER;
+    public static final int DEFAULT_MAX_BLOCKS_PER_WORKER = KvBlockIndex.DEFAULT_MAX_BLOCKS_PER_RANK;
     /** Long enough that an idle-then-busy engine's first batch arrives; short enough to notice within a minute. */
     public static final Duration DEFAULT_SILENCE_THRESHOLD = Duration.ofSeconds(30);
     public static final boolean DEFAULT_CALIBRATE_TREE = false;

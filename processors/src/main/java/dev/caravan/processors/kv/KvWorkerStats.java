@@ -25,6 +25,7 @@ public final class KvWorkerStats {
     final LongAdder replayFailures = new LongAdder();
     final LongAdder unrecoveredBatches = new LongAdder();
     final LongAdder restarts = new LongAdder();
+    final LongAdder orphanBlocks = new LongAdder();
     private final Map<Reason, LongAdder> decodeErrors = new EnumMap<>(Reason.class);
     volatile long lastEventNanos;
     volatile long processedAtLastEvent;
@@ -46,7 +47,7 @@ public final class KvWorkerStats {
     public long blockStoredEvents() { return blockStoredEvents.sum(); }
     public long blockRemovedEvents() { return blockRemovedEvents.sum(); }
     public long allBlocksClearedEvents() { return allBlocksClearedEvents.sum(); }
-    /** Events about non-GPU tiers (CPU offload), not indexed. */
+    /** Events about lower tiers (CPU offload, storage), indexed with their tier. */
     public long nonGpuEvents() { return nonGpuEvents.sum(); }
     /** Events the decoder skipped inside otherwise good batches (unknown tag, malformed field). */
     public long skippedEvents() { return skippedEvents.sum(); }
@@ -62,8 +63,10 @@ public final class KvWorkerStats {
     public long replayFailures() { return replayFailures.sum(); }
     /** Missing batches never recovered (no replay endpoint, older than the engine's buffer, timeout). */
     public long unrecoveredBatches() { return unrecoveredBatches.sum(); }
-    /** Publisher restarts detected (sequence went backwards); each dropped the worker's index entries. */
+    /** Publisher restarts detected (sequence went backwards); each dropped that rank's index entries. */
     public long restarts() { return restarts.sum(); }
+    /** Stored blocks the index dropped because their parent was never reported (late join, short replay). */
+    public long orphanBlocks() { return orphanBlocks.sum(); }
     /** Messages skipped as undecodable, for one reason. */
     public long decodeErrors(Reason reason) { return decodeErrors.get(reason).sum(); }
 

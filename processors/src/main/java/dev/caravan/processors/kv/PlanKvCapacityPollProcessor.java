@@ -3,6 +3,7 @@ package dev.caravan.processors.kv;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.LongSupplier;
+import java.util.function.Predicate;
 
 import org.apache.camel.Exchange;
 import org.apache.camel.Processor;
@@ -13,9 +14,10 @@ import dev.caravan.processors.control.ControlCall;
 
 /**
  * Control step {@code planKvCapacityPoll} (the {@code kv-capacity} timer route): sets the body to the
- * {@link ControlCall}s that ask each due worker ({@link KvCapacities#due}) for its KV capacity: {@code GET
- * /get_server_info} (SGLang, the simulator) and {@code GET /metrics} (vLLM's {@code vllm:cache_config_info}). An empty
- * list when nobody is due; {@code direct:call-workers} then calls nothing.
+ * {@link ControlCall}s that ask each due worker ({@link KvCapacities#due}) among those with something to learn for its
+ * KV capacity and data-parallel size: {@code GET /get_server_info} (SGLang, the simulator) and {@code GET /metrics}
+ * (vLLM's {@code vllm:cache_config_info} and {@code engine} labels). An empty list when nobody is due;
+ * {@code direct:call-workers} then calls nothing.
  */
 public final class PlanKvCapacityPollProcessor implements Processor {
 
@@ -27,17 +29,32 @@ public final class PlanKvCapacityPollProcessor implements Processor {
     private final WorkerRegistry workers;
     private final KvCapacities capacities;
     private final LongSupplier nanoTime;
+    private final Predicate<Worker> asks;
 
+    /** Asks every worker. */
     public PlanKvCapacityPollProcessor(WorkerRegistry workers, KvCapacities capacities, LongSupplier nanoTime) {
+        this(workers, capacities, nanoTime, w -> true);
+    }
+
+    /** @param asks which workers have something to learn (the others are never called) */
+    public PlanKvCapacityPollProcessor(WorkerRegistry workers, KvCapacities capacities, LongSupplier nanoTime,
+                                       Predicate<Worker> asks) {
         this.workers = workers;
         this.capacities = capacities;
         this.nanoTime = nanoTime;
+        this.asks = asks;
     }
 
     @Override
     public void process(Exchange exchange) {
         List<ControlCall> calls = new ArrayList<>();
-        for (Worker w : capacities.due(workers.all(), nanoTime.getAsLong())) {
+        List<Worker> asked = new ArrayList<>();
+        for (Worker w : workers.all()) {
+            if (asks.test(w)) {
+                asked.add(w);
+            }
+        }
+        for (Worker w : capacities.due(asked, nanoTime.getAsLong())) {
             calls.add(new ControlCall(w, "GET", SERVER_INFO, null));
             calls.add(new ControlCall(w, "GET", METRICS, null));
         }

@@ -68,13 +68,13 @@ public final class TreeCalibrator implements KvEventSink {
     }
 
     @Override
-    public void blocksStored(String workerId, String model, long[] hashes) {
+    public void blocksStored(String workerId, String model, long[] keys) {
         // The tree learns what was stored from the routed prompts themselves.
     }
 
     @Override
-    public void blocksRemoved(String workerId, String model, long[] hashes) {
-        long chars = (long) hashes.length * capacities.blockSize(workerId, defaultBlockSize) * charsPerToken;
+    public void blocksRemoved(String workerId, String model, long[] keys) {
+        long chars = (long) keys.length * capacities.blockSize(workerId, defaultBlockSize) * charsPerToken;
         Balance b = balances.computeIfAbsent(workerId, id -> new Balance());
         synchronized (b) {
             b.owed += chars;
@@ -84,8 +84,9 @@ public final class TreeCalibrator implements KvEventSink {
         }
     }
 
+    /** Any rank's clear empties the worker's tree (the tree does not know ranks: conservative). */
     @Override
-    public void workerCleared(String workerId) {
+    public void rankCleared(String workerId, int rank) {
         Balance b = balances.computeIfAbsent(workerId, id -> new Balance());
         long evicted;
         synchronized (b) {

@@ -17,11 +17,13 @@ import org.apache.camel.support.SynchronizationAdapter;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.caravan.policies.CacheScope;
 import dev.caravan.policies.Decision;
 import dev.caravan.policies.SelectionContext;
 import dev.caravan.policies.Worker;
 import dev.caravan.policies.text.PromptTokens;
 import dev.caravan.processors.error.GatewayError;
+import dev.caravan.processors.routing.CacheScopes;
 import dev.caravan.processors.routing.HeaderView;
 import dev.caravan.processors.routing.PolicyRegistry;
 
@@ -67,10 +69,11 @@ public final class SelectPairProcessor implements Processor {
         HeaderView headers = new HeaderView(exchange.getIn().getHeaders());
         Collection<?> excluded = EXCLUDED_WORKERS.get(exchange);
         PromptTokens prompt = PROMPT_TOKENS.get(exchange);
-        PdPair.Side prefill = select(Leg.PREFILL, prefillPool, model, text, headers, excluded, prompt);
+        CacheScope scope = CacheScopes.of(exchange);
+        PdPair.Side prefill = select(Leg.PREFILL, prefillPool, model, text, headers, excluded, prompt, scope);
         PdPair.Side decode;
         try {
-            decode = select(Leg.DECODE, decodePool, model, text, headers, excluded, prompt);
+            decode = select(Leg.DECODE, decodePool, model, text, headers, excluded, prompt, scope);
         } catch (RuntimeException e) {
             prefill.lease().release();
             throw e;
@@ -89,7 +92,7 @@ public final class SelectPairProcessor implements Processor {
     }
 
     private PdPair.Side select(Leg leg, PolicyRegistry pools, String model, String text, HeaderView headers,
-                               Collection<?> excluded, PromptTokens prompt) {
+                               Collection<?> excluded, PromptTokens prompt, CacheScope scope) {
         PolicyRegistry.Pool pool = pools.poolFor(model);
         List<Worker> available = new ArrayList<>(pool.workers().size());
         for (Worker w : pool.workers()) {
@@ -106,13 +109,13 @@ public final class SelectPairProcessor implements Processor {
                     : "No available " + leg.wireName() + " workers (all circuits open or unhealthy)");
         }
         Decision decision = pool.policy().select(available, new SelectionContext(pool.model(), text, null, headers,
-                prompt));
+                prompt, scope));
         decisions.accept(decision);
         if (decision.isEmpty()) {
             throw GatewayError.SERVER_SELECTION_FAILED.exception("No available " + leg.wireName() + " workers ("
                     + decision.label() + ")");
         }
         metrics.selected(leg, decision.worker());
-        return new PdPair.Side(decision.worker(), decision, pool.policy(), decision.worker().acquire());
+        return new PdPair.Side(decision.worker(), decision, pool.policy(), decision.acquire());
     }
 }

@@ -1,5 +1,6 @@
 package dev.caravan.processors.routing;
 
+import static dev.caravan.processors.CaravanExchangeProperties.DECISION;
 import static dev.caravan.processors.CaravanExchangeProperties.REQUEST_JSON;
 import static dev.caravan.processors.CaravanExchangeProperties.UPSTREAM_BODY;
 import static dev.caravan.processors.CaravanExchangeProperties.WORKER;
@@ -18,12 +19,13 @@ import dev.caravan.processors.ExchangeProperty;
 import dev.caravan.processors.Json;
 
 /**
- * Route step {@code pinDataParallelRank} (each attempt, after {@code selectWorker}; {@code --dp-aware}): when the chosen
- * worker is one data-parallel rank of an engine ({@code http://host:port@rank}), pins the request to that rank as
- * SGLang's router does and as vLLM accepts: the header {@value #HEADER} (vLLM's API server and SGLang's read it), and
- * for SGLang engines also {@code data_parallel_rank} in the JSON body (what SGLang's router sets, replacing a client's
- * value). A later attempt on a worker without a rank sends neither (a client's own header is left alone). A route that replaced the body ({@code UPSTREAM_BODY}) keeps its body and gets
- * the header only.
+ * Route step {@code pinDataParallelRank} (each attempt, after {@code selectWorker}): when the chosen worker is one
+ * data-parallel rank of an engine ({@code http://host:port@rank}, {@code --dp-aware}), or the policy chose one rank of
+ * a data-parallel engine (kv_aware's per-rank decision, {@code Decision#dataParallelRank()}), pins the request to that
+ * rank as SGLang's router does and as vLLM accepts: the header {@value #HEADER} (vLLM's API server and SGLang's read
+ * it), and for SGLang engines also {@code data_parallel_rank} in the JSON body (what SGLang's router sets, replacing a
+ * client's value). A later attempt on a worker without a rank sends neither (a client's own header is left alone). A
+ * route that replaced the body ({@code UPSTREAM_BODY}) keeps its body and gets the header only.
  */
 public final class PinDataParallelRankProcessor implements org.apache.camel.Processor {
 
@@ -58,6 +60,9 @@ public final class PinDataParallelRankProcessor implements org.apache.camel.Proc
             exchange.removeProperty(PINNED_BODY.name());
         }
         Integer rank = worker == null ? null : worker.dataParallelRank();
+        if (rank == null && worker != null && DECISION.get(exchange) != null) {
+            rank = DECISION.get(exchange).dataParallelRank();
+        }
         if (rank == null) {
             if (PINNED_HEADER.get(exchange, false)) {
                 message.removeHeader(HEADER);

@@ -55,8 +55,12 @@ import dev.caravan.processors.error.GatewayError;
  * manual's first request for a routing key with replica sync): the decision is then made when the fleet answered, on
  * the thread that completed the agreement, holding no thread meanwhile. Every other request decides synchronously.
  *
- * <p>Reads {@code MODEL}, {@code ROUTING_TEXT}, {@code EXCLUDED_WORKERS}, {@code PREFERRED_WORKER} and the request
- * headers (routing keys such as {@code X-SMG-Routing-Key}); writes {@code DECISION}, {@code WORKER}, {@code LEASE}.
+ * <p>The lease runs the decision's release action (kv_aware's active blocks); a decision naming an engine rank
+ * ({@code kv_aware} on a data-parallel engine) is pinned to it by the {@code pinDataParallelRank} step.
+ *
+ * <p>Reads {@code MODEL}, {@code ROUTING_TEXT}, {@code PROMPT_TOKENS}, {@code REQUEST_JSON} ({@code cache_salt},
+ * {@code lora_path}), {@code EXCLUDED_WORKERS}, {@code PREFERRED_WORKER} and the request headers (routing keys such as
+ * {@code X-SMG-Routing-Key}); writes {@code DECISION}, {@code WORKER}, {@code LEASE}.
  */
 public final class SelectWorkerProcessor implements AsyncProcessor {
 
@@ -151,7 +155,7 @@ public final class SelectWorkerProcessor implements AsyncProcessor {
         }
         String text = ROUTING_TEXT.get(exchange);
         SelectionContext context = new SelectionContext(pool.model(), text, null,
-                new HeaderView(exchange.getIn().getHeaders()), PROMPT_TOKENS.get(exchange));
+                new HeaderView(exchange.getIn().getHeaders()), PROMPT_TOKENS.get(exchange), CacheScopes.of(exchange));
         LoadBalancingPolicy policy = pool.policy();
         return new Candidates(pool, available, policy, context,
                 preferred(PREFERRED_WORKER.get(exchange), available, policy));
@@ -175,7 +179,7 @@ public final class SelectWorkerProcessor implements AsyncProcessor {
             throw GatewayError.NO_AVAILABLE_WORKERS.exception("No available workers (" + decision.label() + ")");
         }
         Worker worker = decision.worker();
-        WorkerLease lease = worker.acquire();
+        WorkerLease lease = decision.acquire();
         DECISION.set(exchange, decision);
         WORKER.set(exchange, worker);
         LEASE.set(exchange, lease);

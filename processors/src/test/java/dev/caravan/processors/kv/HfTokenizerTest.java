@@ -14,7 +14,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import dev.caravan.policies.kv.BlockHasher;
+import dev.caravan.policies.kv.BlockKeys;
 
 /**
  * Loads a tokenizer.json generated here (a WordLevel model: [UNK]=0, &lt;s&gt;=1000 prepended by a TemplateProcessing
@@ -87,16 +87,15 @@ class HfTokenizerTest {
     }
 
     @Test
-    void theBosTokenShiftsEveryBlockHash() throws IOException {
+    void theBosTokenShiftsEveryBlockKey() throws IOException {
         String prompt = IntStream.rangeClosed(1, 32).mapToObj(i -> "w" + i).collect(Collectors.joining(" "));
         try (HfTokenizer with = new HfTokenizer(tokenizerJson, true);
              HfTokenizer without = new HfTokenizer(tokenizerJson, false)) {
-            BlockHasher hasher = new BlockHasher(16, "0");
-            long[] engineWithBos = hasher.hashes(with.encode(prompt));
-            long[] engineWithoutBos = hasher.hashes(without.encode(prompt));
+            long[] engineWithBos = BlockKeys.keys(with.encode(prompt), 16, BlockKeys.PLAIN_ROOT);
+            long[] engineWithoutBos = BlockKeys.keys(without.encode(prompt), 16, BlockKeys.PLAIN_ROOT);
 
             // 33 tokens with the BOS: still 2 full blocks, but every one differs from the BOS-less chain
-            assertThat(engineWithoutBos).containsExactly(3236607068019569386L, 2758186210834249151L);
+            assertThat(engineWithoutBos).hasSize(2);
             assertThat(engineWithBos).hasSize(2);
             assertThat(engineWithBos[0]).isNotEqualTo(engineWithoutBos[0]);
             assertThat(engineWithBos[1]).isNotEqualTo(engineWithoutBos[1]);
@@ -112,19 +111,18 @@ class HfTokenizerTest {
     }
 
     @Test
-    void tokensHashToVllmsSha256CborVectors() throws IOException {
+    void tokensChainToTheBlockKeyVectors() throws IOException {
         String prompt = IntStream.rangeClosed(1, 36).mapToObj(i -> i <= 32 ? "w" + i : "hello")
                 .collect(Collectors.joining(" "));
         try (HfTokenizer t = new HfTokenizer(tokenizerJson, false)) {
             int[] tokens = t.encode(prompt);
 
-            // 36 tokens = 2 full blocks of 16 (the 4 trailing tokens have no hash), seed "0" as the vectors.
-            long[] hashes = new BlockHasher(16, "0").hashes(tokens);
+            // 36 tokens = 2 full blocks of 16 (the 4 trailing tokens have no key): the "plain-16" vector of
+            // policies/src/test/resources/vectors/block-keys.txt, tokens 1..32
+            long[] keys = BlockKeys.keys(tokens, 16, BlockKeys.PLAIN_ROOT);
 
-            assertThat(hashes).containsExactly(3236607068019569386L, 2758186210834249151L);
-            // Block size and seed are configurable: other values give other chains.
-            assertThat(new BlockHasher(16, "42").hashes(tokens)[0]).isNotEqualTo(3236607068019569386L);
-            assertThat(new BlockHasher(8, "0").hashes(tokens)).hasSize(4);
+            assertThat(keys).containsExactly(578328606817632042L, Long.parseUnsignedLong("18164843524888083662"));
+            assertThat(BlockKeys.keys(tokens, 8, BlockKeys.PLAIN_ROOT)).hasSize(4);
         }
     }
 

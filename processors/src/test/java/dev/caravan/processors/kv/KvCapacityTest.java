@@ -68,4 +68,20 @@ class KvCapacityTest {
         assertThat(capacities.capacity("a")).isNull();
         assertThat(KvCapacities.REFRESH_INTERVAL).isGreaterThan(Duration.ZERO);
     }
+
+    @Test
+    void readsTheDataParallelSizeFromServerInfoOrVllmsEngineLabels() {
+        assertThat(DataParallelSize.fromServerInfo("{\"dp_size\":4,\"page_size\":1}")).isEqualTo(4);
+        assertThat(DataParallelSize.fromServerInfo("{\"page_size\":1}")).isZero();
+        assertThat(DataParallelSize.fromServerInfo("nope")).isZero();
+        String metrics = """
+                vllm:num_requests_running{engine="0",model_name="m"} 1.0
+                vllm:num_requests_running{engine="1",model_name="m"} 0.0
+                vllm:kv_cache_usage_perc{engine="1",model_name="m"} 0.5
+                caravan_other{engine="7"} 1
+                """;
+        assertThat(DataParallelSize.fromMetrics(metrics)).isEqualTo(2);
+        assertThat(DataParallelSize.fromMetrics("vllm:num_requests_running{model_name=\"m\"} 0")).isZero();
+        assertThat(DataParallelSize.fromMetrics(null)).isZero();
+    }
 }

@@ -13,10 +13,11 @@ import org.junit.jupiter.api.Test;
 import org.msgpack.core.MessageBufferPacker;
 import org.msgpack.core.MessagePack;
 
+import dev.caravan.policies.kv.KvEvent.AllBlocksCleared;
+import dev.caravan.policies.kv.KvEvent.BlockRemoved;
+import dev.caravan.policies.kv.KvEvent.BlockStored;
+import dev.caravan.policies.kv.KvTier;
 import dev.caravan.processors.kv.KvDecodeException.Reason;
-import dev.caravan.processors.kv.KvEvent.AllBlocksCleared;
-import dev.caravan.processors.kv.KvEvent.BlockRemoved;
-import dev.caravan.processors.kv.KvEvent.BlockStored;
 
 class KvEventDecoderTest {
 
@@ -63,7 +64,7 @@ class KvEventDecoderTest {
         assertThat(e.blockSize()).isEqualTo(16);
         assertThat(e.medium()).isEqualTo("GPU");
         assertThat(e.loraName()).isNull();
-        assertThat(e.isGpu()).isTrue();
+        assertThat(KvTier.of(e.medium())).isEqualTo(KvTier.GPU);
     }
 
     @Test
@@ -107,7 +108,7 @@ class KvEventDecoderTest {
 
         assertThat(batch.timestamp()).isEqualTo(12.25);
         assertThat(batch.dataParallelRank()).isEqualTo(3);
-        assertThat(batch.events()).containsExactly(new AllBlocksCleared());
+        assertThat(batch.events()).hasOnlyElementsOfType(AllBlocksCleared.class);
     }
 
     @Test
@@ -143,10 +144,10 @@ class KvEventDecoderTest {
         p.packString("kv_cache_spec_kind").packString("full_attention");
         p.packString("parent_block_hash").packLong(6);
         p.packString("block_size").packInt(2);
-        // Legacy event from a newer engine: extra trailing elements (extra_keys, group_idx) after lora_name.
-        p.packArrayHeader(10).packString("BlockStored").packArrayHeader(1).packLong(8).packLong(7)
+        // Legacy event from a newer engine: extra_keys and group_idx after lora_name, then fields of the future.
+        p.packArrayHeader(12).packString("BlockStored").packArrayHeader(1).packLong(8).packLong(7)
                 .packArrayHeader(2).packInt(13).packInt(14).packInt(2).packNil().packString("CPU").packNil()
-                .packArrayHeader(0).packInt(1);
+                .packArrayHeader(0).packInt(1).packString("sliding_window").packNil();
         p.packInt(0).packString("a future outer field");
 
         KvEventBatch batch = KvEventDecoder.decodeBatch(p.toByteArray());
@@ -158,11 +159,73 @@ class KvEventDecoderTest {
         assertThat(first.tokenIds()).containsExactly(11, 12);
         assertThat(first.blockSize()).isEqualTo(2);
         assertThat(first.medium()).isNull();
+        assertThat(first.groupIdx()).isZero();
+        assertThat(first.kvCacheSpecKind()).isEqualTo("full_attention");
+        assertThat(first.blockExtras()).isNull();
         BlockStored second = (BlockStored) batch.events().get(1);
         assertThat(second.blockHashes()).containsExactly(8L);
         assertThat(second.parentBlockHash()).isEqualTo(7L);
         assertThat(second.medium()).isEqualTo("CPU");
-        assertThat(second.isGpu()).isFalse();
+        assertThat(second.groupIdx()).isEqualTo(1);
+        assertThat(second.kvCacheSpecKind()).isEqualTo("sliding_window");
+    }
+
+    @Test
+    void liftsTheLoraNameAndCacheSaltOutOfVllmsExtraKeys() throws Exception {
+        MessageBufferPacker p = MessagePack.newDefaultBufferPacker();
+        p.packArrayHeader(3).packDouble(1.0).packArrayHeader(2);
+        // block 0 of a salted LoRA sequence, then a multimodal block: ("lora", (mm_id, offset), "salt") per vLLM
+        p.packMapHeader(7).packString("type").packString("BlockStored");
+        p.packString("block_hashes").packArrayHeader(2).packLong(1).packLong(2);
+        p.packString("parent_block_hash").packNil();
+        p.packString("token_ids").packArrayHeader(2).packInt(5).packInt(6);
+        p.packString("block_size").packInt(1);
+        p.packString("extra_keys").packArrayHeader(2)
+                .packArrayHeader(2).packString("sql-lora").packString("salt-1")
+                .packArrayHeader(2).packString("sql-lora").packArrayHeader(2).packString("img-9").packInt(0);
+        p.packString("lora_name").packString("sql-lora");
+        // a continuation: its parent is known, so a string extra key there is not a salt
+        p.packArrayHeader(9).packString("BlockStored").packArrayHeader(1).packLong(3).packLong(2)
+                .packArrayHeader(1).packInt(7).packInt(1).packNil().packString("GPU").packNil()
+                .packArrayHeader(1).packArrayHeader(1).packString("x");
+        p.packInt(0);
+
+        KvEventBatch batch = KvEventDecoder.decodeBatch(p.toByteArray());
+
+        BlockStored first = (BlockStored) batch.events().get(0);
+        assertThat(first.loraName()).isEqualTo("sql-lora");
+        assertThat(first.cacheSalt()).isEqualTo("salt-1");
+        assertThat(first.extra(0)).isNull();
+        assertThat(new String(first.extra(1), java.nio.charset.StandardCharsets.UTF_8)).isEqualTo("[\"img-9\",0]\u0000");
+        BlockStored second = (BlockStored) batch.events().get(1);
+        assertThat(second.cacheSalt()).isNull();
+        assertThat(second.extra(0)).isNotNull();
+    }
+
+    @Test
+    void readsSglangsCacheSaltAndHostTierAndSkipsRemoteBlocksAndBigramPages() throws Exception {
+        MessageBufferPacker p = MessagePack.newDefaultBufferPacker();
+        p.packArrayHeader(3).packDouble(1.0).packArrayHeader(4);
+        p.packMapHeader(6).packString("type").packString("BlockStored")
+                .packString("block_hashes").packArrayHeader(1).packLong(-5)
+                .packString("parent_block_hash").packNil()
+                .packString("token_ids").packArrayHeader(1).packInt(9)
+                .packString("block_size").packInt(1)
+                .packString("cache_salt").packString("s");
+        p.packArrayHeader(7).packString("BlockStored").packArrayHeader(1).packLong(-6).packLong(-5)
+                .packArrayHeader(1).packInt(10).packInt(1).packNil().packString("CPU_PINNED");
+        p.packMapHeader(3).packString("type").packString("BlockRemoved")
+                .packString("block_hashes").packArrayHeader(1).packLong(4).packString("locality").packString("REMOTE");
+        // SGLang's EAGLE bigram keys publish token pairs: not token ids, so the event is skipped
+        p.packArrayHeader(5).packString("BlockStored").packArrayHeader(1).packLong(-7).packNil()
+                .packArrayHeader(1).packArrayHeader(2).packInt(1).packInt(2).packInt(1);
+        p.packInt(1);
+
+        KvEventBatch batch = KvEventDecoder.decodeBatch(p.toByteArray());
+
+        assertThat(batch.skippedEvents()).isEqualTo(2);
+        assertThat(((BlockStored) batch.events().get(0)).cacheSalt()).isEqualTo("s");
+        assertThat(KvTier.of(((BlockStored) batch.events().get(1)).medium())).isEqualTo(KvTier.CPU);
     }
 
     @Test
@@ -180,7 +243,7 @@ class KvEventDecoderTest {
         BlockStored e = (BlockStored) batch.events().get(0);
         assertThat(e.blockHashes()).containsExactly(9L);
         assertThat(e.medium()).isNull();
-        assertThat(e.isGpu()).isTrue();
+        assertThat(KvTier.of(e.medium())).isEqualTo(KvTier.GPU);
     }
 
     @Test

@@ -14,6 +14,8 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 import dev.caravan.policies.Worker;
 import dev.caravan.policies.kv.KvBlockIndex;
+import dev.caravan.policies.kv.KvTier;
+import dev.caravan.policies.kv.PrefixMatches;
 import dev.caravan.policies.kv.ParityConfig;
 import dev.caravan.policies.kv.ParityTracker;
 
@@ -24,7 +26,7 @@ class KvEventIngestorTest {
     private final AtomicLong now = new AtomicLong();
     private final KvBlockIndex index = new KvBlockIndex();
     private final ParityTracker parity = new ParityTracker(ParityConfig.defaults(), now::get);
-    private final KvEventIngestor ingestor = new KvEventIngestor(List.of(index, parity), Duration.ofSeconds(10),
+    private final KvEventIngestor ingestor = new KvEventIngestor(index, List.of(parity), Duration.ofSeconds(10),
             System::nanoTime);
 
     @AfterEach
@@ -39,6 +41,10 @@ class KvEventIngestorTest {
         return w;
     }
 
+    private boolean holds(String workerId, long... chain) {
+        return index.holds(workerId, KvTestPayloads.key(chain), KvTier.GPU);
+    }
+
     private void send(String workerId, long seq, byte[] payload) throws KvDecodeException {
         ingestor.onMessage(workerId, KvTestPayloads.message(TOPIC, seq, payload));
     }
@@ -51,7 +57,9 @@ class KvEventIngestorTest {
 
         send("w1", 0, KvTestPayloads.stored(0, 1, 2, 3));
         send("w1", 1, KvTestPayloads.removed(0, 2));
-        assertThat(index.longestPrefixes(MODEL, new long[] {1, 2, 3}).matched()).containsEntry("w1", 1).containsEntry("w2", 1);
+        PrefixMatches m = index.longestPrefixes(KvTestPayloads.keys(1, 2, 3), 1, 1);
+        assertThat(m.matched("w1")).isEqualTo(1);
+        assertThat(m.matched("w2")).isEqualTo(1);
         assertThat(index.residentBlocks("w1")).isEqualTo(2);
 
         send("w1", 2, KvTestPayloads.cleared(0));
@@ -69,7 +77,7 @@ class KvEventIngestorTest {
     @Test
     void confirmsParityPredictionsFromStoredEvents() throws Exception {
         worker("w1", null);
-        parity.expect("w1", new long[] {7, 8});
+        parity.expect("w1", KvTestPayloads.keys(7, 8));
 
         send("w1", 0, KvTestPayloads.stored(0, 7, 8, 9));
 
@@ -77,13 +85,60 @@ class KvEventIngestorTest {
     }
 
     @Test
-    void ignoresEventsAboutOtherMedia() throws Exception {
+    void aLowerTierStoreOfABlockNeverSeenIsCountedAsAnOrphan() throws Exception {
         worker("w1", null);
 
         send("w1", 0, KvTestPayloads.storedOnCpu(5));
 
         assertThat(index.residentBlocks("w1")).isZero();
         assertThat(ingestor.stats("w1").nonGpuEvents()).isEqualTo(1);
+        assertThat(ingestor.stats("w1").orphanBlocks()).isEqualTo(1);
+    }
+
+    @Test
+    void aLateSubscriberReplaysWhatTheEngineStillBuffersBeforeItsFirstMessage() throws Exception {
+        Map<Long, byte[]> engineBuffer = Map.of(
+                0L, KvTestPayloads.stored(0, 1, 2),
+                1L, KvTestPayloads.removed(0, 2),
+                2L, KvTestPayloads.stored(0, 3));
+        try (ReplayServer engine = new ReplayServer(ReplayServer.Layout.WITH_TOPIC, TOPIC, engineBuffer)) {
+            worker("w1", engine.endpoint());
+
+            send("w1", 2, engineBuffer.get(2L)); // the gateway subscribed after batches 0 and 1 were published
+
+            assertThat(engine.requestedStarts()).containsExactly(0L);
+            assertThat(holds("w1", 1)).isTrue();
+            assertThat(holds("w1", 1, 2)).isFalse();
+            assertThat(holds("w1", 3)).isTrue();
+            assertThat(ingestor.stats("w1").replayedBatches()).isEqualTo(2);
+            assertThat(ingestor.stats("w1").gaps()).isZero();
+        }
+    }
+
+    @Test
+    void aSubscriberThatSeesTheFirstBatchAsksForNoReplay() throws Exception {
+        try (ReplayServer engine = new ReplayServer(ReplayServer.Layout.WITH_TOPIC, TOPIC, Map.of())) {
+            worker("w1", engine.endpoint());
+
+            send("w1", 0, KvTestPayloads.stored(0, 1));
+
+            assertThat(engine.requestedStarts()).isEmpty();
+            assertThat(ingestor.stats("w1").replays()).isZero();
+        }
+    }
+
+    @Test
+    void theRankTheRouteSubscribedToCountsWhenTheBatchNamesNone() throws Exception {
+        worker("w1", null);
+        byte[] rankless = KvTestPayloads.storedWithoutRank(1);
+
+        ingestor.onMessage("w1", 1, KvTestPayloads.message(TOPIC, 0, rankless));
+        send("w1", 0, KvTestPayloads.stored(0, 2));
+
+        assertThat(index.longestPrefixes(KvTestPayloads.keys(1), 1, 1).match("w1").rank()).isEqualTo(1);
+        ingestor.onMessage("w1", 1, KvTestPayloads.message(TOPIC, 1, KvTestPayloads.cleared(1)));
+        assertThat(holds("w1", 1)).isFalse();
+        assertThat(holds("w1", 2)).isTrue();
     }
 
     @ParameterizedTest
@@ -101,14 +156,14 @@ class KvEventIngestorTest {
 
             send("w1", 13, engineBuffer.get(13L)); // 11 and 12 were lost
 
-            assertThat(engine.requestedStarts()).containsExactly(11L);
-            assertThat(index.contains(MODEL, "w1", 110)).isTrue();
-            assertThat(index.contains(MODEL, "w1", 100)).isFalse(); // removed by replayed batch 12
-            assertThat(index.contains(MODEL, "w1", 130)).isTrue();
-            assertThat(index.contains(MODEL, "w1", 140)).isFalse(); // after the live batch: left to the live stream
+            assertThat(engine.requestedStarts()).containsExactly(0L, 11L); // what it held at 10 (nothing), then the gap
+            assertThat(holds("w1", 110)).isTrue();
+            assertThat(holds("w1", 100)).isFalse(); // removed by replayed batch 12
+            assertThat(holds("w1", 130)).isTrue();
+            assertThat(holds("w1", 140)).isFalse(); // after the live batch: left to the live stream
             KvWorkerStats s = ingestor.stats("w1");
             assertThat(s.gaps()).isEqualTo(1);
-            assertThat(s.replays()).isEqualTo(1);
+            assertThat(s.replays()).isEqualTo(2);
             assertThat(s.replayedBatches()).isEqualTo(2);
             assertThat(s.unrecoveredBatches()).isZero();
             assertThat(s.replayFailures()).isZero();
@@ -127,7 +182,7 @@ class KvEventIngestorTest {
             KvWorkerStats s = ingestor.stats("w1");
             assertThat(s.replayedBatches()).isEqualTo(1);
             assertThat(s.unrecoveredBatches()).isEqualTo(6);
-            assertThat(index.contains(MODEL, "w1", 120)).isTrue();
+            assertThat(holds("w1", 120)).isTrue();
         }
     }
 
@@ -143,13 +198,14 @@ class KvEventIngestorTest {
         assertThat(s.replays()).isZero();
         assertThat(s.replayFailures()).isEqualTo(1);
         assertThat(s.unrecoveredBatches()).isEqualTo(3);
-        assertThat(index.contains(MODEL, "w1", 4)).isTrue();
+        assertThat(holds("w1", 4)).isTrue();
     }
 
     @Test
     void aHungReplayEndpointTimesOutAndCountsAFailure() throws Exception {
         try (ReplayServer engine = new ReplayServer(ReplayServer.Layout.SILENT, TOPIC, Map.of());
-             KvEventIngestor shortTimeout = new KvEventIngestor(List.of(index), Duration.ofMillis(300), System::nanoTime)) {
+             KvEventIngestor shortTimeout = new KvEventIngestor(index, List.of(), Duration.ofMillis(300),
+                     System::nanoTime)) {
             Worker w = Worker.builder("http://w1:8000").id("w1").modelId(MODEL).kvReplayEndpoint(engine.endpoint()).build();
             shortTimeout.register(w);
             shortTimeout.onMessage("w1", KvTestPayloads.message(TOPIC, 0, KvTestPayloads.stored(0, 1)));
@@ -158,22 +214,24 @@ class KvEventIngestorTest {
 
             assertThat(shortTimeout.stats("w1").replayFailures()).isEqualTo(1);
             assertThat(shortTimeout.stats("w1").unrecoveredBatches()).isEqualTo(2);
-            assertThat(index.contains(MODEL, "w1", 3)).isTrue();
+            assertThat(holds("w1", 3)).isTrue();
         }
     }
 
     @Test
-    void aSequenceGoingBackwardsDropsTheWorkersEntriesBeforeApplyingTheNewBatch() throws Exception {
+    void aSequenceGoingBackwardsDropsThatRanksEntriesBeforeApplyingTheNewBatch() throws Exception {
         worker("w1", null);
         worker("w2", null);
         send("w1", 100, KvTestPayloads.stored(0, 1, 2));
+        send("w1", 100, KvTestPayloads.stored(1, 5));
         send("w2", 0, KvTestPayloads.stored(0, 1));
 
-        send("w1", 0, KvTestPayloads.stored(0, 9)); // the engine restarted
+        send("w1", 0, KvTestPayloads.stored(0, 9)); // rank 0 of the engine restarted
 
-        assertThat(index.contains(MODEL, "w1", 1)).isFalse();
-        assertThat(index.contains(MODEL, "w1", 9)).isTrue();
-        assertThat(index.contains(MODEL, "w2", 1)).isTrue();
+        assertThat(holds("w1", 1)).isFalse();
+        assertThat(holds("w1", 9)).isTrue();
+        assertThat(holds("w1", 5)).isTrue();
+        assertThat(holds("w2", 1)).isTrue();
         assertThat(ingestor.stats("w1").restarts()).isEqualTo(1);
     }
 
@@ -184,7 +242,7 @@ class KvEventIngestorTest {
 
         send("w1", 7, KvTestPayloads.removed(0, 1));
 
-        assertThat(index.contains(MODEL, "w1", 1)).isTrue();
+        assertThat(holds("w1", 1)).isTrue();
         assertThat(ingestor.stats("w1").duplicates()).isEqualTo(1);
     }
 
@@ -205,7 +263,7 @@ class KvEventIngestorTest {
     @Test
     void flagsAWorkerThatServesTrafficButPublishesNothing() throws Exception {
         AtomicLong clock = new AtomicLong();
-        try (KvEventIngestor ing = new KvEventIngestor(List.of(index), Duration.ofSeconds(1), clock::get)) {
+        try (KvEventIngestor ing = new KvEventIngestor(index, List.of(), Duration.ofSeconds(1), clock::get)) {
             Worker busy = Worker.builder("http://busy:8000").id("busy").modelId(MODEL).build();
             Worker idle = Worker.builder("http://idle:8000").id("idle").modelId(MODEL).build();
             ing.register(busy);

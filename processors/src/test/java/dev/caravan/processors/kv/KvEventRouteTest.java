@@ -19,6 +19,7 @@ import org.zeromq.ZMQ;
 import dev.caravan.components.zeromq.ZeroMqConfiguration;
 import dev.caravan.policies.Worker;
 import dev.caravan.policies.kv.KvBlockIndex;
+import dev.caravan.policies.kv.KvTier;
 import dev.caravan.processors.CaravanExchangeProperties;
 import dev.caravan.processors.kv.KvDecodeException.Reason;
 
@@ -32,7 +33,8 @@ class KvEventRouteTest {
     private final ZContext zmq = new ZContext(1);
     private final DefaultCamelContext camel = new DefaultCamelContext();
     private final KvBlockIndex index = new KvBlockIndex();
-    private final KvEventIngestor ingestor = new KvEventIngestor(List.of(index), Duration.ofSeconds(5), System::nanoTime);
+    private final KvEventIngestor ingestor = new KvEventIngestor(index, List.of(), Duration.ofSeconds(5),
+            System::nanoTime);
     private ZMQ.Socket pub;
     private long seq;
 
@@ -85,8 +87,9 @@ class KvEventRouteTest {
         assertThat(s.decodeErrors(Reason.PAYLOAD)).isEqualTo(1);
         assertThat(s.decodeErrors(Reason.FRAME_COUNT)).isEqualTo(1);
         assertThat(s.gaps()).isZero();
-        assertThat(index.longestPrefixes(MODEL, new long[] {1, 2, 3}).matched("w1")).isEqualTo(1);
-        assertThat(index.contains(MODEL, "w1", 3)).isTrue();
+        assertThat(index.longestPrefixes(KvTestPayloads.keys(1, 2, 3), 1, 1).matched("w1")).isEqualTo(1);
+        assertThat(index.holds("w1", KvTestPayloads.key(1, 2, 3), KvTier.GPU)).isTrue(); // held, but past a gap
+        assertThat(index.residentBlocks("w1")).isEqualTo(3); // 1, 3 and the probe 999
         assertThat(camel.getRouteController().getRouteStatus("kv-events-w1").isStarted()).isTrue();
     }
 }

@@ -22,6 +22,7 @@ import dev.caravan.components.zeromq.ZeroMqConfiguration;
 import dev.caravan.policies.Worker;
 import dev.caravan.policies.WorkerRegistry;
 import dev.caravan.policies.kv.KvBlockIndex;
+import dev.caravan.policies.kv.KvTier;
 import dev.caravan.processors.CaravanExchangeProperties;
 
 /**
@@ -36,7 +37,8 @@ class KvRouteManagerTest {
     private final ZContext zmq = new ZContext(1);
     private final DefaultCamelContext camel = new DefaultCamelContext();
     private final KvBlockIndex index = new KvBlockIndex();
-    private final KvEventIngestor ingestor = new KvEventIngestor(List.of(index), Duration.ofSeconds(5), System::nanoTime);
+    private final KvEventIngestor ingestor = new KvEventIngestor(index, List.of(), Duration.ofSeconds(5),
+            System::nanoTime);
     private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
     private final WorkerRegistry workers = new WorkerRegistry();
     private final List<String> forgotten = new ArrayList<>();
@@ -51,9 +53,10 @@ class KvRouteManagerTest {
             @Override
             public void configure() {
                 routeTemplate(KvRouteManager.TEMPLATE_ID).templateParameter("workerId").templateParameter("endpoint")
-                        .templateParameter("topics", "")
+                        .templateParameter("topics", "").templateParameter("rank", "0")
                         .from("zeromq:sub:{{endpoint}}?topics={{topics}}")
                         .setProperty(CaravanExchangeProperties.KV_WORKER_ID.name(), constant("{{workerId}}"))
+                        .setProperty(CaravanExchangeProperties.KV_RANK.name(), constant("{{rank}}"))
                         .process("decodeKvBatch")
                         .process("applyKvEvents");
             }
@@ -95,7 +98,7 @@ class KvRouteManagerTest {
             pub.send("".getBytes(StandardCharsets.UTF_8), ZMQ.SNDMORE);
             pub.send(KvEventDecoder.sequenceFrame(seq[0]++), ZMQ.SNDMORE);
             pub.send(KvTestPayloads.stored(0, 77), 0);
-            return index.contains("m", "engine-a", 77);
+            return index.holds("engine-a", KvTestPayloads.key(77), KvTier.GPU);
         });
         assertThat(manager.routeIds()).containsExactly("kv-events-engine-a");
         assertThat(camel.getRoute(KvRouteManager.routeId(silent))).isNull();
@@ -122,5 +125,52 @@ class KvRouteManagerTest {
         await().atMost(WAIT).until(() -> camel.getRoute(KvRouteManager.routeId(worker)) != null
                 && camel.getRouteController().getRouteStatus("kv-events-engine-c").isStarted());
         assertThat(manager.routeIds()).containsExactly("kv-events-engine-c");
+    }
+
+    @Test
+    void subscribesToEveryDataParallelRankOnTheOffsetPorts() {
+        try (ZContext ctx = new ZContext(1)) {
+            ZMQ.Socket rank1 = null;
+            while (rank1 == null) { // rank r publishes on port + r: find a port whose successor is free too
+                int port = Integer.parseInt(pub.getLastEndpoint().replaceAll(".*:", ""));
+                ZMQ.Socket s = ctx.createSocket(SocketType.PUB);
+                s.setLinger(0);
+                try {
+                    s.bind("tcp://127.0.0.1:" + (port + 1));
+                    rank1 = s;
+                } catch (RuntimeException e) {
+                    s.close();
+                    pub.close();
+                    pub = zmq.createSocket(SocketType.PUB);
+                    pub.setLinger(0);
+                    pub.bind("tcp://127.0.0.1:*");
+                }
+            }
+            camel.start();
+            manager.start(camel);
+            Worker worker = workers.add(Worker.builder("http://engine-d:8000").id("engine-d")
+                    .kvEventsEndpoint(pub.getLastEndpoint()).build());
+            await().atMost(WAIT).until(() -> manager.routeIds().contains("kv-events-engine-d"));
+
+            worker.setDataParallelSize(2);
+            manager.ensureRanks(worker);
+
+            await().atMost(WAIT).until(() -> camel.getRoute("kv-events-engine-d-dp1") != null
+                    && camel.getRouteController().getRouteStatus("kv-events-engine-d-dp1").isStarted());
+            ZMQ.Socket publisher = rank1;
+            long[] seq = {0};
+            await().atMost(WAIT).pollInterval(Duration.ofMillis(20)).pollInSameThread().until(() -> {
+                publisher.send("".getBytes(StandardCharsets.UTF_8), ZMQ.SNDMORE);
+                publisher.send(KvEventDecoder.sequenceFrame(seq[0]++), ZMQ.SNDMORE);
+                publisher.send(KvTestPayloads.storedWithoutRank(88), 0); // an older SGLang names no rank
+                return index.holds("engine-d", KvTestPayloads.key(88), KvTier.GPU);
+            });
+            assertThat(index.longestPrefixes(KvTestPayloads.keys(88), 1, 1).match("engine-d").rank()).isEqualTo(1);
+
+            workers.remove(worker.id());
+            await().atMost(WAIT).until(() -> camel.getRoute("kv-events-engine-d-dp1") == null
+                    && camel.getRoute("kv-events-engine-d") == null);
+            assertThat(manager.routeIds()).isEmpty();
+        }
     }
 }

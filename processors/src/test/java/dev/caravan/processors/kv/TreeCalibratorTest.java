@@ -92,7 +92,7 @@ class TreeCalibratorTest {
     void aClearedEngineLeavesItsWorkerATenantWithNothingCached() {
         Fleet f = cacheAwareFleet();
 
-        f.calibrator.workerCleared("a");
+        f.calibrator.rankCleared("a", 0);
 
         assertThat(f.tree.tenantChars(f.worker.url())).isZero();
         assertThat(f.tree.hasTenant(f.worker.url())).isTrue();
@@ -122,7 +122,7 @@ class TreeCalibratorTest {
 
         c.blocksRemoved("a", "m", new long[] {1L, 2L});
         c.blocksRemoved("nobody", "m", new long[] {1L});
-        c.workerCleared("a");
+        c.rankCleared("a", 0);
         c.applyBudgets(Map.of("a", new KvCapacity(1000, 16)));
 
         assertThat(c.evictedChars("a")).isZero();

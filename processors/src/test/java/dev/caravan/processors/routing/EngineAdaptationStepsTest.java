@@ -93,6 +93,21 @@ class EngineAdaptationStepsTest {
     }
 
     @Test
+    void pinsTheRankAPolicyChoseOnAWholeEngineAndARetryWithoutOneTakesItBack() {
+        PinDataParallelRankProcessor pin = new PinDataParallelRankProcessor(EngineRuntime.VLLM);
+        Worker engine = Worker.builder("http://e:1").dataParallelSize(2).build();
+        Exchange e = request("completions", "/v1/completions", engine);
+        DECISION.set(e, Decision.of(engine, "kv_aware", "kv_hit").withDataParallelRank(1));
+
+        pin.process(e);
+        assertThat(e.getIn().getHeader(PinDataParallelRankProcessor.HEADER)).isEqualTo("1");
+
+        DECISION.set(e, Decision.of(engine, "kv_aware", "kv_miss_min_cost")); // the retry's decision names no rank
+        pin.process(e);
+        assertThat(e.getIn().getHeaders()).doesNotContainKey(PinDataParallelRankProcessor.HEADER);
+    }
+
+    @Test
     void leavesAClientsOwnRankHeaderAndARoutesOwnBodyAlone() {
         PinDataParallelRankProcessor pin = new PinDataParallelRankProcessor(EngineRuntime.SGLANG);
         Exchange client = request("completions", "/v1/completions", Worker.builder("http://w:1").build());

@@ -15,6 +15,8 @@ final class RecordingPolicy implements LoadBalancingPolicy {
     final List<String> events = new ArrayList<>();
     final List<SelectionContext> contexts = new ArrayList<>();
     boolean decline;
+    /** The rank each decision pins (null: none), and what releasing its lease records. */
+    Integer rank;
 
     RecordingPolicy(String model) {
         this.model = model;
@@ -26,7 +28,9 @@ final class RecordingPolicy implements LoadBalancingPolicy {
         if (decline || candidates.isEmpty()) {
             return Decision.none(name(), "declined");
         }
-        return Decision.of(candidates.get(0), name(), "first");
+        Worker w = candidates.get(0);
+        return Decision.of(w, name(), "first").withDataParallelRank(rank)
+                .withOnRelease(() -> events.add("released " + w.url()));
     }
 
     @Override

@@ -3,6 +3,8 @@ package dev.caravan.processors.routing;
 import static dev.caravan.processors.CaravanExchangeProperties.DECISION;
 import static dev.caravan.processors.CaravanExchangeProperties.EXCLUDED_WORKERS;
 import static dev.caravan.processors.CaravanExchangeProperties.LEASE;
+import static dev.caravan.processors.CaravanExchangeProperties.MODEL;
+import static dev.caravan.processors.CaravanExchangeProperties.REQUEST_JSON;
 import static dev.caravan.processors.CaravanExchangeProperties.OUTCOME;
 import static dev.caravan.processors.CaravanExchangeProperties.RESPONSE_STATUS;
 import static dev.caravan.processors.CaravanExchangeProperties.ROUTING_TEXT;
@@ -18,6 +20,7 @@ import org.apache.camel.Exchange;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import dev.caravan.policies.CacheScope;
 import dev.caravan.policies.Decision;
 import dev.caravan.policies.Worker;
 import dev.caravan.policies.WorkerLease;
@@ -148,5 +151,51 @@ class SelectWorkerProcessorTest {
         select.process(e);
 
         assertThat(WORKER.get(e)).isSameAs(a);
+    }
+
+    @Test
+    void passesTheRequestsCacheSaltAndAdapterNameToThePolicy() {
+        workers.add(Worker.builder("http://a:1").build());
+        Exchange e = exchange();
+        MODEL.set(e, "sql-lora");
+        REQUEST_JSON.set(e, java.util.Map.of("model", "sql-lora", "cache_salt", "tenant-a"));
+
+        select.process(e);
+
+        assertThat(created.get(0).contexts.get(0).cacheScope()).isEqualTo(new CacheScope("sql-lora", "tenant-a"));
+    }
+
+    @Test
+    void sglangsLoraPathNamesTheAdapterAndNonStringFieldsCountAsAbsent() {
+        Exchange e = exchange();
+        MODEL.set(e, "base");
+        REQUEST_JSON.set(e, java.util.Map.of("lora_path", "adapter-1", "cache_salt", 42));
+
+        assertThat(CacheScopes.of(e)).isEqualTo(new CacheScope("adapter-1", null));
+        assertThat(CacheScopes.of(exchange())).isSameAs(CacheScope.NONE);
+    }
+
+    @Test
+    void recordsTheDecisionWithTheRankThePolicyChoseAndLeavesThePinToItsStep() {
+        workers.add(Worker.builder("http://a:1").build());
+        select.process(exchange()); // creates the policy
+        created.get(0).rank = 1;
+        Exchange e = exchange();
+
+        select.process(e);
+
+        assertThat(DECISION.get(e).dataParallelRank()).isEqualTo(1);
+        assertThat(e.getIn().getHeaders()).doesNotContainKey("X-data-parallel-rank"); // pinDataParallelRank's job
+    }
+
+    @Test
+    void releasingTheLeaseRunsTheDecisionsReleaseAction() {
+        Worker a = workers.add(Worker.builder("http://a:1").build());
+        Exchange e = exchange();
+
+        select.process(e);
+        LEASE.get(e).release();
+
+        assertThat(created.get(0).events).contains("released " + a.url());
     }
 }
