@@ -10,7 +10,6 @@ import java.util.concurrent.TimeUnit;
 
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import org.apache.camel.CamelContext;
-import org.apache.camel.ExtendedStartupListener;
 import org.apache.camel.builder.TemplatedRouteBuilder;
 import org.apache.camel.model.ModelCamelContext;
 import org.slf4j.Logger;
@@ -18,6 +17,7 @@ import org.slf4j.LoggerFactory;
 
 import dev.caravan.policies.Worker;
 import dev.caravan.policies.WorkerListener;
+import dev.caravan.processors.WhenFullyStarted;
 import dev.caravan.processors.reliability.WorkerBreakers;
 
 /**
@@ -75,25 +75,7 @@ public final class WorkerControlRoutes implements WorkerListener, AutoCloseable 
 
     /** Hands over the context: the routes of the workers registered so far are created once it has fully started. */
     public void start(CamelContext context) {
-        if (context.isStarted()) {
-            handOver(context);
-            return;
-        }
-        try {
-            context.addStartupListener(new ExtendedStartupListener() {
-                @Override
-                public void onCamelContextStarted(CamelContext c, boolean alreadyStarted) {
-                    // not yet: routes added now might not start
-                }
-
-                @Override
-                public void onCamelContextFullyStarted(CamelContext c, boolean alreadyStarted) {
-                    handOver(c);
-                }
-            });
-        } catch (Exception e) {
-            throw new IllegalStateException("cannot wait for the Camel context to start: " + e, e);
-        }
+        WhenFullyStarted.run(context, this::handOver);
     }
 
     private void handOver(CamelContext context) {

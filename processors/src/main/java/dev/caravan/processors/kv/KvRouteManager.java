@@ -13,7 +13,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 import org.apache.camel.CamelContext;
-import org.apache.camel.ExtendedStartupListener;
 import org.apache.camel.builder.TemplatedRouteBuilder;
 import org.apache.camel.model.ModelCamelContext;
 import org.apache.camel.support.LifecycleStrategySupport;
@@ -22,6 +21,7 @@ import org.slf4j.LoggerFactory;
 
 import dev.caravan.policies.Worker;
 import dev.caravan.policies.WorkerListener;
+import dev.caravan.processors.WhenFullyStarted;
 
 /**
  * One KV-event route per engine rank that publishes events, instantiated from the YAML {@code routeTemplate}
@@ -121,25 +121,7 @@ public final class KvRouteManager implements WorkerListener, AutoCloseable {
                 finishChanges(); // Camel's stop walks the routes: no route may come or go meanwhile
             }
         });
-        if (context.isStarted()) {
-            handOver(context);
-            return;
-        }
-        try {
-            context.addStartupListener(new ExtendedStartupListener() {
-                @Override
-                public void onCamelContextStarted(CamelContext c, boolean alreadyStarted) {
-                    // not yet: routes added now might not start
-                }
-
-                @Override
-                public void onCamelContextFullyStarted(CamelContext c, boolean alreadyStarted) {
-                    handOver(c);
-                }
-            });
-        } catch (Exception e) {
-            throw new IllegalStateException("cannot wait for the Camel context to start: " + e, e);
-        }
+        WhenFullyStarted.run(context, this::handOver);
     }
 
     private void handOver(CamelContext context) {
