@@ -3,7 +3,7 @@ package dev.caravan.policies;
 /**
  * Every branch name a policy reports in {@link Decision#branch()}, the {@code branch} label of
  * {@code caravan_policy_decisions_total} and the second half of {@code X-Caravan-Decision}. Names follow SGLang's
- * per-policy metrics where SGLang has them; docs/architecture.md lists which policy reports which.
+ * per-policy metrics where SGLang has them; docs/policies.md lists which policy reports which.
  */
 public final class Branches {
 

@@ -7,7 +7,7 @@ import dev.caravan.policies.text.TokenizerSource;
 
 /**
  * Configuration of the precise {@code kv_aware} policy ({@code dev.caravan.policies.kv.KvAwarePolicy}): how the router
- * turns a request into tokens, and how it weighs cached blocks against load (docs/kv-events.md §5). Block keys are
+ * turns a request into tokens, and how it weighs cached blocks against load (docs/design/kv-index.md). Block keys are
  * Caravan's own hash of token ids, so nothing here has to match the engines' hash algorithm or seed; the tokens must
  * match the engine's (the parity self-check reports when they do not).
  *

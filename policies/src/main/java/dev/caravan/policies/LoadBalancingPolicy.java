@@ -4,7 +4,7 @@ import java.util.List;
 
 /**
  * Chooses one worker for a request. One implementation per file, built by {@code PolicyFactory} from a
- * {@code PolicyConfig}; names and semantics follow SGLang's gateway (see docs/architecture.md).
+ * {@code PolicyConfig}; names and semantics follow SGLang's gateway (see docs/policies.md).
  *
  * <p>Contract:
  * <ul>

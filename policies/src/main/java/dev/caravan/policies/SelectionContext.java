@@ -10,7 +10,7 @@ import dev.caravan.policies.text.PromptTokens;
  *
  * @param model       the request's model id (normalised; {@link Worker#UNKNOWN_MODEL_ID} when absent); selects the
  *                    per-model tree of tree-based policies
- * @param requestText the routing text (the whole conversation for chat, see docs/architecture.md), or "" when none
+ * @param requestText the routing text (the whole conversation for chat, see docs/policies.md), or "" when none
  * @param tokens      token ids when the gateway has them (the precise KV policy, prefix_hash), else null; the
  *                    {@code prompt}'s ids when a prompt is given and no tokens are
  * @param headers     request headers with lower-cased names; empty values count as absent

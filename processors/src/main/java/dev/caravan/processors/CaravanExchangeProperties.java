@@ -40,7 +40,7 @@ import dev.caravan.policies.text.PromptTokens;
  * {@link #CONTROL_URL}, {@code caravanPdVerdict}, {@link #DECISION}). Renaming one breaks routes, so their names are
  * fixed.
  *
- * <p>Request path, in route order (see docs/architecture.md, "Steps and exchange properties"):
+ * <p>Request path, in route order (see docs/design/request-path.md, "Steps and exchange properties"):
  * <pre>
  * HTTP consumer      START_NANOS
  * ingress route      REQUEST_KIND, ATTEMPT (route-set)
@@ -94,7 +94,7 @@ public final class CaravanExchangeProperties {
      */
     public static final ExchangeProperty<String> PREFERRED_WORKER =
             ExchangeProperty.of("caravanPreferredWorker", String.class);
-    /** The routing text the policy sees (see docs/architecture.md for its exact format per kind). */
+    /** The routing text the policy sees (see docs/policies.md, "Routing text", for its exact format per kind). */
     public static final ExchangeProperty<String> ROUTING_TEXT = ExchangeProperty.of("caravanRoutingText", String.class);
     /**
      * The engine's own prompt tokens with the request's LoRA adapter and {@code cache_salt} (docs/tokens.md), or absent

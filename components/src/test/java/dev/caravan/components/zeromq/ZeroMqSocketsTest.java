@@ -10,7 +10,7 @@ import org.zeromq.ZContext;
 import org.zeromq.ZMQ;
 
 /**
- * The JeroMQ 0.6.0 handshake stall (docs/kv-events.md §1) is cured only on the connecting side, so the handshake
+ * The JeroMQ 0.6.0 handshake stall (docs/design/kv-events.md, "Threading, stop, reconnect, slow joiner") is cured only on the connecting side, so the handshake
  * interval must be set on SUB and DEALER sockets that connect to engines, before they connect.
  */
 class ZeroMqSocketsTest {

@@ -25,7 +25,7 @@ import dev.caravan.policies.text.Tokenizer;
 /**
  * Precise KV-aware routing ({@code kv_aware}): scores each engine rank by the blocks its engine <em>reported</em>
  * holding (the {@link KvBlockIndex}, fed by KV events) and by the blocks of the requests in flight on it, in Dynamo's
- * units (docs/kv-events.md §5).
+ * units (docs/design/kv-index.md).
  *
  * <p>Per request: token ids ({@link SelectionContext#tokens()} when the gateway has them — the engine's own prompt
  * tokens, docs/tokens.md — else {@code tokenizer.encode(requestText)}) → block keys ({@link BlockKeys}, chained from the root of the request's LoRA

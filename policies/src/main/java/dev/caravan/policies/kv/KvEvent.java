@@ -3,7 +3,7 @@ package dev.caravan.policies.kv;
 import java.util.Arrays;
 
 /**
- * One engine KV-cache event, decoded from vLLM's or SGLang's wire format (docs/kv-events.md §2), as the
+ * One engine KV-cache event, decoded from vLLM's or SGLang's wire format (docs/design/kv-events.md, "Decoder"), as the
  * {@link KvBlockIndex} applies it. Engine hashes are opaque 64-bit ids (the unsigned wire value's bits in a
  * {@code long}; bytes ids reduced to their last 8 bytes): the index never interprets them, it only maps each to the
  * key it computes from the tokens ({@link BlockKeys}).

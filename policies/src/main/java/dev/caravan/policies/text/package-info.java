@@ -4,6 +4,6 @@
  * the {@link dev.caravan.policies.text.Tokenizer} contract, and {@link dev.caravan.policies.text.PromptTokens}: the
  * engine's own prompt token ids with the request's LoRA adapter and {@code cache_salt}, computed by the gateway
  * (docs/tokens.md) and handed to policies as {@code SelectionContext#prompt()}. The engine simulator shares none of
- * this code; it agrees with the gateway through real artifacts or documented schemes (docs/architecture.md).
+ * this code; it agrees with the gateway through real artifacts or documented schemes (docs/design/routing-core.md).
  */
 package dev.caravan.policies.text;

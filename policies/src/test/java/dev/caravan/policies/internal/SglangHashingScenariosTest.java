@@ -23,7 +23,7 @@ import dev.caravan.policies.Worker;
  * {@code src/policies/consistent_hashing.rs} and {@code src/policies/prefix_hash.rs} in {@code lightseekorg/smg} at
  * {@code c7f9bf9f5} (smg 0.3.2, 2026-01-15, the last SGLang-side release of {@code sgl-model-gateway}). Scenarios and
  * expected outcomes are SGLang's; the code is ours. Our rings hash with xxh3 where SGLang's use BLAKE3 (a deliberate
- * difference, docs/architecture.md), so which worker a key lands on differs; every property these tests check (same key,
+ * difference, docs/design/routing-core.md), so which worker a key lands on differs; every property these tests check (same key,
  * same worker; spread; ~1/N of keys moving; failover and return) is asserted as is, and where SGLang allows slack (a
  * few extra keys moving) the mirror asserts the exact figure our ring gives. SGLang passes the ring in
  * {@code SelectWorkerInfo}; ours keeps its per-model rings in step with {@code onWorkerAdded}, as the tests do here.

@@ -26,7 +26,7 @@ import dev.caravan.policies.Worker;
  *
  * <p>SGLang's tests of private helpers ({@code push_bounded}, {@code find_healthy_worker}, the eviction task handle,
  * {@code last_access}) are mirrored through the behaviour those helpers produce. Time is a {@link ManualTicker} where
- * SGLang sleeps. {@code min_group} differs on purpose (docs/architecture.md): SGLang counts the keys with requests in
+ * SGLang sleeps. {@code min_group} differs on purpose (docs/design/routing-core.md): SGLang counts the keys with requests in
  * flight on a worker, which its tests set directly ({@code worker_routing_key_load().increment}); we count the keys
  * remembered for a worker, so the mirrors give workers their keys by routing them while the others are unhealthy.
  */

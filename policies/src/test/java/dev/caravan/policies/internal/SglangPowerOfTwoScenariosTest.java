@@ -119,7 +119,7 @@ class SglangPowerOfTwoScenariosTest {
 
     @Test
     void aFailedPollCountsAsAbsentNotAsTheLightestLoad() {
-        // deliberate difference (docs/architecture.md): SGLang stores a failed poll as -1, which then wins every pair
+        // deliberate difference (docs/design/routing-core.md): SGLang stores a failed poll as -1, which then wins every pair
         Worker failing = worker("http://failing:8000", 7);
         Worker busy = worker("http://busy:8000", 1);
         failing.setEngineLoad(tokens(-1));

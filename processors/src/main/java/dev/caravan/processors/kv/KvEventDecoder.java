@@ -15,7 +15,7 @@ import dev.caravan.policies.kv.KvEvent;
 import dev.caravan.processors.kv.KvDecodeException.Reason;
 
 /**
- * Decodes vLLM KV-event messages (docs/kv-events.md, "Decoder"). Strict about framing, tolerant about content:
+ * Decodes vLLM KV-event messages (docs/design/kv-events.md, "Decoder"). Strict about framing, tolerant about content:
  * <ul>
  *   <li>a live message is exactly 3 frames: topic, 8-byte big-endian unsigned sequence, msgpack payload;</li>
  *   <li>the batch is an array {@code [ts, events, dp_rank?]} or a map with keys {@code ts}, {@code events},

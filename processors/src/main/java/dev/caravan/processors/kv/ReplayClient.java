@@ -15,7 +15,7 @@ import org.zeromq.ZMQ;
 import org.zeromq.ZMsg;
 
 /**
- * Asks an engine's replay ROUTER for the batches a subscriber missed. Protocol (docs/kv-events.md, "Replay"): a DEALER
+ * Asks an engine's replay ROUTER for the batches a subscriber missed. Protocol (docs/design/kv-events.md, "Sequence tracking and replay"): a DEALER
  * sends {@code ["", start_seq(8B BE)]}; the engine answers one message per buffered batch with sequence ≥ start, in
  * order, then an end marker. Two reply layouts exist and both are accepted: after the leading empty delimiter,
  * {@code [seq, payload]} (original vLLM, SGLang) or {@code [topic, seq, payload]} (vLLM after PR #45177, llm-d's

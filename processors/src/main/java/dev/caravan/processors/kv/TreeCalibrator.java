@@ -15,7 +15,7 @@ import dev.caravan.policies.kv.KvEventSink;
 import dev.caravan.processors.routing.PolicyRegistry;
 
 /**
- * Corrects cache_aware's approximate trees with what engines report, no tokenizer needed (docs/kv-events.md, "The
+ * Corrects cache_aware's approximate trees with what engines report, no tokenizer needed (docs/design/kv-events.md, "The
  * event-calibrated tree"). The trees record what the router <em>sent</em> to each worker and forget by their own LRU
  * budget; the engine's events say what it actually <em>dropped</em>:
  * <ul>

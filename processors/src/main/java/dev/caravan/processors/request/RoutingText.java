@@ -8,7 +8,7 @@ import dev.caravan.processors.error.GatewayError;
 import dev.caravan.processors.error.GatewayException;
 
 /**
- * The text a request is routed by, without tokenizing (the exact format is documented in docs/architecture.md):
+ * The text a request is routed by, without tokenizing (the exact format is documented in docs/policies.md, "Routing text"):
  * <ul>
  *   <li>chat: {@link ChatTemplate#render} of {@code messages} and {@code tools} — the whole conversation in prompt order,
  *       tool definitions and tool calls included; the same string the engine simulator tokenizes and caches, and a

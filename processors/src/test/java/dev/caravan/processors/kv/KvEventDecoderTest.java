@@ -21,7 +21,7 @@ import dev.caravan.processors.kv.KvDecodeException.Reason;
 
 class KvEventDecoderTest {
 
-    /** docs: kv-events.md §2.5, the legacy (array) batch, 62 bytes. */
+    /** shared/reference/kv-events.md §2.5, the legacy (array) batch, 62 bytes. */
     static final String LEGACY_STORED_BATCH = "93" + "cb41d954fc40200000" + "91" + "98"
             + "ab426c6f636b53746f726564" + "91cf8a3f2c1d5e6b7a90" + "c0" + "dc0010" + "0102030405060708090a0b0c0d0e0f10"
             + "10" + "c0" + "a3475055" + "c0" + "00";

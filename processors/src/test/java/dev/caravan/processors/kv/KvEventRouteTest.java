@@ -24,7 +24,7 @@ import dev.caravan.processors.CaravanExchangeProperties;
 import dev.caravan.processors.kv.KvDecodeException.Reason;
 
 /**
- * The per-worker route (docs/kv-events.md §7) on a real PUB socket: zeromq SUB → decodeKvBatch →
+ * The per-worker route (docs/design/kv-events.md, "The per-rank route") on a real PUB socket: zeromq SUB → decodeKvBatch →
  * applyKvEvents, with malformed messages in the stream.
  */
 class KvEventRouteTest {
