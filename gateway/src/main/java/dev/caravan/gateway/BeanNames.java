@@ -33,6 +33,8 @@ public final class BeanNames {
     public static final String SELECT_WORKER = "selectWorker";
     public static final String FORWARD_STREAM = "forwardStream";
     public static final String RECALL_PREVIOUS_RESPONSE = "recallPreviousResponse";
+    public static final String PLAN_STORED_RESPONSE_CALL = "planStoredResponseCall";
+    public static final String RELAY_STORED_RESPONSE = "relayStoredResponse";
     public static final String RESOLVE_ENGINE_PATH = "resolveEnginePath";
     public static final String PIN_DATA_PARALLEL_RANK = "pinDataParallelRank";
     public static final String DECIDE_RETRY = "decideRetry";

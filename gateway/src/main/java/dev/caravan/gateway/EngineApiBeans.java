@@ -13,6 +13,7 @@ import dev.caravan.processors.control.PlanEngineProbesProcessor;
 import dev.caravan.processors.control.PlanFlushCacheProcessor;
 import dev.caravan.processors.control.PlanWorkerInfoProcessor;
 import dev.caravan.processors.control.RelayWorkerAnswerProcessor;
+import dev.caravan.processors.responses.PlanStoredResponseCallProcessor;
 import dev.caravan.processors.responses.RecallPreviousResponseProcessor;
 import dev.caravan.processors.responses.ResponseAffinity;
 import dev.caravan.processors.routing.PinDataParallelRankProcessor;
@@ -23,7 +24,7 @@ import dev.caravan.processors.routing.ResolveEnginePathProcessor;
  * data-parallel ranks it has ({@code engine-probe} route, {@code --dp-aware}), the engine-specific paths of tokenize,
  * detokenize and classify, the data-parallel rank pin, the cache flush at each engine's endpoint, SGLang's
  * {@code /get_server_info} and {@code /get_model_info}, and the Responses API's return to the engine that stored a
- * response.
+ * response (a continuation, and {@code GET}, {@code DELETE} and {@code /cancel} of a stored response).
  */
 final class EngineApiBeans {
 
@@ -60,5 +61,7 @@ final class EngineApiBeans {
                 ResponseAffinity.DEFAULT_TTL, System::nanoTime);
         beans.put(BeanNames.RESPONSE_AFFINITY, affinity);
         beans.put(BeanNames.RECALL_PREVIOUS_RESPONSE, new RecallPreviousResponseProcessor(affinity));
+        beans.put(BeanNames.PLAN_STORED_RESPONSE_CALL, new PlanStoredResponseCallProcessor(affinity, workers));
+        beans.put(BeanNames.RELAY_STORED_RESPONSE, new RelayWorkerAnswerProcessor(List.of()));
     }
 }

@@ -2,6 +2,7 @@ package dev.caravan.it;
 
 import java.util.List;
 
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import org.apache.camel.CamelContext;
 import org.apache.camel.impl.DefaultCamelContext;
 
@@ -41,7 +42,18 @@ public final class GatewayHarness implements AutoCloseable {
 
     /** Starts a gateway and waits until it listens. */
     public static GatewayHarness start(GatewayConfig config) {
+        return start(config, null);
+    }
+
+    /**
+     * Starts a gateway whose meters go to {@code meters} (bound in the context, as an embedding application gives its
+     * own registry), or to a registry of its own when null.
+     */
+    public static GatewayHarness start(GatewayConfig config, PrometheusMeterRegistry meters) {
         CamelContext context = new DefaultCamelContext();
+        if (meters != null) {
+            context.getRegistry().bind("meterRegistry", meters);
+        }
         try {
             CaravanGateway gateway = CaravanGateway.install(context, config);
             context.start();

@@ -10,7 +10,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -62,6 +64,34 @@ class GrafanaDashboardIT {
         return names;
     }
 
+    private static final Pattern BY = Pattern.compile("\\bby\\s*\\(([^)]*)\\)\\s*\\(");
+
+    /**
+     * The labels a PromQL expression groups each metric by ({@code sum by (worker) (rate(m[1m]))}: m needs
+     * {@code worker}); a metric exported without them gives one unlabelled series where the panel wants one per value.
+     */
+    static Map<String, Set<String>> groupingLabels(String expr) {
+        String e = expr.replaceAll("\"(?:[^\"\\\\]|\\\\.)*\"", "\"\"");
+        Map<String, Set<String>> out = new TreeMap<>();
+        Matcher m = BY.matcher(e);
+        while (m.find()) {
+            int depth = 1;
+            int end = m.end();
+            while (end < e.length() && depth > 0) {
+                char c = e.charAt(end++);
+                depth += c == '(' ? 1 : c == ')' ? -1 : 0;
+            }
+            Set<String> labels = new TreeSet<>();
+            for (String label : m.group(1).split(",")) {
+                labels.add(label.strip());
+            }
+            for (String name : metricNames(e.substring(m.end(), end - 1))) {
+                out.computeIfAbsent(name, k -> new TreeSet<>()).addAll(labels);
+            }
+        }
+        return out;
+    }
+
     static List<String> queries() throws IOException {
         JsonNode dashboard = GatewayClient.parse(Files.readString(DASHBOARD));
         List<String> out = new ArrayList<>();
@@ -88,14 +118,24 @@ class GrafanaDashboardIT {
     }
 
     @Test
+    void readsGroupingLabelsPerMetric() {
+        assertThat(groupingLabels("sum by (worker) (rate(a_total{p=~\"(x|y)\"}[5m])) / sum by (worker, to) "
+                + "(rate(b_total[5m])) + sum(c_total)"))
+                .isEqualTo(Map.of("a_total", Set.of("worker"), "b_total", Set.of("to", "worker")));
+    }
+
+    @Test
     void everyPanelQueryNamesMetricsTheGatewayExports() throws Exception {
         List<String> queries = queries();
         assertThat(queries).hasSizeGreaterThan(20);
         Set<String> wanted = new TreeSet<>();
+        Map<String, Set<String>> wantedLabels = new TreeMap<>();
         for (String q : queries) {
             Set<String> names = metricNames(q);
             assertThat(names).as("query names no metric: " + q).isNotEmpty();
             wanted.addAll(names);
+            groupingLabels(q).forEach((name, labels) -> wantedLabels.computeIfAbsent(name, k -> new TreeSet<>())
+                    .addAll(labels));
         }
         try (GatewayHarness gw = GatewayHarness.start(GatewayHarness.config(List.of())
                 .with(CaravanFlags.CB_FAILURE_THRESHOLD, "1").with(CaravanFlags.RETRY_INITIAL_BACKOFF_MS, "1")
@@ -108,10 +148,14 @@ class GrafanaDashboardIT {
                 await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(250)).untilAsserted(() -> {
                     KvFixtures.complete(gw.url(), SIMS.model(), KvFixtures.prompt("dash", 2));
                     gw.client().get("/no/such/path");
-                    Set<String> exported = exported(gw.client().get("/metrics").body());
+                    Map<String, Set<String>> exported = exported(gw.client().get("/metrics").body());
                     Set<String> missing = new TreeSet<>(wanted);
-                    missing.removeAll(exported);
+                    missing.removeAll(exported.keySet());
                     assertThat(missing).as("dashboard metrics the gateway does not export").isEmpty();
+                    Set<String> unlabelled = new TreeSet<>();
+                    wantedLabels.forEach((name, labels) -> labels.stream()
+                            .filter(l -> !exported.get(name).contains(l)).forEach(l -> unlabelled.add(name + "." + l)));
+                    assertThat(unlabelled).as("labels the dashboard groups by that the metric lacks").isEmpty();
                 });
             } finally {
                 SIMS.resetFaults();
@@ -119,14 +163,23 @@ class GrafanaDashboardIT {
         }
     }
 
-    /** The sample names of a Prometheus text exposition. */
-    private static Set<String> exported(String text) {
-        Set<String> names = new TreeSet<>();
+    private static final Pattern LABEL = Pattern.compile("([a-zA-Z_][a-zA-Z0-9_]*)=\"");
+
+    /** The sample names of a Prometheus text exposition, each with the label names its samples carry. */
+    private static Map<String, Set<String>> exported(String text) {
+        Map<String, Set<String>> names = new TreeMap<>();
         for (String line : text.split("\n")) {
             if (!line.isEmpty() && !line.startsWith("#")) {
                 Matcher m = IDENTIFIER.matcher(line);
                 if (m.lookingAt()) {
-                    names.add(m.group());
+                    Set<String> labels = names.computeIfAbsent(m.group(), k -> new TreeSet<>());
+                    int brace = line.indexOf('{');
+                    if (brace == m.end()) {
+                        Matcher l = LABEL.matcher(line.substring(brace, line.lastIndexOf('}')));
+                        while (l.find()) {
+                            labels.add(l.group(1));
+                        }
+                    }
                 }
             }
         }

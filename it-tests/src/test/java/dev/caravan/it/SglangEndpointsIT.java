@@ -19,7 +19,8 @@ import dev.caravan.processors.forward.ForwardStreamProcessor;
 /**
  * The endpoints SGLang's router serves besides chat and completions, through the real gateway to simulated engines:
  * server and model info answered by a worker, {@code /v1/loads}, rerank (both paths), classify, tokenize, detokenize
- * and the Responses API — whose continuations go back to the engine that stored the response, streamed or not.
+ * and the Responses API — whose continuations, retrievals, cancels and deletes go back to the engine that stored the
+ * response, streamed or not.
  */
 class SglangEndpointsIT {
 
@@ -118,6 +119,42 @@ class SglangEndpointsIT {
             }
         }
         assertThat(firstWorkers).as("new conversations are spread by the policy").hasSizeGreaterThan(1);
+    }
+
+    @Test
+    void aStoredResponseIsRetrievedCancelledAndDeletedOnTheEngineThatStoredIt() {
+        for (int conversation = 0; conversation < 4; conversation++) {
+            String topic = String.valueOf((char) ('p' + conversation)).repeat(24);
+            HttpResponse<String> first = post("/v1/responses", Map.of("model", SIMS.model(), "input", topic));
+            assertThat(first.statusCode()).as(first.body()).isEqualTo(200);
+            String id = GatewayClient.parse(first.body()).path("id").asText();
+            // only the engine that stored it knows it: every other engine answers 404
+            HttpResponse<String> got = gateway.client().get("/v1/responses/" + id);
+            assertThat(got.statusCode()).as(got.body()).isEqualTo(200);
+            assertThat(GatewayClient.parse(got.body()).path("id").asText()).isEqualTo(id);
+
+            HttpResponse<String> cancel = gateway.client().postJson("/v1/responses/" + id + "/cancel", "");
+            assertThat(cancel.statusCode()).as("the engine's answer: it completed already").isEqualTo(400);
+            assertThat(cancel.body()).contains("Cannot cancel a synchronous response.");
+
+            HttpResponse<String> deleted = gateway.client().delete("/v1/responses/" + id);
+            assertThat(deleted.statusCode()).as(deleted.body()).isEqualTo(200);
+            assertThat(GatewayClient.parse(deleted.body()).path("object").asText()).isEqualTo("response.deleted");
+            assertThat(gateway.client().get("/v1/responses/" + id).statusCode()).as("the engine forgot it")
+                    .isEqualTo(404);
+        }
+    }
+
+    @Test
+    void aResponseIdTheGatewayNeverSawStoredIsNotFound() {
+        for (HttpResponse<String> r : List.of(gateway.client().get("/v1/responses/resp_never"),
+                gateway.client().delete("/v1/responses/resp_never"),
+                gateway.client().postJson("/v1/responses/resp_never/cancel", ""))) {
+            assertThat(r.statusCode()).isEqualTo(404);
+            JsonNode error = GatewayClient.parse(r.body()).path("error");
+            assertThat(error.path("code").asText()).isEqualTo("response_not_found");
+            assertThat(error.path("message").asText()).isEqualTo("Response with id 'resp_never' not found.");
+        }
     }
 
     @Test

@@ -3,6 +3,8 @@ package dev.caravan.sim;
 import static dev.caravan.sim.Http.at;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.net.URI;
+import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.List;
 import java.util.Map;
@@ -102,6 +104,24 @@ class EngineApiTest {
         assertThat(Http.post(vllm.url() + "/v1/responses", Map.of("input", "x", "previous_response_id", id))
                 .statusCode()).as("another engine never stored it").isEqualTo(404);
         assertThat(Http.map(Http.get(sglang.url() + "/v1/responses/" + id).body())).containsEntry("id", id);
+    }
+
+    @Test
+    void aStoredResponseIsCancelledOnlyWhileRunningAndDeletedOnce() {
+        String id = (String) at(Http.map(Http.post(vllm.url() + "/v1/responses",
+                Map.of("input", "keep it", "max_output_tokens", 1)).body()), "id");
+        HttpResponse<String> cancel = Http.post(vllm.url() + "/v1/responses/" + id + "/cancel", Map.of());
+        assertThat(cancel.statusCode()).as("it completed already").isEqualTo(400);
+        assertThat(Http.post(vllm.url() + "/v1/responses/resp_unknown/cancel", Map.of()).statusCode()).isEqualTo(404);
+
+        HttpResponse<String> deleted = Http.send(HttpRequest.newBuilder(
+                URI.create(vllm.url() + "/v1/responses/" + id)).DELETE().build());
+        assertThat(deleted.statusCode()).isEqualTo(200);
+        assertThat(Http.map(deleted.body())).containsEntry("id", id).containsEntry("object", "response.deleted")
+                .containsEntry("deleted", true);
+        assertThat(Http.get(vllm.url() + "/v1/responses/" + id).statusCode()).isEqualTo(404);
+        assertThat(Http.send(HttpRequest.newBuilder(URI.create(vllm.url() + "/v1/responses/"
+                + id)).DELETE().build()).statusCode()).isEqualTo(404);
     }
 
     @Test

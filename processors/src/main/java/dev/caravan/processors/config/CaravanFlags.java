@@ -177,8 +177,8 @@ public final class CaravanFlags {
                     + "detokenize and classify (docs/sglang-compat.md).");
     public static final CaravanFlag DP_AWARE = row("--dp-aware", "caravan.dp-aware", SWITCH, WORKERS)
             .defaultValue(false)
-            .differs("ranks are workers url@rank and requests are pinned to them as in SGLang; kv_aware does not yet "
-                    + "see per-rank blocks, and P/D prefill ranks are not passed to decode (disagg_prefill_dp_rank)")
+            .differs("ranks are workers url@rank and requests are pinned to them as in SGLang, kv_aware scoring each "
+                    + "rank on its own blocks; P/D prefill ranks are not passed to decode (disagg_prefill_dp_rank)")
             .describe("Route to each data-parallel rank of an engine as its own worker url@rank: the engine's dp_size "
                     + "is read from its /get_server_info at registration, and the chosen rank is pinned with "
                     + "data_parallel_rank in the body (SGLang) and the X-data-parallel-rank header (vLLM).");

@@ -14,6 +14,8 @@ public enum GatewayError {
     NOT_FOUND(404, "not_found"),
     MODEL_NOT_FOUND(404, "model_not_found"),
     WORKER_NOT_FOUND(404, "worker_not_found"),
+    /** A Responses API id this gateway did not see stored, or whose worker has left. */
+    RESPONSE_NOT_FOUND(404, "response_not_found"),
     METHOD_NOT_ALLOWED(405, "method_not_allowed"),
     QUEUE_TIMEOUT(408, "queue_timeout"),
     WORKER_ALREADY_EXISTS(409, "worker_already_exists"),

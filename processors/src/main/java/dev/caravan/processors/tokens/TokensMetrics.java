@@ -8,12 +8,14 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 
 /**
- * The prompt-token meters (docs/tokens.md): {@code caravan_prompt_tokens_total{source}} — requests by where their
- * tokens came from ({@code local}, {@code engine}, {@code request}, or {@code none}); {@code
+ * The prompt-token meters (docs/tokens.md): {@code caravan_prompt_tokens_requests_total{source}} — requests by where
+ * their tokens came from ({@code local}, {@code engine}, {@code request}, or {@code none}); {@code
  * caravan_prompt_tokens_engine_failures_total{reason}} — engine {@code /tokenize} calls that gave nothing
  * ({@code timeout}, {@code error}, {@code no_worker}); {@code caravan_prompt_tokens_render_errors_total} — chat
  * templates that failed to render here though the engine would not refuse (the request is routed without tokens);
- * {@code caravan_prompt_tokens_seconds{source}} — time to get the tokens.
+ * {@code caravan_prompt_tokens_seconds{source}} — time to get the tokens. (The engines' token counts per worker,
+ * {@code caravan_prompt_tokens_total{worker}}, are {@code GatewayMetrics}'s: Prometheus takes one set of labels per
+ * name.)
  */
 public final class TokensMetrics {
 
@@ -32,7 +34,7 @@ public final class TokensMetrics {
     public TokensMetrics(MeterRegistry registry) {
         for (Outcome o : Outcome.values()) {
             String tag = o.name().toLowerCase(Locale.ROOT);
-            bySource[o.ordinal()] = Counter.builder("caravan_prompt_tokens_total").tag("source", tag)
+            bySource[o.ordinal()] = Counter.builder("caravan_prompt_tokens_requests_total").tag("source", tag)
                     .description("Requests by where their prompt tokens came from").register(registry);
             timers[o.ordinal()] = Timer.builder("caravan_prompt_tokens_seconds").tag("source", tag)
                     .description("Time to get a request's prompt tokens").register(registry);

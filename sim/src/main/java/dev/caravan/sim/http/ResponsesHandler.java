@@ -14,7 +14,9 @@ import io.vertx.core.http.HttpServerRequest;
  * {@code input} (a string, or items whose text parts are read), continuing the conversation of
  * {@code previous_response_id} — which must be a response <em>this</em> engine stored (else 404, as an engine that
  * keeps responses in its own memory answers) — and stores the new one unless {@code store} is false;
- * {@code GET /v1/responses/{id}} returns a stored one. Non-streamed: one {@code response} object. Streamed:
+ * {@code GET /v1/responses/{id}} returns a stored one, {@code DELETE} forgets it ({@code response.deleted}), and
+ * {@code POST /v1/responses/{id}/cancel} answers 400 as engines do for a response that already completed (this
+ * engine runs none in the background); unknown ids are 404. Non-streamed: one {@code response} object. Streamed:
  * {@code response.created}, one {@code response.output_text.delta} per token, {@code response.completed}, each as a
  * named SSE event, without {@code [DONE]}. At most {@value #MAX_STORED} responses are kept (oldest dropped).
  */
@@ -125,6 +127,22 @@ final class ResponsesHandler {
             Json.sendError(req.response(), 404, "Response with id '" + id + "' not found.");
         } else {
             Json.send(req.response(), 200, s.json());
+        }
+    }
+
+    void delete(HttpServerRequest req, String id) {
+        if (stored.remove(id) == null) {
+            Json.sendError(req.response(), 404, "Response with id '" + id + "' not found.");
+        } else {
+            Json.send(req.response(), 200, Json.obj("id", id, "object", "response.deleted", "deleted", true));
+        }
+    }
+
+    void cancel(HttpServerRequest req, String id) {
+        if (!stored.containsKey(id)) {
+            Json.sendError(req.response(), 404, "Response with id '" + id + "' not found.");
+        } else {
+            Json.sendError(req.response(), 400, "Cannot cancel a synchronous response.");
         }
     }
 

@@ -72,7 +72,11 @@ public final class SimHttpServer implements Handler<HttpServerRequest> {
                 case "/sim/faults" -> withBody(req, body -> admin.setFaults(req, body));
                 case "/sim/stats/reset" -> admin.resetStats(req);
                 default -> {
-                    if (!(api.servesSglang() && postSglang(req, path)) && !(api.servesVllm() && postVllm(req, path))) {
+                    String cancel = responseId(path, CANCEL_SUFFIX);
+                    if (cancel != null) {
+                        responses.cancel(req, cancel);
+                    } else if (!(api.servesSglang() && postSglang(req, path))
+                            && !(api.servesVllm() && postVllm(req, path))) {
                         notFound(req);
                     }
                 }
@@ -88,8 +92,9 @@ public final class SimHttpServer implements Handler<HttpServerRequest> {
                 case "/sim/faults" -> admin.getFaults(req);
                 case "/sim/stats" -> admin.stats(req);
                 default -> {
-                    if (path.startsWith(RESPONSES_PREFIX) && path.length() > RESPONSES_PREFIX.length()) {
-                        responses.retrieve(req, path.substring(RESPONSES_PREFIX.length()));
+                    String id = responseId(path, "");
+                    if (id != null) {
+                        responses.retrieve(req, id);
                     } else if (!(api.servesSglang() && getSglang(req, path))
                             && !(api.servesVllm() && getVllm(req, path))) {
                         notFound(req);
@@ -102,10 +107,25 @@ public final class SimHttpServer implements Handler<HttpServerRequest> {
             admin.resetFaults(req);
             return;
         }
+        String id = m == HttpMethod.DELETE ? responseId(path, "") : null;
+        if (id != null) {
+            responses.delete(req, id);
+            return;
+        }
         notFound(req);
     }
 
     private static final String RESPONSES_PREFIX = "/v1/responses/";
+    private static final String CANCEL_SUFFIX = "/cancel";
+
+    /** The id in {@code /v1/responses/{id}<suffix>}, or null when {@code path} is not that. */
+    private static String responseId(String path, String suffix) {
+        if (!path.startsWith(RESPONSES_PREFIX) || !path.endsWith(suffix)) {
+            return null;
+        }
+        String id = path.substring(RESPONSES_PREFIX.length(), path.length() - suffix.length());
+        return id.isEmpty() || id.indexOf('/') >= 0 ? null : id;
+    }
 
     /** SGLang's own POST endpoints; false when {@code path} is not one. */
     private boolean postSglang(HttpServerRequest req, String path) {
