@@ -6,6 +6,9 @@ import dev.caravan.bench.ceiling.Belady;
 import dev.caravan.bench.ceiling.BlockSequence;
 import dev.caravan.bench.ceiling.PooledLru;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 /**
  * The ideal prefix reuse of a workload: how many tokens of each prompt an infinite cache shared by the whole fleet would
  * serve, i.e. the longest run of leading KV blocks that some earlier prompt (or earlier prompt plus its answer) already
@@ -22,6 +25,8 @@ import dev.caravan.bench.ceiling.PooledLru;
  * {@link #applyCeilings} computes the finite-capacity references after the run: pooled LRU and Belady.
  */
 public final class ReuseTracker {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ReuseTracker.class);
 
     private final int blockChars;
     private final int blockTokens;
@@ -84,8 +89,13 @@ public final class ReuseTracker {
      * prompt's admit order.
      */
     public synchronized void applyCeilings(List<RequestRecord> records, int capacityBlocks) {
+        long start = System.nanoTime();
         int[] lru = PooledLru.hits(sequence, capacityBlocks);
+        long lruDone = System.nanoTime();
         int[] belady = Belady.hits(sequence, capacityBlocks);
+        LOG.info("ceilings over {} events, {} distinct blocks, capacity {} blocks: pooled LRU {} ms, Belady {} ms",
+                sequence.events(), sequence.blocks(), capacityBlocks, (lruDone - start) / 1_000_000,
+                (System.nanoTime() - lruDone) / 1_000_000);
         for (RequestRecord r : records) {
             if (r.seq < lru.length) {
                 r.pooledLruTokens = lru[(int) r.seq] * blockTokens;
