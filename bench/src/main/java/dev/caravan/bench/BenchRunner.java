@@ -80,6 +80,11 @@ public final class BenchRunner {
                         + "policy instance)");
             }
         }
+
+        /** The fleet's KV capacity pooled, in blocks: the capacity of the pooled-LRU and Belady ceilings. */
+        public int pooledCapacityBlocks() {
+            return engines * engine.kvCapacityBlocks();
+        }
     }
 
     private final Config config;
@@ -202,6 +207,7 @@ public final class BenchRunner {
             }
             Map<String, String> settings = new LinkedHashMap<>(target.settings());
             settings.put("load_average", before + " → " + load());
+            reuse.applyCeilings(run.records(), config.pooledCapacityBlocks());
             double[] inflight = run.firstMeasuredSentNanos() < 0 ? null
                     : sampler.window(run.firstMeasuredSentNanos(), run.lastSentNanos());
             List<Map<String, Double>> sync = SyncMetricsReader.read(target.gatewayUrls());

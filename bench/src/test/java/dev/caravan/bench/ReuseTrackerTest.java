@@ -2,8 +2,12 @@ package dev.caravan.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.ArrayList;
+import java.util.List;
+
 import org.junit.jupiter.api.Test;
 
+import dev.caravan.bench.drive.RequestRecord;
 import dev.caravan.bench.drive.ReuseTracker;
 import dev.caravan.bench.workload.TextSource;
 
@@ -44,5 +48,33 @@ class ReuseTrackerTest {
         tracker.admit(turn1);
         tracker.remember(turn1 + answer);
         assertThat(tracker.admit(turn1 + answer + TextSource.text(5, 100))).isEqualTo(112);
+    }
+
+    @Test
+    void withRoomForEverythingBothCeilingsServeWhatAnInfiniteCacheWould() {
+        String a = TextSource.text(1, 650);
+        String b = TextSource.text(2, 650);
+        List<RequestRecord> records = admitAll(a, b, a + TextSource.text(3, 200), b);
+        tracker.applyCeilings(records, 1000);
+        assertThat(records).extracting(r -> r.reusableTokens).containsExactly(0, 0, 160, 160);
+        assertThat(records).extracting(r -> r.pooledLruTokens).containsExactly(0, 0, 160, 160);
+        assertThat(records).extracting(r -> r.beladyTokens).containsExactly(0, 0, 160, 160);
+    }
+
+    @Test
+    void withRoomForOnePromptOnlyBeladyKeepsTheOneThatComesBack() {
+        String a = TextSource.text(1, 650);
+        List<RequestRecord> records = admitAll(a, TextSource.text(2, 650), a);
+        tracker.applyCeilings(records, 10);
+        assertThat(records).extracting(r -> r.pooledLruTokens).containsExactly(0, 0, 0);
+        assertThat(records).extracting(r -> r.beladyTokens).containsExactly(0, 0, 160);
+    }
+
+    private List<RequestRecord> admitAll(String... prompts) {
+        List<RequestRecord> records = new ArrayList<>();
+        for (String p : prompts) {
+            records.add(new RequestRecord(records.size(), false, 0, 0, tracker.admit(p), 0, null, 0));
+        }
+        return records;
     }
 }

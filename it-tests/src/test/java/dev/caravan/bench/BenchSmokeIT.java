@@ -73,6 +73,10 @@ class BenchSmokeIT {
             assertThat(p.ttftP50Ms()).isPositive().isLessThanOrEqualTo(p.ttftP99Ms());
             assertThat(p.e2eP50Ms()).isGreaterThanOrEqualTo(p.ttftP50Ms()).isLessThanOrEqualTo(p.e2eP99Ms());
             assertThat(p.gWaste()).isGreaterThanOrEqualTo(0.0);
+            // what the engines served never exceeds what one clairvoyant cache of their pooled capacity could serve
+            assertThat(p.beladyHit()).as(p.label()).isGreaterThanOrEqualTo(p.tokenHit())
+                    .isGreaterThanOrEqualTo(p.pooledLruHit());
+            assertThat(p.hitOfBelady()).as(p.label()).isBetween(0.0, 1.0);
             assertThat(o.stdout()).contains("| " + p.label() + " | " + String.format("%,d (0)", p.completed()));
         }
         for (String plot : List.of("-hit.png", "-ttft.png", "-share.png")) {
@@ -88,7 +92,9 @@ class BenchSmokeIT {
                 "round_robin,consistent_hashing,cache_aware:min-prefix-match-chars=256@tuned");
         assertConsistent(o, 24, 4, "round_robin", "consistent_hashing", "tuned");
         assertThat(o.report().analytic()).isNotNull();
-        assertThat(o.stdout()).contains("*analytic: round robin, M/W*");
+        assertThat(o.stdout()).contains("*analytic: round robin, M/W*").contains("| *ceiling: Belady");
+        assertThat(o.report().results()).extracting(PolicyResult::beladyHit).containsOnly(
+                o.report().results().get(0).beladyHit());
         PolicyResult ch = o.report().results().get(1);
         assertThat(ch.branches()).containsOnlyKeys("consistent_hashing:routing_key_hit");
         assertThat(o.report().results().get(2).settings()).containsEntry("min-prefix-match-chars", "256");

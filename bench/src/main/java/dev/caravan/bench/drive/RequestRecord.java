@@ -36,6 +36,9 @@ public final class RequestRecord {
     public volatile int completionTokens;
     /** The gateway's {@code X-Caravan-Decision} header (policy/branch), or null behind other balancers. */
     public volatile String decision;
+    /** Tokens one pooled cache of the fleet's capacity would have served: under LRU, under Belady (set after the run). */
+    public volatile int pooledLruTokens;
+    public volatile int beladyTokens;
 
     public RequestRecord(long seq, boolean warmup, long scheduledVirtualNanos, long dueNanos, int reusableTokens,
                          int prefixTokens, String routingKey, int replica) {

@@ -6,7 +6,8 @@ import java.util.Locale;
 
 /**
  * Renders a {@link BenchReport} as Markdown: a header naming the workload, engines and time base, the main table (one
- * row per policy, then the analytic rows when the workload has them), the N-gateway comparison when runs had several
+ * row per policy, then the analytic rows when the workload has them and the ceilings' rows, {@link CeilingRows}), the
+ * N-gateway comparison when runs had several
  * replicas ({@link ReplicaComparison}), the per-engine request shares, and notes. Every
  * figure comes from the report object, which is also what the JSON file contains.
  */
@@ -23,15 +24,16 @@ public final class MarkdownReport {
                 + "prefill %,.0f tokens/s + %.1f ms, decode %.1f ms/token, time scale %s. Latencies, req/s and "
                 + "G_waste are in **simulated** time.%n%n", r.mode(), e.count(), e.kvCapacityTokens(), e.blockSize(),
                 e.prefillTokensPerSec(), e.prefillOverheadMs(), e.decodeMsPerToken(), num(e.timeScale())));
-        sb.append("| policy | done (failed) | hit | prefix hit | reuse hit | TTFT p50 / p99 ms | e2e p50 / p99 ms "
-                + "| req/s | share max/mean | in flight mean · max/mean · peak | G_waste GPU-s/s |\n");
-        sb.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        sb.append("| policy | done (failed) | hit | prefix hit | reuse hit | of Belady | TTFT p50 / p99 ms "
+                + "| e2e p50 / p99 ms | req/s | share max/mean | in flight mean · max/mean · peak | G_waste GPU-s/s |\n");
+        sb.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         for (PolicyResult p : r.results()) {
             sb.append("| ").append(p.label())
                     .append(" | ").append(String.format(Locale.ROOT, "%,d (%,d)", p.completed(), p.failed()))
                     .append(" | ").append(f3(p.tokenHit()))
                     .append(" | ").append(f3(p.prefixHit()))
                     .append(" | ").append(f3(p.reuseHit()))
+                    .append(" | ").append(f3(p.hitOfBelady()))
                     .append(" | ").append(ms(p.ttftP50Ms())).append(" / ").append(ms(p.ttftP99Ms()))
                     .append(" | ").append(ms(p.e2eP50Ms())).append(" / ").append(ms(p.e2eP99Ms()))
                     .append(" | ").append(f1(p.throughputRps()))
@@ -48,11 +50,13 @@ public final class MarkdownReport {
             analyticRow(sb, "*LRU model with unique blocks: round robin*", a.roundRobinHitLru(), a);
             analyticRow(sb, "*LRU model with unique blocks: perfect affinity*", a.affinityHitLru(), a);
         }
+        CeilingRows.render(sb, r);
         ReplicaComparison.render(sb, r);
         sb.append('\n');
         sharesTable(sb, r.results());
         conditionsTable(sb, r.results());
         List<String> notes = new ArrayList<>(r.notes());
+        CeilingRows.note(r).ifPresent(notes::add);
         if (a != null) {
             notes.add(String.format(Locale.ROOT, "Analytic model: M = %d prefixes per engine, W = %,d, N = %d, "
                     + "L_p = %,d tokens, t_prefill = %.1f ms, %.1f req/s; G_waste = rate × (1 − H) × t_prefill. "
@@ -70,7 +74,7 @@ public final class MarkdownReport {
     }
 
     private static void analyticRow(StringBuilder sb, String label, double hit, AnalyticBounds a) {
-        sb.append("| ").append(label).append(" | | | ").append(f3(hit)).append(" | | | | | | | ")
+        sb.append("| ").append(label).append(" | | | ").append(f3(hit)).append(" | | | | | | | | ")
                 .append(f2(a.gWaste(hit))).append(" |\n");
     }
 

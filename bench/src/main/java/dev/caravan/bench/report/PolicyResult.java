@@ -52,6 +52,10 @@ import java.util.Map;
  *                           ms): how soon a replica may need what another replica just decided for that key
  * @param sameKeyGapP50Ms    the same, median
  * @param requestsPerReplica requests sent (warm-up included) to each replica's URL, in replica order
+ * @param pooledLruHit       Σ tokens one LRU cache with the fleet's pooled KV capacity would serve / Σ prompt tokens,
+ *                           over the same requests as {@code tokenHit}
+ * @param beladyHit          the same with optimal (Belady) eviction: the ceiling of any router at that capacity
+ * @param hitOfBelady        {@code tokenHit / beladyHit}: the share of the ceiling this policy reached
  */
 public record PolicyResult(String label, String kind, String policy, Map<String, String> options,
                            Map<String, String> settings, long sent, long measured, long completed, long failed,
@@ -62,7 +66,8 @@ public record PolicyResult(String label, String kind, String policy, Map<String,
                            long cachedTokens, long reusableTokens, long prefixTokens, Map<String, Long> branches,
                            Double sendLagP99Ms, double wallSeconds, int gateways, String front, Double stickiness,
                            List<Map<String, Double>> syncMetrics, Double sameKeyGapP05Ms, Double sameKeyGapP50Ms,
-                           List<Long> requestsPerReplica) {
+                           List<Long> requestsPerReplica, Double pooledLruHit, Double beladyHit,
+                           Double hitOfBelady) {
 
     public PolicyResult {
         gateways = Math.max(1, gateways); // reports written before --gateways existed say 0

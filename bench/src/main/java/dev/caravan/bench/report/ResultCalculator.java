@@ -48,6 +48,8 @@ public final class ResultCalculator {
         long reused = 0;
         long prefix = 0;
         long prefixCached = 0;
+        long lruCached = 0;
+        long beladyCached = 0;
         double[] ttft = new double[ok.size()];
         double[] e2e = new double[ok.size()];
         double[] lag = new double[measured.size()];
@@ -75,6 +77,8 @@ public final class ResultCalculator {
             reused += Math.min(r.cachedTokens, r.reusableTokens);
             prefix += r.prefixTokens;
             prefixCached += Math.min(r.cachedTokens, r.prefixTokens);
+            lruCached += r.pooledLruTokens;
+            beladyCached += r.beladyTokens;
             ttft[i] = (r.firstTokenNanos - r.sentNanos) * scale / 1e6;
             e2e[i] = (r.doneNanos - r.sentNanos) * scale / 1e6;
             lastDone = Math.max(lastDone, r.doneNanos);
@@ -109,7 +113,8 @@ public final class ResultCalculator {
                 maxOverMean(shares), inflight, inflightRatio, inflightPeak,
                 finite((reusable - reused) / w.prefillTokensPerSec() / spanSeconds), prompt, cached, reusable, prefix,
                 branches, percentile(lag, 0.99), w.wallSeconds(), w.gateways(), w.front(), stickiness(records),
-                w.syncMetrics(), percentile(keyGaps, 0.05), percentile(keyGaps, 0.50), perReplica(records));
+                w.syncMetrics(), percentile(keyGaps, 0.05), percentile(keyGaps, 0.50), perReplica(records),
+                ratio(lruCached, prompt), ratio(beladyCached, prompt), ratio(cached, beladyCached));
     }
 
     /** Requests sent to each replica (every record, warm-up included), indexed by replica. */

@@ -163,6 +163,7 @@ public final class WhatIfRunner {
                 inflight[engines.size()] = Math.max(inflight[engines.size()], e.peak());
             }
         }
+        reuse.applyCeilings(records, config.pooledCapacityBlocks());
         Map<String, String> settings = new LinkedHashMap<>();
         settings.put("policy", spec.policy());
         settings.putAll(spec.options());
