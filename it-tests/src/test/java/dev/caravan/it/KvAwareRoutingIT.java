@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -19,6 +20,7 @@ import dev.caravan.policies.kv.ParityTracker;
 import dev.caravan.processors.config.CaravanFlags;
 import dev.caravan.processors.config.GatewayConfig;
 import dev.caravan.processors.forward.ForwardStreamProcessor;
+import dev.caravan.processors.kv.KvWorkerStats;
 import dev.caravan.policies.kv.BlockKeys;
 import dev.caravan.policies.text.PseudoTokenizer;
 import dev.caravan.sim.SimConfig;
@@ -38,6 +40,8 @@ class KvAwareRoutingIT {
     private static final int CAPACITY_TOKENS = 2048;
     private static final int PROMPT_BLOCKS = 8;
     private static final Duration WAIT = Duration.ofSeconds(20);
+    /** A JeroMQ handshake can stall and be re-dialled (docs/design/kv-events.md): room for a few re-dials. */
+    private static final Duration SUBSCRIBE_WAIT = Duration.ofSeconds(40);
 
     @RegisterExtension
     static final SimFleetExtension SIMS = new SimFleetExtension(3,
@@ -68,10 +72,20 @@ class KvAwareRoutingIT {
     /** Slow joiner: publishes (a direct request) until the gateway has seen one of the engine's events. */
     static void awaitSubscribed(SimEngine engine, String workerId, GatewayHarness gw, KvBlockIndex idx) {
         int[] n = {0};
-        await().atMost(WAIT).pollInterval(Duration.ofMillis(100)).until(() -> {
-            KvFixtures.complete(engine.url(), SIMS.model(), KvFixtures.prompt("probe-" + workerId + "-" + n[0]++, 1));
-            return idx.residentBlocks(workerId) > 0;
-        });
+        try {
+            await().atMost(SUBSCRIBE_WAIT).pollInterval(Duration.ofMillis(100)).until(() -> {
+                KvFixtures.complete(engine.url(), SIMS.model(),
+                        KvFixtures.prompt("probe-" + workerId + "-" + n[0]++, 1));
+                return idx.residentBlocks(workerId) > 0;
+            });
+        } catch (ConditionTimeoutException e) {
+            KvWorkerStats st = gw.gateway().beans().kv().ingestor().stats(workerId);
+            throw new AssertionError("no block of " + engine.url() + " (" + workerId + ") indexed after " + n[0]
+                    + " probes; KV routes " + gw.gateway().beans().kv().routes().routeIds() + "; "
+                    + (st == null ? "worker unknown to the ingestor" : "batches " + st.batches() + ", stored "
+                    + st.blockStoredEvents() + ", decode errors " + st.decodeErrors() + ", orphans "
+                    + st.orphanBlocks() + ", gaps " + st.gaps() + ", skipped " + st.skippedEvents()), e);
+        }
     }
 
     private static int matched(String workerId, String prompt) {
@@ -189,23 +203,31 @@ class KvAwareRoutingIT {
                      .kvPublisher(KvPublisherKind.SGLANG).blockSize(1).build())) {
             String idA = KvFixtures.register(gateway.client(), a, SIMS.model());
             String idB = KvFixtures.register(gateway.client(), b, SIMS.model());
-            awaitSubscribed(a, idA, gateway, index);
-            awaitSubscribed(b, idB, gateway, index);
-            String prompt = KvFixtures.prompt("sglang", 4);                      // 64 tokens = 64 pages
-            KvFixtures.complete(b.url(), SIMS.model(), prompt);
-            long[] pages = BlockKeys.keys(new PseudoTokenizer().encode(prompt), 1, BlockKeys.PLAIN_ROOT);
-            await().atMost(WAIT).until(() -> index.longestPrefixes(pages, 1, 1).matched(idB) == 64);
-
-            HttpResponse<String> r = gateway.client().postJson("/v1/completions", GatewayClient.json(java.util.Map.of(
-                    "model", SIMS.model(), "prompt", prompt, "max_tokens", 2)));
-
-            assertThat(index.blockSize(idB)).isEqualTo(1);
-            assertThat(header(r, ForwardStreamProcessor.WORKER_HEADER)).isEqualTo(b.url());
-            assertThat(header(r, ForwardStreamProcessor.DECISION_HEADER)).isEqualTo("kv_aware:kv_hit");
-            assertThat(GatewayClient.parse(r.body()).path("usage").path("prompt_tokens_details").path("cached_tokens")
-                    .asInt()).isEqualTo(63);
-            gateway.client().delete("/workers/" + idA);
-            gateway.client().delete("/workers/" + idB);
+            try {
+                routesOnSglangPages(a, idA, b, idB);
+            } finally {
+                // engines stopped but still registered would draw the other tests' requests
+                gateway.client().delete("/workers/" + idA);
+                gateway.client().delete("/workers/" + idB);
+            }
         }
+    }
+
+    private static void routesOnSglangPages(SimEngine a, String idA, SimEngine b, String idB) {
+        awaitSubscribed(a, idA, gateway, index);
+        awaitSubscribed(b, idB, gateway, index);
+        String prompt = KvFixtures.prompt("sglang", 4);                      // 64 tokens = 64 pages
+        KvFixtures.complete(b.url(), SIMS.model(), prompt);
+        long[] pages = BlockKeys.keys(new PseudoTokenizer().encode(prompt), 1, BlockKeys.PLAIN_ROOT);
+        await().atMost(WAIT).until(() -> index.longestPrefixes(pages, 1, 1).matched(idB) == 64);
+
+        HttpResponse<String> r = gateway.client().postJson("/v1/completions", GatewayClient.json(java.util.Map.of(
+                "model", SIMS.model(), "prompt", prompt, "max_tokens", 2)));
+
+        assertThat(index.blockSize(idB)).isEqualTo(1);
+        assertThat(header(r, ForwardStreamProcessor.WORKER_HEADER)).isEqualTo(b.url());
+        assertThat(header(r, ForwardStreamProcessor.DECISION_HEADER)).isEqualTo("kv_aware:kv_hit");
+        assertThat(GatewayClient.parse(r.body()).path("usage").path("prompt_tokens_details").path("cached_tokens")
+                .asInt()).isEqualTo(63);
     }
 }
