@@ -220,6 +220,9 @@ public final class GatewayBeans implements AutoCloseable {
         beans.put(BeanNames.RUN_MAINTENANCE, new RunMaintenanceProcessor(policies, System::nanoTime));
         // each engine's own API: engine type and ranks, engine paths, rank pin, flush, server/model info, Responses
         EngineApiBeans.define(config, workers, beans);
+        // KV events (kv-events.camel.yaml): per-worker routes, block index, kv_aware's ground truth, tree calibration
+        // (before the extensions: replica sync hands a joining replica a peer's block index)
+        kv.define(policies, beans);
         // optional modules on the class path, e.g. Kubernetes service discovery (discovery.camel.yaml) with
         // --service-discovery
         for (GatewayExtension extension : enabled) {
@@ -227,8 +230,6 @@ public final class GatewayBeans implements AutoCloseable {
         }
         // prefill/decode disaggregation (pd.camel.yaml)
         PdBeans.define(config, workers, upstream, metrics, beans);
-        // KV events (kv-events.camel.yaml): per-worker routes, block index, kv_aware's ground truth, tree calibration
-        kv.define(policies, beans);
         // --enable-trace: the request span step, and the selection, attempt and P/D leg steps wrapped in spans
         TracingBeans.define(tracing, beans);
     }

@@ -13,6 +13,8 @@ import dev.caravan.policies.PolicyEnvironment;
 import dev.caravan.policies.PolicyName;
 import dev.caravan.policies.WorkerRegistry;
 import dev.caravan.policies.fleet.Fleet;
+import dev.caravan.policies.kv.KvBlockIndex;
+import dev.caravan.processors.kv.KvEventIngestor;
 import dev.caravan.processors.config.CaravanFlags;
 import dev.caravan.processors.config.GatewayConfig;
 import dev.caravan.processors.routing.PolicyRegistry;
@@ -88,11 +90,18 @@ public final class SyncBeans implements GatewayExtension {
         return env.withFleet(new Fleet(node.prefixes(), node.sessions()));
     }
 
-    /** Starts the member (joins, pulls a snapshot) and adds the sync routes' beans. */
+    /**
+     * Starts the member (joins, pulls the oldest peer's prefix index and, when the gateway consumes KV events, its KV
+     * block index) and adds the sync routes' beans.
+     */
     @Override
     public void define(GatewayConfig config, WorkerRegistry workers, MeterRegistry meters, Map<String, Object> beans) {
         if (node == null) {
             throw new IllegalStateException("policyEnvironment must run before define");
+        }
+        KvEventIngestor kvIngestor = (KvEventIngestor) beans.get(BeanNames.KV_EVENT_INGESTOR);
+        if (kvIngestor != null) {
+            node.useKv(kvIngestor, (KvBlockIndex) beans.get(BeanNames.KV_BLOCK_INDEX));
         }
         node.start();
         beans.put(HAZELCAST_INSTANCE, node.instance());

@@ -15,6 +15,9 @@ import java.util.UUID;
 
 import dev.caravan.policies.fleet.FleetPrefixIndex;
 import dev.caravan.policies.fleet.PrefixDecision;
+import dev.caravan.policies.kv.KvBlockIndex;
+import dev.caravan.processors.kv.KvEventIngestor;
+import dev.caravan.processors.kv.SequenceTracker;
 
 /**
  * The sync messages' wire format, versioned so that a rolling restart with mixed versions keeps working.
@@ -27,18 +30,19 @@ import dev.caravan.policies.fleet.PrefixDecision;
  *
  * <p>Bodies: {@code DECISIONS} (string table; per decision the worker's index, the stamp, the hashes), {@code LOADS}
  * (per worker key its in-flight count), {@code SNAPSHOT} (string table; per entry owner index, hash, stamp),
- * {@code SESSION} (model, workers, version). Thread-safe (stateless).
+ * {@code SESSION} (model, workers, version), {@code KV_SNAPSHOT} (adapter names; per engine its key, its publishers'
+ * positions and per rank block size, non-routing groups and (engine id, key, mask) entries). Thread-safe (stateless).
  */
 final class SyncCodec {
 
-    /** The schema this replica writes and reads. */
-    static final int VERSION = 1;
+    /** The schema this replica writes and reads (2 added {@code KV_SNAPSHOT}). */
+    static final int VERSION = 2;
     /** The oldest reader that can read what this replica writes. */
     static final int MIN_READER = 1;
 
     private static final int MAGIC = 0xCA5C;
 
-    enum Kind { DECISIONS, LOADS, SNAPSHOT, SESSION }
+    enum Kind { DECISIONS, LOADS, SNAPSHOT, SESSION, KV_SNAPSHOT }
 
     /** A message another schema cannot read: skipped and counted, never fatal. */
     static final class SchemaMismatch extends Exception {
@@ -53,6 +57,10 @@ final class SyncCodec {
 
     /** A session entry's value. */
     record Session(String model, List<String> workers, long version) {
+    }
+
+    /** A peer's KV block index for a joining replica: adapter names and each engine's part. */
+    record KvSnapshot(List<String> loraNames, List<KvEventIngestor.WorkerSnapshot> workers) {
     }
 
     /** A decoded message: its header and its body ({@code List<PrefixDecision>}, {@code Map<String,Integer>}, ...). */
@@ -74,6 +82,10 @@ final class SyncCodec {
 
         Session session() {
             return (Session) body;
+        }
+
+        KvSnapshot kvSnapshot() {
+            return (KvSnapshot) body;
         }
     }
 
@@ -139,6 +151,34 @@ final class SyncCodec {
                 writeVarint(out, index.get(e.owner()));
                 out.writeLong(e.hash());
                 out.writeLong(e.stamp());
+            }
+        });
+    }
+
+    byte[] kvSnapshot(UUID origin, long sentAt, KvSnapshot snapshot) {
+        return write(Kind.KV_SNAPSHOT, origin, sentAt, out -> {
+            writeStrings(out, snapshot.loraNames());
+            writeVarint(out, snapshot.workers().size());
+            for (KvEventIngestor.WorkerSnapshot w : snapshot.workers()) {
+                writeString(out, w.key());
+                writeVarint(out, w.positions().size());
+                for (SequenceTracker.Position p : w.positions()) {
+                    writeString(out, p.topic());
+                    writeVarint(out, p.rank());
+                    out.writeLong(p.sequence());
+                }
+                writeVarint(out, w.ranks().size());
+                for (KvBlockIndex.RankState r : w.ranks()) {
+                    writeVarint(out, r.rank());
+                    writeVarint(out, r.blockSize());
+                    out.writeLong(r.nonRoutingGroups());
+                    writeVarint(out, r.engineIds().length);
+                    for (int i = 0; i < r.engineIds().length; i++) {
+                        out.writeLong(r.engineIds()[i]);
+                        out.writeLong(r.keys()[i]);
+                        out.writeLong(r.masks()[i]);
+                    }
+                }
             }
         });
     }
@@ -214,9 +254,44 @@ final class SyncCodec {
                 }
                 return out;
             }
+            case KV_SNAPSHOT:
+                return readKvSnapshot(in);
             default:
                 return new Session(readString(in), readStrings(in), in.readLong());
         }
+    }
+
+    private static KvSnapshot readKvSnapshot(DataInputStream in) throws IOException {
+        List<String> lora = readStrings(in);
+        int workers = readVarint(in);
+        List<KvEventIngestor.WorkerSnapshot> out = new ArrayList<>(workers);
+        for (int w = 0; w < workers; w++) {
+            String key = readString(in);
+            int np = readVarint(in);
+            List<SequenceTracker.Position> positions = new ArrayList<>(np);
+            for (int i = 0; i < np; i++) {
+                positions.add(new SequenceTracker.Position(readString(in), readVarint(in), in.readLong()));
+            }
+            int nr = readVarint(in);
+            List<KvBlockIndex.RankState> ranks = new ArrayList<>(nr);
+            for (int i = 0; i < nr; i++) {
+                int rank = readVarint(in);
+                int blockSize = readVarint(in);
+                long nonRouting = in.readLong();
+                int n = readVarint(in);
+                long[] ids = new long[n];
+                long[] keys = new long[n];
+                long[] masks = new long[n];
+                for (int e = 0; e < n; e++) {
+                    ids[e] = in.readLong();
+                    keys[e] = in.readLong();
+                    masks[e] = in.readLong();
+                }
+                ranks.add(new KvBlockIndex.RankState(rank, blockSize, nonRouting, ids, keys, masks));
+            }
+            out.add(new KvEventIngestor.WorkerSnapshot(key, positions, ranks));
+        }
+        return new KvSnapshot(lora, out);
     }
 
     private interface Body {

@@ -81,6 +81,15 @@ final class SyncMetrics {
                 .increment();
     }
 
+    void kvSnapshot(String outcome, int entries) {
+        counter("caravan.sync.kv.snapshots", "KV block index snapshots a joining replica pulled from a peer",
+                "outcome", outcome).increment();
+        if (entries > 0) {
+            counter("caravan.sync.kv.snapshot.entries", "KV block index entries taken from peers' snapshots")
+                    .increment(entries);
+        }
+    }
+
     void lag(String channel, long millis) {
         lags.computeIfAbsent(channel, c -> Timer.builder("caravan.sync.lag")
                 .description("From a peer's send (cluster clock) to applying it here")

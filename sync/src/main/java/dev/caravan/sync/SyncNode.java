@@ -27,7 +27,9 @@ import dev.caravan.policies.fleet.FleetPrefixIndex;
 import dev.caravan.policies.fleet.FleetPrefixes;
 import dev.caravan.policies.fleet.PrefixDecision;
 import dev.caravan.policies.fleet.PrefixHasher;
+import dev.caravan.policies.kv.KvBlockIndex;
 import dev.caravan.policies.tree.OwnerRule;
+import dev.caravan.processors.kv.KvEventIngestor;
 
 /**
  * One replica's end of the sync: its Hazelcast member, the fleet prefix index and its outbox, the shared sessions, the
@@ -59,6 +61,7 @@ final class SyncNode implements AutoCloseable {
     private final Set<UUID> knownMembers = ConcurrentHashMap.newKeySet();
     private final int maxIdleSeconds;
     private volatile HazelcastInstance instance;
+    private volatile KvIndexSync kv;
     private volatile UUID origin = new UUID(0, 0);
     private volatile long originBits;
     private Map<String, Integer> lastLoads = Map.of();
@@ -116,6 +119,10 @@ final class SyncNode implements AutoCloseable {
             } catch (Exception e) {
                 LOG.warn("Sync: no prefix snapshot from {} ({}); learning from new decisions only", oldest.getAddress(),
                         e.toString());
+            }
+            KvIndexSync kvSync = kv;
+            if (kvSync != null) {
+                kvSync.pull(instance, oldest, INITIAL_SNAPSHOT_TIMEOUT_MS);
             }
         }
     }
@@ -250,6 +257,19 @@ final class SyncNode implements AutoCloseable {
     byte[] exportSnapshot(HazelcastInstance member) {
         return codec.snapshot(member.getCluster().getLocalMember().getUuid(), member.getCluster().getClusterTime(),
                 prefixes.index().export());
+    }
+
+    /** Hands over kv_aware's block index and its ingestor: a joining replica then pulls a peer's (before {@link #start}). */
+    void useKv(KvEventIngestor ingestor, KvBlockIndex index) {
+        kv = new KvIndexSync(ingestor, index, codec, metrics);
+    }
+
+    /** This member's KV block index as a snapshot message (empty when this replica consumes no KV events). */
+    byte[] exportKvSnapshot(HazelcastInstance member) {
+        KvIndexSync kvSync = kv;
+        return kvSync != null ? kvSync.export(member)
+                : codec.kvSnapshot(member.getCluster().getLocalMember().getUuid(),
+                        member.getCluster().getClusterTime(), new SyncCodec.KvSnapshot(List.of(), List.of()));
     }
 
     /**

@@ -12,6 +12,9 @@ import org.junit.jupiter.api.Test;
 
 import dev.caravan.policies.fleet.FleetPrefixIndex;
 import dev.caravan.policies.fleet.PrefixDecision;
+import dev.caravan.policies.kv.KvBlockIndex;
+import dev.caravan.processors.kv.KvEventIngestor;
+import dev.caravan.processors.kv.SequenceTracker;
 
 class SyncCodecTest {
 
@@ -24,7 +27,7 @@ class SyncCodecTest {
                 new PrefixDecision("http://w2:8000", 43, new long[] {4}),
                 new PrefixDecision("http://w1:8000", 44, new long[] {5}));
         SyncCodec.Message m = codec.read(codec.decisions(ORIGIN, 1234, sent));
-        assertThat(m.header()).isEqualTo(new SyncCodec.Header(1, 1, SyncCodec.Kind.DECISIONS, ORIGIN, 1234));
+        assertThat(m.header()).isEqualTo(new SyncCodec.Header(2, 1, SyncCodec.Kind.DECISIONS, ORIGIN, 1234));
         assertThat(m.decisions()).hasSize(3);
         assertThat(m.decisions().get(0).workerUrl()).isEqualTo("http://w1:8000");
         assertThat(m.decisions().get(0).hashes()).containsExactly(1, -2, 3);
@@ -49,11 +52,33 @@ class SyncCodecTest {
     }
 
     @Test
+    void aKvIndexSnapshotRoundTripsWithPositionsRanksAndAdapterNames() throws Exception {
+        KvBlockIndex.RankState rank = new KvBlockIndex.RankState(1, 16, 4L, new long[] {-5, 6}, new long[] {7, -8},
+                new long[] {1, 1L << 16});
+        KvEventIngestor.WorkerSnapshot worker = new KvEventIngestor.WorkerSnapshot("regular http://w1:8000",
+                List.of(new SequenceTracker.Position("kv@w1", 1, -2L)), List.of(rank));
+        SyncCodec.Message m = codec.read(codec.kvSnapshot(ORIGIN, 5,
+                new SyncCodec.KvSnapshot(List.of("sql-adapter"), List.of(worker))));
+
+        assertThat(m.header().kind()).isEqualTo(SyncCodec.Kind.KV_SNAPSHOT);
+        SyncCodec.KvSnapshot back = m.kvSnapshot();
+        assertThat(back.loraNames()).containsExactly("sql-adapter");
+        KvEventIngestor.WorkerSnapshot w = back.workers().get(0);
+        assertThat(w.key()).isEqualTo("regular http://w1:8000");
+        assertThat(w.positions()).containsExactly(new SequenceTracker.Position("kv@w1", 1, -2L));
+        KvBlockIndex.RankState r = w.ranks().get(0);
+        assertThat(List.of(r.rank(), r.blockSize(), r.nonRoutingGroups())).isEqualTo(List.of(1, 16, 4L));
+        assertThat(r.engineIds()).containsExactly(-5, 6);
+        assertThat(r.keys()).containsExactly(7, -8);
+        assertThat(r.masks()).containsExactly(1, 1L << 16);
+    }
+
+    @Test
     void aNewerSchemaThatOldReadersMayReadIsReadAndItsExtraFieldsIgnored() throws Exception {
-        byte[] newer = new SyncCodec(2, 1).loads(ORIGIN, 5, Map.of("regular http://w1", 3));
-        byte[] withExtra = Arrays.copyOf(newer, newer.length + 9); // a field version 2 appended
+        byte[] newer = new SyncCodec(3, 1).loads(ORIGIN, 5, Map.of("regular http://w1", 3));
+        byte[] withExtra = Arrays.copyOf(newer, newer.length + 9); // a field version 3 appended
         SyncCodec.Message m = codec.read(withExtra);
-        assertThat(m.header().version()).isEqualTo(2);
+        assertThat(m.header().version()).isEqualTo(3);
         assertThat(m.loads()).isEqualTo(Map.of("regular http://w1", 3));
     }
 
@@ -61,7 +86,7 @@ class SyncCodecTest {
     void aSchemaThisReplicaCannotReadIsRefusedWithItsVersions() {
         byte[] incompatible = new SyncCodec(3, 3).loads(ORIGIN, 5, Map.of());
         assertThatThrownBy(() -> codec.read(incompatible)).isInstanceOf(SyncCodec.SchemaMismatch.class)
-                .hasMessage("schema 3 needs a reader of at least 3; this replica reads 1");
+                .hasMessage("schema 3 needs a reader of at least 3; this replica reads 2");
     }
 
     @Test

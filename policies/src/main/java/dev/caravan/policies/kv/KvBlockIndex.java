@@ -1,8 +1,11 @@
 package dev.caravan.policies.kv;
 
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.BitSet;
+import java.util.Collection;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -81,6 +84,21 @@ public final class KvBlockIndex {
      */
     public record Applied(long[] stored, long[] removed, int orphans) {
         static final Applied NONE = new Applied(new long[0], new long[0], 0);
+    }
+
+    /**
+     * One engine rank's entries as a peer replica hands them to a replica that joins (replica sync): engine id, key
+     * and holding mask (tier × group bits) per entry, with the rank's learned block size and non-routing groups. Only
+     * hashes of token ids and the engines' own ids: no prompt text.
+     */
+    public record RankState(int rank, int blockSize, long nonRoutingGroups, long[] engineIds, long[] keys,
+                            long[] masks) {
+        public RankState {
+            if (engineIds.length != keys.length || keys.length != masks.length) {
+                throw new IllegalArgumentException("engineIds, keys and masks must have one entry each, were "
+                        + engineIds.length + ", " + keys.length + ", " + masks.length);
+            }
+        }
     }
 
     public KvBlockIndex() {
@@ -185,6 +203,62 @@ public final class KvBlockIndex {
             w.resident = 0;
         }
         LOG.info("KV index: removed worker {} ({} blocks dropped)", workerId, cleared);
+    }
+
+    /** Every rank's entries of the worker (empty for an unknown worker), for a peer replica that joins. */
+    public List<RankState> export(String workerId) {
+        WorkerBlocks w = workers.get(workerId);
+        if (w == null) {
+            return List.of();
+        }
+        synchronized (w) {
+            List<RankState> out = new ArrayList<>(w.ranks.size());
+            w.ranks.forEach((rank, r) -> out.add(r.export(rank)));
+            return out;
+        }
+    }
+
+    /**
+     * Adds a peer replica's entries of the worker ({@link #export} on the peer) that this index does not know; what
+     * the worker's live events already said wins. Returns the entries added.
+     */
+    public int restore(String workerId, List<RankState> ranks) {
+        while (true) {
+            WorkerBlocks w = workers.computeIfAbsent(workerId, id -> new WorkerBlocks());
+            synchronized (w) {
+                if (w.removed) {
+                    continue; // lost a race with removeWorker
+                }
+                int added = 0;
+                for (RankState state : ranks) {
+                    RankIndex r = w.ranks.get(state.rank());
+                    if (r == null) {
+                        r = new RankIndex(newSlot(workerId, state.rank()), table, maxBlocksPerRank, counters,
+                                loraNames);
+                        w.ranks.put(state.rank(), r);
+                    }
+                    added += r.restore(state);
+                    w.blockSize = Math.max(w.blockSize, r.blockSize());
+                }
+                w.resident = residentLocked(w);
+                return added;
+            }
+        }
+    }
+
+    /** The LoRA adapter names engines reported (a snapshot), for a peer replica that joins. */
+    public Set<String> loraNames() {
+        return Set.copyOf(loraNames);
+    }
+
+    /** Remembers adapter names a peer replica heard ({@link #loraNames} there), within the index's bound. */
+    public void addLoraNames(Collection<String> names) {
+        for (String n : names) {
+            if (loraNames.size() >= MAX_LORA_NAMES) {
+                return;
+            }
+            loraNames.add(n);
+        }
     }
 
     private int newSlot(String workerId, int rank) {

@@ -237,6 +237,44 @@ final class RankIndex {
         }
     }
 
+    /** This rank's entries, as a peer replica hands them to one that joins ({@link KvBlockIndex#export}). */
+    KvBlockIndex.RankState export(int rank) {
+        int n = blocks.size();
+        long[] ids = new long[n];
+        long[] keys = new long[n];
+        long[] masks = new long[n];
+        int[] i = {0};
+        blocks.forEach((engineId, key, mask) -> {
+            ids[i[0]] = engineId;
+            keys[i[0]] = key;
+            masks[i[0]++] = mask;
+        });
+        return new KvBlockIndex.RankState(rank, blockSize, nonRoutingGroups, ids, keys, masks);
+    }
+
+    /**
+     * Adds a peer's entries whose engine ids this rank does not know (its own live events win); returns how many. An
+     * empty rank also adopts the peer's block size and group kinds; a rank that already heard events keeps its own.
+     */
+    int restore(KvBlockIndex.RankState state) {
+        if (blocks.size() == 0) {
+            nonRoutingGroups = state.nonRoutingGroups();
+        }
+        blockSize = Math.max(blockSize, state.blockSize());
+        int added = 0;
+        for (int i = 0; i < state.engineIds().length; i++) {
+            long mask = state.masks()[i];
+            if (mask == 0 || blocks.find(state.engineIds()[i]) >= 0) {
+                continue;
+            }
+            blocks.insert(state.engineIds()[i], state.keys()[i], mask);
+            transition(state.keys()[i], 0, mask);
+            added++;
+            enforceBound();
+        }
+        return added;
+    }
+
     /** Forgets every entry; returns how many there were. */
     int clear() {
         int[] n = new int[1];

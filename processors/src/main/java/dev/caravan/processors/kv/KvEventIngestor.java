@@ -2,6 +2,7 @@ package dev.caravan.processors.kv;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -58,6 +59,8 @@ public final class KvEventIngestor implements AutoCloseable {
     private final ToLongFunction<Worker> served;
     private final ZContext replayContext = new ZContext(1);
     private final Map<String, WorkerState> workers = new ConcurrentHashMap<>();
+    /** Peer snapshots of workers not registered here yet, by {@link #snapshotKey}. */
+    private final Map<String, WorkerSnapshot> pendingSnapshots = new ConcurrentHashMap<>();
 
     private static final class WorkerState {
         final Worker worker;
@@ -105,7 +108,12 @@ public final class KvEventIngestor implements AutoCloseable {
 
     /** Starts tracking a worker whose event route is being created; gaps are replayed from {@code endpoints.replay()}. */
     public void register(Worker worker, KvEndpoints endpoints) {
-        workers.put(worker.id(), new WorkerState(worker, endpoints, nanoClock.getAsLong(), served.applyAsLong(worker)));
+        WorkerState st = new WorkerState(worker, endpoints, nanoClock.getAsLong(), served.applyAsLong(worker));
+        workers.put(worker.id(), st);
+        WorkerSnapshot pending = pendingSnapshots.remove(snapshotKey(worker));
+        if (pending != null) {
+            restore(st, pending);
+        }
     }
 
     /** Stops tracking a worker whose event route was removed. Index cleanup is the index owner's call. */
@@ -269,6 +277,61 @@ public final class KvEventIngestor implements AutoCloseable {
                     sink.rankCleared(id, rank);
                 }
             }
+        }
+    }
+
+    /**
+     * What this replica knows of one engine, as a peer hands it to a replica that joins (replica sync): the worker's
+     * identity ({@link #snapshotKey}), each publisher's last sequence, and its index entries as of that sequence.
+     */
+    public record WorkerSnapshot(String key, List<SequenceTracker.Position> positions,
+                                 List<KvBlockIndex.RankState> ranks) {
+    }
+
+    /** A worker's identity across replicas, whose worker ids differ: its role and URL. */
+    public static String snapshotKey(Worker worker) {
+        return worker.role().wireName() + " " + worker.url();
+    }
+
+    /** Every registered worker's part of the index with its publishers' sequences, each read under the worker's lock. */
+    public List<WorkerSnapshot> exportSnapshot() {
+        List<WorkerSnapshot> out = new ArrayList<>();
+        for (WorkerState st : workers.values()) {
+            synchronized (st) {
+                out.add(new WorkerSnapshot(snapshotKey(st.worker), st.tracker.positions(), index.export(st.worker.id())));
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Takes a peer's snapshot: each registered worker's entries are added to the index (what its live events already
+     * said wins) and its publishers' sequences become the baseline, so the first live message replays only the batches
+     * since the snapshot (a GAP) instead of everything the engine buffers. Workers not registered yet (discovery finds
+     * them later) take theirs when they register. Returns the entries added now.
+     */
+    public int restoreSnapshot(List<WorkerSnapshot> snapshots) {
+        Map<String, WorkerState> byKey = new HashMap<>();
+        workers.values().forEach(st -> byKey.put(snapshotKey(st.worker), st));
+        int added = 0;
+        for (WorkerSnapshot snap : snapshots) {
+            WorkerState st = byKey.get(snap.key());
+            if (st == null) {
+                pendingSnapshots.put(snap.key(), snap);
+            } else {
+                added += restore(st, snap);
+            }
+        }
+        return added;
+    }
+
+    private int restore(WorkerState st, WorkerSnapshot snap) {
+        synchronized (st) {
+            int added = index.restore(st.worker.id(), snap.ranks());
+            snap.positions().forEach(st.tracker::seed);
+            LOG.info("KV index of {}: {} entries from a peer replica's snapshot, publishers at {}", st.worker.id(),
+                    added, snap.positions());
+            return added;
         }
     }
 

@@ -1,5 +1,7 @@
 package dev.caravan.processors.kv;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -61,6 +63,25 @@ public final class SequenceTracker {
             return new Verdict(Kind.RESTART, prev, sequence);
         }
         return new Verdict(sequence == prev + 1 ? Kind.NEXT : Kind.GAP, prev, sequence);
+    }
+
+    /** One publisher's latest sequence. */
+    public record Position(String topic, int rank, long sequence) {
+    }
+
+    /** Every publisher's latest sequence (a snapshot). */
+    public List<Position> positions() {
+        List<Position> out = new ArrayList<>();
+        last.forEach((p, seq) -> out.add(new Position(p.topic(), p.rank(), seq)));
+        return out;
+    }
+
+    /**
+     * Takes a peer replica's position as the publisher's baseline unless a message of it was already seen: the next
+     * live message is then NEXT, a GAP (the batches since the peer's snapshot, to replay) or a RESTART.
+     */
+    public void seed(Position position) {
+        last.putIfAbsent(new Publisher(position.topic(), position.rank()), position.sequence());
     }
 
     /** Forgets every publisher: the next message of each is a new baseline. */
