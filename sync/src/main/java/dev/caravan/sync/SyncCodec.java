@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
+import dev.caravan.policies.fleet.BucketRanges;
 import dev.caravan.policies.fleet.FleetPrefixIndex;
 import dev.caravan.policies.fleet.PrefixDecision;
 import dev.caravan.policies.kv.KvBlockIndex;
@@ -31,18 +32,19 @@ import dev.caravan.processors.kv.SequenceTracker;
  * <p>Bodies: {@code DECISIONS} (string table; per decision the worker's index, the stamp, the hashes), {@code LOADS}
  * (per worker key its in-flight count), {@code SNAPSHOT} (string table; per entry owner index, hash, stamp),
  * {@code SESSION} (model, workers, version), {@code KV_SNAPSHOT} (adapter names; per engine its key, its publishers'
- * positions and per rank block size, non-routing groups and (engine id, key, mask) entries). Thread-safe (stateless).
+ * positions and per rank block size, non-routing groups and (engine id, key, mask) entries), {@code BUCKET_RANGES}
+ * (per worker its URL and inclusive length range). Thread-safe (stateless).
  */
 final class SyncCodec {
 
-    /** The schema this replica writes and reads (2 added {@code KV_SNAPSHOT}). */
+    /** The schema this replica writes and reads (2 added {@code KV_SNAPSHOT} and {@code BUCKET_RANGES}). */
     static final int VERSION = 2;
     /** The oldest reader that can read what this replica writes. */
     static final int MIN_READER = 1;
 
     private static final int MAGIC = 0xCA5C;
 
-    enum Kind { DECISIONS, LOADS, SNAPSHOT, SESSION, KV_SNAPSHOT }
+    enum Kind { DECISIONS, LOADS, SNAPSHOT, SESSION, KV_SNAPSHOT, BUCKET_RANGES }
 
     /** A message another schema cannot read: skipped and counted, never fatal. */
     static final class SchemaMismatch extends Exception {
@@ -86,6 +88,11 @@ final class SyncCodec {
 
         KvSnapshot kvSnapshot() {
             return (KvSnapshot) body;
+        }
+
+        @SuppressWarnings("unchecked")
+        List<BucketRanges.Range> bucketRanges() {
+            return (List<BucketRanges.Range>) body;
         }
     }
 
@@ -183,6 +190,17 @@ final class SyncCodec {
         });
     }
 
+    byte[] bucketRanges(UUID origin, long sentAt, List<BucketRanges.Range> ranges) {
+        return write(Kind.BUCKET_RANGES, origin, sentAt, out -> {
+            writeVarint(out, ranges.size());
+            for (BucketRanges.Range r : ranges) {
+                writeString(out, r.url());
+                out.writeLong(r.lo());
+                out.writeLong(r.hi());
+            }
+        });
+    }
+
     byte[] session(Session session) {
         return write(Kind.SESSION, new UUID(0, 0), 0, out -> {
             writeString(out, session.model());
@@ -256,6 +274,14 @@ final class SyncCodec {
             }
             case KV_SNAPSHOT:
                 return readKvSnapshot(in);
+            case BUCKET_RANGES: {
+                int n = readVarint(in);
+                List<BucketRanges.Range> out = new ArrayList<>(n);
+                for (int i = 0; i < n; i++) {
+                    out.add(new BucketRanges.Range(readString(in), in.readLong(), in.readLong()));
+                }
+                return out;
+            }
             default:
                 return new Session(readString(in), readStrings(in), in.readLong());
         }

@@ -30,6 +30,8 @@ final class SyncMember {
     static final String DECISIONS = "caravan.decisions";
     /** Snapshot pulls of the fleet prefix index. */
     static final String SNAPSHOTS = "caravan.snapshots";
+    /** Replicated map: model → bucket's length ranges, cut by the oldest member. */
+    static final String BUCKETS = "caravan.buckets";
     /** The member's user-context key under which its {@link SyncNode} is found by tasks. */
     static final String NODE = "caravan.sync.node";
     /** Hazelcast's per-instance choice of its own address (read from the Config, then system properties). */

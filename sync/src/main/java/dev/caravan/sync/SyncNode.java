@@ -56,6 +56,7 @@ final class SyncNode implements AutoCloseable {
     private final BlockingQueue<PrefixDecision> outbox = new ArrayBlockingQueue<>(OUTBOX_CAPACITY);
     private final FleetPrefixes prefixes;
     private final HazelcastSessionStore sessions;
+    private final HazelcastBucketRanges buckets;
     private final PeerLoads loads;
     private final ExecutorService executor;
     private final Set<UUID> knownMembers = ConcurrentHashMap.newKeySet();
@@ -85,6 +86,7 @@ final class SyncNode implements AutoCloseable {
         this.sessions = new HazelcastSessionStore(() -> instance.getMap(SyncMember.SESSIONS), hasher, executor,
                 metrics, maxIdleSeconds > 0);
         this.loads = new PeerLoads(workers, System::nanoTime);
+        this.buckets = new HazelcastBucketRanges(() -> instance, codec, metrics);
     }
 
     /** Starts the member, joins the fleet and pulls the oldest peer's prefix index before returning. */
@@ -145,6 +147,10 @@ final class SyncNode implements AutoCloseable {
 
     FleetPrefixes prefixes() {
         return prefixes;
+    }
+
+    HazelcastBucketRanges buckets() {
+        return buckets;
     }
 
     HazelcastSessionStore sessions() {

@@ -10,6 +10,7 @@ import java.util.UUID;
 
 import org.junit.jupiter.api.Test;
 
+import dev.caravan.policies.fleet.BucketRanges;
 import dev.caravan.policies.fleet.FleetPrefixIndex;
 import dev.caravan.policies.fleet.PrefixDecision;
 import dev.caravan.policies.kv.KvBlockIndex;
@@ -71,6 +72,15 @@ class SyncCodecTest {
         assertThat(r.engineIds()).containsExactly(-5, 6);
         assertThat(r.keys()).containsExactly(7, -8);
         assertThat(r.masks()).containsExactly(1, 1L << 16);
+    }
+
+    @Test
+    void bucketRangesRoundTrip() throws Exception {
+        List<BucketRanges.Range> ranges = List.of(new BucketRanges.Range("http://w1:8000", 0, 20),
+                new BucketRanges.Range("http://w2:8000", 21, Long.MAX_VALUE));
+        SyncCodec.Message m = codec.read(codec.bucketRanges(ORIGIN, 5, ranges));
+        assertThat(m.header().kind()).isEqualTo(SyncCodec.Kind.BUCKET_RANGES);
+        assertThat(m.bucketRanges()).isEqualTo(ranges);
     }
 
     @Test

@@ -7,6 +7,11 @@ package dev.caravan.policies.fleet;
  *
  * @param prefixes cache_aware's fleet prefix index and outbox, or null
  * @param sessions manual's shared routing-key assignments, or null
+ * @param buckets  bucket's shared length ranges, or null
  */
-public record Fleet(FleetPrefixes prefixes, SessionStore sessions) {
+public record Fleet(FleetPrefixes prefixes, SessionStore sessions, BucketRanges buckets) {
+
+    public Fleet(FleetPrefixes prefixes, SessionStore sessions) {
+        this(prefixes, sessions, null);
+    }
 }

@@ -201,6 +201,23 @@ final class Bucket {
         return List.copyOf(out);
     }
 
+    /**
+     * Takes ranges another replica cut, when they name exactly this bucket's workers in its order; returns true when
+     * the boundaries changed. Ranges of another worker set (discovery skew) are ignored: this bucket keeps its own.
+     */
+    boolean adopt(List<Boundary> ranges) {
+        if (ranges.size() != urls.size() || ranges.equals(boundaries)) {
+            return false;
+        }
+        for (int i = 0; i < ranges.size(); i++) {
+            if (!ranges.get(i).url().equals(urls.get(i))) {
+                return false;
+            }
+        }
+        boundaries = List.copyOf(ranges);
+        return true;
+    }
+
     List<Boundary> boundaries() {
         return boundaries;
     }

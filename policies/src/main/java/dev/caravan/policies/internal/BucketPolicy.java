@@ -2,7 +2,9 @@ package dev.caravan.policies.internal;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
 import java.util.random.RandomGenerator;
@@ -19,6 +21,7 @@ import dev.caravan.policies.PolicyEnvironment;
 import dev.caravan.policies.PolicyName;
 import dev.caravan.policies.SelectionContext;
 import dev.caravan.policies.Worker;
+import dev.caravan.policies.fleet.BucketRanges;
 
 /**
  * SGLang's {@code bucket} (meant for P/D prefill pools): workers own ranges of prompt length, so short and long prompts
@@ -42,8 +45,9 @@ import dev.caravan.policies.Worker;
  * monitor, for one choose-and-record step at a time.
  *
  * <p>Replica sync: the workers are ordered by URL instead of the order this replica registered them, so replicas with
- * the same workers start from the same ranges whatever their discovery timing. Each replica still re-cuts from its own
- * window (docs/design/replica-sync.md, "Rings, buckets and orders").
+ * the same workers start from the same ranges whatever their discovery timing, and only the replica that cuts for the
+ * fleet ({@link BucketRanges#cutsForFleet}) re-cuts them; the others adopt its published ranges. The imbalance guard's
+ * window stays per replica (docs/design/replica-sync.md, "Rings, buckets and orders").
  */
 public final class BucketPolicy implements LoadBalancingPolicy, Maintainable {
 
@@ -56,12 +60,15 @@ public final class BucketPolicy implements LoadBalancingPolicy, Maintainable {
     private final ConcurrentHashMap<String, Bucket> buckets = new ConcurrentHashMap<>();
     /** With replica sync: workers in URL order, so every replica starts from the same ranges. */
     private final boolean sortedUrls;
+    /** With replica sync: the ranges one replica cuts for the fleet; null alone. */
+    private final BucketRanges shared;
 
     public BucketPolicy(BucketConfig config, PolicyEnvironment env) {
         this.config = config;
         this.nanoTime = env.nanoTime();
         this.random = env.random();
         this.sortedUrls = env.fleet() != null;
+        this.shared = env.fleet() == null ? null : env.fleet().buckets();
     }
 
     @Override
@@ -110,6 +117,18 @@ public final class BucketPolicy implements LoadBalancingPolicy, Maintainable {
         }
     }
 
+    /** Every model's current ranges, in worker order (the replicas' agreement is checked against this). */
+    public Map<String, List<BucketRanges.Range>> ranges() {
+        Map<String, List<BucketRanges.Range>> out = new TreeMap<>();
+        buckets.forEach((model, b) -> {
+            synchronized (b) {
+                out.put(model, b.boundaries().stream().map(x -> new BucketRanges.Range(x.url(), x.lo(), x.hi()))
+                        .toList());
+            }
+        });
+        return out;
+    }
+
     @Override
     public String name() {
         return NAME;
@@ -147,16 +166,44 @@ public final class BucketPolicy implements LoadBalancingPolicy, Maintainable {
         return config.bucketAdjustInterval();
     }
 
-    /** Re-cuts every model's length ranges from its window. */
+    /**
+     * Re-cuts every model's length ranges from its window; with replica sync only the replica that cuts for the fleet
+     * does, and publishes them, while the others adopt the published ranges.
+     */
     @Override
     public void runMaintenance() {
         long now = nanoTime.getAsLong();
+        boolean cuts = shared == null || shared.cutsForFleet();
         buckets.forEach((model, b) -> {
-            synchronized (b) {
-                if (b.adjust(now)) {
-                    LOG.info("bucket: re-cut length ranges for '{}': {}", model, b.boundaries());
-                }
+            if (cuts) {
+                recut(model, b, now);
+            } else {
+                adopt(model, b, now);
             }
         });
+    }
+
+    private void recut(String model, Bucket b, long now) {
+        List<BucketRanges.Range> cut = null;
+        synchronized (b) {
+            if (b.adjust(now)) {
+                LOG.info("bucket: re-cut length ranges for '{}': {}", model, b.boundaries());
+                cut = b.boundaries().stream().map(x -> new BucketRanges.Range(x.url(), x.lo(), x.hi())).toList();
+            }
+        }
+        if (cut != null && shared != null) {
+            shared.publish(model, cut);
+        }
+    }
+
+    private void adopt(String model, Bucket b, long now) {
+        List<BucketRanges.Range> published = shared.latest(model);
+        synchronized (b) {
+            b.expire(now); // the window still feeds the imbalance guard
+            if (published != null && b.adopt(published.stream()
+                    .map(r -> new Bucket.Boundary(r.url(), r.lo(), r.hi())).toList())) {
+                LOG.info("bucket: adopted the fleet's length ranges for '{}': {}", model, b.boundaries());
+            }
+        }
     }
 }

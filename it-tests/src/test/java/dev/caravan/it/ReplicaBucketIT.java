@@ -1,0 +1,74 @@
+package dev.caravan.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import dev.caravan.policies.fleet.BucketRanges;
+import dev.caravan.policies.internal.BucketPolicy;
+
+/**
+ * Three bucket replicas syncing through Hazelcast that each see different prompt lengths: the oldest cuts the length
+ * ranges from its window and publishes them, the others adopt them, so every replica sends a length to the same worker.
+ */
+class ReplicaBucketIT {
+
+    @RegisterExtension
+    static final SimFleetExtension SIMS = new SimFleetExtension(4, b -> b.defaultMaxTokens(1));
+
+    private static SyncFleet fleet;
+
+    @BeforeAll
+    static void startFleet() {
+        fleet = new SyncFleet(3, SIMS.urls(), "--policy", "bucket", "--bucket-adjust-interval", "1").start();
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> SyncFleet.member(fleet.replica(0)).getCluster().getMembers().size() == 3);
+    }
+
+    @AfterAll
+    static void stopFleet() {
+        if (fleet != null) {
+            fleet.close();
+        }
+    }
+
+    private static void send(GatewayHarness replica, int from, int step) {
+        for (int i = 0; i < 10; i++) {
+            Map<String, Object> body = new LinkedHashMap<>();
+            body.put("model", SIMS.model());
+            body.put("prompt", "x".repeat(from + i * step));
+            assertThat(replica.client().postJson("/v1/completions", GatewayClient.json(body)).statusCode())
+                    .isEqualTo(200);
+        }
+    }
+
+    private static Map<String, List<BucketRanges.Range>> ranges(int replica) {
+        return ((BucketPolicy) fleet.replica(replica).gateway().beans().policies().poolFor(SIMS.model()).policy())
+                .ranges();
+    }
+
+    @Test
+    void everyReplicaTakesTheLengthRangesTheOldestReplicaCut() {
+        Map<String, List<BucketRanges.Range>> initial = ranges(0);
+        send(fleet.replica(0), 100, 100);        // short prompts: the oldest member cuts its ranges from these
+        send(fleet.replica(1), 5_000, 500);      // long ones: alone, this replica would cut far higher ranges
+
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+            Map<String, List<BucketRanges.Range>> cut = ranges(0);
+            assertThat(cut).isNotEqualTo(initial);
+            assertThat(ranges(1)).isEqualTo(cut);
+            assertThat(ranges(2)).isEqualTo(cut);
+        });
+        // cut from the oldest member's short prompts (at most 1,000 chars), not from replica 1's long ones
+        assertThat(ranges(0).values().iterator().next().get(0).hi()).isLessThan(1_000);
+    }
+}
