@@ -17,6 +17,7 @@ import org.slf4j.LoggerFactory;
 
 import dev.caravan.policies.Worker;
 import dev.caravan.policies.WorkerListener;
+import dev.caravan.processors.RouteChanges;
 import dev.caravan.processors.WhenFullyStarted;
 import dev.caravan.processors.reliability.WorkerBreakers;
 
@@ -123,10 +124,11 @@ public final class WorkerControlRoutes implements WorkerListener, AutoCloseable 
         String bean = breakerBean(worker);
         camel.getRegistry().bind(bean, CircuitBreaker.class, breakers.controlBreaker(worker));
         try {
-            TemplatedRouteBuilder.builder(camel, TEMPLATE_ID).routeId(id).prefixId(id + "-")
+            RouteChanges.run(camel, () -> TemplatedRouteBuilder.builder(camel, TEMPLATE_ID).routeId(id)
+                    .prefixId(id + "-")
                     .parameter("workerId", worker.id())
                     .parameter("breaker", bean)
-                    .add();
+                    .add());
             routes.add(id);
             LOG.debug("Control route {} for {}", id, worker.url());
         } catch (Exception e) {
@@ -140,7 +142,7 @@ public final class WorkerControlRoutes implements WorkerListener, AutoCloseable 
         if (routes.remove(id) && camel != null) {
             try {
                 camel.getRouteController().stopRoute(id, STOP_TIMEOUT_SECONDS, TimeUnit.SECONDS);
-                camel.removeRoute(id);
+                RouteChanges.run(camel, () -> camel.removeRoute(id));
                 LOG.debug("Control route {} removed: worker {} left", id, worker.url());
             } catch (Exception e) {
                 LOG.warn("Cannot remove control route {}: {}", id, e.toString());

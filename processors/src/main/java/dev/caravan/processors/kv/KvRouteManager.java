@@ -21,6 +21,7 @@ import org.slf4j.LoggerFactory;
 
 import dev.caravan.policies.Worker;
 import dev.caravan.policies.WorkerListener;
+import dev.caravan.processors.RouteChanges;
 import dev.caravan.processors.WhenFullyStarted;
 
 /**
@@ -196,12 +197,12 @@ public final class KvRouteManager implements WorkerListener, AutoCloseable {
         String id = routeId(worker, rank);
         String endpoint = ReplayEndpoints.forRank(endpoints.events(), rank);
         try {
-            TemplatedRouteBuilder.builder(camel, TEMPLATE_ID).routeId(id)
+            RouteChanges.run(camel, () -> TemplatedRouteBuilder.builder(camel, TEMPLATE_ID).routeId(id)
                     .parameter("workerId", worker.id())
                     .parameter("endpoint", endpoint)
                     .parameter("topics", settings.topics())
                     .parameter("rank", Integer.toString(rank))
-                    .add();
+                    .add());
             routes.add(id);
             ranks.merge(worker.id(), rank + 1, Math::max);
             String replay = endpoints.replay() == null ? "none" : ReplayEndpoints.forRank(endpoints.replay(), rank);
@@ -254,7 +255,7 @@ public final class KvRouteManager implements WorkerListener, AutoCloseable {
             if (routes.remove(id) && camel != null) {
                 try {
                     camel.getRouteController().stopRoute(id, STOP_TIMEOUT_SECONDS, TimeUnit.SECONDS);
-                    camel.removeRoute(id);
+                    RouteChanges.run(camel, () -> camel.removeRoute(id));
                     LOG.info("KV-event route {} removed: worker {} left", id, worker.url());
                 } catch (Exception e) {
                     LOG.warn("Cannot remove KV-event route {}: {}", id, e.toString());
