@@ -105,7 +105,8 @@ public final class PolicyFactory {
                         + " (PolicyEnvironment.withKv); the gateway provides it");
             }
             return new KvAwarePolicy(config, kv.index(),
-                    kv.tokenizers().tokenizer(config.tokenizer(), config.charsPerToken()), kv.parity(), env.random());
+                    kv.tokenizers().tokenizer(config.tokenizer(), config.charsPerToken()), kv.parity(), env.random(),
+                    env.fleet() == null ? null : env.fleet().activeBlocks());
         }
     }
 }

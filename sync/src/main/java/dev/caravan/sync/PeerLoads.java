@@ -9,9 +9,11 @@ import java.util.function.LongSupplier;
 
 import dev.caravan.policies.Worker;
 import dev.caravan.policies.WorkerRegistry;
+import dev.caravan.policies.kv.PeerActiveBlocks;
 
 /**
- * The other replicas' in-flight counts, summed into each {@link Worker#setPeerLoad}: one report per member (its latest),
+ * The other replicas' in-flight counts, summed into each {@link Worker#setPeerLoad}, and their kv_aware active blocks,
+ * summed into {@link PeerActiveBlocks}: one report per member (its latest),
  * dropped when the member leaves or its report is older than {@link #STALE_NANOS} (a member that stopped reporting
  * must not weigh on the guards for ever). Workers are keyed by role and URL, the same on every replica.
  */
@@ -20,15 +22,17 @@ final class PeerLoads {
     /** A report older than this no longer counts (members report at least every second). */
     static final long STALE_NANOS = 5_000_000_000L;
 
-    private record Report(Map<String, Integer> counts, long receivedNanos) {
+    private record Report(Map<String, Integer> counts, Map<String, Integer> blocks, long receivedNanos) {
     }
 
     private final WorkerRegistry workers;
+    private final PeerActiveBlocks activeBlocks;
     private final LongSupplier nanoTime;
     private final Map<UUID, Report> reports = new ConcurrentHashMap<>();
 
-    PeerLoads(WorkerRegistry workers, LongSupplier nanoTime) {
+    PeerLoads(WorkerRegistry workers, PeerActiveBlocks activeBlocks, LongSupplier nanoTime) {
         this.workers = workers;
+        this.activeBlocks = activeBlocks;
         this.nanoTime = nanoTime;
     }
 
@@ -48,8 +52,22 @@ final class PeerLoads {
         return out;
     }
 
-    void apply(UUID origin, Map<String, Integer> counts) {
-        reports.put(origin, new Report(Map.copyOf(counts), nanoTime.getAsLong()));
+    /** This replica's kv_aware active blocks as it publishes them: non-zero only, by worker key. */
+    Map<String, Integer> localBlocks() {
+        Map<String, Integer> byId = activeBlocks.local();
+        Map<String, Integer> out = new HashMap<>();
+        for (Worker w : workers.all()) {
+            int n = byId.getOrDefault(w.id(), 0);
+            if (n > 0) {
+                out.put(key(w), n);
+            }
+        }
+        return out;
+    }
+
+    void apply(UUID origin, SyncCodec.LoadReport report) {
+        reports.put(origin, new Report(Map.copyOf(report.counts()), Map.copyOf(report.activeBlocks()),
+                nanoTime.getAsLong()));
         recompute();
     }
 
@@ -78,9 +96,19 @@ final class PeerLoads {
 
     synchronized void recompute() {
         Map<String, Integer> sum = new HashMap<>();
-        reports.values().forEach(r -> r.counts().forEach((k, v) -> sum.merge(k, v, Integer::sum)));
+        Map<String, Integer> blocks = new HashMap<>();
+        reports.values().forEach(r -> {
+            r.counts().forEach((k, v) -> sum.merge(k, v, Integer::sum));
+            r.blocks().forEach((k, v) -> blocks.merge(k, v, Integer::sum));
+        });
+        Map<String, Integer> blocksById = new HashMap<>();
         for (Worker w : workers.all()) {
             w.setPeerLoad(sum.getOrDefault(key(w), 0));
+            Integer b = blocks.get(key(w));
+            if (b != null) {
+                blocksById.put(w.id(), b);
+            }
         }
+        activeBlocks.setPeers(blocksById);
     }
 }

@@ -87,7 +87,7 @@ public final class SyncBeans implements GatewayExtension {
                 config.policyOptions());
         int maxIdle = manual.ttlEnabled() ? (int) Math.min(Integer.MAX_VALUE, manual.maxIdle().toSeconds()) : 0;
         node = new SyncNode(sync, new SyncCodec(), cacheAware.sharedPrefixOwner(), maxIdle, workers, meters);
-        return env.withFleet(new Fleet(node.prefixes(), node.sessions(), node.buckets()));
+        return env.withFleet(new Fleet(node.prefixes(), node.sessions(), node.buckets(), node.activeBlocks()));
     }
 
     /**

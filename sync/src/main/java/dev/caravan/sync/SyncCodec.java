@@ -30,7 +30,7 @@ import dev.caravan.processors.kv.SequenceTracker;
  * skip. Strings are UTF-8 with a varint length; each batch carries its strings once (a table indexed by varint).
  *
  * <p>Bodies: {@code DECISIONS} (string table; per decision the worker's index, the stamp, the hashes), {@code LOADS}
- * (per worker key its in-flight count), {@code SNAPSHOT} (string table; per entry owner index, hash, stamp),
+ * (per worker key its in-flight count; schema 2 appends per worker key kv_aware's active blocks), {@code SNAPSHOT} (string table; per entry owner index, hash, stamp),
  * {@code SESSION} (model, workers, version), {@code KV_SNAPSHOT} (adapter names; per engine its key, its publishers'
  * positions and per rank block size, non-routing groups and (engine id, key, mask) entries), {@code BUCKET_RANGES}
  * (per worker its URL and inclusive length range). Thread-safe (stateless).
@@ -57,6 +57,13 @@ final class SyncCodec {
     record Header(int version, int minReader, Kind kind, UUID origin, long sentAtMillis) {
     }
 
+    /**
+     * A load report: in-flight requests per worker key and (schema 2, appended) kv_aware's distinct active blocks per
+     * worker key; a schema-1 report reads with no blocks.
+     */
+    record LoadReport(Map<String, Integer> counts, Map<String, Integer> activeBlocks) {
+    }
+
     /** A session entry's value. */
     record Session(String model, List<String> workers, long version) {
     }
@@ -72,9 +79,8 @@ final class SyncCodec {
             return (List<PrefixDecision>) body;
         }
 
-        @SuppressWarnings("unchecked")
-        Map<String, Integer> loads() {
-            return (Map<String, Integer>) body;
+        LoadReport loads() {
+            return (LoadReport) body;
         }
 
         @SuppressWarnings("unchecked")
@@ -133,13 +139,31 @@ final class SyncCodec {
     }
 
     byte[] loads(UUID origin, long sentAt, Map<String, Integer> counts) {
+        return loads(origin, sentAt, new LoadReport(counts, Map.of()));
+    }
+
+    byte[] loads(UUID origin, long sentAt, LoadReport report) {
         return write(Kind.LOADS, origin, sentAt, out -> {
-            writeVarint(out, counts.size());
-            for (Map.Entry<String, Integer> e : counts.entrySet()) {
-                writeString(out, e.getKey());
-                writeVarint(out, e.getValue());
-            }
+            writeCounts(out, report.counts());
+            writeCounts(out, report.activeBlocks()); // schema 2: appended, so schema-1 readers skip it
         });
+    }
+
+    private static void writeCounts(DataOutputStream out, Map<String, Integer> counts) throws IOException {
+        writeVarint(out, counts.size());
+        for (Map.Entry<String, Integer> e : counts.entrySet()) {
+            writeString(out, e.getKey());
+            writeVarint(out, e.getValue());
+        }
+    }
+
+    private static Map<String, Integer> readCounts(DataInputStream in) throws IOException {
+        int n = readVarint(in);
+        Map<String, Integer> out = new LinkedHashMap<>();
+        for (int i = 0; i < n; i++) {
+            out.put(readString(in), readVarint(in));
+        }
+        return out;
     }
 
     byte[] snapshot(UUID origin, long sentAt, List<FleetPrefixIndex.Entry> entries) {
@@ -255,12 +279,9 @@ final class SyncCodec {
                 return out;
             }
             case LOADS: {
-                int n = readVarint(in);
-                Map<String, Integer> out = new LinkedHashMap<>();
-                for (int i = 0; i < n; i++) {
-                    out.put(readString(in), readVarint(in));
-                }
-                return out;
+                Map<String, Integer> counts = readCounts(in);
+                Map<String, Integer> blocks = in.available() > 0 ? readCounts(in) : Map.of();
+                return new LoadReport(counts, blocks);
             }
             case SNAPSHOT: {
                 List<String> strings = readStrings(in);

@@ -28,6 +28,7 @@ import dev.caravan.policies.fleet.FleetPrefixes;
 import dev.caravan.policies.fleet.PrefixDecision;
 import dev.caravan.policies.fleet.PrefixHasher;
 import dev.caravan.policies.kv.KvBlockIndex;
+import dev.caravan.policies.kv.PeerActiveBlocks;
 import dev.caravan.policies.tree.OwnerRule;
 import dev.caravan.processors.kv.KvEventIngestor;
 
@@ -57,6 +58,7 @@ final class SyncNode implements AutoCloseable {
     private final FleetPrefixes prefixes;
     private final HazelcastSessionStore sessions;
     private final HazelcastBucketRanges buckets;
+    private final PeerActiveBlocks activeBlocks = new PeerActiveBlocks();
     private final PeerLoads loads;
     private final ExecutorService executor;
     private final Set<UUID> knownMembers = ConcurrentHashMap.newKeySet();
@@ -65,7 +67,7 @@ final class SyncNode implements AutoCloseable {
     private volatile KvIndexSync kv;
     private volatile UUID origin = new UUID(0, 0);
     private volatile long originBits;
-    private Map<String, Integer> lastLoads = Map.of();
+    private SyncCodec.LoadReport lastLoads = new SyncCodec.LoadReport(Map.of(), Map.of());
     private long lastLoadsNanos;
 
     SyncNode(SyncConfig config, SyncCodec codec, OwnerRule ownerRule, int maxIdleSeconds, WorkerRegistry workers,
@@ -85,7 +87,7 @@ final class SyncNode implements AutoCloseable {
         });
         this.sessions = new HazelcastSessionStore(() -> instance.getMap(SyncMember.SESSIONS), hasher, executor,
                 metrics, maxIdleSeconds > 0);
-        this.loads = new PeerLoads(workers, System::nanoTime);
+        this.loads = new PeerLoads(workers, activeBlocks, System::nanoTime);
         this.buckets = new HazelcastBucketRanges(() -> instance, codec, metrics);
     }
 
@@ -149,6 +151,11 @@ final class SyncNode implements AutoCloseable {
         return prefixes;
     }
 
+    /** kv_aware's active blocks: this replica's for the load reports, the peers' for its policies. */
+    PeerActiveBlocks activeBlocks() {
+        return activeBlocks;
+    }
+
     HazelcastBucketRanges buckets() {
         return buckets;
     }
@@ -208,7 +215,7 @@ final class SyncNode implements AutoCloseable {
      */
     synchronized byte[] loadReport() {
         loads.expire();
-        Map<String, Integer> now = loads.local();
+        SyncCodec.LoadReport now = new SyncCodec.LoadReport(loads.local(), loads.localBlocks());
         long t = System.nanoTime();
         if (now.equals(lastLoads) && t - lastLoadsNanos < 1_000_000_000L) {
             return null;

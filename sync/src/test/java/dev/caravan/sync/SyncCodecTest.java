@@ -43,7 +43,7 @@ class SyncCodecTest {
 
     @Test
     void loadsSnapshotsAndSessionsRoundTrip() throws Exception {
-        assertThat(codec.read(codec.loads(ORIGIN, 5, Map.of("regular http://w1", 3))).loads())
+        assertThat(codec.read(codec.loads(ORIGIN, 5, Map.of("regular http://w1", 3))).loads().counts())
                 .isEqualTo(Map.of("regular http://w1", 3));
         List<FleetPrefixIndex.Entry> entries = List.of(new FleetPrefixIndex.Entry(11, "http://w1", 100),
                 new FleetPrefixIndex.Entry(12, "http://w2", 101));
@@ -84,12 +84,24 @@ class SyncCodecTest {
     }
 
     @Test
+    void loadReportsCarryKvAwaresActiveBlocksAndASchemaOneReportReadsWithoutThem() throws Exception {
+        SyncCodec.LoadReport report = new SyncCodec.LoadReport(Map.of("regular http://w1", 3),
+                Map.of("regular http://w1", 400));
+        assertThat(codec.read(codec.loads(ORIGIN, 5, report)).loads()).isEqualTo(report);
+
+        byte[] withEmptyBlocks = codec.loads(ORIGIN, 5, Map.of("regular http://w1", 3));
+        byte[] schemaOne = Arrays.copyOf(withEmptyBlocks, withEmptyBlocks.length - 1); // no appended section
+        assertThat(codec.read(schemaOne).loads())
+                .isEqualTo(new SyncCodec.LoadReport(Map.of("regular http://w1", 3), Map.of()));
+    }
+
+    @Test
     void aNewerSchemaThatOldReadersMayReadIsReadAndItsExtraFieldsIgnored() throws Exception {
         byte[] newer = new SyncCodec(3, 1).loads(ORIGIN, 5, Map.of("regular http://w1", 3));
         byte[] withExtra = Arrays.copyOf(newer, newer.length + 9); // a field version 3 appended
         SyncCodec.Message m = codec.read(withExtra);
         assertThat(m.header().version()).isEqualTo(3);
-        assertThat(m.loads()).isEqualTo(Map.of("regular http://w1", 3));
+        assertThat(m.loads().counts()).isEqualTo(Map.of("regular http://w1", 3));
     }
 
     @Test

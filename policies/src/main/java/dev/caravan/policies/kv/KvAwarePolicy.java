@@ -35,7 +35,8 @@ import dev.caravan.policies.text.Tokenizer;
  *   cost(w, r) = overlapWeight × prefillBlocks(w, r) + decodeBlocks(w, r)
  *   prefillBlocks(w, r) = request tokens / blockSize − weighted matched blocks of (w, r)
  *   decodeBlocks(w, r)  = ROUTER: distinct blocks of the requests in flight on (w, r) ∪ this request's blocks, + 1 per
- *                                 request for its partial tail and decode tokens (Dynamo's potential blocks)
+ *                                 request for its partial tail and decode tokens (Dynamo's potential blocks), + with
+ *                                 replica sync the other replicas' reported active blocks on w ÷ its ranks
  *                         ENGINE: w's reported token load ÷ blockSize + this request's blocks (ROUTER until reported)
  * </pre>
  * Blocks of engines whose block size differs from {@code kv-block-size} are converted to that unit, so a mixed fleet
@@ -72,6 +73,7 @@ public final class KvAwarePolicy implements LoadBalancingPolicy {
     private final ParityTracker parity;
     private final RandomGenerator random;
     private final ActiveBlocks active = new ActiveBlocks();
+    private final PeerActiveBlocks peers;
     private final AtomicLong tails = new AtomicLong();
 
     /** One engine rank of a healthy worker, with what the request would cost there. */
@@ -87,11 +89,24 @@ public final class KvAwarePolicy implements LoadBalancingPolicy {
      */
     public KvAwarePolicy(KvAwareConfig config, KvBlockIndex index, Tokenizer tokenizer, ParityTracker parity,
                          RandomGenerator random) {
+        this(config, index, tokenizer, parity, random, null);
+    }
+
+    /**
+     * @param peers the other gateway replicas' active blocks (replica sync), or null alone; this policy's own are
+     *              reported to them through it
+     */
+    public KvAwarePolicy(KvAwareConfig config, KvBlockIndex index, Tokenizer tokenizer, ParityTracker parity,
+                         RandomGenerator random, PeerActiveBlocks peers) {
         this.config = Objects.requireNonNull(config, "config");
         this.index = Objects.requireNonNull(index, "index");
         this.tokenizer = Objects.requireNonNull(tokenizer, "tokenizer");
         this.parity = parity;
         this.random = Objects.requireNonNull(random, "random");
+        this.peers = peers;
+        if (peers != null) {
+            peers.register(active);
+        }
     }
 
     @Override
@@ -190,7 +205,12 @@ public final class KvAwarePolicy implements LoadBalancingPolicy {
                 return (double) load.tokens() / blockSize / w.dataParallelSize() + keys.length + 1;
             }
         }
-        return active.potential(w.id(), rank, keys) + 1;
+        return active.potential(w.id(), rank, keys) + 1 + peerBlocks(w);
+    }
+
+    /** The other replicas' active blocks on one of the worker's ranks (their total spread over its ranks). */
+    private double peerBlocks(Worker w) {
+        return peers == null ? 0 : (double) peers.peers(w.id()) / w.rankCount();
     }
 
     private Decision decide(Candidate c, String branch) {

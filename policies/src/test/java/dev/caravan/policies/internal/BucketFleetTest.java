@@ -69,7 +69,7 @@ class BucketFleetTest {
 
     private BucketPolicy replica(boolean cuts, List<Worker> workers) {
         BucketPolicy p = new BucketPolicy(new BucketConfig(100_000, 1.0001, Duration.ofSeconds(10)),
-                PolicyEnvironment.of(ticker, 5).withFleet(new Fleet(null, null, shared.replica(cuts))));
+                PolicyEnvironment.of(ticker, 5).withFleet(new Fleet(null, null, shared.replica(cuts), null)));
         workers.forEach(p::onWorkerAdded);
         return p;
     }
