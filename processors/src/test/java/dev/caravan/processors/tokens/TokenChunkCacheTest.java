@@ -82,4 +82,28 @@ class TokenChunkCacheTest {
         assertThat(off.encode("ab<x>cde")).containsExactly(8);
         assertThat(encoded).containsExactly("ab<x>cde");
     }
+
+    @Test
+    void metricsReadTheCachesHitsMissesEvictionsAndBytes() {
+        io.micrometer.core.instrument.simple.SimpleMeterRegistry registry =
+                new io.micrometer.core.instrument.simple.SimpleMeterRegistry();
+        TokenChunkCache cache = new TokenChunkCache(ENTRY);
+        new TokensMetrics(registry).bind(cache);
+        cache.get(0, "aaaaaaaaaa");
+        cache.put(0, "aaaaaaaaaa", IDS);
+        cache.get(0, "aaaaaaaaaa");
+        cache.get(0, "aaaaaaaaaa");
+        cache.put(0, "bbbbbbbbbb", IDS);
+        assertThat(registry.get("caravan_prompt_tokens_cache_chunks_total").tag("result", "hit").functionCounter()
+                .count()).isEqualTo(2);
+        assertThat(registry.get("caravan_prompt_tokens_cache_chunks_total").tag("result", "miss").functionCounter()
+                .count()).isEqualTo(1);
+        assertThat(registry.get("caravan_prompt_tokens_cache_tokens_total").tag("result", "hit").functionCounter()
+                .count()).isEqualTo(6);
+        assertThat(registry.get("caravan_prompt_tokens_cache_tokens_total").tag("result", "miss").functionCounter()
+                .count()).isEqualTo(6);
+        assertThat(registry.get("caravan_prompt_tokens_cache_evictions_total").functionCounter().count())
+                .isEqualTo(1);
+        assertThat(registry.get("caravan_prompt_tokens_cache_bytes").gauge().value()).isEqualTo(ENTRY);
+    }
 }
