@@ -62,16 +62,29 @@ public class PromptTokensBenchmark {
 
     @Setup(Level.Trial)
     public void setUp() throws IOException {
-        Path dir = Path.of("processors/src/test/resources/models").resolve(modelName);
-        model = LocalModel.load(new ModelFiles("bench", dir, null, null), null, EngineDialect.VLLM, Clock.systemUTC());
-        messages = new ArrayList<>();
-        body = new LinkedHashMap<>();
+        model = model(modelName);
+        body = body(shape);
+        @SuppressWarnings("unchecked")
+        List<Object> m = (List<Object>) body.get("messages");
+        messages = m;
+        routingText = ChatTemplate.render(messages, (List<?>) body.get("tools"));
+    }
+
+    /** One of the processors module's model fixtures (run from the repository root), with its own chunk cache. */
+    static LocalModel model(String name) throws IOException {
+        Path dir = Path.of("processors/src/test/resources/models").resolve(name);
+        return LocalModel.load(new ModelFiles("bench", dir, null, null), null, EngineDialect.VLLM, Clock.systemUTC());
+    }
+
+    /** A chat request body of the given shape (its messages list is mutable: {@link #newTurn}). */
+    static Map<String, Object> body(String shape) {
+        List<Object> messages = new ArrayList<>();
+        Map<String, Object> body = new LinkedHashMap<>();
         body.put("messages", messages);
         if (shape.equals("b2b")) {
             messages.add(Map.of("role", "system", "content", "Tenant 7 assistant. " + Prompts.words(7, 8 * 1024)));
             messages.add(Map.of("role", "user", "content", "Q1 " + Prompts.words(1, 200)));
-            routingText = ChatTemplate.render(messages, null);
-            return;
+            return body;
         }
         messages.add(Map.of("role", "system", "content", "You plan caravan routes across the desert. Answer briefly."));
         int turns = Integer.parseInt(shape);
@@ -86,7 +99,14 @@ public class PromptTokensBenchmark {
         body.put("tools", List.of(Map.of("type", "function", "function", Map.of("name", "get_weather",
                 "description", "Weather for a city", "parameters", Map.of("type", "object", "properties",
                         Map.of("city", Map.of("type", "string")))))));
-        routingText = ChatTemplate.render(messages, (List<?>) body.get("tools"));
+        return body;
+    }
+
+    /** Replaces the last user turn with the {@code n}-th new one. */
+    @SuppressWarnings("unchecked")
+    static void newTurn(Map<String, Object> body, long n) {
+        List<Object> messages = (List<Object>) body.get("messages");
+        messages.set(messages.size() - 1, Map.of("role", "user", "content", "Q" + n + " " + Prompts.words(n, 200)));
     }
 
     @TearDown(Level.Trial)
@@ -114,8 +134,7 @@ public class PromptTokensBenchmark {
     /** A new last user turn each time (the next request of a tenant or a conversation): only it is encoded. */
     @Benchmark
     public int[] chatNewTurn() {
-        messages.set(messages.size() - 1, Map.of("role", "user", "content", "Q" + (++turn) + " "
-                + Prompts.words(turn, 200)));
+        newTurn(body, ++turn);
         return model.chat(body);
     }
 
