@@ -62,7 +62,8 @@ final class TokensBeans implements AutoCloseable {
         return new TokensConfig(source, EngineDialect.parse(c.get(CaravanFlags.TOKENS_ENGINE)),
                 Duration.ofMillis(c.getLong(CaravanFlags.TOKENS_ENGINE_TIMEOUT_MS)),
                 ContentFormat.parse(c.get(CaravanFlags.CHAT_TEMPLATE_CONTENT_FORMAT)), models,
-                TokensConfig.loraAdapters(c.getList(CaravanFlags.LORA_ADAPTERS)));
+                TokensConfig.loraAdapters(c.getList(CaravanFlags.LORA_ADAPTERS)),
+                c.getLong(CaravanFlags.TOKENS_CACHE_BYTES));
     }
 
     /**
@@ -85,7 +86,7 @@ final class TokensBeans implements AutoCloseable {
         }
         beans.put(BeanNames.TOKENIZE_PROMPT, new TokenizePromptProcessor(config, local,
                 config.source() == TokensConfig.Source.ENGINE ? requestClient(vertx, policies) : null,
-                new TokensMetrics(meters), System::nanoTime, cpu));
+                new TokensMetrics(meters).bind(local.cache()), System::nanoTime, cpu));
         if (on && !local.isEmpty()) {
             workers.addListener(new TokenizerCheck(local, engine, vertx, meters, CHECK_FIRST_RETRY, CHECK_ATTEMPTS));
         }

@@ -686,6 +686,12 @@ public final class CaravanFlags {
             .defaultValue(TokensConfig.DEFAULT_ENGINE_TIMEOUT.toMillis()).range(1, MAX_MILLIS)
             .describe("Longest wait for a worker's /tokenize before the request is routed on local tokens (or "
                     + "none), in milliseconds.");
+    public static final CaravanFlag TOKENS_CACHE_BYTES = row("--tokens-cache-bytes", "caravan.tokens.cache-bytes",
+            LONG, TOKENS)
+            .defaultValue(TokensConfig.DEFAULT_CACHE_BYTES).min(0)
+            .describe("Bound, in estimated heap bytes, of the cache of chat prompt chunks' token ids (system "
+                    + "prompts and earlier turns are not encoded again; least recently used first out); 0: encode "
+                    + "every prompt whole.");
     public static final CaravanFlag LORA_ADAPTERS = row("--lora-adapters", "caravan.tokens.lora-adapters", LIST,
             TOKENS)
             .describe("LoRA adapters served under their own model name, as ADAPTER=BASE_MODEL: requests naming "

@@ -8,6 +8,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import ai.djl.huggingface.tokenizers.HuggingFaceTokenizer;
+import ai.djl.huggingface.tokenizers.jni.TokenizersLibrary;
 import dev.caravan.policies.text.Tokenizer;
 
 /**
@@ -81,7 +82,16 @@ public final class HfTokenizer implements Tokenizer, AutoCloseable {
      * path encodes the rendered template without them, its completions path with them (docs/tokens.md).
      */
     public int[] encode(String text, boolean withSpecialTokens) {
-        long[] ids = tokenizer.encode(text == null ? "" : text, withSpecialTokens, false).getIds();
+        // the ids only: DJL's Encoding would also fetch the token strings, offsets and masks through JNI (a quarter of
+        // the time of a long prompt, docs/benchmarks.md)
+        long encoding = TokenizersLibrary.LIB.encode(tokenizer.getHandle(), text == null ? "" : text,
+                withSpecialTokens);
+        long[] ids;
+        try {
+            ids = TokenizersLibrary.LIB.getTokenIds(encoding);
+        } finally {
+            TokenizersLibrary.LIB.deleteEncoding(encoding);
+        }
         int[] out = new int[ids.length];
         for (int i = 0; i < ids.length; i++) {
             out[i] = Math.toIntExact(ids[i]);

@@ -46,11 +46,14 @@ public final class LocalModel implements AutoCloseable {
     private final Map<String, ContentFormat> formats;
     private final EngineDialect dialect;
     private final String tokenizerSha256;
+    private final ChunkedEncoder chunks;
 
     private LocalModel(String model, HfTokenizer tokenizer, Map<String, HfChatTemplate> templates,
-                       Map<String, ContentFormat> formats, EngineDialect dialect, String tokenizerSha256) {
+                       Map<String, ContentFormat> formats, EngineDialect dialect, String tokenizerSha256,
+                       ChunkedEncoder chunks) {
         this.model = model;
         this.tokenizer = tokenizer;
+        this.chunks = chunks;
         this.templates = templates;
         this.formats = formats;
         this.dialect = dialect;
@@ -58,11 +61,23 @@ public final class LocalModel implements AutoCloseable {
     }
 
     /**
+     * With a chunk cache of its own of {@link TokensConfig#DEFAULT_CACHE_BYTES}.
+     *
      * @param format  the content format to give templates, or null to detect it per template (vLLM's {@code auto})
      * @throws IOException when a file is missing or unreadable, or {@code tokenizer.json} is not a tokenizer
      */
     public static LocalModel load(ModelFiles files, ContentFormat format, EngineDialect dialect, Clock clock)
             throws IOException {
+        return load(files, format, dialect, clock, new TokenChunkCache(TokensConfig.DEFAULT_CACHE_BYTES));
+    }
+
+    /**
+     * @param format  the content format to give templates, or null to detect it per template (vLLM's {@code auto})
+     * @param cache   where chat renderings' chunks keep their ids ({@link ChunkedEncoder}), shared between models
+     * @throws IOException when a file is missing or unreadable, or {@code tokenizer.json} is not a tokenizer
+     */
+    public static LocalModel load(ModelFiles files, ContentFormat format, EngineDialect dialect, Clock clock,
+                                  TokenChunkCache cache) throws IOException {
         Path json = files.tokenizerJson();
         String sha = sha256(json);
         HfTokenizer tokenizer;
@@ -98,10 +113,12 @@ public final class LocalModel implements AutoCloseable {
                         clock));
                 formats.put(name, format != null ? format : ContentFormat.detect(text));
             });
-            LOG.info("Model {}: tokenizer {} (sha256 {}), chat templates {} from {}, content format {}, {} preprocessing",
-                    files.model(), json, sha.substring(0, 12), templates.keySet(), origin, formats.values(),
-                    dialect.wireName());
-            return new LocalModel(files.model(), tokenizer, Map.copyOf(templates), Map.copyOf(formats), dialect, sha);
+            TokenChunker chunker = TokenChunker.of(new ObjectMapper().readTree(json.toFile()));
+            LOG.info("Model {}: tokenizer {} (sha256 {}), chat templates {} from {}, content format {}, {} preprocessing,"
+                    + " chat prompts encoded in chunks cut at {}", files.model(), json, sha.substring(0, 12),
+                    templates.keySet(), origin, formats.values(), dialect.wireName(), chunker.describe());
+            return new LocalModel(files.model(), tokenizer, Map.copyOf(templates), Map.copyOf(formats), dialect, sha,
+                    new ChunkedEncoder(chunker, cache, text -> tokenizer.encode(text, false)));
         } catch (IOException | RuntimeException e) {
             tokenizer.close();
             throw e;
@@ -115,7 +132,15 @@ public final class LocalModel implements AutoCloseable {
      * @throws IllegalArgumentException when the messages are malformed
      */
     public int[] chat(Map<String, Object> body) {
-        return tokenizer.encode(render(body), false);
+        return encodeChat(render(body));
+    }
+
+    /**
+     * A chat rendering's token ids (without special tokens), its chunks seen before taken from the cache: the same
+     * ids as {@code encode(rendered, false)}.
+     */
+    public int[] encodeChat(String rendered) {
+        return chunks.encode(rendered);
     }
 
     /** The rendered chat prompt (what {@link #chat} encodes). */

@@ -9,16 +9,19 @@ import java.util.Map;
  * Every configured model's {@link LocalModel}, loaded once at start-up (a missing or broken file fails the gateway's
  * start with a message naming it) and looked up per request: the model's own entry, else the default
  * ({@link TokensConfig#DEFAULT_MODEL}) entry, else none. Models sharing the same files share one loaded model.
- * Thread-safe (immutable after construction); {@link #close} frees the native tokenizers.
+ * Their chat prompts' chunks share one {@link TokenChunkCache} of {@link TokensConfig#cacheBytes}. Thread-safe
+ * (immutable after construction); {@link #close} frees the native tokenizers.
  */
 public final class LocalPrompts implements AutoCloseable {
 
     private final Map<String, LocalModel> models;
+    private final TokenChunkCache cache;
 
     /**
      * @throws IllegalArgumentException naming the model and file when one cannot be loaded
      */
     public LocalPrompts(TokensConfig config, Clock clock) {
+        this.cache = new TokenChunkCache(config.cacheBytes());
         Map<ModelFiles, LocalModel> byFiles = new LinkedHashMap<>();
         Map<String, LocalModel> out = new LinkedHashMap<>();
         try {
@@ -27,7 +30,7 @@ public final class LocalPrompts implements AutoCloseable {
                 ModelFiles key = new ModelFiles("", files.modelPath(), files.tokenizer(), files.chatTemplate());
                 LocalModel m = byFiles.get(key);
                 if (m == null) {
-                    m = LocalModel.load(files, config.contentFormat(), config.engine(), clock);
+                    m = LocalModel.load(files, config.contentFormat(), config.engine(), clock, cache);
                     byFiles.put(key, m);
                 }
                 out.put(e.getKey(), m);
@@ -43,6 +46,11 @@ public final class LocalPrompts implements AutoCloseable {
     public LocalModel model(String model) {
         LocalModel m = model == null ? null : models.get(model);
         return m != null ? m : models.get(TokensConfig.DEFAULT_MODEL);
+    }
+
+    /** The chunk cache every model's chat prompts share. */
+    public TokenChunkCache cache() {
+        return cache;
     }
 
     /** True when no model has local files. */

@@ -174,7 +174,7 @@ public final class TokenizePromptProcessor extends AsyncProcessorSupport {
             return model.completion(prompt);
         }
         String rendered = render(model, body);
-        return rendered == null ? null : model.encode(rendered, false);
+        return rendered == null ? null : model.encodeChat(rendered);
     }
 
     /** The chat rendering; a refusal ends the request with 400, any other failure gives null (no tokens). */

@@ -14,7 +14,7 @@ import java.util.Set;
 /**
  * The prompt-token settings ({@code --model-path}, {@code --tokenizer-path}, {@code --chat-template},
  * {@code --tokens-source}, {@code --tokens-engine}, {@code --tokens-engine-timeout-ms},
- * {@code --chat-template-content-format}, {@code --lora-adapters}; docs/tokens.md).
+ * {@code --chat-template-content-format}, {@code --lora-adapters}, {@code --tokens-cache-bytes}; docs/tokens.md).
  *
  * <p>Per-model paths are given as {@code MODEL=PATH} entries, a bare {@code PATH} applying to every model without an
  * entry of its own (the {@link #DEFAULT_MODEL} key). An entry is a mapping when it has an {@code =} whose left side is
@@ -26,9 +26,10 @@ import java.util.Set;
  * @param contentFormat   the content format forced on every template, or null to detect per template
  * @param models          model id (or {@link #DEFAULT_MODEL}) → its files
  * @param loraAdapters    adapter model name → base model id
+ * @param cacheBytes      the chunk cache's bound ({@link TokenChunkCache}); 0 encodes every prompt whole
  */
 public record TokensConfig(Source source, EngineDialect engine, Duration engineTimeout, ContentFormat contentFormat,
-                           Map<String, ModelFiles> models, Map<String, String> loraAdapters) {
+                           Map<String, ModelFiles> models, Map<String, String> loraAdapters, long cacheBytes) {
 
     /** Where the prompt tokens come from ({@code --tokens-source}). */
     public enum Source {
@@ -57,6 +58,11 @@ public record TokensConfig(Source source, EngineDialect engine, Duration engineT
     /** Default engine {@code /tokenize} timeout: a fraction of a prefill, enough for a local round trip. */
     public static final Duration DEFAULT_ENGINE_TIMEOUT = Duration.ofMillis(500);
     public static final String DEFAULT_CONTENT_FORMAT = "auto";
+    /**
+     * Default bound of the chunk cache: 64 MiB, room for about 2,000 distinct 2 k-token system prompts (a 2,048-token
+     * prompt of ~8 k characters takes ~25 KB) besides the recent conversations' turns.
+     */
+    public static final long DEFAULT_CACHE_BYTES = 64L << 20;
 
     public TokensConfig {
         Objects.requireNonNull(source, "source");
@@ -67,6 +73,15 @@ public record TokensConfig(Source source, EngineDialect engine, Duration engineT
         }
         models = Map.copyOf(models);
         loraAdapters = Map.copyOf(loraAdapters);
+        if (cacheBytes < 0) {
+            throw new IllegalArgumentException("cacheBytes (--tokens-cache-bytes) must be >= 0, was " + cacheBytes);
+        }
+    }
+
+    /** With the default chunk cache ({@link #DEFAULT_CACHE_BYTES}). */
+    public TokensConfig(Source source, EngineDialect engine, Duration engineTimeout, ContentFormat contentFormat,
+                        Map<String, ModelFiles> models, Map<String, String> loraAdapters) {
+        this(source, engine, engineTimeout, contentFormat, models, loraAdapters, DEFAULT_CACHE_BYTES);
     }
 
     /** No local files, source off. */

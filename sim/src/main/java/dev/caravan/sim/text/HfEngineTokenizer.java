@@ -4,8 +4,8 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
-import ai.djl.huggingface.tokenizers.Encoding;
 import ai.djl.huggingface.tokenizers.HuggingFaceTokenizer;
+import ai.djl.huggingface.tokenizers.jni.TokenizersLibrary;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -46,8 +46,16 @@ public final class HfEngineTokenizer implements EngineTokenizer {
 
     @Override
     public int[] encode(String text, boolean addSpecialTokens) {
-        Encoding e = tokenizer.encode(text == null ? "" : text, addSpecialTokens, false);
-        long[] ids = e.getIds();
+        // the ids only: DJL's Encoding would also fetch token strings, offsets and masks through JNI (a quarter of a
+        // long prompt's time), CPU the benchmarks' engines share with the gateway under test
+        long encoding = TokenizersLibrary.LIB.encode(tokenizer.getHandle(), text == null ? "" : text,
+                addSpecialTokens);
+        long[] ids;
+        try {
+            ids = TokenizersLibrary.LIB.getTokenIds(encoding);
+        } finally {
+            TokenizersLibrary.LIB.deleteEncoding(encoding);
+        }
         int[] out = new int[ids.length];
         for (int i = 0; i < ids.length; i++) {
             out[i] = Math.toIntExact(ids[i]);
