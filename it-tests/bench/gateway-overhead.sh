@@ -11,6 +11,10 @@
 # replicas in one Hazelcast cluster on loopback, static member list, requests sent to one of them; the table's last
 # column compares it with the sync-off Caravan).
 # Every gateway runs with --prometheus-port -1 (several on one machine; /metrics stays on --port).
+# Each measurement also reads the CPU time (user + system, /proc) the target's own processes spent, per request: the
+# engine for direct, the gateway for Caravan, nginx's master and workers for nginx.
+# OVERHEAD_SYNC=off leaves out the two sync replicas (caravan-sync), e.g. on a machine too loaded for Hazelcast's
+# members to find each other in time.
 set -euo pipefail
 here="$(cd "$(dirname "$0")/../.." && pwd)"
 rounds=${1:-3}
@@ -40,20 +44,25 @@ trap cleanup EXIT
 
 # An engine that answers at once: 1 output token, virtual time 1000x faster than wall time.
 java -jar "$jar" sim --port $sim_port --time-scale 1000 --default-max-tokens 1 >"$work/sim.log" 2>&1 & pids+=($!)
+sim_pid=${pids[-1]}
 java ${CARAVAN_JAVA_OPTS:-} -jar "$jar" run --host 127.0.0.1 --port $gw_port --log-level warn --prometheus-port -1 \
-  --worker-urls http://127.0.0.1:$sim_port >"$work/gw.log" 2>&1 & pids+=($!)
+  --worker-urls http://127.0.0.1:$sim_port >"$work/gw.log" 2>&1 & pids+=($!); gw_pid=$!
 java ${CARAVAN_JAVA_OPTS:-} -jar "$jar" run --host 127.0.0.1 --port $gw_w_port --log-level warn --prometheus-port -1 \
-  --dispatch worker --worker-urls http://127.0.0.1:$sim_port >"$work/gw-worker.log" 2>&1 & pids+=($!)
+  --dispatch worker --worker-urls http://127.0.0.1:$sim_port >"$work/gw-worker.log" 2>&1 & pids+=($!); gw_w_pid=$!
+sync=${OVERHEAD_SYNC:-on}
 # sync on: two replicas in one cluster (a cluster name and a secret of this run only); wrk loads the first
 sync_flags=(--sync hazelcast --sync-host 127.0.0.1 --sync-members "127.0.0.1:$sync_port,127.0.0.1:$sync2_port"
   --sync-cluster-name "overhead-$$" --sync-secret "$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')")
+if [ "$sync" = on ]; then
 java ${CARAVAN_JAVA_OPTS:-} -jar "$jar" run --host 127.0.0.1 --port $gw_s_port --log-level warn --prometheus-port -1 \
   --worker-urls http://127.0.0.1:$sim_port "${sync_flags[@]}" --sync-port $sync_port >"$work/gw-sync.log" 2>&1 & pids+=($!)
+gw_s_pid=$!
 # the second member starts once the first listens (two members starting at once may each form a cluster of their own,
 # merged only by Hazelcast's split-brain healing tens of seconds later)
 for _ in $(seq 1 120); do curl -sf -o /dev/null "http://127.0.0.1:$gw_s_port/metrics" && break; sleep 1; done
 java ${CARAVAN_JAVA_OPTS:-} -jar "$jar" run --host 127.0.0.1 --port $gw_s2_port --log-level warn --prometheus-port -1 \
   --worker-urls http://127.0.0.1:$sim_port "${sync_flags[@]}" --sync-port $sync2_port >"$work/gw-sync2.log" 2>&1 & pids+=($!)
+fi
 cat >"$work/nginx.conf" <<NGINX
 worker_processes auto;
 pid $work/nginx.pid;
@@ -76,34 +85,56 @@ wrk.headers["Content-Type"] = "application/json"
 wrk.body = '{"model":"meta-llama/Meta-Llama-3-8B-Instruct","prompt":"hello","max_tokens":1}'
 LUA
 body='{"model":"meta-llama/Meta-Llama-3-8B-Instruct","prompt":"hello","max_tokens":1}'
-for port in $sim_port $gw_port $gw_w_port $gw_s_port $gw_s2_port $nginx_port; do
+ports=($sim_port $gw_port $gw_w_port $nginx_port)
+[ "$sync" = on ] && ports+=($gw_s_port $gw_s2_port)
+for port in "${ports[@]}"; do
   for _ in $(seq 1 60); do
     curl -sf -o /dev/null -H 'Content-Type: application/json' -d "$body" "http://127.0.0.1:$port/v1/completions" && break
     sleep 1
   done
 done
 
-for _ in $(seq 1 120); do # both sync members in one cluster before measuring
-  curl -s "http://127.0.0.1:$gw_s_port/metrics" | grep -q '^caravan_sync_members 2' && break
-  sleep 1
-done
-curl -s "http://127.0.0.1:$gw_s_port/metrics" | grep -q '^caravan_sync_members 2' || { echo "sync cluster did not form" >&2; exit 1; }
-targets=("direct:$sim_port" "caravan:$gw_port" "caravan-worker-dispatch:$gw_w_port" "caravan-sync:$gw_s_port"
-  "nginx:$nginx_port")
+nginx_pids="$(cat "$work/nginx.pid"),$(pgrep -P "$(cat "$work/nginx.pid")" | paste -sd,)"
+targets=("direct:$sim_port:$sim_pid" "caravan:$gw_port:$gw_pid" "caravan-worker-dispatch:$gw_w_port:$gw_w_pid"
+  "nginx:$nginx_port:$nginx_pids")
+if [ "$sync" = on ]; then
+  for _ in $(seq 1 120); do # both sync members in one cluster before measuring
+    curl -s "http://127.0.0.1:$gw_s_port/metrics" | grep -q '^caravan_sync_members 2' && break
+    sleep 1
+  done
+  curl -s "http://127.0.0.1:$gw_s_port/metrics" | grep -q '^caravan_sync_members 2' \
+    || { echo "sync cluster did not form (OVERHEAD_SYNC=off measures without it)" >&2; exit 1; }
+  targets+=("caravan-sync:$gw_s_port:$gw_s_pid")
+fi
+# CPU ticks (user + system) of a comma-separated list of processes
+cpu_ticks() {
+  local sum=0 p
+  for p in ${1//,/ }; do sum=$((sum + $(sed 's/.*) //' "/proc/$p/stat" | awk '{print $12 + $13}'))); done
+  echo "$sum"
+}
+ticks_per_s=$(getconf CLK_TCK)
 echo "warming up (JIT) ..." >&2
-for t in "${targets[@]}"; do wrk -t2 -c16 -d20s -s "$work/post.lua" "http://127.0.0.1:${t#*:}/v1/completions" >/dev/null; done
+for t in "${targets[@]}"; do
+  IFS=: read -r _ port _ <<<"$t"
+  wrk -t2 -c16 -d20s -s "$work/post.lua" "http://127.0.0.1:$port/v1/completions" >/dev/null
+done
 
 results="$work/results.txt"
 for c in "${conns[@]}"; do
   for r in $(seq 1 "$rounds"); do
     for t in "${targets[@]}"; do
+      IFS=: read -r name port tpids <<<"$t"
       threads=$(( c < 2 ? 1 : 2 ))
-      out=$(wrk -t"$threads" -c"$c" -d"${secs}s" --latency -s "$work/post.lua" "http://127.0.0.1:${t#*:}/v1/completions")
+      cpu0=$(cpu_ticks "$tpids")
+      out=$(wrk -t"$threads" -c"$c" -d"${secs}s" --latency -s "$work/post.lua" "http://127.0.0.1:$port/v1/completions")
+      cpu1=$(cpu_ticks "$tpids")
       rps=$(echo "$out" | awk '/Requests\/sec/ {print $2}')
+      n=$(echo "$out" | awk '/requests in/ {print $1}')
       p50=$(echo "$out" | awk '$1=="50%" {print $2}')
       p99=$(echo "$out" | awk '$1=="99%" {print $2}')
-      echo "${t%%:*} $c $rps $p50 $p99" >>"$results"
-      echo "round $r c=$c ${t%%:*}: $rps req/s p50 $p50 p99 $p99" >&2
+      cpu_us=$(awk -v d=$((cpu1 - cpu0)) -v n="$n" -v hz="$ticks_per_s" 'BEGIN {printf "%.1f", d * 1e6 / hz / n}')
+      echo "$name $c $rps $p50 $p99 $cpu_us" >>"$results"
+      echo "round $r c=$c $name: $rps req/s p50 $p50 p99 $p99 cpu ${cpu_us}us/req" >&2
     done
   done
 done
@@ -114,20 +145,21 @@ def ms(v):
     return float(v[:-2]) if v.endswith("ms") else float(v[:-2]) / 1000 if v.endswith("us") else float(v[:-1]) * 1000
 rows = collections.defaultdict(list)
 for line in open(sys.argv[1]):
-    t, c, rps, p50, p99 = line.split()
-    rows[(int(c), t)].append((float(rps), ms(p50), ms(p99)))
+    t, c, rps, p50, p99, cpu = line.split()
+    rows[(int(c), t)].append((float(rps), ms(p50), ms(p99), float(cpu)))
 print("| connections | target | req/s (median) | p50 ms | p99 ms | added p50 vs direct ms | req/s vs nginx "
-      "| req/s vs caravan (sync off) |")
-print("|---|---|---|---|---|---|---|---|")
+      "| req/s vs caravan (sync off) | CPU µs per request |")
+print("|---|---|---|---|---|---|---|---|---|")
 for c in sorted({k[0] for k in rows}):
-    med = {t: tuple(statistics.median(x[i] for x in v) for i in range(3)) for (cc, t), v in rows.items() if cc == c}
+    med = {t: tuple(statistics.median(x[i] for x in v) for i in range(4)) for (cc, t), v in rows.items() if cc == c}
     for t in ("direct", "nginx", "caravan", "caravan-worker-dispatch", "caravan-sync"):
         if t not in med:
             continue
-        rps, p50, p99 = med[t]
+        rps, p50, p99, cpu = med[t]
         added = p50 - med["direct"][1]
         ratio = rps / med["nginx"][0]
         vs_off = f"{rps / med['caravan'][0]:.2f}" if t.startswith("caravan") and "caravan" in med else ""
-        print(f"| {c} | {t} | {rps:,.0f} | {p50:.3f} | {p99:.3f} | {added:+.3f} | {ratio:.2f} | {vs_off} |")
+        print(f"| {c} | {t} | {rps:,.0f} | {p50:.3f} | {p99:.3f} | {added:+.3f} | {ratio:.2f} | {vs_off} "
+              f"| {cpu:.0f} |")
 PY
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg); cores: $(nproc)"

@@ -168,6 +168,7 @@ public final class GatewayMain {
         main.addMainListener(new MainListenerSupport() {
             @Override
             public void afterConfigure(BaseMainSupport m) {
+                RouteTimers.excludeInnerRoutes(m.getCamelContext());
                 // the gateway's HTTP server, the drain on SIGTERM/SIGINT (docs/reliability.md); the beans close when
                 // the context stops; camel-main loads the routes
                 try {

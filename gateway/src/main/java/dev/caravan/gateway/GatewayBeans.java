@@ -147,7 +147,7 @@ public final class GatewayBeans implements AutoCloseable {
         this.upstream = new UpstreamClient(this.vertx, config.getSeconds(CaravanFlags.CONNECT_TIMEOUT_SECS),
                 config.requestTimeout(), config.getSeconds(CaravanFlags.STREAM_IDLE_TIMEOUT_SECS),
                 config.getSeconds(CaravanFlags.NON_STREAM_ATTEMPT_TIMEOUT_SECS),
-                config.getInt(CaravanFlags.MAX_CONNECTIONS_PER_WORKER), tls);
+                config.getInt(CaravanFlags.MAX_CONNECTIONS_PER_WORKER), tls, config.serverEventLoops());
         defineBeans();
     }
 

@@ -286,7 +286,7 @@ public final class CaravanFlags {
             "caravan.max-connections-per-worker", INT, UPSTREAM)
             .defaultValue(GatewayConfig.DEFAULT_MAX_CONNECTIONS_PER_WORKER).min(1)
             .describe("HTTP/1.1 connections the gateway keeps open to each worker at most (one per concurrent "
-                    + "request).");
+                    + "request), split evenly over the server's event loops (at least one each).");
 
     // ---- Control plane ------------------------------------------------------------------------------------------
     public static final CaravanFlag LOAD_CHECK_INTERVAL = row("--load-check-interval", "caravan.load-check-interval",

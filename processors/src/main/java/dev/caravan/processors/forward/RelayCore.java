@@ -218,7 +218,9 @@ public final class RelayCore {
         lastActivityNanos = timing.nanoTime().getAsLong();
         Buffer out = hooks.onChunk(chunk);
         if (out.length() > 0) {
-            client.write(out);
+            // no completion handler: Vert.x then writes with Netty's void promise instead of allocating a promise and
+            // a listener per chunk (a failed write closes the connection, which onClientClosed handles)
+            client.write(out, null);
         }
         if (client.writeQueueFull()) {
             upstream.pause();

@@ -4,21 +4,26 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
+import io.netty.channel.EventLoop;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.PoolOptions;
+import io.vertx.core.impl.ContextInternal;
 
 import dev.caravan.policies.WorkerUrl;
 import dev.caravan.processors.tls.TlsSettings;
 
 /**
- * The data plane's non-blocking HTTP/1.1 client to the workers: one Vert.x {@link HttpClient} on the same Vert.x instance
- * as the ingress server, so an upstream connection lives on the event loop of the request that opened it and chunks move
- * between the two sockets without a thread hop.
+ * The data plane's non-blocking HTTP/1.1 client to the workers, on the same Vert.x instance as the ingress server: one
+ * Vert.x {@link HttpClient} per event loop ({@link #client()} answers the calling loop's), so an upstream connection is
+ * only ever used by requests of the event loop it lives on, and chunks move between the two sockets without a thread
+ * hop. (With one client for all loops, Vert.x's pool lends a kept-alive connection to a request of any loop; each chunk,
+ * and each acknowledgement back, then crossed threads through a task queue: a quarter of the SSE relay's CPU.)
  *
  * <p>Pooling: keep-alive connections, at most {@code maxConnectionsPerWorker} per worker (one per concurrent request;
- * further requests queue); idle connections close after {@link #IDLE_TIMEOUT} (SGLang's pool idle time). Thread-safe.
+ * further requests queue), split evenly over the event loops, at least one each; idle connections close after
+ * {@link #IDLE_TIMEOUT} (SGLang's pool idle time). Thread-safe.
  */
 public final class UpstreamClient implements AutoCloseable {
 
@@ -30,7 +35,11 @@ public final class UpstreamClient implements AutoCloseable {
     }
 
     private final Vertx vertx;
-    private final HttpClient client;
+    private final HttpClientOptions options;
+    private final PoolOptions pool;
+    /** For calls from outside the instance's event loops. */
+    private final HttpClient shared;
+    private final Map<EventLoop, HttpClient> byLoop = new ConcurrentHashMap<>();
     private final Duration requestTimeout;
     private final Duration idleTimeout;
     private final Duration nonStreamAttemptTimeout;
@@ -69,6 +78,17 @@ public final class UpstreamClient implements AutoCloseable {
      */
     public UpstreamClient(Vertx vertx, Duration connectTimeout, Duration requestTimeout, Duration idleTimeout,
                           Duration nonStreamAttemptTimeout, int maxConnectionsPerWorker, TlsSettings tls) {
+        this(vertx, connectTimeout, requestTimeout, idleTimeout, nonStreamAttemptTimeout, maxConnectionsPerWorker, tls,
+                1);
+    }
+
+    /**
+     * @param eventLoops the event loops requests arrive on (the server's): {@code maxConnectionsPerWorker} is split
+     *                   over them
+     */
+    public UpstreamClient(Vertx vertx, Duration connectTimeout, Duration requestTimeout, Duration idleTimeout,
+                          Duration nonStreamAttemptTimeout, int maxConnectionsPerWorker, TlsSettings tls,
+                          int eventLoops) {
         if (nonStreamAttemptTimeout.isNegative() || idleTimeout.isNegative()) {
             throw new IllegalArgumentException("idleTimeout and nonStreamAttemptTimeout must be >= 0, were "
                     + idleTimeout + " and " + nonStreamAttemptTimeout);
@@ -77,14 +97,20 @@ public final class UpstreamClient implements AutoCloseable {
         this.requestTimeout = requestTimeout;
         this.idleTimeout = idleTimeout;
         this.nonStreamAttemptTimeout = nonStreamAttemptTimeout;
-        HttpClientOptions options = tls.client(new HttpClientOptions())
+        this.options = tls.client(new HttpClientOptions())
                 .setKeepAlive(true)
                 .setKeepAliveTimeout((int) IDLE_TIMEOUT.toSeconds())
                 .setIdleTimeout(0)
                 .setTcpNoDelay(true)
                 .setConnectTimeout((int) Math.min(Integer.MAX_VALUE, connectTimeout.toMillis()))
                 .setDecompressionSupported(false);
-        this.client = vertx.createHttpClient(options, new PoolOptions().setHttp1MaxSize(maxConnectionsPerWorker));
+        this.pool = new PoolOptions().setHttp1MaxSize(perLoop(maxConnectionsPerWorker, eventLoops));
+        this.shared = vertx.createHttpClient(options, pool);
+    }
+
+    /** Connections per worker for each event loop's client: an even share, at least one. */
+    static int perLoop(int maxConnectionsPerWorker, int eventLoops) {
+        return Math.max(1, maxConnectionsPerWorker / Math.max(1, eventLoops));
     }
 
     /**
@@ -99,8 +125,13 @@ public final class UpstreamClient implements AutoCloseable {
         });
     }
 
+    /** The calling event loop's client (created on first use); off the instance's event loops, a shared one. */
     public HttpClient client() {
-        return client;
+        if (Vertx.currentContext() instanceof ContextInternal context && context.isEventLoopContext()
+                && context.owner() == vertx) {
+            return byLoop.computeIfAbsent(context.nettyEventLoop(), loop -> vertx.createHttpClient(options, pool));
+        }
+        return shared;
     }
 
     public Vertx vertx() {
@@ -126,6 +157,7 @@ public final class UpstreamClient implements AutoCloseable {
 
     @Override
     public void close() {
-        client.close();
+        byLoop.values().forEach(HttpClient::close);
+        shared.close();
     }
 }

@@ -1,10 +1,7 @@
 package dev.caravan.processors.forward;
 
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.vertx.core.buffer.Buffer;
 
 /**
@@ -15,29 +12,33 @@ import io.vertx.core.buffer.Buffer;
  *       only {@code data:} lines that mention {@code "prompt_tokens"} — OpenAI's final usage chunk
  *       ({@code stream_options.include_usage}) or SGLang's per-chunk {@code meta_info}. The last report wins (SGLang's
  *       counts are cumulative).</li>
- *   <li>JSON: keeps a copy of the body (up to {@link #MAX_JSON_BYTES}; larger bodies are not inspected) and parses it at
- *       the end; a top-level array (batch {@code /generate}) sums its elements.</li>
+ *   <li>JSON: parses each chunk as it arrives ({@link JsonUsageReader}: a non-blocking parser that keeps only the counts,
+ *       so the body is neither copied nor built into a tree); a top-level array (batch {@code /generate}) sums its
+ *       elements. Bodies larger than {@link #MAX_JSON_BYTES} are not counted.</li>
  *   <li>Anything else: ignored.</li>
  * </ul>
  * Not thread-safe: one instance per response, fed from the response's event loop.
  */
 public final class UsageSniffer {
 
-    /** Bodies larger than this are passed through without reading their usage. */
+    /** Bodies (and SSE lines) larger than this are passed through without reading their usage. */
     static final int MAX_JSON_BYTES = 4 * 1024 * 1024;
 
-    private static final ObjectMapper MAPPER = new ObjectMapper();
     private static final byte[] MARKER = "\"prompt_tokens\"".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] DATA = "data:".getBytes(StandardCharsets.US_ASCII);
 
     private enum Mode { SSE, JSON, NONE }
 
     private final Mode mode;
-    private Buffer pending;
-    private boolean overflow;
+    private final JsonUsageReader json;
+    /** SSE: the bytes of an incomplete line carried over from the previous chunk. */
+    private byte[] pending;
+    private long bytes;
     private Usage usage = Usage.NONE;
 
     private UsageSniffer(Mode mode) {
         this.mode = mode;
+        this.json = mode == Mode.JSON ? new JsonUsageReader() : null;
     }
 
     public static UsageSniffer forContentType(String contentType) {
@@ -53,20 +54,13 @@ public final class UsageSniffer {
 
     public void accept(Buffer chunk) {
         switch (mode) {
-            case SSE -> acceptSse(chunk);
+            case SSE -> acceptSse(chunk.getBytes());
             case JSON -> {
-                if (overflow) {
-                    return;
+                bytes += chunk.length();
+                if (bytes <= MAX_JSON_BYTES) {
+                    byte[] b = chunk.getBytes();
+                    json.feed(b, 0, b.length);
                 }
-                if (pending == null) {
-                    pending = Buffer.buffer(Math.max(256, chunk.length()));
-                }
-                if (pending.length() + chunk.length() > MAX_JSON_BYTES) {
-                    overflow = true;
-                    pending = null;
-                    return;
-                }
-                pending.appendBuffer(chunk);
             }
             default -> {
             }
@@ -75,105 +69,80 @@ public final class UsageSniffer {
 
     /** The counts read so far; call after the last chunk. */
     public Usage finish() {
-        if (mode == Mode.JSON && pending != null && !overflow) {
-            if (contains(pending, 0, pending.length(), MARKER)) {
-                usage = fromJson(pending.getBytes());
-            }
-            pending = null;
+        if (mode == Mode.JSON) {
+            Usage u = json.finish();
+            usage = bytes <= MAX_JSON_BYTES ? u : Usage.NONE;
         }
         return usage;
     }
 
-    private void acceptSse(Buffer chunk) {
-        Buffer data = chunk;
-        if (pending != null && pending.length() > 0) {
-            data = pending.appendBuffer(chunk);
+    private void acceptSse(byte[] chunk) {
+        byte[] data = chunk;
+        if (pending != null) {
+            data = new byte[pending.length + chunk.length];
+            System.arraycopy(pending, 0, data, 0, pending.length);
+            System.arraycopy(chunk, 0, data, pending.length, chunk.length);
+            pending = null;
         }
         int lineStart = 0;
-        int len = data.length();
+        int len = data.length;
         for (int i = 0; i < len; i++) {
-            if (data.getByte(i) == '\n') {
+            if (data[i] == '\n') {
                 inspectLine(data, lineStart, i);
                 lineStart = i + 1;
             }
         }
-        if (lineStart >= len) {
-            pending = null;
-        } else if (len - lineStart > MAX_JSON_BYTES) {
-            pending = null; // a runaway line; drop it rather than grow without bound
-        } else {
-            pending = data.getBuffer(lineStart, len);
+        if (lineStart < len && len - lineStart <= MAX_JSON_BYTES) { // a longer line is a runaway; dropped
+            pending = java.util.Arrays.copyOfRange(data, lineStart, len);
         }
     }
 
-    private void inspectLine(Buffer data, int start, int end) {
-        if (end - start < 6 || data.getByte(start) != 'd' || !contains(data, start, end, MARKER)) {
+    private void inspectLine(byte[] data, int start, int end) {
+        if (end - start < 6 || data[start] != 'd' || !contains(data, start, end, MARKER)) {
             return;
         }
-        byte[] bytes = data.getBytes(start, end);
-        String line = new String(bytes, StandardCharsets.UTF_8).trim();
-        if (!line.startsWith("data:")) {
+        // the line, trimmed, must start with "data:"; its payload is the rest, trimmed
+        int from = start;
+        int to = end;
+        while (from < to && data[from] <= ' ') {
+            from++;
+        }
+        while (to > from && data[to - 1] <= ' ') {
+            to--;
+        }
+        if (to - from < DATA.length || !regionEquals(data, from, DATA)) {
             return;
         }
-        String json = line.substring(5).trim();
-        if (json.isEmpty()) {
+        from += DATA.length;
+        while (from < to && data[from] <= ' ') {
+            from++;
+        }
+        if (from == to) {
             return;
         }
-        Usage u = fromJson(json.getBytes(StandardCharsets.UTF_8));
+        JsonUsageReader reader = new JsonUsageReader();
+        reader.feed(data, from, to - from);
+        Usage u = reader.finish();
         if (u.hasPromptTokens()) {
             usage = u;
         }
     }
 
-    private static boolean contains(Buffer data, int start, int end, byte[] needle) {
-        outer:
-        for (int i = start; i <= end - needle.length; i++) {
-            for (int j = 0; j < needle.length; j++) {
-                if (data.getByte(i + j) != needle[j]) {
-                    continue outer;
-                }
+    private static boolean regionEquals(byte[] data, int at, byte[] what) {
+        for (int j = 0; j < what.length; j++) {
+            if (data[at + j] != what[j]) {
+                return false;
             }
-            return true;
+        }
+        return true;
+    }
+
+    private static boolean contains(byte[] data, int start, int end, byte[] needle) {
+        for (int i = start; i <= end - needle.length; i++) {
+            if (data[i] == needle[0] && regionEquals(data, i, needle)) {
+                return true;
+            }
         }
         return false;
-    }
-
-    private static Usage fromJson(byte[] bytes) {
-        try {
-            JsonNode root = MAPPER.readTree(bytes);
-            if (root == null) {
-                return Usage.NONE;
-            }
-            if (root.isArray()) {
-                Usage sum = Usage.NONE;
-                for (JsonNode element : root) {
-                    sum = sum.plus(fromNode(element));
-                }
-                return sum;
-            }
-            return fromNode(root);
-        } catch (IOException e) {
-            return Usage.NONE; // not JSON after all: nothing to count
-        }
-    }
-
-    private static Usage fromNode(JsonNode node) {
-        JsonNode usage = node.get("usage");
-        if (usage != null && usage.isObject()) {
-            JsonNode details = usage.get("prompt_tokens_details");
-            return new Usage(longOf(usage.get("prompt_tokens")),
-                    details == null ? -1 : longOf(details.get("cached_tokens")),
-                    longOf(usage.get("completion_tokens")));
-        }
-        JsonNode meta = node.get("meta_info");
-        if (meta != null && meta.isObject()) {
-            return new Usage(longOf(meta.get("prompt_tokens")), longOf(meta.get("cached_tokens")),
-                    longOf(meta.get("completion_tokens")));
-        }
-        return Usage.NONE;
-    }
-
-    private static long longOf(JsonNode n) {
-        return n != null && n.canConvertToLong() ? n.asLong() : -1;
     }
 }

@@ -37,7 +37,8 @@ import dev.caravan.processors.error.GatewayError;
  * decision: microseconds of CPU). Otherwise on a Vert.x worker thread ({@code executeBlocking}), held only for the
  * synchronous steps and then released, so a blocking step a user adds to a YAML route cannot stall the event loop.
  *
- * <p>Writing: {@link ResponseWriter} writes the Camel message unless the response is already committed. Errors that
+ * <p>Writing: {@link ResponseWriter} writes the Camel message ({@code exchange.getMessage()}; exchanges are
+ * {@code InOnly}, so no route copies it into an out message) unless the response is already committed. Errors that
  * escape the route become a JSON 500 without a stack trace.
  */
 public class CaravanPlatformHttpConsumer extends VertxPlatformHttpConsumer {
@@ -67,7 +68,11 @@ public class CaravanPlatformHttpConsumer extends VertxPlatformHttpConsumer {
         }
         Context eventLoop = ctx.vertx().getOrCreateContext();
         Exchange exchange = createExchange(false);
-        exchange.setPattern(ExchangePattern.InOut);
+        // InOnly: the steps read and write exchange.getMessage(), which is then the one message there is. InOut (what
+        // Camel's own consumer sets) makes every route's pipeline copy the message, headers and all, into a new out
+        // message at its end (ExchangeHelper.copyResults), four routes per request, for a reply that is the same
+        // message; ResponseWriter writes whichever exchange.getMessage() is.
+        exchange.setPattern(ExchangePattern.InOnly);
         START_NANOS.set(exchange, start);
         processHttpRequest(exchange, ctx).onComplete(populated -> {
             if (populated.failed()) {

@@ -150,6 +150,14 @@ final class FakeHttp {
             return Future.succeededFuture();
         }
 
+        /** The relay's per-chunk write (no completion handler). */
+        void write(Buffer data, io.vertx.core.Handler<io.vertx.core.AsyncResult<Void>> handler) {
+            write(data);
+            if (handler != null) {
+                handler.handle(Future.succeededFuture());
+            }
+        }
+
         boolean writeQueueFull() {
             return writeQueueFull;
         }

@@ -1,0 +1,258 @@
+package dev.caravan.processors.forward;
+
+import java.io.IOException;
+import java.math.BigInteger;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.async.ByteArrayFeeder;
+
+/**
+ * Reads an engine's token counts from one JSON value fed in pieces, as the pieces arrive: Jackson's non-blocking parser
+ * turns each piece into tokens at once, and only the few values that matter are kept — no copy of the body, no tree.
+ *
+ * <p>What it reads, as a tree would: for an object, its {@code usage} object ({@code prompt_tokens},
+ * {@code prompt_tokens_details.cached_tokens}, {@code completion_tokens}) or else its {@code meta_info} object
+ * ({@code prompt_tokens}, {@code cached_tokens}, {@code completion_tokens}); for an array (batch {@code /generate}) the
+ * sum over its elements. A count that is not a number reads as -1; a repeated key counts its last value. Nothing
+ * ({@link Usage#NONE}) for malformed or incomplete JSON, and for a value in which no key (or string) is exactly
+ * {@code prompt_tokens}. Whatever follows the first complete value is ignored.
+ *
+ * <p>Not thread-safe: one instance per value.
+ */
+final class JsonUsageReader {
+
+    private static final JsonFactory FACTORY = new JsonFactory();
+    private static final String USAGE = "usage";
+    private static final String META = "meta_info";
+    private static final String DETAILS = "prompt_tokens_details";
+    private static final String PROMPT = "prompt_tokens";
+    private static final String CACHED = "cached_tokens";
+    private static final String COMPLETION = "completion_tokens";
+
+    private enum Field { NONE, USAGE_PROMPT, USAGE_COMPLETION, USAGE_CACHED, META_PROMPT, META_CACHED, META_COMPLETION }
+
+    private final JsonParser parser;
+    private final ByteArrayFeeder feeder;
+    /** The open containers: field name (or null in an array) per level, below the item level. */
+    private String[] path = new String[8];
+    private int depth;
+    private boolean rootIsArray;
+    private boolean done;
+    private boolean failed;
+    private boolean marker;
+    private Usage total = Usage.NONE;
+    // the item (the root object, or one element of a root array) being read
+    private boolean usageObject;
+    private boolean metaObject;
+    private long usagePrompt = -1;
+    private long usageCached = -1;
+    private long usageCompletion = -1;
+    private long metaPrompt = -1;
+    private long metaCached = -1;
+    private long metaCompletion = -1;
+
+    JsonUsageReader() {
+        try {
+            parser = FACTORY.createNonBlockingByteArrayParser();
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+        feeder = (ByteArrayFeeder) parser.getNonBlockingInputFeeder();
+    }
+
+    /** Feeds the next piece (read at once; the array may be reused afterwards). */
+    void feed(byte[] bytes, int offset, int length) {
+        if (done || failed || length == 0) {
+            return;
+        }
+        try {
+            feeder.feedInput(bytes, offset, offset + length);
+            drain();
+        } catch (IOException | RuntimeException e) {
+            failed = true;
+        }
+    }
+
+    /** The counts, once the input has ended. */
+    Usage finish() {
+        if (!done && !failed) {
+            feeder.endOfInput();
+            try {
+                drain();
+            } catch (IOException | RuntimeException e) {
+                failed = true;
+            }
+        }
+        return done && !failed && marker ? total : Usage.NONE;
+    }
+
+    private void drain() throws IOException {
+        JsonToken t;
+        while (!done && (t = parser.nextToken()) != null && t != JsonToken.NOT_AVAILABLE) {
+            onToken(t);
+        }
+    }
+
+    private void onToken(JsonToken t) throws IOException {
+        switch (t) {
+            case START_OBJECT, START_ARRAY -> open(t);
+            case END_OBJECT, END_ARRAY -> close();
+            case FIELD_NAME -> {
+                String name = parser.currentName();
+                marker |= PROMPT.equals(name);
+                if (depth > 0 && depth <= path.length) {
+                    path[depth - 1] = name;
+                }
+            }
+            default -> value(t);
+        }
+    }
+
+    /** Levels: 0 = outside the root; with an object root, depth 1 is inside it (the item). */
+    private void open(JsonToken t) {
+        if (depth == 0) {
+            rootIsArray = t == JsonToken.START_ARRAY;
+        }
+        Field f = depth == 0 ? Field.NONE : field();
+        if (depth > 0 && at(USAGE)) {
+            usageObject = t == JsonToken.START_OBJECT;
+            usagePrompt = usageCached = usageCompletion = -1;
+        } else if (depth > 0 && at(META)) {
+            metaObject = t == JsonToken.START_OBJECT;
+            metaPrompt = metaCached = metaCompletion = -1;
+        } else if (depth > 0 && at(USAGE, DETAILS)) {
+            usageCached = -1;
+        } else if (f != Field.NONE) {
+            set(f, -1); // a count that is an object or an array
+        }
+        if (rootIsArray ? depth == 1 : depth == 0) {
+            startItem();
+        }
+        depth++;
+        if (depth > path.length) {
+            String[] grown = new String[path.length * 2];
+            System.arraycopy(path, 0, grown, 0, path.length);
+            path = grown;
+        }
+        path[depth - 1] = null;
+    }
+
+    private void close() {
+        depth--;
+        if ((rootIsArray && depth == 1) || (!rootIsArray && depth == 0)) {
+            total = total.plus(itemUsage());
+        }
+        if (depth == 0) {
+            done = true;
+        }
+    }
+
+    private void value(JsonToken t) throws IOException {
+        if (t == JsonToken.VALUE_STRING && parser.getTextLength() == PROMPT.length()) {
+            marker |= PROMPT.equals(parser.getText());
+        }
+        if (depth == 0) {
+            done = true; // a scalar root: nothing to count
+            return;
+        }
+        Field f = field();
+        if (f == Field.NONE) {
+            if (at(USAGE)) {
+                usageObject = false;
+            } else if (at(META)) {
+                metaObject = false;
+            } else if (at(USAGE, DETAILS)) {
+                usageCached = -1;
+            }
+            return;
+        }
+        set(f, longOf(t));
+    }
+
+    private void startItem() {
+        usageObject = metaObject = false;
+        usagePrompt = usageCached = usageCompletion = metaPrompt = metaCached = metaCompletion = -1;
+    }
+
+    private Usage itemUsage() {
+        if (usageObject) {
+            return new Usage(usagePrompt, usageCached, usageCompletion);
+        }
+        if (metaObject) {
+            return new Usage(metaPrompt, metaCached, metaCompletion);
+        }
+        return Usage.NONE;
+    }
+
+    /** Whether the value about to be read is the item's field {@code a}. */
+    private boolean at(String a) {
+        return level() == 1 && a.equals(path[depth - 1]);
+    }
+
+    /** ... its field {@code a}'s field {@code b}. */
+    private boolean at(String a, String b) {
+        return level() == 2 && a.equals(path[depth - 2]) && b.equals(path[depth - 1]);
+    }
+
+    private boolean at(String a, String b, String c) {
+        return level() == 3 && a.equals(path[depth - 3]) && b.equals(path[depth - 2]) && c.equals(path[depth - 1]);
+    }
+
+    /** Levels of objects below the item the next value is at (its first field: 1). */
+    private int level() {
+        return depth - (rootIsArray ? 1 : 0);
+    }
+
+    private Field field() {
+        if (usageObject && at(USAGE, PROMPT)) {
+            return Field.USAGE_PROMPT;
+        }
+        if (usageObject && at(USAGE, COMPLETION)) {
+            return Field.USAGE_COMPLETION;
+        }
+        if (usageObject && at(USAGE, DETAILS, CACHED)) {
+            return Field.USAGE_CACHED;
+        }
+        if (metaObject && at(META, PROMPT)) {
+            return Field.META_PROMPT;
+        }
+        if (metaObject && at(META, CACHED)) {
+            return Field.META_CACHED;
+        }
+        if (metaObject && at(META, COMPLETION)) {
+            return Field.META_COMPLETION;
+        }
+        return Field.NONE;
+    }
+
+    private void set(Field f, long v) {
+        switch (f) {
+            case USAGE_PROMPT -> usagePrompt = v;
+            case USAGE_COMPLETION -> usageCompletion = v;
+            case USAGE_CACHED -> usageCached = v;
+            case META_PROMPT -> metaPrompt = v;
+            case META_CACHED -> metaCached = v;
+            case META_COMPLETION -> metaCompletion = v;
+            default -> {
+            }
+        }
+    }
+
+    /** As Jackson's {@code JsonNode.canConvertToLong() ? asLong() : -1}. */
+    private long longOf(JsonToken t) throws IOException {
+        if (t == JsonToken.VALUE_NUMBER_INT) {
+            if (parser.getNumberType() == JsonParser.NumberType.BIG_INTEGER) {
+                BigInteger b = parser.getBigIntegerValue();
+                return b.bitLength() < 64 ? b.longValue() : -1;
+            }
+            return parser.getLongValue();
+        }
+        if (t == JsonToken.VALUE_NUMBER_FLOAT) {
+            double d = parser.getDoubleValue();
+            return d >= Long.MIN_VALUE && d <= Long.MAX_VALUE ? (long) d : -1;
+        }
+        return -1;
+    }
+}
