@@ -23,7 +23,8 @@ public record TenantClass(String name, int priority, Duration queueTimeout) {
             throw new IllegalArgumentException("class " + name + ": priority must be >= 0, was " + priority);
         }
         if (queueTimeout != null && (queueTimeout.isNegative() || queueTimeout.isZero())) {
-            throw new IllegalArgumentException("class " + name + ": queueTimeoutSecs must be >= 1, was " + queueTimeout);
+            throw new IllegalArgumentException("class " + name + ": queueTimeoutSecs must be >= 1, was "
+                    + queueTimeout.toSeconds());
         }
     }
 }

@@ -127,11 +127,11 @@ public final class TenantsFile {
         if (node.has("apiKeys") && !node.get("apiKeys").isArray()) {
             throw new IllegalArgumentException(where + ": apiKeys must be a list");
         }
+        long requests = number(node, "requestsPerMinute", TenantLimits.UNLIMITED, where);
+        long input = number(node, "inputTokensPerMinute", TenantLimits.UNLIMITED, where);
+        long output = number(node, "outputTokensPerMinute", TenantLimits.UNLIMITED, where);
         try {
-            return new Tenant(name, tenantClass, new TenantLimits(
-                    number(node, "requestsPerMinute", TenantLimits.UNLIMITED, where),
-                    number(node, "inputTokensPerMinute", TenantLimits.UNLIMITED, where),
-                    number(node, "outputTokensPerMinute", TenantLimits.UNLIMITED, where)));
+            return new Tenant(name, tenantClass, new TenantLimits(requests, input, output));
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(where + ": " + e.getMessage(), e);
         }
@@ -144,7 +144,8 @@ public final class TenantsFile {
         for (Iterator<String> it = node.fieldNames(); it.hasNext(); ) {
             String f = it.next();
             if (!allowed.contains(f)) {
-                throw new IllegalArgumentException(where + ": unknown field '" + f + "' (known: " + allowed + ")");
+                throw new IllegalArgumentException(where + ": unknown field '" + f + "' (known: "
+                        + new java.util.TreeSet<>(allowed) + ")");
             }
         }
         return node;
