@@ -94,7 +94,8 @@ class FlowControlIT {
 
     @Test
     void queuedRequestsOfTheHigherPriorityClassGoFirst() throws Exception {
-        SIMS.engine(0).setFaults(Faults.NONE.merge(Map.of("added_latency_ms", 300)));
+        // the first request holds the only slot long enough for four to queue behind it; they then run quickly
+        SIMS.engine(0).setFaults(Faults.NONE.merge(Map.of("added_latency_ms", 5000)));
         try (GatewayHarness gw = GatewayHarness.start(config(tenantsFile(false, 100, 1000))
                 .with(CaravanFlags.MAX_CONCURRENT_REQUESTS, "1").with(CaravanFlags.QUEUE_SIZE, "10"));
              StreamRecorder client = new StreamRecorder(gw.port())) {
@@ -105,6 +106,7 @@ class FlowControlIT {
             await().atMost(Duration.ofSeconds(10)).until(() -> admission.queued() == 2);
             List<StreamRecorder.Stream> chat = client.send(2, "/v1/completions", BODY, "Authorization", "Bearer sk-chat");
             await().atMost(Duration.ofSeconds(10)).until(() -> admission.queued() == 4);
+            SIMS.resetFaults();
 
             assertThat(client.awaitAll(Duration.ofSeconds(30))).isTrue();
 
