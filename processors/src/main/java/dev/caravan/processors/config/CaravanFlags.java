@@ -452,7 +452,8 @@ public final class CaravanFlags {
             .describe("Inference requests served at once (a slot is held until the response ends).");
     public static final CaravanFlag QUEUE_SIZE = row("--queue-size", "caravan.admission.queue-size", INT, ADMISSION)
             .defaultValue(AdmissionConfig.DEFAULT_QUEUE_SIZE).min(0)
-            .describe("Requests that may wait (FIFO) for a slot; beyond it 429. 0 = no queue.");
+            .describe("Requests that may wait (FIFO) for a slot; beyond it 429. 0 = no queue. With --tenants-file the "
+                    + "queue serves by class priority, then fair share by tokens.");
     public static final CaravanFlag QUEUE_TIMEOUT_SECS = row("--queue-timeout-secs",
             "caravan.admission.queue-timeout-secs", LONG, ADMISSION)
             .defaultValue(AdmissionConfig.DEFAULT_QUEUE_TIMEOUT.toSeconds()).range(1, MAX_SECONDS)
