@@ -93,6 +93,32 @@ class FlowControlIT {
     }
 
     @Test
+    void outputTokensAreChargedFromTheStreamsUsageWhenItEndsAndHoldTheTenantBack() throws Exception {
+        Path file = dir.resolve("tenants.yaml");
+        Files.writeString(file, "tenants: { writer: { apiKeys: [ \"sk-writer\" ], outputTokensPerMinute: 5 } }");
+        try (GatewayHarness gw = GatewayHarness.start(config(file))) {
+            String stream = "{\"messages\":[{\"role\":\"user\",\"content\":\"go\"}],"
+                    + "\"max_tokens\":8,\"stream\":true,\"stream_options\":{\"include_usage\":true}}";
+            HttpResponse<String> first = gw.client().postJson("/v1/chat/completions", stream,
+                    "Authorization", "Bearer sk-writer");
+            assertThat(first.statusCode()).isEqualTo(200);
+            assertThat(first.body()).contains("\"completion_tokens\":8");
+
+            HttpResponse<String> second = gw.client().postJson("/v1/chat/completions", stream,
+                    "Authorization", "Bearer sk-writer");
+
+            // 8 tokens against 5 a minute: 3 in debt, refused until one token's worth is back (48 s)
+            assertThat(second.statusCode()).isEqualTo(429);
+            assertThat(second.headers().firstValue("x-ratelimit-limit-output-tokens")).hasValue("5");
+            assertThat(second.headers().firstValue("x-ratelimit-remaining-output-tokens")).hasValue("0");
+            assertThat(second.headers().firstValue("Retry-After")).hasValueSatisfying(v ->
+                    assertThat(Long.parseLong(v)).isBetween(40L, 48L));
+            assertThat(count(gw, "caravan.tenant.throttled", "tenant", "writer", "limit", "output_tokens"))
+                    .isEqualTo(1);
+        }
+    }
+
+    @Test
     void queuedRequestsOfTheHigherPriorityClassGoFirst() throws Exception {
         // the first request holds the only slot long enough for four to queue behind it; they then run quickly
         SIMS.engine(0).setFaults(Faults.NONE.merge(Map.of("added_latency_ms", 5000)));

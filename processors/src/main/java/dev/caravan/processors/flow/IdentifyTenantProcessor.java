@@ -5,7 +5,6 @@ import org.apache.camel.Processor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import dev.caravan.processors.CaravanExchangeProperties;
 import dev.caravan.processors.admission.FlowKey;
 
 /**
@@ -32,9 +31,6 @@ public final class IdentifyTenantProcessor implements Processor {
                 in.getHeader(TenantsConfig.TENANT_HEADER, String.class));
         Tenant.PROPERTY.set(exchange, tenant);
         FlowKey.PROPERTY.set(exchange, tenant.flowKey());
-        if (LOG.isDebugEnabled()) {
-            LOG.debug("Request {} is tenant {} (class {})", CaravanExchangeProperties.REQUEST_ID.get(exchange),
-                    tenant.name(), tenant.tenantClass().name());
-        }
+        LOG.debug("Tenant {} (class {})", tenant.name(), tenant.tenantClass().name());
     }
 }
