@@ -91,10 +91,13 @@ final class FairQueue {
                 }
             }
             if (next != null) {
-                Iterator<Entry> it = band.byTenant.get(next).iterator();
+                LinkedHashSet<Entry> own = band.byTenant.get(next);
+                Iterator<Entry> it = own.iterator();
                 Entry e = it.next();
                 it.remove();
-                remove(e.key, band);
+                if (own.isEmpty()) {
+                    band.byTenant.remove(next);
+                }
                 size--;
                 band.lastServed = counters.value(next);
                 counters.charge(next, e.cost);
@@ -121,12 +124,6 @@ final class FairQueue {
             }
         }
         return null;
-    }
-
-    private static void remove(FlowKey key, Band band) {
-        if (band.byTenant.get(key.tenant()).isEmpty()) {
-            band.byTenant.remove(key.tenant());
-        }
     }
 
     private long floor(Band band) {
