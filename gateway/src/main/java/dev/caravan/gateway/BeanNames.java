@@ -27,6 +27,12 @@ public final class BeanNames {
     public static final String PARSE_REQUEST = "parseRequest";
     public static final String EXTRACT_ROUTING_TEXT = "extractRoutingText";
     public static final String ADMIT_REQUEST = "admitRequest";
+    public static final String IDENTIFY_TENANT = "identifyTenant";
+    public static final String LIMIT_TENANT_RATE = "limitTenantRate";
+    /** The tenants-reload timer route's step (ingress' companion, flow.camel.yaml). */
+    public static final String RELOAD_TENANTS = "reloadTenants";
+    /** The tenants in force ({@code TenantDirectory}). */
+    public static final String TENANT_DIRECTORY = "tenantDirectory";
     public static final String TOKENIZE_PROMPT = "tokenizePrompt";
     public static final String CHOOSE_PD_MODE = "choosePdMode";
     public static final String BEGIN_ATTEMPTS = "beginAttempts";

@@ -93,6 +93,7 @@ public final class GatewayBeans implements AutoCloseable {
     private final GatewayMetrics metrics;
     private final UpstreamClient upstream;
     private ReliabilityBeans reliability;
+    private FlowBeans flow;
     private WorkerControlRoutes controlRoutes;
     private HealthBeans health;
     private final JvmGcMetrics gcMetrics = new JvmGcMetrics();
@@ -180,6 +181,8 @@ public final class GatewayBeans implements AutoCloseable {
         beans.put(BeanNames.SELECT_WORKER, new SelectWorkerProcessor(policies, metrics.andThen(kv.decisions())));
         // breakers, retries, admission, health checks, admin key (docs/reliability.md)
         reliability = ReliabilityBeans.define(config, vertx, workers, meterRegistry, beans);
+        // tenants: identity, per-tenant rate limits, reload (docs/configuration.md#tenants-and-flow-control)
+        flow = FlowBeans.define(config, reliability.admission(), reliability.tenantMetrics(), beans);
         // the engine's own prompt tokens (docs/tokens.md)
         tokens.define(vertx, workers, policies, meterRegistry, beans);
         beans.put(BeanNames.FORWARD_STREAM, new ForwardStreamProcessor(upstream, config.decisionHeaders(), apiKey,
@@ -292,6 +295,7 @@ public final class GatewayBeans implements AutoCloseable {
         p.put("caravan.derived.control-timeout-ms",
                 Long.toString(config.getLong(CaravanFlags.CONTROL_TIMEOUT_SECS) * 1000));
         p.putAll(kv.properties());
+        p.putAll(FlowBeans.properties(config));
         return p;
     }
 
@@ -337,6 +341,11 @@ public final class GatewayBeans implements AutoCloseable {
 
     public ReliabilityBeans reliability() {
         return reliability;
+    }
+
+    /** Tenants, their rate limits and the tenants file's reloads. */
+    public FlowBeans flow() {
+        return flow;
     }
 
     /** The gateway's checks in Camel's health-check registry, behind /readiness and /liveness. */

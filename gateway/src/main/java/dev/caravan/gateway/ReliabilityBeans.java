@@ -17,6 +17,7 @@ import dev.caravan.processors.admission.GracefulShutdown;
 import dev.caravan.processors.auth.CheckAdminKeyProcessor;
 import dev.caravan.processors.config.CaravanFlags;
 import dev.caravan.processors.config.GatewayConfig;
+import dev.caravan.processors.flow.TenantMetrics;
 import dev.caravan.processors.forward.ForwardAttemptListener;
 import dev.caravan.processors.health.ApplyHealthResultsProcessor;
 import dev.caravan.processors.health.HealthChecker;
@@ -51,9 +52,11 @@ public final class ReliabilityBeans {
     private final AdmissionController admission;
     private final GracefulShutdown shutdown;
     private final HealthChecker health;
+    private final TenantMetrics tenantMetrics;
 
     private ReliabilityBeans(WorkerBreakers breakers, ReliabilityMetrics metrics, AdmissionController admission,
-                             GracefulShutdown shutdown, HealthChecker health) {
+                             GracefulShutdown shutdown, HealthChecker health, TenantMetrics tenantMetrics) {
+        this.tenantMetrics = tenantMetrics;
         this.breakers = breakers;
         this.metrics = metrics;
         this.admission = admission;
@@ -82,8 +85,9 @@ public final class ReliabilityBeans {
         beans.put(BeanNames.AWAIT_BACKOFF, new AwaitBackoffProcessor(timers));
 
         AdmissionMetrics admissionMetrics = new AdmissionMetrics(meters);
+        TenantMetrics tenantMetrics = new TenantMetrics(meters);
         AdmissionController admission = new AdmissionController(admissionConfig(config), timers, System::nanoTime,
-                admissionMetrics);
+                admissionMetrics.andThen(tenantMetrics));
         admissionMetrics.track(meters, admission);
         GracefulShutdown shutdown = new GracefulShutdown(admission,
                 config.getSeconds(CaravanFlags.SHUTDOWN_GRACE_PERIOD_SECS));
@@ -101,7 +105,7 @@ public final class ReliabilityBeans {
         beans.put(BeanNames.SUMMARIZE_HEALTH_GENERATE, new SummarizeHealthGenerateProcessor());
 
         beans.put(BeanNames.CHECK_ADMIN_KEY, new CheckAdminKeyProcessor(config.adminApiKey(), config.apiKey()));
-        return new ReliabilityBeans(breakers, metrics, admission, shutdown, health);
+        return new ReliabilityBeans(breakers, metrics, admission, shutdown, health, tenantMetrics);
     }
 
     static BreakerConfig breakerConfig(GatewayConfig config) {
@@ -143,6 +147,11 @@ public final class ReliabilityBeans {
 
     public ReliabilityMetrics metrics() {
         return metrics;
+    }
+
+    /** Per-tenant admission meters (also told about tenant throttling and reloads, {@link FlowBeans}). */
+    public TenantMetrics tenantMetrics() {
+        return tenantMetrics;
     }
 
     public AdmissionController admission() {

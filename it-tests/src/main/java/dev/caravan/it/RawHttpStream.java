@@ -23,15 +23,19 @@ public final class RawHttpStream implements AutoCloseable {
         this.in = new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.UTF_8));
     }
 
-    /** Opens a connection and sends a JSON POST. */
-    public static RawHttpStream post(int port, String path, String json) {
+    /** Opens a connection and sends a JSON POST, with extra headers as name, value pairs. */
+    public static RawHttpStream post(int port, String path, String json, String... headers) {
+        StringBuilder extra = new StringBuilder();
+        for (int h = 0; h + 1 < headers.length; h += 2) {
+            extra.append(headers[h]).append(": ").append(headers[h + 1]).append("\r\n");
+        }
         try {
             Socket s = new Socket();
             s.connect(new InetSocketAddress("127.0.0.1", port), 5000);
             s.setSoTimeout(30_000);
             byte[] body = json.getBytes(StandardCharsets.UTF_8);
             String head = "POST " + path + " HTTP/1.1\r\nHost: 127.0.0.1:" + port
-                    + "\r\nContent-Type: application/json\r\nContent-Length: " + body.length + "\r\n\r\n";
+                    + "\r\nContent-Type: application/json\r\nContent-Length: " + body.length + "\r\n" + extra + "\r\n";
             OutputStream out = s.getOutputStream();
             out.write(head.getBytes(StandardCharsets.US_ASCII));
             out.write(body);

@@ -1,8 +1,6 @@
 package dev.caravan.processors.admission;
 
 import java.time.Duration;
-import java.util.Iterator;
-import java.util.LinkedHashSet;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongSupplier;
@@ -10,13 +8,15 @@ import java.util.function.LongSupplier;
 import dev.caravan.processors.time.DelayScheduler;
 
 /**
- * Admission control for inference requests: an optional rate limit, a concurrency limit with a bounded FIFO queue, the
+ * Admission control for inference requests: an optional rate limit, a concurrency limit with a bounded queue, the
  * in-flight count graceful shutdown waits on, and the draining switch.
  *
  * <p>{@link #admit} decides at once when it can — {@link Admitted} (a ticket), {@link Rejected} (rate limited, queue
  * full, draining) — and otherwise queues the request and returns {@link Queued}; the {@link Waiter} is then called exactly
- * once, later: with a ticket when a slot is handed over by {@link AdmissionTicket#release()} (strict FIFO, no barging:
- * a released slot goes to the head of the queue), or with {@link Rejection#QUEUE_TIMEOUT} from a
+ * once, later: with a ticket when a slot is handed over by {@link AdmissionTicket#release()} (no barging: a released slot
+ * goes to the queue's next request — {@link FairQueue}: strict priority between classes, the tenant with the fewest
+ * tokens served within one, FIFO for one tenant), or with {@link Rejection#QUEUE_TIMEOUT} (after the class's queue
+ * timeout, else {@code --queue-timeout-secs}) from a
  * {@link DelayScheduler} timer, or {@link Rejection#SHUTTING_DOWN} when draining starts, or {@link Rejection#CLIENT_GONE}
  * from {@link #cancel}. Nobody waits on a thread: a queued request is an entry and a timer.
  *
@@ -53,7 +53,8 @@ public final class AdmissionController {
     private final TokenBucket bucket;
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition idle = lock.newCondition();
-    private final LinkedHashSet<Entry> queue = new LinkedHashSet<>();
+    private final FairQueue queue = new FairQueue();
+    private long seq;
     private int slotsInUse;
     private int inFlight;
     private volatile boolean draining;
@@ -75,17 +76,27 @@ public final class AdmissionController {
         return config;
     }
 
-    /** Admits, rejects or queues a request (see the class comment). */
+    /** Admits, rejects or queues a request of {@link FlowKey#DEFAULT} that costs nothing (see the class comment). */
     public Decision admit(Waiter waiter) {
+        return admit(waiter, FlowKey.DEFAULT, 0);
+    }
+
+    /**
+     * Admits, rejects or queues a request (see the class comment).
+     *
+     * @param key  its tenant and class
+     * @param cost the prompt tokens it is expected to cost, charged to its tenant's fair share when admitted
+     */
+    public Decision admit(Waiter waiter, FlowKey key, long cost) {
         if (draining) {
-            observer.onRejected(Rejection.SHUTTING_DOWN);
+            observer.onRejected(key, Rejection.SHUTTING_DOWN);
             return new Rejected(Rejection.SHUTTING_DOWN);
         }
         if (bucket != null && !bucket.tryTake()) {
-            observer.onRejected(Rejection.RATE_LIMITED);
+            observer.onRejected(key, Rejection.RATE_LIMITED);
             return new Rejected(Rejection.RATE_LIMITED);
         }
-        Entry entry;
+        FairQueue.Entry entry;
         lock.lock();
         try {
             if (!config.limited() || slotsInUse < config.maxConcurrent()) {
@@ -93,16 +104,18 @@ public final class AdmissionController {
                     slotsInUse++;
                 }
                 inFlight++;
-                observer.onAdmitted(false, 0);
+                queue.charge(key.tenant(), cost);
+                observer.onAdmitted(key, false, 0);
                 return new Admitted(new AdmissionTicket(this));
             }
             if (queue.size() >= config.queueSize()) {
-                observer.onRejected(Rejection.QUEUE_FULL);
+                observer.onRejected(key, Rejection.QUEUE_FULL);
                 return new Rejected(Rejection.QUEUE_FULL);
             }
-            entry = new Entry(waiter, nanoTime.getAsLong());
+            entry = new FairQueue.Entry(waiter, key, cost, nanoTime.getAsLong(), seq++);
             queue.add(entry);
-            entry.timer = scheduler.schedule(config.queueTimeout().toMillis(), () -> leave(entry, Rejection.QUEUE_TIMEOUT));
+            Duration timeout = key.queueTimeout() != null ? key.queueTimeout() : config.queueTimeout();
+            entry.timer = scheduler.schedule(timeout.toMillis(), () -> leave(entry, Rejection.QUEUE_TIMEOUT));
         } finally {
             lock.unlock();
         }
@@ -111,12 +124,35 @@ public final class AdmissionController {
 
     /** The client of a queued request left: it leaves the queue ({@link Rejection#CLIENT_GONE}). */
     public void cancel(Object handle) {
-        if (handle instanceof Entry entry) {
+        if (handle instanceof FairQueue.Entry entry) {
             leave(entry, Rejection.CLIENT_GONE);
         }
     }
 
-    private void leave(Entry entry, Rejection reason) {
+    /**
+     * Charges tokens a tenant was served after admission — its output tokens, and the difference between its prompt's
+     * real and expected size — to its fair share.
+     */
+    public void charge(String tenant, long tokens) {
+        lock.lock();
+        try {
+            queue.charge(tenant, tokens);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The tokens a tenant has been served, as its fair share counts them (its virtual token counter). */
+    public long served(String tenant) {
+        lock.lock();
+        try {
+            return queue.counter(tenant);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void leave(FairQueue.Entry entry, Rejection reason) {
         lock.lock();
         try {
             if (!queue.remove(entry)) {
@@ -126,21 +162,19 @@ public final class AdmissionController {
             lock.unlock();
         }
         scheduler.cancel(entry.timer);
-        observer.onRejected(reason);
+        observer.onRejected(entry.key, reason);
         entry.waiter.rejected(reason);
     }
 
-    /** Called by a ticket: hands the slot to the oldest waiter, or frees it. */
+    /** Called by a ticket: hands the slot to the queue's next request, or frees it. */
     void release() {
-        Entry next = null;
+        FairQueue.Entry next = null;
         lock.lock();
         try {
             inFlight--;
             if (config.limited()) {
-                Iterator<Entry> it = queue.iterator();
-                if (it.hasNext()) {
-                    next = it.next();
-                    it.remove();
+                next = queue.poll();
+                if (next != null) {
                     inFlight++; // the slot passes on; slotsInUse is unchanged
                 } else {
                     slotsInUse--;
@@ -154,7 +188,7 @@ public final class AdmissionController {
         }
         if (next != null) {
             scheduler.cancel(next.timer);
-            observer.onAdmitted(true, nanoTime.getAsLong() - next.queuedAtNanos);
+            observer.onAdmitted(next.key, true, nanoTime.getAsLong() - next.queuedAtNanos);
             next.waiter.admitted(new AdmissionTicket(this));
         }
     }
@@ -166,14 +200,13 @@ public final class AdmissionController {
     public void startDraining() {
         draining = true;
         while (true) {
-            Entry head;
+            FairQueue.Entry head;
             lock.lock();
             try {
-                Iterator<Entry> it = queue.iterator();
-                if (!it.hasNext()) {
+                head = queue.any();
+                if (head == null) {
                     return;
                 }
-                head = it.next();
             } finally {
                 lock.unlock();
             }
@@ -233,18 +266,6 @@ public final class AdmissionController {
             return slotsInUse;
         } finally {
             lock.unlock();
-        }
-    }
-
-    /** A queued request; identity equality, so the set is a FIFO with O(1) removal. */
-    private static final class Entry {
-        final Waiter waiter;
-        final long queuedAtNanos;
-        long timer;
-
-        Entry(Waiter waiter, long queuedAtNanos) {
-            this.waiter = waiter;
-            this.queuedAtNanos = queuedAtNanos;
         }
     }
 }

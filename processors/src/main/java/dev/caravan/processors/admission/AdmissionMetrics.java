@@ -47,7 +47,7 @@ public final class AdmissionMetrics implements AdmissionObserver {
     }
 
     @Override
-    public void onAdmitted(boolean fromQueue, long waitedNanos) {
+    public void onAdmitted(FlowKey key, boolean fromQueue, long waitedNanos) {
         if (fromQueue) {
             queued.increment();
             wait.record(waitedNanos, TimeUnit.NANOSECONDS);
@@ -57,7 +57,7 @@ public final class AdmissionMetrics implements AdmissionObserver {
     }
 
     @Override
-    public void onRejected(Rejection reason) {
+    public void onRejected(FlowKey key, Rejection reason) {
         rejected.get(reason).increment();
     }
 }

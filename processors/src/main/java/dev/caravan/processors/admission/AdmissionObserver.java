@@ -7,20 +7,39 @@ package dev.caravan.processors.admission;
 public interface AdmissionObserver {
 
     /**
+     * @param key          the request's tenant and class
      * @param queued       true when the request waited in the queue
      * @param waitedNanos  how long it waited (0 when admitted at once)
      */
-    void onAdmitted(boolean queued, long waitedNanos);
+    void onAdmitted(FlowKey key, boolean queued, long waitedNanos);
 
-    void onRejected(Rejection reason);
+    void onRejected(FlowKey key, Rejection reason);
+
+    /** Tells both observers, this one first. */
+    default AdmissionObserver andThen(AdmissionObserver other) {
+        AdmissionObserver first = this;
+        return new AdmissionObserver() {
+            @Override
+            public void onAdmitted(FlowKey key, boolean queued, long waitedNanos) {
+                first.onAdmitted(key, queued, waitedNanos);
+                other.onAdmitted(key, queued, waitedNanos);
+            }
+
+            @Override
+            public void onRejected(FlowKey key, Rejection reason) {
+                first.onRejected(key, reason);
+                other.onRejected(key, reason);
+            }
+        };
+    }
 
     AdmissionObserver NONE = new AdmissionObserver() {
         @Override
-        public void onAdmitted(boolean queued, long waitedNanos) {
+        public void onAdmitted(FlowKey key, boolean queued, long waitedNanos) {
         }
 
         @Override
-        public void onRejected(Rejection reason) {
+        public void onRejected(FlowKey key, Rejection reason) {
         }
     };
 }

@@ -17,7 +17,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Route step {@code admitRequest} (inference routes, before the first attempt): asks the {@link AdmissionController}
- * for a ticket, without holding a thread while the request waits in the queue.
+ * for a ticket, without holding a thread while the request waits in the queue. The request's tenant and class
+ * ({@code FlowKey.PROPERTY}, from {@code identifyTenant}; {@code FlowKey.DEFAULT} without one) set its place in the queue
+ * and its queue timeout, and its expected prompt tokens ({@code FlowKey.COST}) are charged to its tenant's fair share.
  *
  * <p>Admitted at once: the route continues synchronously. Queued: the step returns {@code false} and the exchange
  * continues on its own event loop when a slot is handed over (or fails when the wait ends otherwise); a client that
@@ -40,7 +42,9 @@ public final class AdmitRequestProcessor extends AsyncProcessorSupport {
 
     @Override
     public boolean process(Exchange exchange, AsyncCallback callback) {
-        AdmissionController.Decision decision = controller.admit(new Resume(exchange, callback, Vertx.currentContext()));
+        FlowKey key = FlowKey.PROPERTY.get(exchange);
+        AdmissionController.Decision decision = controller.admit(new Resume(exchange, callback, Vertx.currentContext()),
+                key == null ? FlowKey.DEFAULT : key, FlowKey.COST.get(exchange, 0L));
         if (decision instanceof AdmissionController.Admitted a) {
             hold(exchange, a.ticket());
             callback.done(true);

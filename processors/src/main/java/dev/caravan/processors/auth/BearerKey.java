@@ -30,7 +30,7 @@ public final class BearerKey {
     }
 
     /** The token of a {@code Bearer} header, or null. */
-    static String tokenOf(String authorization) {
+    public static String tokenOf(String authorization) {
         if (authorization == null) {
             return null;
         }

@@ -30,6 +30,7 @@ import dev.caravan.policies.PolicyName;
 import dev.caravan.policies.PrefixHashConfig;
 import dev.caravan.policies.tree.OwnerRule;
 import dev.caravan.processors.admission.AdmissionConfig;
+import dev.caravan.processors.flow.TenantDirectory;
 import dev.caravan.processors.health.EventLoopsHealthCheck;
 import dev.caravan.processors.health.HealthConfig;
 import dev.caravan.processors.kv.HfTokenizer;
@@ -88,6 +89,7 @@ public final class CaravanFlags {
     static final String BREAKER = "Circuit breakers";
     static final String RETRY = "Retries";
     static final String ADMISSION = "Admission control";
+    static final String TENANTS = "Tenants and flow control";
     static final String LIFECYCLE = "Timeouts and shutdown";
     static final String SECURITY = "Security and input limits";
     static final String PD = "Prefill/decode disaggregation";
@@ -450,7 +452,8 @@ public final class CaravanFlags {
             .describe("Inference requests served at once (a slot is held until the response ends).");
     public static final CaravanFlag QUEUE_SIZE = row("--queue-size", "caravan.admission.queue-size", INT, ADMISSION)
             .defaultValue(AdmissionConfig.DEFAULT_QUEUE_SIZE).min(0)
-            .describe("Requests that may wait (FIFO) for a slot; beyond it 429. 0 = no queue.");
+            .describe("Requests that may wait (FIFO) for a slot; beyond it 429. 0 = no queue. With --tenants-file the "
+                    + "queue serves by class priority, then fair share by tokens.");
     public static final CaravanFlag QUEUE_TIMEOUT_SECS = row("--queue-timeout-secs",
             "caravan.admission.queue-timeout-secs", LONG, ADMISSION)
             .defaultValue(AdmissionConfig.DEFAULT_QUEUE_TIMEOUT.toSeconds()).range(1, MAX_SECONDS)
@@ -463,6 +466,17 @@ public final class CaravanFlags {
                     + "burst of short requests")
             .describe("New inference requests admitted per second (bursts up to one second's worth); over it 429. Off "
                     + "by default (SGLang defaults it to --max-concurrent-requests).");
+
+    // ---- Tenants and flow control (docs/configuration.md#tenants-and-flow-control) ---------------------------------
+    public static final CaravanFlag TENANTS_FILE = row("--tenants-file", "caravan.tenants.file", STRING, TENANTS)
+            .describe("YAML or JSON file of tenants (API keys, priority classes, per-minute limits on requests, input "
+                    + "and output tokens), reloaded when it changes; unset: one FIFO for everyone. Example: "
+                    + "config/examples/tenants.yaml.");
+    public static final CaravanFlag TENANTS_RELOAD_INTERVAL_SECS = row("--tenants-reload-interval-secs",
+            "caravan.tenants.reload-interval-secs", LONG, TENANTS)
+            .defaultValue(TenantDirectory.DEFAULT_RELOAD_INTERVAL.toSeconds()).range(1, MAX_SECONDS)
+            .describe("How often the tenants file's modification time is checked; a changed file is read again, and "
+                    + "one that does not parse is logged and counted while the tenants before stay in force.");
 
     // ---- Timeouts and shutdown ------------------------------------------------------------------------------------
     public static final CaravanFlag STREAM_IDLE_TIMEOUT_SECS = row("--stream-idle-timeout-secs",

@@ -25,6 +25,8 @@ public enum GatewayError {
     UNSUPPORTED_MEDIA_TYPE(415, "unsupported_media_type"),
     QUEUE_FULL(429, "queue_full"),
     RATE_LIMITED(429, "rate_limited"),
+    /** Over the tenant's own rate limit (the tenants file); OpenAI's code, with {@code Retry-After} and x-ratelimit-*. */
+    TENANT_RATE_LIMITED(429, "rate_limit_exceeded"),
     /** The request headers are larger than the HTTP server accepts; no route runs. */
     HEADERS_TOO_LARGE(431, "headers_too_large"),
     INTERNAL(500, "internal_error"),

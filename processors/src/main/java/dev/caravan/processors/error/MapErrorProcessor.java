@@ -16,7 +16,8 @@ import org.slf4j.LoggerFactory;
  * a misconfiguration and becomes a 500 {@code internal_error} with a generic message (the details go to the log, never
  * to the client). If a streaming step already committed the response there is nothing left to write.
  *
- * <p>Writes the body, {@code Content-Type}, {@code CamelHttpResponseCode}, {@value ErrorBody#ERROR_CODE_HEADER}, and the
+ * <p>Writes the body, {@code Content-Type}, {@code CamelHttpResponseCode}, {@value ErrorBody#ERROR_CODE_HEADER}, the
+ * exception's own headers ({@link GatewayException#headers()}: a 429's {@code Retry-After} and rate-limit headers), and the
  * properties {@code ERROR_CODE} and {@code RESPONSE_STATUS}.
  */
 public final class MapErrorProcessor implements Processor {
@@ -31,7 +32,9 @@ public final class MapErrorProcessor implements Processor {
         }
         GatewayError error;
         String message;
+        java.util.Map<String, String> headers = java.util.Map.of();
         if (caught instanceof GatewayException g) {
+            headers = g.headers();
             error = g.error();
             message = g.getMessage();
             LOG.debug("Request {} answered {} {}: {}", REQUEST_ID.get(exchange),
@@ -50,6 +53,7 @@ public final class MapErrorProcessor implements Processor {
         msg.setHeader(Exchange.HTTP_RESPONSE_CODE, error.status());
         msg.setHeader(Exchange.CONTENT_TYPE, ErrorBody.CONTENT_TYPE);
         msg.setHeader(ErrorBody.ERROR_CODE_HEADER, error.code());
+        headers.forEach(msg::setHeader);
         msg.setBody(ErrorBody.json(error, message));
     }
 }

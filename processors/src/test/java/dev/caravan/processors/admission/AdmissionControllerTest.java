@@ -21,12 +21,12 @@ class AdmissionControllerTest {
         return new AdmissionController(new AdmissionConfig(max, queue, Duration.ofSeconds(timeoutSecs), rate), timers,
                 nanos::get, new AdmissionObserver() {
                     @Override
-                    public void onAdmitted(boolean queued, long waitedNanos) {
+                    public void onAdmitted(FlowKey key, boolean queued, long waitedNanos) {
                         events.add(queued ? "admitted-queued" : "admitted");
                     }
 
                     @Override
-                    public void onRejected(Rejection reason) {
+                    public void onRejected(FlowKey key, Rejection reason) {
                         events.add(reason.label());
                     }
                 });

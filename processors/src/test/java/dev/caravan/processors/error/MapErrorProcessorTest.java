@@ -37,6 +37,18 @@ class MapErrorProcessorTest {
     }
 
     @Test
+    void anErrorsOwnHeadersAreAnsweredWithIt() {
+        Exchange e = failedWith(GatewayError.TENANT_RATE_LIMITED.exception("slow down")
+                .withHeaders(java.util.Map.of("Retry-After", "30")));
+        new MapErrorProcessor().process(e);
+
+        assertThat(e.getMessage().getHeader(Exchange.HTTP_RESPONSE_CODE)).isEqualTo(429);
+        assertThat(e.getMessage().getHeader("Retry-After")).isEqualTo("30");
+        assertThat(e.getMessage().getBody(String.class)).isEqualTo("{\"error\":{\"type\":\"Too Many Requests\","
+                + "\"code\":\"rate_limit_exceeded\",\"message\":\"slow down\"}}");
+    }
+
+    @Test
     void anythingElseIsA500WithoutDetails() {
         Exchange e = failedWith(new NullPointerException("secret internals"));
         new MapErrorProcessor().process(e);

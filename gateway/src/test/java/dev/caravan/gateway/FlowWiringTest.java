@@ -1,0 +1,85 @@
+package dev.caravan.gateway;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import dev.caravan.processors.admission.AdmissionConfig;
+import dev.caravan.processors.admission.AdmissionController;
+import dev.caravan.processors.admission.AdmissionObserver;
+import dev.caravan.processors.config.CaravanFlags;
+import dev.caravan.processors.config.ConfigResolver;
+import dev.caravan.processors.config.GatewayConfig;
+import dev.caravan.processors.flow.TenantDirectory;
+import dev.caravan.processors.flow.TenantMetrics;
+import dev.caravan.processors.time.DelayScheduler;
+
+/** --tenants-file becomes the tenants in force, the flow beans and the reload route's placeholders. */
+class FlowWiringTest {
+
+    @TempDir
+    Path dir;
+
+    private final AdmissionController admission = new AdmissionController(AdmissionConfig.defaults(),
+            new DelayScheduler() {
+                @Override
+                public long schedule(long delayMillis, Runnable task) {
+                    return 0;
+                }
+
+                @Override
+                public void cancel(long handle) {
+                }
+            }, System::nanoTime, AdmissionObserver.NONE);
+
+    private GatewayConfig parse(String... args) {
+        return ConfigResolver.resolve(args, Map.of(), dir).config();
+    }
+
+    @Test
+    void aTenantsFileIsReadAtStartAndItsReloadRouteEnabled() throws Exception {
+        Path file = dir.resolve("tenants.yaml");
+        Files.writeString(file, "tenants: { acme: { apiKeys: [ k ] } }");
+        GatewayConfig c = parse("--tenants-file", file.toString(), "--tenants-reload-interval-secs", "3");
+        Map<String, Object> beans = new HashMap<>();
+
+        FlowBeans flow = FlowBeans.define(c, admission, new TenantMetrics(new SimpleMeterRegistry()), beans);
+
+        assertThat(flow.directory().current().resolve("Bearer k", null).name()).isEqualTo("acme");
+        assertThat(beans).containsKeys(BeanNames.IDENTIFY_TENANT, BeanNames.LIMIT_TENANT_RATE,
+                BeanNames.RELOAD_TENANTS, BeanNames.TENANT_DIRECTORY);
+        assertThat(FlowBeans.properties(c)).containsEntry("caravan.derived.tenants-reload-enabled", "true")
+                .containsEntry("caravan.derived.tenants-reload-period-ms", "3000");
+    }
+
+    @Test
+    void withoutATenantsFileEveryoneIsOtherAndNothingReloads() {
+        GatewayConfig c = GatewayConfig.defaults();
+        FlowBeans flow = FlowBeans.define(c, admission, new TenantMetrics(new SimpleMeterRegistry()), new HashMap<>());
+
+        assertThat(flow.directory().file()).isNull();
+        assertThat(FlowBeans.properties(c)).containsEntry("caravan.derived.tenants-reload-enabled", "false")
+                .containsEntry("caravan.derived.tenants-reload-period-ms",
+                        Long.toString(TenantDirectory.DEFAULT_RELOAD_INTERVAL.toMillis()));
+        assertThat(c.isSet(CaravanFlags.TENANTS_FILE)).isFalse();
+    }
+
+    @Test
+    void aBadTenantsFileStopsTheStartNamingTheFile() throws Exception {
+        Path file = dir.resolve("tenants.yaml");
+        Files.writeString(file, "tenants: { acme: { class: gold } }");
+        GatewayConfig c = parse("--tenants-file", file.toString());
+
+        assertThatThrownBy(() -> FlowBeans.define(c, admission, new TenantMetrics(new SimpleMeterRegistry()),
+                new HashMap<>())).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("tenants file " + file + ": tenant acme: class gold is not declared under classes");
+    }
+}

@@ -1,0 +1,85 @@
+package dev.caravan.processors.flow;
+
+import static dev.caravan.processors.CaravanExchangeProperties.ROUTING_TEXT;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import org.apache.camel.Exchange;
+import org.apache.camel.Processor;
+import org.apache.camel.support.SynchronizationAdapter;
+
+import dev.caravan.processors.admission.AdmissionController;
+import dev.caravan.processors.admission.AdmissionTicket;
+import dev.caravan.processors.admission.FlowKey;
+import dev.caravan.processors.error.GatewayError;
+import dev.caravan.processors.forward.Usage;
+
+/**
+ * Route step {@code limitTenantRate} (inference routes, before {@code admitRequest}): the tenant's own rate limits,
+ * inside the global ones. It estimates the prompt's tokens (its routing text, {@value #CHARS_PER_TOKEN} characters a
+ * token), takes one request and the estimate from the tenant's budgets ({@link TenantRateLimiter}), and otherwise
+ * answers 429 {@code rate_limit_exceeded} with {@code Retry-After} and OpenAI's {@code x-ratelimit-*} headers.
+ *
+ * <p>The charge is settled once, when the exchange completes — after every retry and both P/D legs, so they are
+ * charged once: the estimate is corrected to the prompt tokens {@code usage} reported (kept when it reported none, given
+ * back when admission never let the request in), the output tokens {@code usage} reported are taken from the output
+ * budget, and both are added to the tenant's fair share in the admission queue.
+ *
+ * <p>Reads {@code Tenant.PROPERTY}, {@code ROUTING_TEXT}; writes {@code FlowKey.COST} (the estimate, which admission
+ * charges to the tenant's fair share).
+ */
+public final class LimitTenantRateProcessor implements Processor {
+
+    /** Characters of text per prompt token in the estimate (the usual figure for English with BPE tokenizers). */
+    public static final int CHARS_PER_TOKEN = 4;
+
+    private final TenantRateLimiter limiter;
+    private final AdmissionController admission;
+    private final TenantMetrics metrics;
+
+    public LimitTenantRateProcessor(TenantRateLimiter limiter, AdmissionController admission, TenantMetrics metrics) {
+        this.limiter = limiter;
+        this.admission = admission;
+        this.metrics = metrics;
+    }
+
+    @Override
+    public void process(Exchange exchange) {
+        Tenant tenant = Tenant.PROPERTY.get(exchange, Tenant.OTHER);
+        String text = ROUTING_TEXT.get(exchange);
+        long estimate = text == null ? 0 : (text.length() + CHARS_PER_TOKEN - 1) / CHARS_PER_TOKEN;
+        RateVerdict verdict = limiter.acquire(tenant, estimate);
+        if (!verdict.allowed()) {
+            metrics.onThrottled(tenant.flowKey(), verdict.limit());
+            Map<String, String> headers = new LinkedHashMap<>();
+            headers.put("Retry-After", Long.toString(verdict.retryAfterSeconds()));
+            headers.putAll(verdict.headers());
+            throw GatewayError.TENANT_RATE_LIMITED.exception("rate limit reached for tenant " + tenant.name() + " on "
+                    + verdict.limit().replace('_', ' ') + " per minute; retry after " + verdict.retryAfterSeconds()
+                    + " s").withHeaders(headers);
+        }
+        FlowKey.COST.set(exchange, estimate);
+        AtomicBoolean settled = new AtomicBoolean();
+        exchange.getExchangeExtension().addOnCompletion(new SynchronizationAdapter() {
+            @Override
+            public void onDone(Exchange e) {
+                if (settled.compareAndSet(false, true)) {
+                    settle(e, tenant, estimate);
+                }
+            }
+        });
+    }
+
+    private void settle(Exchange exchange, Tenant tenant, long estimate) {
+        boolean admitted = AdmissionTicket.PROPERTY.get(exchange) != null;
+        Usage usage = Usage.PROPERTY.get(exchange, Usage.NONE);
+        long prompt = !admitted ? 0 : usage.hasPromptTokens() ? usage.promptTokens() : estimate;
+        long output = admitted ? Math.max(0, usage.completionTokens()) : 0;
+        limiter.settle(tenant, prompt - estimate, output);
+        if (admitted) {
+            admission.charge(tenant.name(), prompt - estimate + output);
+        }
+    }
+}

@@ -1,0 +1,148 @@
+package dev.caravan.processors.flow;
+
+import java.time.Clock;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Per-tenant rate limits: requests, prompt tokens and output tokens per minute ({@link TenantLimits}), each a
+ * {@link MinuteBucket}. {@link #acquire} takes one request and the prompt's estimate, or refuses with the limit that
+ * binds and when to retry; {@link #settle} corrects the prompt's estimate against {@code usage} and takes the output
+ * tokens once the response has ended, so output is limited by debt: a tenant over its output budget is refused until
+ * the debt has refilled.
+ *
+ * <p>Headers follow OpenAI: {@code x-ratelimit-limit-requests}, {@code x-ratelimit-remaining-requests},
+ * {@code x-ratelimit-reset-requests} and the same for {@code -tokens} (prompt tokens) and {@code -output-tokens}, for
+ * the limits the tenant has; resets are durations such as {@code 1s}, {@code 250ms} or {@code 6m0s}.
+ *
+ * <p>State is kept per tenant name (the tenants file's tenants and {@code other}: bounded); a reload that changes a
+ * tenant's limits starts its buckets afresh. Thread-safe: one lock per tenant. Time comes from the injected clock.
+ */
+public final class TenantRateLimiter {
+
+    private final Clock clock;
+    private final Map<String, Buckets> state = new ConcurrentHashMap<>();
+
+    public TenantRateLimiter(Clock clock) {
+        this.clock = clock;
+    }
+
+    /** Takes one request and {@code inputTokens} of the tenant's budgets, or says which limit refuses them. */
+    public RateVerdict acquire(Tenant tenant, long inputTokens) {
+        if (tenant.limits().equals(TenantLimits.NONE)) {
+            return RateVerdict.UNLIMITED;
+        }
+        Buckets b = buckets(tenant);
+        long now = clock.millis();
+        synchronized (b) {
+            long waitMillis = 0;
+            String binding = null;
+            long w;
+            if (b.requests != null && (w = b.requests.millisUntil(1, now)) > waitMillis) {
+                waitMillis = w;
+                binding = RateVerdict.REQUESTS;
+            }
+            if (b.input != null && (w = b.input.millisUntil(inputTokens, now)) > waitMillis) {
+                waitMillis = w;
+                binding = RateVerdict.INPUT_TOKENS;
+            }
+            if (b.output != null && (w = b.output.millisUntil(1, now)) > waitMillis) {
+                waitMillis = w;
+                binding = RateVerdict.OUTPUT_TOKENS;
+            }
+            if (binding != null) {
+                return new RateVerdict(false, binding, Math.max(1, (waitMillis + 999) / 1000), headers(b, now));
+            }
+            if (b.requests != null) {
+                b.requests.take(1, now);
+            }
+            if (b.input != null) {
+                b.input.take(inputTokens, now);
+            }
+            return new RateVerdict(true, null, 0, headers(b, now));
+        }
+    }
+
+    /**
+     * Settles a request once its response ended.
+     *
+     * @param inputCorrection the real prompt tokens minus the estimate taken (negative gives tokens back)
+     * @param outputTokens    output tokens the engine reported
+     */
+    public void settle(Tenant tenant, long inputCorrection, long outputTokens) {
+        if (tenant.limits().equals(TenantLimits.NONE)) {
+            return;
+        }
+        Buckets b = buckets(tenant);
+        long now = clock.millis();
+        synchronized (b) {
+            if (b.input != null) {
+                if (inputCorrection >= 0) {
+                    b.input.take(inputCorrection, now);
+                } else {
+                    b.input.giveBack(-inputCorrection, now);
+                }
+            }
+            if (b.output != null && outputTokens > 0) {
+                b.output.take(outputTokens, now);
+            }
+        }
+    }
+
+    private Buckets buckets(Tenant tenant) {
+        return state.compute(tenant.name(), (name, old) -> old != null && old.limits.equals(tenant.limits()) ? old
+                : new Buckets(tenant.limits(), clock.millis()));
+    }
+
+    private static Map<String, String> headers(Buckets b, long now) {
+        Map<String, String> h = new LinkedHashMap<>();
+        put(h, "requests", b.requests, now);
+        put(h, "tokens", b.input, now);
+        put(h, "output-tokens", b.output, now);
+        return h;
+    }
+
+    private static void put(Map<String, String> h, String suffix, MinuteBucket bucket, long now) {
+        if (bucket == null) {
+            return;
+        }
+        h.put("x-ratelimit-limit-" + suffix, Long.toString(bucket.limit()));
+        h.put("x-ratelimit-remaining-" + suffix, Long.toString(bucket.remaining(now)));
+        h.put("x-ratelimit-reset-" + suffix, resetText(bucket.millisUntilFull(now)));
+    }
+
+    /** A reset duration as OpenAI writes it: {@code 0s}, {@code 250ms}, {@code 1.5s}, {@code 6m0s}. */
+    static String resetText(long millis) {
+        if (millis <= 0) {
+            return "0s";
+        }
+        if (millis < 1000) {
+            return millis + "ms";
+        }
+        long minutes = millis / 60_000;
+        long rest = millis % 60_000;
+        String seconds = rest % 1000 == 0 ? Long.toString(rest / 1000)
+                : java.math.BigDecimal.valueOf(rest, 3).stripTrailingZeros().toPlainString();
+        return minutes > 0 ? minutes + "m" + seconds + "s" : seconds + "s";
+    }
+
+    /** One tenant's buckets (null where it has no limit), for the limits they were built for. */
+    private static final class Buckets {
+        final TenantLimits limits;
+        final MinuteBucket requests;
+        final MinuteBucket input;
+        final MinuteBucket output;
+
+        Buckets(TenantLimits limits, long now) {
+            this.limits = limits;
+            this.requests = bucket(limits.requestsPerMinute(), now);
+            this.input = bucket(limits.inputTokensPerMinute(), now);
+            this.output = bucket(limits.outputTokensPerMinute(), now);
+        }
+
+        private static MinuteBucket bucket(long limit, long now) {
+            return limit == TenantLimits.UNLIMITED ? null : new MinuteBucket(limit, now);
+        }
+    }
+}

@@ -1,0 +1,132 @@
+package dev.caravan.processors.flow;
+
+import static dev.caravan.processors.CaravanExchangeProperties.ROUTING_TEXT;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.apache.camel.Exchange;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import dev.caravan.processors.StartedCamel;
+import dev.caravan.processors.admission.AdmissionConfig;
+import dev.caravan.processors.admission.AdmissionController;
+import dev.caravan.processors.admission.AdmissionObserver;
+import dev.caravan.processors.admission.AdmissionTicket;
+import dev.caravan.processors.admission.FlowKey;
+import dev.caravan.processors.error.GatewayError;
+import dev.caravan.processors.error.GatewayException;
+import dev.caravan.processors.forward.Usage;
+import dev.caravan.processors.time.ManualScheduler;
+
+class LimitTenantRateProcessorTest {
+
+    @RegisterExtension
+    static final StartedCamel CAMEL = new StartedCamel();
+
+    private final TenantRateLimiter limiter = new TenantRateLimiter(Clock.fixed(Instant.EPOCH, ZoneOffset.UTC));
+    private final AdmissionController admission = new AdmissionController(AdmissionConfig.defaults(),
+            new ManualScheduler(), System::nanoTime, AdmissionObserver.NONE);
+    private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
+    private final LimitTenantRateProcessor step = new LimitTenantRateProcessor(limiter, admission,
+            new TenantMetrics(meters));
+    private final Tenant acme = new Tenant("acme", TenantClass.DEFAULT, new TenantLimits(1, 1000, 500));
+
+    private Exchange request(String text) {
+        Exchange e = CAMEL.exchange();
+        Tenant.PROPERTY.set(e, acme);
+        ROUTING_TEXT.set(e, text);
+        return e;
+    }
+
+    /** What admitRequest does: a ticket, the estimate charged to the tenant's fair share. */
+    private void admit(Exchange e) {
+        AdmissionController.Decision d = admission.admit(new AdmissionController.Waiter() {
+            @Override
+            public void admitted(AdmissionTicket ticket) {
+            }
+
+            @Override
+            public void rejected(dev.caravan.processors.admission.Rejection reason) {
+            }
+        }, FlowKey.PROPERTY.get(e, acme.flowKey()), FlowKey.COST.get(e));
+        AdmissionTicket.PROPERTY.set(e, ((AdmissionController.Admitted) d).ticket());
+    }
+
+    private static void complete(Exchange e) {
+        e.getExchangeExtension().handoverCompletions().forEach(s -> s.onComplete(e));
+    }
+
+    @Test
+    void overTheLimitIsA429WithRetryAfterAndRateLimitHeaders() {
+        step.process(request("x".repeat(40)));
+
+        assertThatThrownBy(() -> step.process(request("hello")))
+                .isInstanceOfSatisfying(GatewayException.class, g -> {
+                    assertThat(g.error()).isEqualTo(GatewayError.TENANT_RATE_LIMITED);
+                    assertThat(g.headers()).containsEntry("Retry-After", "60")
+                            .containsEntry("x-ratelimit-limit-requests", "1")
+                            .containsEntry("x-ratelimit-remaining-requests", "0")
+                            .containsEntry("x-ratelimit-reset-requests", "1m0s")
+                            .containsEntry("x-ratelimit-limit-tokens", "1000")
+                            .containsEntry("x-ratelimit-remaining-tokens", "990");
+                });
+        assertThat(meters.get("caravan.tenant.throttled").tags("tenant", "acme", "limit", "requests").counter()
+                .count()).isEqualTo(1);
+    }
+
+    @Test
+    void theEstimateIsTheTextsLengthOverFourAndIsCorrectedOnceWhenTheExchangeCompletes() {
+        Exchange e = request("x".repeat(400));
+        step.process(e);
+        assertThat(FlowKey.COST.get(e)).isEqualTo(100);
+        admit(e);
+        Usage.PROPERTY.set(e, new Usage(30, 0, 200));
+
+        var hooks = e.getExchangeExtension().handoverCompletions();
+        hooks.forEach(s -> s.onComplete(e));
+        hooks.forEach(s -> s.onFailure(e)); // told twice (a hook must not count on once): nothing more is charged
+
+        Tenant next = new Tenant("acme", TenantClass.DEFAULT, new TenantLimits(1, 1000, 500));
+        RateVerdict v = limiter.acquire(next, 0);
+        assertThat(v.headers()).containsEntry("x-ratelimit-remaining-tokens", "970")
+                .containsEntry("x-ratelimit-remaining-output-tokens", "300");
+        assertThat(admission.served("acme")).as("fair share: the real prompt plus the output").isEqualTo(230);
+    }
+
+    @Test
+    void aRequestAdmissionNeverLetInGetsItsTokensBack() {
+        Exchange e = request("x".repeat(400));
+        step.process(e);
+
+        complete(e);
+
+        assertThat(limiter.acquire(acme, 0).headers()).containsEntry("x-ratelimit-remaining-tokens", "1000");
+        assertThat(admission.served("acme")).isZero();
+    }
+
+    @Test
+    void withoutUsageTheEstimateStandsAndNoOutputIsCharged() {
+        Exchange e = request("x".repeat(400));
+        step.process(e);
+        admit(e);
+
+        complete(e);
+
+        assertThat(limiter.acquire(acme, 0).headers()).containsEntry("x-ratelimit-remaining-tokens", "900")
+                .containsEntry("x-ratelimit-remaining-output-tokens", "500");
+    }
+
+    @Test
+    void aTenantWithoutLimitsPassesAndStillCountsItsShare() {
+        Exchange e = CAMEL.exchange();
+        ROUTING_TEXT.set(e, "abcdefgh");
+        step.process(e);
+        assertThat(FlowKey.COST.get(e)).isEqualTo(2);
+    }
+}
