@@ -4,6 +4,8 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 import dev.caravan.processors.auth.BearerKey;
@@ -31,7 +33,7 @@ public record TenantsConfig(boolean trustTenantHeader, Map<String, Tenant> tenan
     public static final TenantsConfig NONE = new TenantsConfig(false, Map.of(), Map.of(), Tenant.OTHER);
 
     public TenantsConfig {
-        tenants = Map.copyOf(tenants);
+        tenants = Collections.unmodifiableMap(new LinkedHashMap<>(tenants)); // the file's order, for logs and tests
         byKeyDigest = Map.copyOf(byKeyDigest);
         if (fallback == null) {
             throw new IllegalArgumentException("fallback tenant must be given");
