@@ -83,7 +83,7 @@ for r in $(seq 1 "$rounds"); do
     heap=""
     if [ "$name" = caravan ]; then
       heap=$(curl -s "http://127.0.0.1:$gw_port/metrics" \
-        | awk '/^jvm_memory_used_bytes\{.*area="heap"/ {s += $2} END {printf "heap_mb=%.0f", s / 1048576}')
+        | awk '/^jvm_memory_used_bytes/ && /area="heap"/ {s += $NF} END {printf "heap_mb=%.0f", s / 1048576}')
     fi
     echo "$name $out $heap" >>"$results"
     echo "round $r $name: $out $heap" >&2
