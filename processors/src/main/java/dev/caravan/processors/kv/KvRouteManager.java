@@ -6,10 +6,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
 import org.apache.camel.CamelContext;
@@ -55,16 +55,25 @@ public final class KvRouteManager implements WorkerListener, AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(KvRouteManager.class);
     private static final long STOP_TIMEOUT_SECONDS = 10;
+    /**
+     * Tries to create a rank's route before giving up on it: Camel has refused one now and then while the gateway
+     * starts (a ConcurrentModificationException resolving the ZeroMQ endpoint, seen in benchmark runs), and a worker
+     * without its route is invisible to kv_aware.
+     */
+    static final int ROUTE_ATTEMPTS = 5;
+    /** Wait before the second attempt, doubled before each next one (0.5 + 1 + 2 + 4 s). */
+    static final long FIRST_RETRY_MS = 500;
 
     private final KvSettings settings;
     private final KvEventIngestor ingestor;
     private final KvMetrics metrics;
     private final List<Consumer<String>> forgetters;
-    private final ExecutorService executor = Executors.newSingleThreadExecutor(r -> {
+    private final ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, r -> {
         Thread t = new Thread(r, "caravan-kv-routes");
         t.setDaemon(true);
         return t;
     });
+    private final AtomicLong failedAttempts = new AtomicLong();
     private final Map<String, Worker> pending = new LinkedHashMap<>();
     private final Set<String> routes = ConcurrentHashMap.newKeySet();
     /** Ranks with a route, per worker id (the manager's thread only). */
@@ -83,6 +92,8 @@ public final class KvRouteManager implements WorkerListener, AutoCloseable {
         this.ingestor = ingestor;
         this.metrics = metrics;
         this.forgetters = List.copyOf(forgetters);
+        // retries still waiting when the context stops are dropped, not run
+        executor.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
     }
 
     /** The route id of a worker's rank-0 KV-event route. */
@@ -178,18 +189,49 @@ public final class KvRouteManager implements WorkerListener, AutoCloseable {
         metrics.bind(worker);
         ranks.put(worker.id(), 0);
         routed.put(worker.id(), worker);
-        for (int r = worker.firstRank(); r < worker.firstRank() + worker.rankCount(); r++) {
-            if (!addRank(worker, endpoints, r)) {
-                if (r == worker.firstRank()) {
-                    ranks.remove(worker.id());
-                    routed.remove(worker.id());
-                    metrics.unbind(worker.id());
-                    ingestor.unregister(worker.id());
-                }
-                return;
+        addRanks(worker, endpoints, worker.firstRank(), 1);
+    }
+
+    /**
+     * Creates the routes of ranks {@code from} on; a refused one is tried again later (the same worker still routed)
+     * up to {@link #ROUTE_ATTEMPTS} times, after which a worker without its first rank's route is dropped.
+     */
+    private void addRanks(Worker worker, KvEndpoints endpoints, int from, int attempt) {
+        for (int r = from; r < worker.firstRank() + worker.rankCount(); r++) {
+            if (addRank(worker, endpoints, r)) {
+                continue;
             }
+            failedAttempts.incrementAndGet();
+            int rank = r;
+            if (attempt < ROUTE_ATTEMPTS) {
+                long delay = FIRST_RETRY_MS << (attempt - 1);
+                LOG.info("KV-event route of {} rank {}: attempt {} of {} in {} ms", worker.url(), rank, attempt + 1,
+                        ROUTE_ATTEMPTS, delay);
+                try {
+                    executor.schedule(() -> {
+                        if (routed.get(worker.id()) == worker) {
+                            addRanks(worker, endpoints, rank, attempt + 1);
+                        }
+                    }, delay, TimeUnit.MILLISECONDS);
+                } catch (RejectedExecutionException e) {
+                    LOG.debug("KV-event route retry skipped: the context is stopping");
+                }
+            } else if (rank == worker.firstRank()) {
+                LOG.warn("KV-event route of {} not created after {} attempts: kv_aware does not see its blocks",
+                        worker.url(), ROUTE_ATTEMPTS);
+                ranks.remove(worker.id());
+                routed.remove(worker.id());
+                metrics.unbind(worker.id());
+                ingestor.unregister(worker.id());
+            }
+            return;
         }
         warnOnCollisions(worker, endpoints);
+    }
+
+    /** Route creations Camel refused so far (each retried up to {@link #ROUTE_ATTEMPTS} times). */
+    public long failedAttempts() {
+        return failedAttempts.get();
     }
 
     /** Creates the route of one rank; false when Camel refused it (logged). */

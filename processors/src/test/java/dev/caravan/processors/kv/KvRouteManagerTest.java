@@ -115,6 +115,24 @@ class KvRouteManagerTest {
     }
 
     @Test
+    void triesARefusedRouteAgainUntilCamelCreatesIt() {
+        camel.start();
+        manager.start(camel);
+        Object decode = camel.getRegistry().lookupByName("decodeKvBatch");
+        camel.getRegistry().unbind("decodeKvBatch"); // the route cannot be created: its processor is missing
+        Worker worker = workers.add(Worker.builder("http://engine-r:8000").id("engine-r")
+                .kvEventsEndpoint(pub.getLastEndpoint()).build());
+        await().atMost(WAIT).until(() -> manager.failedAttempts() >= 1);
+        assertThat(camel.getRoute(KvRouteManager.routeId(worker))).isNull();
+
+        camel.getRegistry().bind("decodeKvBatch", decode);
+
+        await().atMost(WAIT).until(() -> camel.getRoute(KvRouteManager.routeId(worker)) != null);
+        assertThat(manager.routeIds()).containsExactly("kv-events-engine-r");
+        assertThat(ingestor.stats("engine-r")).isNotNull();
+    }
+
+    @Test
     void workersAddedAfterStartGetTheirRouteAtOnce() {
         camel.start();
         manager.start(camel);
