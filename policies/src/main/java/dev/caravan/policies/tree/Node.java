@@ -38,6 +38,12 @@ final class Node {
      * under FIRST, which then reports the earliest tenant still listed.
      */
     int owner = -1;
+    /**
+     * Inserts whose text passed through (or ended on) this node, a split's upper half inheriting the lower's count;
+     * halved everywhere when the root's reaches {@link ApproximateRadixTree#PASSES_HALVING_AT}, so ratios survive. The
+     * int fits the object's alignment padding: it costs no memory.
+     */
+    int passes;
 
     Node(String label, Node parent) {
         this.label = label;
