@@ -109,7 +109,7 @@ public final class ApproximateRadixTree {
         try {
             int t = register(tenant);
             long now = epoch.incrementAndGet();
-            if (++root.passes >= PASSES_HALVING_AT) {
+            if (!text.isEmpty() && ++root.passes >= PASSES_HALVING_AT) { // seeding a worker is no traffic
                 halvePasses();
             }
             root.addTenant(t, 0);

@@ -78,6 +78,15 @@ class ApproximateRadixTreeSharedPrefixTest {
     }
 
     @Test
+    void seedingWorkersIsNoTraffic() {
+        for (int w = 0; w < 4; w++) {
+            tree.insert("", "w" + w);
+        }
+        tree.insert(PREAMBLE + "a", "w0");
+        assertThat(tree.sharedPrefixChars(PREAMBLE + "b", 4)).isEqualTo(PREAMBLE.length());
+    }
+
+    @Test
     void refusesAShareDenominatorBelowOne() {
         assertThatThrownBy(() -> tree.sharedPrefixChars("x", 0)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("parts must be >= 1, was 0");
