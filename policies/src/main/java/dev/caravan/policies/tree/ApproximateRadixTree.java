@@ -388,8 +388,7 @@ public final class ApproximateRadixTree {
 
     private void unlink(Node n) {
         n.parent.removeChild(n.firstCodePoint());
-        n.parent = null;
-        n.removed = true;
+        n.parent = null; // marks it removed (Node.removed())
         storedChars -= n.labelChars;
         nodeCount--;
     }
@@ -553,7 +552,7 @@ public final class ApproximateRadixTree {
         if (!tenantPresent[t] || tenantChars[t] <= target[t]) {
             return 0;
         }
-        if (n.removed || !n.hasTenant(t) || n.childHasTenant(t)) {
+        if (n.removed() || !n.hasTenant(t) || n.childHasTenant(t)) {
             return 0;
         }
         long stamp = n.stamp(t);
@@ -607,7 +606,7 @@ public final class ApproximateRadixTree {
                 }
                 for (int i = 0, c = n.childCount(); i < c; i++) {
                     Node child = n.childAt(i);
-                    if (child.parent != n || child.removed) {
+                    if (child.parent != n || child.removed()) {
                         throw new IllegalStateException("broken parent link under '" + n.label + "'");
                     }
                     if (n.child(child.firstCodePoint()) != child) {
