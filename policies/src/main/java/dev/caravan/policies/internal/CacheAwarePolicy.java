@@ -218,7 +218,10 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy, Maintainable
         return route(tree, text, least, Branches.IMBALANCED_MIN_LOAD, null, routed);
     }
 
-    /** Improvement (b): the window's worker with the longest qualifying prefix, or null. */
+    /**
+     * Improvement (b): the window's worker with the longest qualifying prefix, or null; with (e) the prefix qualifies
+     * on what it holds beyond the shared branch point.
+     */
     private Worker mostCachedNearMin(List<Worker> healthy, String text, ApproximateRadixTree tree, int minLoad) {
         Map<String, Long> byTenant = tree.matchedCharsByTenant(text);
         long input = text.codePointCount(0, text.length());
@@ -239,7 +242,9 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy, Maintainable
         if (best == null) {
             return null;
         }
-        return aboveThreshold(bestChars, input) || isLongEnough(bestChars) ? best : null;
+        long shared = config.discountSharedPrefix()
+                ? Math.min(bestChars, tree.sharedPrefixChars(text, healthy.size())) : 0;
+        return aboveThreshold(bestChars - shared, input - shared) || isLongEnough(bestChars - shared) ? best : null;
     }
 
     /**

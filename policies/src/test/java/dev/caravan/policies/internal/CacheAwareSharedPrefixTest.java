@@ -94,6 +94,25 @@ class CacheAwareSharedPrefixTest {
     }
 
     @Test
+    void underImbalanceAWorkerHoldingOnlyThePreambleIsNotPreferredAsCached() {
+        CacheAwarePolicy p = policy(CacheAwareConfig.defaults().withBalance(2, 1.5).withImbalancePreferCached(true)
+                .withDiscountSharedPrefix(true));
+        send(p, workers, turn(0, 1)); // w0
+        send(p, workers, turn(1, 1)); // w1
+        TestWorkers.load(workers.get(0), 1);
+        TestWorkers.load(workers.get(1), 1);
+        TestWorkers.load(workers.get(3), 9);
+        // w0, w1 (load 1) and the empty w2 (load 0) are in the window; w1 holds conversation 1
+        Decision own = send(p, workers, turn(1, 2));
+        assertThat(own.worker()).isSameAs(workers.get(1));
+        assertThat(own.branch()).isEqualTo("imbalanced_cached");
+        // a new conversation matches only the preamble (on w0 and w1): the least-loaded w2, not the most cached w0
+        Decision fresh = send(p, workers, turn(2, 1));
+        assertThat(fresh.worker()).isSameAs(workers.get(2));
+        assertThat(fresh.branch()).isEqualTo("imbalanced_min_load");
+    }
+
+    @Test
     void aTenantPromptCarryingLessThanOneWorkersShareOfTrafficStillRoutesByCache() {
         CacheAwarePolicy p = policy(CacheAwareConfig.defaults().withDiscountSharedPrefix(true));
         List<Worker> first = new ArrayList<>();
