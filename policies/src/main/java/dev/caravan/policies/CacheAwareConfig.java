@@ -47,8 +47,8 @@ import dev.caravan.policies.tree.OwnerRule;
  *                                ({@link dev.caravan.policies.tree.ApproximateRadixTree#sharedPrefixChars}: a preamble
  *                                that requests branch off from and that carries at least 1/N of the model's traffic, N
  *                                the healthy candidates) is worth nothing: the hit test weighs only the match beyond it,
- *                                {@code (matched - shared) / (input - shared) > cacheThreshold} (and improvement (a) on
- *                                {@code matched - shared}), so a new conversation whose only match is the common
+ *                                {@code (matched - shared) / (input - shared) > cacheThreshold} (and improvements (a) and (b)
+ *                                on {@code matched - shared}), so a new conversation whose only match is the common
  *                                preamble is a miss and goes to the least-loaded worker, while a conversation's later
  *                                turns keep their worker; default false (SGLang: the whole match counts)
  * @param minLoadTieBreak         how the least-loaded choices break ties ({@link MinLoadTieBreak}): {@code processed}
