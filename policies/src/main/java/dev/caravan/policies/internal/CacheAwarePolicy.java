@@ -135,7 +135,8 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy, Maintainable
 
         PrefixMatch local = tree.prefixMatch(text);
         PrefixMatch match = routed == null ? local : withFleet(local, routed, candidates);
-        long shared = config.discountSharedPrefix()
+        // only a match that would hit as a whole can lose by the discount: the second walk is skipped for misses
+        long shared = config.discountSharedPrefix() && qualifies(match, 0)
                 ? Math.min(match.matchedChars(), tree.sharedPrefixChars(text, healthy.size())) : 0;
         boolean byRate = aboveThreshold(match.matchedChars() - shared, match.inputChars() - shared);
         boolean byLength = !byRate && isLongEnough(match.matchedChars() - shared);
@@ -156,8 +157,7 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy, Maintainable
                     match.tenant());
             return Decision.of(healthy.get(0), NAME, Branches.STALE_TENANT);
         }
-        String miss = shared > 0 && match.hasTenant() && qualifies(match, 0) ? Branches.CACHE_MISS_SHARED_PREFIX
-                : Branches.CACHE_MISS_MIN_LOAD;
+        String miss = shared > 0 ? Branches.CACHE_MISS_SHARED_PREFIX : Branches.CACHE_MISS_MIN_LOAD;
         return route(tree, text, leastLoaded(healthy, tree), miss, match, routed);
     }
 
