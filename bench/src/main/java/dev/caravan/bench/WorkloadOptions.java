@@ -48,6 +48,9 @@ public final class WorkloadOptions {
     Integer turns;
     @Option(names = "--shared-tokens", description = "multiturn: preamble every session shares (default 128).")
     Integer sharedTokens;
+    @Option(names = "--sequential", description = "multiturn: one session at a time, each starting a think time "
+            + "after the previous one's last answer (--rate is then ignored).")
+    boolean sequential;
     @Option(names = "--think-s", description = "multiturn: mean think time between turns, simulated s (default 5).")
     Double thinkSeconds;
     @Option(names = "--doc-tokens", description = "rag: mean retrieved-document tokens, uniform in [d/2, 3d/2] "
@@ -78,7 +81,7 @@ public final class WorkloadOptions {
                 int n = or(requests, 4000);
                 return new MultiturnWorkload(Math.max(1, n / t), t, or(sharedTokens, 128), or(prefixTokens, 1024),
                         or(userTokens, 128), or(outputTokens, 128), or(rate, 20.0), or(thinkSeconds, 5.0),
-                        or(warmup, n / 5), s);
+                        or(warmup, n / 5), s, sequential);
             }
             case "rag" -> {
                 int n = or(requests, 4000);

@@ -66,6 +66,10 @@ public class CacheAwareDecisionBenchmark {
     @Param({"first", "latest"})
     public String sharedPrefixOwner;
 
+    /** {@code --discount-shared-prefix}: a second walk of the prompt for its shared branch point. */
+    @Param({"false", "true"})
+    public boolean discountSharedPrefix;
+
     /** Replica sync's request-path work: {@code off} (--sync none) or {@code on}. */
     @Param({"off", "on"})
     public String fleet;
@@ -91,7 +95,8 @@ public class CacheAwareDecisionBenchmark {
                     () -> ++stamp[0], d -> { });
             env = env.withFleet(new Fleet(prefixes, null));
         }
-        policy = PolicyFactory.create(CacheAwareConfig.defaults().withSharedPrefixOwner(rule), env);
+        policy = PolicyFactory.create(CacheAwareConfig.defaults().withSharedPrefixOwner(rule)
+                .withDiscountSharedPrefix(discountSharedPrefix), env);
         workers.forEach(policy::onWorkerAdded);
         ApproximateRadixTree tree = ((TreeBacked) policy).tree(Worker.UNKNOWN_MODEL_ID).orElseThrow();
         String[] system = new String[tenants];

@@ -101,6 +101,23 @@ class WorkloadShapeTest {
     }
 
     @Test
+    void sequentialMultiturnStartsTheNextSessionAfterTheLastAnswerOfThePrevious() {
+        MultiturnWorkload w = new MultiturnWorkload(3, 2, 16, 64, 16, 8, 10, 0, 0, 4, true);
+        Iterator<BenchRequest> it = w.arrivals();
+        BenchRequest first = it.next();
+        assertThat(it.hasNext()).isFalse();
+        BenchRequest second = w.followUp(first, " answer one.", 5_000_000_000L);
+        assertThat(second.routingKey()).isEqualTo(first.routingKey());
+        BenchRequest nextSession = w.followUp(second, " answer two.", 9_000_000_000L);
+        assertThat(nextSession.routingKey()).isEqualTo("session-1");
+        assertThat(nextSession.atNanos()).isEqualTo(9_000_000_000L); // think time 0
+        assertThat(nextSession.renderedText()).doesNotContain("answer");
+        BenchRequest last = w.followUp(w.followUp(nextSession, " a.", 10_000_000_000L), " b.", 11_000_000_000L);
+        assertThat(last.routingKey()).isEqualTo("session-2");
+        assertThat(w.followUp(w.followUp(last, " c.", 12_000_000_000L), " d.", 13_000_000_000L)).isNull();
+    }
+
+    @Test
     void mooncakeEqualHashIdsAreEqualTextAndLengthsAreFaithful(@TempDir Path dir) throws IOException {
         Path f = dir.resolve("t.jsonl");
         Files.writeString(f, "{\"timestamp\": 0, \"input_length\": 1000, \"output_length\": 5, \"hash_ids\": [7, 8]}\n"

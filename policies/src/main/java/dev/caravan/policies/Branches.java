@@ -34,6 +34,11 @@ public final class Branches {
     public static final String CACHE_HIT_PEER = "cache_hit_peer";
     /** cache_aware improvement (a): rate at or below the threshold but the matched prefix is long enough. */
     public static final String CACHE_HIT_MIN_PREFIX = "cache_hit_min_prefix";
+    /**
+     * cache_aware with {@code --discount-shared-prefix}: the whole match would have been a hit, but beyond the shared
+     * preamble too little matched; least-loaded healthy worker.
+     */
+    public static final String CACHE_MISS_SHARED_PREFIX = "cache_miss_shared_prefix";
     /** cache_aware: low match rate, least-loaded healthy worker (latest SGLang's miss branch). */
     public static final String CACHE_MISS_MIN_LOAD = "cache_miss_min_load";
     /** cache_aware: the imbalance guard fired, least-loaded healthy worker. */

@@ -43,11 +43,22 @@ import dev.caravan.policies.tree.OwnerRule;
  *                                {@code first} (default, SGLang since PRs 16097/16099: the worker that first sent it,
  *                                while the tree still holds it there) or {@code latest} (the last worker it was sent
  *                                to, Caravan's rule before issue 22)
+ * @param discountSharedPrefix    issue 20: the part of a match up to the prompt's shared branch point
+ *                                ({@link dev.caravan.policies.tree.ApproximateRadixTree#sharedPrefixChars}: a preamble
+ *                                that requests branch off from and that carries at least 1/N of the model's traffic, N
+ *                                the healthy candidates) is worth nothing: the hit test weighs only the match beyond it,
+ *                                {@code (matched - shared) / (input - shared) > cacheThreshold} (and improvements (a) and (b)
+ *                                on {@code matched - shared}), so a new conversation whose only match is the common
+ *                                preamble is a miss and goes to the least-loaded worker, while a conversation's later
+ *                                turns keep their worker; default false (SGLang: the whole match counts)
+ * @param minLoadTieBreak         how the least-loaded choices break ties ({@link MinLoadTieBreak}): {@code processed}
+ *                                (default, SGLang smg #1714) or {@code footprint} (smallest tree, then random)
  */
 public record CacheAwareConfig(double cacheThreshold, int balanceAbsThreshold, double balanceRelThreshold,
                                Duration evictionInterval, long maxTreeSize, int minPrefixMatchChars,
                                boolean imbalancePreferCached, boolean staleFallbackMinLoad, boolean balanceEngineLoad,
-                               Duration engineLoadMaxAge, OwnerRule sharedPrefixOwner) implements PolicyConfig {
+                               Duration engineLoadMaxAge, OwnerRule sharedPrefixOwner, boolean discountSharedPrefix,
+                               MinLoadTieBreak minLoadTieBreak) implements PolicyConfig {
 
     public static final double DEFAULT_CACHE_THRESHOLD = 0.3;
     public static final int DEFAULT_BALANCE_ABS_THRESHOLD = 64;
@@ -62,6 +73,10 @@ public record CacheAwareConfig(double cacheThreshold, int balanceAbsThreshold, d
     public static final Duration DEFAULT_ENGINE_LOAD_MAX_AGE = Duration.ofSeconds(10);
     /** SGLang's rule since its PRs 16097/16099: a shared node keeps reporting its first owner while that owner is on it. */
     public static final OwnerRule DEFAULT_SHARED_PREFIX_OWNER = OwnerRule.FIRST;
+    /** SGLang: the whole match counts, however many conversations share it. */
+    public static final boolean DEFAULT_DISCOUNT_SHARED_PREFIX = false;
+    /** SGLang's later gateway (smg #1714): fewer processed selections, then the earlier worker. */
+    public static final MinLoadTieBreak DEFAULT_MIN_LOAD_TIE_BREAK = MinLoadTieBreak.PROCESSED;
 
     public CacheAwareConfig {
         Checks.inUnitInterval(cacheThreshold, "cacheThreshold", CACHE_THRESHOLD);
@@ -72,6 +87,17 @@ public record CacheAwareConfig(double cacheThreshold, int balanceAbsThreshold, d
         Checks.atLeast(minPrefixMatchChars, 0, "minPrefixMatchChars", MIN_PREFIX_MATCH_CHARS);
         Checks.nonNegative(engineLoadMaxAge, "engineLoadMaxAge", ENGINE_LOAD_MAX_AGE);
         Objects.requireNonNull(sharedPrefixOwner, "sharedPrefixOwner");
+        Objects.requireNonNull(minLoadTieBreak, "minLoadTieBreak");
+    }
+
+    /** The configuration without the issue-20 options (shared prefixes count, processed tie-break). */
+    public CacheAwareConfig(double cacheThreshold, int balanceAbsThreshold, double balanceRelThreshold,
+                            Duration evictionInterval, long maxTreeSize, int minPrefixMatchChars,
+                            boolean imbalancePreferCached, boolean staleFallbackMinLoad, boolean balanceEngineLoad,
+                            Duration engineLoadMaxAge, OwnerRule sharedPrefixOwner) {
+        this(cacheThreshold, balanceAbsThreshold, balanceRelThreshold, evictionInterval, maxTreeSize,
+                minPrefixMatchChars, imbalancePreferCached, staleFallbackMinLoad, balanceEngineLoad, engineLoadMaxAge,
+                sharedPrefixOwner, DEFAULT_DISCOUNT_SHARED_PREFIX, DEFAULT_MIN_LOAD_TIE_BREAK);
     }
 
     /** The configuration without improvement (d): engine loads off, default age. */
@@ -87,7 +113,8 @@ public record CacheAwareConfig(double cacheThreshold, int balanceAbsThreshold, d
         return new CacheAwareConfig(DEFAULT_CACHE_THRESHOLD, DEFAULT_BALANCE_ABS_THRESHOLD,
                 DEFAULT_BALANCE_REL_THRESHOLD, DEFAULT_EVICTION_INTERVAL, DEFAULT_MAX_TREE_SIZE,
                 DEFAULT_MIN_PREFIX_MATCH_CHARS, DEFAULT_IMBALANCE_PREFER_CACHED, DEFAULT_STALE_FALLBACK_MIN_LOAD,
-                DEFAULT_BALANCE_ENGINE_LOAD, DEFAULT_ENGINE_LOAD_MAX_AGE, DEFAULT_SHARED_PREFIX_OWNER);
+                DEFAULT_BALANCE_ENGINE_LOAD, DEFAULT_ENGINE_LOAD_MAX_AGE, DEFAULT_SHARED_PREFIX_OWNER,
+                DEFAULT_DISCOUNT_SHARED_PREFIX, DEFAULT_MIN_LOAD_TIE_BREAK);
     }
 
     static CacheAwareConfig from(PolicyOptions o) {
@@ -102,57 +129,73 @@ public record CacheAwareConfig(double cacheThreshold, int balanceAbsThreshold, d
                 o.getBoolean(STALE_FALLBACK_MIN_LOAD, DEFAULT_STALE_FALLBACK_MIN_LOAD),
                 o.getBoolean(BALANCE_ENGINE_LOAD, DEFAULT_BALANCE_ENGINE_LOAD),
                 o.getSeconds(ENGINE_LOAD_MAX_AGE, DEFAULT_ENGINE_LOAD_MAX_AGE),
-                o.getOwnerRule(SHARED_PREFIX_OWNER, DEFAULT_SHARED_PREFIX_OWNER));
+                o.getOwnerRule(SHARED_PREFIX_OWNER, DEFAULT_SHARED_PREFIX_OWNER),
+                o.getBoolean(DISCOUNT_SHARED_PREFIX, DEFAULT_DISCOUNT_SHARED_PREFIX),
+                o.getTieBreak(MIN_LOAD_TIE_BREAK, DEFAULT_MIN_LOAD_TIE_BREAK));
     }
 
     public CacheAwareConfig withCacheThreshold(double v) {
         return new CacheAwareConfig(v, balanceAbsThreshold, balanceRelThreshold, evictionInterval, maxTreeSize,
                 minPrefixMatchChars, imbalancePreferCached, staleFallbackMinLoad, balanceEngineLoad, engineLoadMaxAge,
-                sharedPrefixOwner);
+                sharedPrefixOwner, discountSharedPrefix, minLoadTieBreak);
     }
 
     public CacheAwareConfig withBalance(int abs, double rel) {
         return new CacheAwareConfig(cacheThreshold, abs, rel, evictionInterval, maxTreeSize, minPrefixMatchChars,
                 imbalancePreferCached, staleFallbackMinLoad, balanceEngineLoad, engineLoadMaxAge,
-                sharedPrefixOwner);
+                sharedPrefixOwner, discountSharedPrefix, minLoadTieBreak);
     }
 
     public CacheAwareConfig withMaxTreeSize(long v) {
         return new CacheAwareConfig(cacheThreshold, balanceAbsThreshold, balanceRelThreshold, evictionInterval, v,
                 minPrefixMatchChars, imbalancePreferCached, staleFallbackMinLoad, balanceEngineLoad, engineLoadMaxAge,
-                sharedPrefixOwner);
+                sharedPrefixOwner, discountSharedPrefix, minLoadTieBreak);
     }
 
     public CacheAwareConfig withMinPrefixMatchChars(int v) {
         return new CacheAwareConfig(cacheThreshold, balanceAbsThreshold, balanceRelThreshold, evictionInterval,
                 maxTreeSize, v, imbalancePreferCached, staleFallbackMinLoad, balanceEngineLoad, engineLoadMaxAge,
-                sharedPrefixOwner);
+                sharedPrefixOwner, discountSharedPrefix, minLoadTieBreak);
     }
 
     public CacheAwareConfig withImbalancePreferCached(boolean v) {
         return new CacheAwareConfig(cacheThreshold, balanceAbsThreshold, balanceRelThreshold, evictionInterval,
                 maxTreeSize, minPrefixMatchChars, v, staleFallbackMinLoad, balanceEngineLoad, engineLoadMaxAge,
-                sharedPrefixOwner);
+                sharedPrefixOwner, discountSharedPrefix, minLoadTieBreak);
     }
 
     public CacheAwareConfig withStaleFallbackMinLoad(boolean v) {
         return new CacheAwareConfig(cacheThreshold, balanceAbsThreshold, balanceRelThreshold, evictionInterval,
                 maxTreeSize, minPrefixMatchChars, imbalancePreferCached, v, balanceEngineLoad, engineLoadMaxAge,
-                sharedPrefixOwner);
+                sharedPrefixOwner, discountSharedPrefix, minLoadTieBreak);
     }
 
     /** Improvement (d) on or off, trusting engine loads polled at most {@code maxAge} ago. */
     public CacheAwareConfig withBalanceEngineLoad(boolean v, Duration maxAge) {
         return new CacheAwareConfig(cacheThreshold, balanceAbsThreshold, balanceRelThreshold, evictionInterval,
                 maxTreeSize, minPrefixMatchChars, imbalancePreferCached, staleFallbackMinLoad, v, maxAge,
-                sharedPrefixOwner);
+                sharedPrefixOwner, discountSharedPrefix, minLoadTieBreak);
     }
 
     /** Which tenant a match reports for a shared prefix (see {@link OwnerRule}). */
     public CacheAwareConfig withSharedPrefixOwner(OwnerRule v) {
         return new CacheAwareConfig(cacheThreshold, balanceAbsThreshold, balanceRelThreshold, evictionInterval,
                 maxTreeSize, minPrefixMatchChars, imbalancePreferCached, staleFallbackMinLoad, balanceEngineLoad,
-                engineLoadMaxAge, v);
+                engineLoadMaxAge, v, discountSharedPrefix, minLoadTieBreak);
+    }
+
+    /** Issue 20's shared-prefix discount on or off (see the record's description). */
+    public CacheAwareConfig withDiscountSharedPrefix(boolean v) {
+        return new CacheAwareConfig(cacheThreshold, balanceAbsThreshold, balanceRelThreshold, evictionInterval,
+                maxTreeSize, minPrefixMatchChars, imbalancePreferCached, staleFallbackMinLoad, balanceEngineLoad,
+                engineLoadMaxAge, sharedPrefixOwner, v, minLoadTieBreak);
+    }
+
+    /** How the least-loaded choices break ties ({@link MinLoadTieBreak}). */
+    public CacheAwareConfig withMinLoadTieBreak(MinLoadTieBreak v) {
+        return new CacheAwareConfig(cacheThreshold, balanceAbsThreshold, balanceRelThreshold, evictionInterval,
+                maxTreeSize, minPrefixMatchChars, imbalancePreferCached, staleFallbackMinLoad, balanceEngineLoad,
+                engineLoadMaxAge, sharedPrefixOwner, discountSharedPrefix, v);
     }
 
     @Override

@@ -57,6 +57,10 @@ public sealed interface PolicyConfig permits RandomConfig, RoundRobinConfig, Pow
     String ENGINE_LOAD_MAX_AGE = "engine-load-max-age";
     /** Option key {@code shared-prefix-owner}: {@code first|latest}, the tenant a shared tree node reports (cache_aware). */
     String SHARED_PREFIX_OWNER = "shared-prefix-owner";
+    /** Option key {@code discount-shared-prefix} (cache_aware): a preamble much traffic branches off makes no hit. */
+    String DISCOUNT_SHARED_PREFIX = "discount-shared-prefix";
+    /** Option key {@code min-load-tie-break}: {@code processed|footprint}, cache_aware's choice among least loaded. */
+    String MIN_LOAD_TIE_BREAK = "min-load-tie-break";
 
     /** Option key {@code kv-tokenizer} (kv_aware): {@code pseudo} or the path of a HuggingFace tokenizer.json. */
     String KV_TOKENIZER = "kv-tokenizer";

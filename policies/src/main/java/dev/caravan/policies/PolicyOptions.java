@@ -130,6 +130,19 @@ final class PolicyOptions {
         }
     }
 
+    /** {@code processed} or {@code footprint}, case-insensitively ({@link MinLoadTieBreak}). */
+    MinLoadTieBreak getTieBreak(String key, MinLoadTieBreak dflt) {
+        String v = raw(key);
+        if (v == null) {
+            return dflt;
+        }
+        try {
+            return MinLoadTieBreak.fromWireName(v);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("option " + key + " " + e.getMessage());
+        }
+    }
+
     String getString(String key, String dflt) {
         String v = raw(key);
         return v == null ? dflt : v;

@@ -82,6 +82,20 @@ class PolicyConfigTest {
     }
 
     @Test
+    void readsTheIssue20PlacementOptionsAndKeepsSglangsBehaviourByDefault() {
+        assertThat(CacheAwareConfig.defaults().discountSharedPrefix()).isFalse();
+        assertThat(CacheAwareConfig.defaults().minLoadTieBreak()).isEqualTo(MinLoadTieBreak.PROCESSED);
+        PolicyConfig c = PolicyConfig.fromOptions("cache_aware", Map.of("discount-shared-prefix", "true",
+                "min-load-tie-break", "Footprint"));
+        assertThat(c).isEqualTo(CacheAwareConfig.defaults().withDiscountSharedPrefix(true)
+                .withMinLoadTieBreak(MinLoadTieBreak.FOOTPRINT));
+        assertThatThrownBy(() -> PolicyConfig.fromOptions("cache_aware", Map.of("min-load-tie-break", "order")))
+                .hasMessage("option min-load-tie-break must be processed or footprint, was 'order'");
+        assertThatThrownBy(() -> CacheAwareConfig.defaults().withMinLoadTieBreak(null))
+                .isInstanceOf(NullPointerException.class).hasMessage("minLoadTieBreak");
+    }
+
+    @Test
     void sharedPrefixOwnerDefaultsToSglangsFirstOwnerAndRejectsOtherValues() {
         assertThat(CacheAwareConfig.defaults().sharedPrefixOwner()).isEqualTo(OwnerRule.FIRST);
         assertThatThrownBy(() -> PolicyConfig.fromOptions("cache_aware", Map.of("shared-prefix-owner", "newest")))

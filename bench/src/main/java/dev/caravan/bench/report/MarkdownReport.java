@@ -83,15 +83,24 @@ public final class MarkdownReport {
         if (n == 0) {
             return;
         }
-        sb.append("Share of requests per engine:\n\n| policy |");
+        boolean keyed = results.stream().anyMatch(p -> p.stickiness() != null);
+        sb.append("Share of requests per engine").append(keyed ? "; stickiness (share of requests on their routing "
+                + "key's first engine) and routing keys by the engine of their first request" : "")
+                .append(":\n\n| policy |");
         for (int i = 0; i < n; i++) {
             sb.append(' ').append(i).append(" |");
         }
-        sb.append("\n|---|").append("---:|".repeat(n)).append('\n');
+        sb.append(keyed ? " stickiness | keys by first engine |" : "");
+        sb.append("\n|---|").append("---:|".repeat(n + (keyed ? 2 : 0))).append('\n');
         for (PolicyResult p : results) {
             sb.append("| ").append(p.label()).append(" |");
             for (int i = 0; i < n; i++) {
                 sb.append(' ').append(i < p.engineShares().size() ? f3(p.engineShares().get(i)) : "–").append(" |");
+            }
+            if (keyed) {
+                sb.append(' ').append(f3(p.stickiness())).append(" | ").append(p.keysByFirstEngine().isEmpty() ? "–"
+                        : String.join(" · ", p.keysByFirstEngine().stream().map(String::valueOf).toList()))
+                        .append(" |");
             }
             sb.append('\n');
         }

@@ -56,6 +56,9 @@ import java.util.Map;
  *                           over the same requests as {@code tokenHit}
  * @param beladyHit          the same with optimal (Belady) eviction: the ceiling of any router at that capacity
  * @param hitOfBelady        {@code tokenHit / beladyHit}: the share of the ceiling this policy reached
+ * @param keysByFirstEngine  per engine (in {@code engineShares} order), the routing keys (sessions, tenants) whose first
+ *                           completed request, warm-up included, it served: which engines new conversations went to;
+ *                           empty without routing keys
  */
 public record PolicyResult(String label, String kind, String policy, Map<String, String> options,
                            Map<String, String> settings, long sent, long measured, long completed, long failed,
@@ -67,11 +70,12 @@ public record PolicyResult(String label, String kind, String policy, Map<String,
                            Double sendLagP99Ms, double wallSeconds, int gateways, String front, Double stickiness,
                            List<Map<String, Double>> syncMetrics, Double sameKeyGapP05Ms, Double sameKeyGapP50Ms,
                            List<Long> requestsPerReplica, Double pooledLruHit, Double beladyHit,
-                           Double hitOfBelady) {
+                           Double hitOfBelady, List<Long> keysByFirstEngine) {
 
     public PolicyResult {
         gateways = Math.max(1, gateways); // reports written before --gateways existed say 0
         syncMetrics = syncMetrics == null ? List.of() : List.copyOf(syncMetrics);
         requestsPerReplica = requestsPerReplica == null ? List.of() : List.copyOf(requestsPerReplica);
+        keysByFirstEngine = keysByFirstEngine == null ? List.of() : List.copyOf(keysByFirstEngine);
     }
 }

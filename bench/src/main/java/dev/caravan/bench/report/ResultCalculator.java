@@ -114,7 +114,32 @@ public final class ResultCalculator {
                 finite((reusable - reused) / w.prefillTokensPerSec() / spanSeconds), prompt, cached, reusable, prefix,
                 branches, percentile(lag, 0.99), w.wallSeconds(), w.gateways(), w.front(), stickiness(records),
                 w.syncMetrics(), percentile(keyGaps, 0.05), percentile(keyGaps, 0.50), perReplica(records),
-                ratio(lruCached, prompt), ratio(beladyCached, prompt), ratio(cached, beladyCached));
+                ratio(lruCached, prompt), ratio(beladyCached, prompt), ratio(cached, beladyCached),
+                keysByFirstEngine(records, engines));
+    }
+
+    /**
+     * How many routing keys each engine (in {@code engines} order) served first: the engine of each key's first
+     * completed request in send order, warm-up included, as {@link #stickiness} defines it. Empty without keys.
+     */
+    static List<Long> keysByFirstEngine(List<RequestRecord> records, List<String> engines) {
+        Map<String, String> first = new HashMap<>();
+        for (RequestRecord r : records.stream().sorted(Comparator.comparingLong(x -> x.seq)).toList()) {
+            if (r.ok() && r.routingKey != null && r.engine != null) {
+                first.putIfAbsent(r.routingKey, r.engine);
+            }
+        }
+        if (first.isEmpty()) {
+            return List.of();
+        }
+        long[] counts = new long[engines.size()];
+        first.values().forEach(e -> {
+            int i = engines.indexOf(e);
+            if (i >= 0) {
+                counts[i]++;
+            }
+        });
+        return Arrays.stream(counts).boxed().toList();
     }
 
     /** Requests sent to each replica (every record, warm-up included), indexed by replica. */

@@ -17,6 +17,10 @@ import dev.caravan.policies.text.ChatTemplate;
  * sessions: sessions start as a Poisson process at {@code rate / turns} per second, so the long-run request rate is
  * {@code rate}).
  *
+ * <p>With {@code sequential}, one session at a time: session k+1 starts a think time after session k's last answer
+ * (the rate is then ignored), the low-load case where no imbalance guard ever fires and only the choice of a new
+ * session's worker decides how the fleet is used (issue 20).
+ *
  * <p>Every prompt is padded to a multiple of 4 characters, so the answer's tokens (4 characters each) start on a token
  * boundary and the engine's cached answer blocks are a prefix of the next turn's prompt, as with a real tokenizer.
  */
@@ -32,6 +36,7 @@ public final class MultiturnWorkload implements Workload {
     private final double thinkSeconds;
     private final int warmup;
     private final long seed;
+    private final boolean sequential;
 
     /** One session's conversation so far (immutable snapshot carried by each request). */
     private record Session(int id, int turn, List<Map<String, Object>> messages) {
@@ -39,6 +44,14 @@ public final class MultiturnWorkload implements Workload {
 
     public MultiturnWorkload(int sessions, int turns, int sharedTokens, int prefixTokens, int userTokens,
                              int outputTokens, double rate, double thinkSeconds, int warmup, long seed) {
+        this(sessions, turns, sharedTokens, prefixTokens, userTokens, outputTokens, rate, thinkSeconds, warmup, seed,
+                false);
+    }
+
+    /** As the open-loop constructor; {@code sequential} starts each session after the previous one ended. */
+    public MultiturnWorkload(int sessions, int turns, int sharedTokens, int prefixTokens, int userTokens,
+                             int outputTokens, double rate, double thinkSeconds, int warmup, long seed,
+                             boolean sequential) {
         if (sessions < 1 || turns < 1) {
             throw new IllegalArgumentException("sessions and turns must be >= 1, were " + sessions + ", " + turns);
         }
@@ -59,6 +72,7 @@ public final class MultiturnWorkload implements Workload {
         this.thinkSeconds = thinkSeconds;
         this.warmup = warmup;
         this.seed = seed;
+        this.sequential = sequential;
     }
 
     @Override
@@ -70,8 +84,9 @@ public final class MultiturnWorkload implements Workload {
     public String description() {
         return String.format(Locale.ROOT, "multiturn: %,d sessions × %d turns; %d-token preamble shared by all + "
                 + "%,d-token system prompt per session, %d-token user turns, %d-token answers, mean think time %.1f s, "
-                + "~%.1f req/s, %,d warm-up requests, seed %d", sessions, turns, sharedTokens, prefixTokens,
-                userTokens, outputTokens, thinkSeconds, rate, warmup, seed);
+                + "%s, %,d warm-up requests, seed %d", sessions, turns, sharedTokens, prefixTokens,
+                userTokens, outputTokens, thinkSeconds, sequential ? "one session at a time"
+                        : String.format(Locale.ROOT, "~%.1f req/s", rate), warmup, seed);
     }
 
     @Override
@@ -87,33 +102,37 @@ public final class MultiturnWorkload implements Workload {
         m.put("think_seconds", thinkSeconds);
         m.put("warmup", warmup);
         m.put("seed", seed);
+        m.put("sequential", sequential);
         return m;
     }
 
     @Override
     public Iterator<BenchRequest> arrivals() {
         PoissonArrivals starts = new PoissonArrivals(rate / turns, new SplittableRandom(seed));
-        String shared = TextSource.text(TextSource.seedOf(seed, "preamble", 0), 4 * sharedTokens);
-        return Arrivals.indexed(sessions, id -> {
-            StringBuilder system = new StringBuilder(shared).append("Session ").append(id).append(". ");
-            TextSource.append(system, TextSource.seedOf(seed, "session", id), 4 * prefixTokens);
-            List<Map<String, Object>> messages = new ArrayList<>();
-            messages.add(BenchRequest.message("system", system.toString()));
-            return turn(starts.next(), new Session(id, 0, messages));
-        });
+        return Arrivals.indexed(sequential ? 1 : sessions, id -> firstTurn(id, starts.next()));
+    }
+
+    /** Session {@code id}'s first turn: the shared preamble, its own system prompt, the first user message. */
+    private BenchRequest firstTurn(int id, long at) {
+        StringBuilder system = new StringBuilder(TextSource.text(TextSource.seedOf(seed, "preamble", 0),
+                4 * sharedTokens)).append("Session ").append(id).append(". ");
+        TextSource.append(system, TextSource.seedOf(seed, "session", id), 4 * prefixTokens);
+        List<Map<String, Object>> messages = new ArrayList<>();
+        messages.add(BenchRequest.message("system", system.toString()));
+        return turn(at, new Session(id, 0, messages));
     }
 
     @Override
     public BenchRequest followUp(BenchRequest done, String output, long doneAtNanos) {
         Session s = (Session) done.state();
-        if (s.turn() + 1 >= turns) {
-            return null;
-        }
-        List<Map<String, Object>> messages = new ArrayList<>(done.messages());
-        messages.add(BenchRequest.message("assistant", output));
         SplittableRandom think = new SplittableRandom(TextSource.seedOf(seed, "think",
                 (long) s.id() * 4096 + s.turn()));
         long at = doneAtNanos + (long) (-Math.log(1.0 - think.nextDouble()) * thinkSeconds * 1e9);
+        if (s.turn() + 1 >= turns) {
+            return sequential && s.id() + 1 < sessions ? firstTurn(s.id() + 1, at) : null;
+        }
+        List<Map<String, Object>> messages = new ArrayList<>(done.messages());
+        messages.add(BenchRequest.message("assistant", output));
         return turn(at, new Session(s.id(), s.turn() + 1, messages));
     }
 

@@ -43,6 +43,21 @@ class ResultCalculatorTest {
     }
 
     @Test
+    void keysAreCountedOnTheEngineOfTheirFirstCompletedRequest() {
+        RequestRecord failed = served(0, true, "c", 0, "2", 0);
+        failed.status = 503;
+        List<RequestRecord> records = List.of(failed,
+                served(1, true, "a", 1, "0", 0),    // a starts on 0 during the warm-up
+                served(2, false, "a", 2, "1", 0),   // a moved: still counted on 0
+                served(3, false, "b", 3, "1", 0),
+                served(4, false, "c", 4, "1", 0),   // c's first completed request
+                served(5, false, null, 5, "2", 0)); // no key
+        assertThat(ResultCalculator.keysByFirstEngine(records, List.of("0", "1", "2"))).containsExactly(1L, 2L, 0L);
+        assertThat(ResultCalculator.keysByFirstEngine(List.of(served(0, false, null, 0, "0", 0)), List.of("0")))
+                .isEmpty();
+    }
+
+    @Test
     void sameKeyGapsAreTheSimulatedTimesBetweenConsecutiveArrivalsOfOneKey() {
         List<RequestRecord> records = List.of(served(0, false, "a", 10, "0", 0), served(1, false, "b", 12, "0", 1),
                 served(2, false, "a", 15, "0", 0), served(3, false, "a", 40, "0", 1), served(4, false, "b", 13, "0", 0));

@@ -8,6 +8,7 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
 import java.util.function.ToIntFunction;
+import java.util.random.RandomGenerator;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -57,7 +58,13 @@ import dev.caravan.policies.tree.PrefixMatch;
  * ({@code stale_tenant_min_load}) instead of piling every stale hit onto the first worker; (d) {@code balanceEngineLoad}
  * makes the guard and every least-loaded choice read {@link #effectiveLoad}: {@code max(in-flight, engine running +
  * waiting)} while the engine's polled load is fresh, so a worker whose engine queue is long although this gateway sent
- * it few requests (other gateways, long prefills) is recognised as loaded (the design document's sharp edge 4).
+ * it few requests (other gateways, long prefills) is recognised as loaded (the design document's sharp edge 4);
+ * (e) {@code discountSharedPrefix} (issue 20) weighs only what this worker holds beyond the prompt's shared branch
+ * point ({@link ApproximateRadixTree#sharedPrefixChars} with N = the healthy candidates): the hit test becomes
+ * {@code (matched - shared) / (input - shared) > cacheThreshold}, so a new conversation matching only the preamble all
+ * traffic shares is a miss ({@code cache_miss_shared_prefix} when the whole match would have hit) while a conversation's
+ * later turns keep their worker; (f) {@code minLoadTieBreak footprint}: every least-loaded choice breaks ties by the
+ * smallest tree footprint, then at random ({@link LeastLoaded}), instead of processed count and list order.
  *
  * <p>Trees: one per model ({@link ModelKey}), created on first use, so SGLang's "no tree for this model, route randomly"
  * branch (a seeding race) cannot happen here. Workers are seeded into their model's tree when added and purged from
@@ -80,6 +87,8 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy, Maintainable
 
     private final CacheAwareConfig config;
     private final LongSupplier nanoTime;
+    /** {@code --min-load-tie-break footprint}'s last resort. */
+    private final RandomGenerator random;
     /** {@link #effectiveLoad}, allocated once for the least-loaded choices. */
     private final ToIntFunction<Worker> loadOf = this::effectiveLoad;
     private final ConcurrentHashMap<String, ApproximateRadixTree> trees = new ConcurrentHashMap<>();
@@ -94,6 +103,7 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy, Maintainable
     public CacheAwarePolicy(CacheAwareConfig config, PolicyEnvironment env) {
         this.config = config;
         this.nanoTime = env.nanoTime();
+        this.random = env.random();
         this.fleet = env.fleet() == null ? null : env.fleet().prefixes();
     }
 
@@ -125,27 +135,35 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy, Maintainable
 
         PrefixMatch local = tree.prefixMatch(text);
         PrefixMatch match = routed == null ? local : withFleet(local, routed, candidates);
-        boolean byRate = aboveThreshold(match.matchedChars(), match.inputChars());
-        boolean byLength = !byRate && isLongEnough(match.matchedChars());
+        // only a match that would hit as a whole can lose by the discount: the second walk is skipped for misses
+        long shared = config.discountSharedPrefix() && qualifies(match, 0)
+                ? Math.min(match.matchedChars(), tree.sharedPrefixChars(text, healthy.size())) : 0;
+        boolean byRate = aboveThreshold(match.matchedChars() - shared, match.inputChars() - shared);
+        boolean byLength = !byRate && isLongEnough(match.matchedChars() - shared);
         if ((byRate || byLength) && match.hasTenant()) {
             Worker tenant = ConsistentHashingPolicy.find(candidates, match.tenant());
             if (tenant != null && tenant.isHealthy()) {
                 String branch = byRate ? Branches.CACHE_HIT : Branches.CACHE_HIT_MIN_PREFIX;
-                if (match != local && !(match.tenant().equals(local.tenant()) && qualifies(local))) {
+                if (match != local && !(match.tenant().equals(local.tenant()) && qualifies(local, shared))) {
                     branch = Branches.CACHE_HIT_PEER;
                 }
                 return route(tree, text, tenant, branch, match, routed);
             }
             tree.removeTenant(match.tenant());
             if (config.staleFallbackMinLoad()) {
-                return route(tree, text, HealthyWorkers.minLoad(healthy, loadOf), Branches.STALE_TENANT_MIN_LOAD,
-                        match, routed);
+                return route(tree, text, leastLoaded(healthy, tree), Branches.STALE_TENANT_MIN_LOAD, match, routed);
             }
             LOG.debug("cache_aware: tenant {} is stale; purged, falling back to the first healthy worker",
                     match.tenant());
             return Decision.of(healthy.get(0), NAME, Branches.STALE_TENANT);
         }
-        return route(tree, text, HealthyWorkers.minLoad(healthy, loadOf), Branches.CACHE_MISS_MIN_LOAD, match, routed);
+        String miss = shared > 0 ? Branches.CACHE_MISS_SHARED_PREFIX : Branches.CACHE_MISS_MIN_LOAD;
+        return route(tree, text, leastLoaded(healthy, tree), miss, match, routed);
+    }
+
+    /** The least-loaded healthy worker, ties broken by {@code --min-load-tie-break}. */
+    private Worker leastLoaded(List<Worker> healthy, ApproximateRadixTree tree) {
+        return LeastLoaded.pick(healthy, loadOf, config.minLoadTieBreak(), w -> tree.tenantChars(w.url()), random);
     }
 
     /**
@@ -169,8 +187,11 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy, Maintainable
         return new PrefixMatch(peer.owner(), chars, local.inputChars());
     }
 
-    private boolean qualifies(PrefixMatch m) {
-        return m.hasTenant() && (aboveThreshold(m.matchedChars(), m.inputChars()) || isLongEnough(m.matchedChars()));
+    /** Whether {@code m} is a hit once its first {@code shared} code points are discounted from both sides. */
+    private boolean qualifies(PrefixMatch m, long shared) {
+        long own = Math.max(0, m.matchedChars() - shared);
+        return m.hasTenant() && (aboveThreshold(own, m.inputChars() - Math.min(shared, m.matchedChars()))
+                || isLongEnough(own));
     }
 
     /** {@code matched / input > cacheThreshold}, strictly, in f32 like SGLang; an empty input never qualifies. */
@@ -185,7 +206,7 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy, Maintainable
 
     private Decision imbalanced(List<Worker> healthy, String text, ApproximateRadixTree tree, int min, int max,
             RoutedPrefix routed) {
-        Worker least = HealthyWorkers.minLoad(healthy, loadOf);
+        Worker least = leastLoaded(healthy, tree);
         if (config.imbalancePreferCached()) {
             Worker cached = mostCachedNearMin(healthy, text, tree, effectiveLoad(least));
             if (cached != null) {
@@ -197,7 +218,10 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy, Maintainable
         return route(tree, text, least, Branches.IMBALANCED_MIN_LOAD, null, routed);
     }
 
-    /** Improvement (b): the window's worker with the longest qualifying prefix, or null. */
+    /**
+     * Improvement (b): the window's worker with the longest qualifying prefix, or null; with (e) the prefix qualifies
+     * on what it holds beyond the shared branch point.
+     */
     private Worker mostCachedNearMin(List<Worker> healthy, String text, ApproximateRadixTree tree, int minLoad) {
         Map<String, Long> byTenant = tree.matchedCharsByTenant(text);
         long input = text.codePointCount(0, text.length());
@@ -218,7 +242,9 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy, Maintainable
         if (best == null) {
             return null;
         }
-        return aboveThreshold(bestChars, input) || isLongEnough(bestChars) ? best : null;
+        long shared = config.discountSharedPrefix()
+                ? Math.min(bestChars, tree.sharedPrefixChars(text, healthy.size())) : 0;
+        return aboveThreshold(bestChars - shared, input - shared) || isLongEnough(bestChars - shared) ? best : null;
     }
 
     /**

@@ -63,6 +63,8 @@ public final class ApproximateRadixTree {
 
     /** Leaves removed per write-lock hold during eviction. */
     static final int EVICTION_BATCH = 512;
+    /** Root pass count at which every node's {@link Node#passes} is halved (far from int overflow). */
+    static final int PASSES_HALVING_AT = 1 << 30;
 
     private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
     private final Node root = new Node("", null);
@@ -107,6 +109,9 @@ public final class ApproximateRadixTree {
         try {
             int t = register(tenant);
             long now = epoch.incrementAndGet();
+            if (!text.isEmpty() && ++root.passes >= PASSES_HALVING_AT) { // seeding a worker is no traffic
+                halvePasses();
+            }
             root.addTenant(t, 0);
             if (latestOwns) {
                 root.owner = t;
@@ -119,6 +124,7 @@ public final class ApproximateRadixTree {
                 Node child = node.child(cp);
                 if (child == null) {
                     Node leaf = new Node(text.substring(pos), node);
+                    leaf.passes = 1;
                     leaf.addTenant(t, now);
                     leaf.owner = t;
                     node.putChild(cp, leaf);
@@ -131,6 +137,7 @@ public final class ApproximateRadixTree {
                 if (k < child.label.length()) {
                     child = split(node, cp, child, k);
                 }
+                child.passes++;
                 if (child.addTenant(t, now)) {
                     tenantChars[t] += child.labelChars;
                 } else {
@@ -153,6 +160,7 @@ public final class ApproximateRadixTree {
         mid.tenants = child.tenants.clone();
         mid.stamps = child.stamps.clone();
         mid.owner = child.owner;
+        mid.passes = child.passes;
         child.label = child.label.substring(k);
         child.labelChars -= mid.labelChars;
         child.parent = mid;
@@ -251,6 +259,69 @@ public final class ApproximateRadixTree {
         }
     }
 
+    /**
+     * Code points of the longest prefix of {@code text} that ends at a <em>shared branch point</em>: a point on the
+     * text's matched path from which at least two continuations leave (the tree's children there, plus the text itself
+     * when it would branch off there) and through which at least {@code 1/parts} of all inserts so far passed. Such a
+     * prefix, a preamble that many conversations or requests go on from, is worth little as a reason to pick a worker:
+     * it carries so much traffic that every worker can be expected to hold it. 0 when there is none (or no insert yet).
+     * A conversation that only grows never branches, so its own history is never shared, however much traffic it has.
+     *
+     * @param parts the share's denominator, e.g. the number of healthy workers; &gt;= 1
+     */
+    public long sharedPrefixChars(String text, int parts) {
+        if (parts < 1) {
+            throw new IllegalArgumentException("parts must be >= 1, was " + parts);
+        }
+        int len = text.length();
+        lock.readLock().lock();
+        try {
+            long total = root.passes;
+            Node node = root;
+            long matched = 0;
+            long shared = 0;
+            int pos = 0;
+            while (pos < len) {
+                Node child = node.child(text.codePointAt(pos));
+                int continuations = node.childCount() + (child == null ? 1 : 0);
+                if (node != root && continuations >= 2 && (long) node.passes * parts >= total) {
+                    shared = matched;
+                }
+                if (child == null) {
+                    break;
+                }
+                int k = commonPrefix(child.label, text, pos);
+                if (k < child.label.length()) {
+                    // diverges inside the edge (two continuations) unless the text simply ends there
+                    matched += child.label.codePointCount(0, k);
+                    if (pos + k < len && k > 0 && (long) child.passes * parts >= total) {
+                        shared = matched;
+                    }
+                    break;
+                }
+                matched += child.labelChars;
+                pos += k;
+                node = child;
+            }
+            return shared;
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
+    /** Halves every node's pass count (under the write lock), keeping their ratios. */
+    private void halvePasses() {
+        ArrayDeque<Node> stack = new ArrayDeque<>();
+        stack.push(root);
+        while (!stack.isEmpty()) {
+            Node n = stack.pop();
+            n.passes >>= 1;
+            for (int i = 0, c = n.childCount(); i < c; i++) {
+                stack.push(n.childAt(i));
+            }
+        }
+    }
+
     // ------------------------------------------------------------------------------------------------ tenants
 
     private int register(String tenant) {
@@ -317,8 +388,7 @@ public final class ApproximateRadixTree {
 
     private void unlink(Node n) {
         n.parent.removeChild(n.firstCodePoint());
-        n.parent = null;
-        n.removed = true;
+        n.parent = null; // marks it removed (Node.removed())
         storedChars -= n.labelChars;
         nodeCount--;
     }
@@ -482,7 +552,7 @@ public final class ApproximateRadixTree {
         if (!tenantPresent[t] || tenantChars[t] <= target[t]) {
             return 0;
         }
-        if (n.removed || !n.hasTenant(t) || n.childHasTenant(t)) {
+        if (n.removed() || !n.hasTenant(t) || n.childHasTenant(t)) {
             return 0;
         }
         long stamp = n.stamp(t);
@@ -536,11 +606,14 @@ public final class ApproximateRadixTree {
                 }
                 for (int i = 0, c = n.childCount(); i < c; i++) {
                     Node child = n.childAt(i);
-                    if (child.parent != n || child.removed) {
+                    if (child.parent != n || child.removed()) {
                         throw new IllegalStateException("broken parent link under '" + n.label + "'");
                     }
                     if (n.child(child.firstCodePoint()) != child) {
                         throw new IllegalStateException("child keyed by the wrong code point: '" + child.label + "'");
+                    }
+                    if (child.passes > n.passes) {
+                        throw new IllegalStateException("more passes through '" + child.label + "' than its parent");
                     }
                     stack.push(child);
                 }

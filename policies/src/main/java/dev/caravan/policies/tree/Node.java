@@ -22,8 +22,6 @@ final class Node {
     int labelChars;
     /** Null for the root and for nodes unlinked from the tree. */
     Node parent;
-    /** Set once the node is unlinked, so an eviction holding a stale reference can tell. */
-    boolean removed;
 
     /** First code point of each child's label, ascending; parallel to {@link #children}. */
     private int[] childKeys = NO_INTS;
@@ -38,11 +36,26 @@ final class Node {
      * under FIRST, which then reports the earliest tenant still listed.
      */
     int owner = -1;
+    /**
+     * Inserts whose text passed through (or ended on) this node, a split's upper half inheriting the lower's count;
+     * halved everywhere when the root's reaches {@link ApproximateRadixTree#PASSES_HALVING_AT}, so ratios survive. It
+     * took the place of a {@code removed} flag ({@link #removed()} is derived instead), so a node is still 48 bytes
+     * with compressed references.
+     */
+    int passes;
 
     Node(String label, Node parent) {
         this.label = label;
         this.labelChars = label.codePointCount(0, label.length());
         this.parent = parent;
+    }
+
+    /**
+     * True once the node is unlinked, so an eviction holding a stale reference can tell: only the root has no parent
+     * while linked, and only the root has an empty label.
+     */
+    boolean removed() {
+        return parent == null && labelChars > 0;
     }
 
     Node child(int firstCodePoint) {

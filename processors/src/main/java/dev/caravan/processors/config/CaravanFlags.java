@@ -25,6 +25,7 @@ import dev.caravan.policies.BucketConfig;
 import dev.caravan.policies.CacheAwareConfig;
 import dev.caravan.policies.KvAwareConfig;
 import dev.caravan.policies.ManualConfig;
+import dev.caravan.policies.MinLoadTieBreak;
 import dev.caravan.policies.PolicyConfig;
 import dev.caravan.policies.PolicyName;
 import dev.caravan.policies.PrefixHashConfig;
@@ -245,6 +246,16 @@ public final class CaravanFlags {
             .oneOf(Choices.of(Arrays.stream(OwnerRule.values()).map(OwnerRule::wireName).toList()))
             .describe("cache_aware: the worker a prefix held by several reports: first (SGLang: the one that first "
                     + "received it, while the tree holds it there) or latest (the last one it was sent to).");
+    public static final CaravanFlag DISCOUNT_SHARED_PREFIX = option(PolicyConfig.DISCOUNT_SHARED_PREFIX, BOOLEAN, POLICY)
+            .defaultValue(CacheAwareConfig.DEFAULT_DISCOUNT_SHARED_PREFIX)
+            .describe("cache_aware (Caravan): a preamble requests branch off from that carries at least 1/N of the "
+                    + "traffic (N healthy workers) makes no hit: only the match beyond it counts, so new "
+                    + "conversations spread while later turns keep their worker.");
+    public static final CaravanFlag MIN_LOAD_TIE_BREAK = option(PolicyConfig.MIN_LOAD_TIE_BREAK, STRING, POLICY)
+            .defaultValue(CacheAwareConfig.DEFAULT_MIN_LOAD_TIE_BREAK.wireName())
+            .oneOf(Choices.of(Arrays.stream(MinLoadTieBreak.values()).map(MinLoadTieBreak::wireName).toList()))
+            .describe("cache_aware: how least-loaded choices break ties: processed (SGLang: fewer selections, then "
+                    + "list order) or footprint (smallest tree, then random).");
     public static final CaravanFlag BUCKET_ADJUST_INTERVAL = option(PolicyConfig.BUCKET_ADJUST_INTERVAL, LONG, POLICY)
             .alias("--bucket-adjust-interval-secs")
             .defaultValue(BucketConfig.DEFAULT_BUCKET_ADJUST_INTERVAL.toSeconds()).checkedBy(BY_POLICY)

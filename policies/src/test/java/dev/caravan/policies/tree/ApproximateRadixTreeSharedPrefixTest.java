@@ -1,0 +1,94 @@
+package dev.caravan.policies.tree;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import org.junit.jupiter.api.Test;
+
+/** {@link ApproximateRadixTree#sharedPrefixChars}: the preamble many requests branch from, weighed by traffic. */
+class ApproximateRadixTreeSharedPrefixTest {
+
+    private static final String PREAMBLE = "You are a helpful assistant. ";
+
+    private final ApproximateRadixTree tree = new ApproximateRadixTree();
+
+    @Test
+    void anEmptyTreeSharesNothing() {
+        assertThat(tree.sharedPrefixChars(PREAMBLE + "hi", 4)).isZero();
+    }
+
+    @Test
+    void aNewConversationBranchingOffAPreambleAllTrafficCrossesSharesThePreamble() {
+        tree.insert(PREAMBLE + "Session 1: what is a radix tree?", "w1");
+        // the second conversation would branch off inside the first one's edge, right after the preamble
+        assertThat(tree.sharedPrefixChars(PREAMBLE + "Session 2: and a trie?", 4))
+                .isEqualTo((PREAMBLE + "Session ").length());
+        tree.insert(PREAMBLE + "Session 2: and a trie?", "w1");
+        // the third branches off at the node the first two now share: three continuations
+        assertThat(tree.sharedPrefixChars(PREAMBLE + "Session 3: hello", 4)).isEqualTo((PREAMBLE + "Session ").length());
+        tree.verify();
+    }
+
+    @Test
+    void aConversationThatOnlyGrowsNeverSharesItsOwnHistoryHoweverMuchTrafficItCarries() {
+        String turn1 = PREAMBLE + "Session 1: user turn one.";
+        String turn2 = turn1 + " Answer one. User turn two.";
+        String turn3 = turn2 + " Answer two. User turn three.";
+        tree.insert(turn1, "w1");
+        tree.insert(turn2, "w1");
+        assertThat(tree.sharedPrefixChars(turn3, 1)).isZero();
+    }
+
+    @Test
+    void laterTurnsShareOnlyThePreambleNotTheirConversation() {
+        String a1 = PREAMBLE + "A: first question.";
+        String b1 = PREAMBLE + "B: other question.";
+        tree.insert(a1, "w1");
+        tree.insert(b1, "w2");
+        tree.insert(a1 + " answer. second question.", "w1");
+        assertThat(tree.sharedPrefixChars(a1 + " answer. second question. answer. third.", 4))
+                .isEqualTo(PREAMBLE.length());
+    }
+
+    @Test
+    void aBranchPointWithLessThanItsShareOfTrafficIsNotShared() {
+        // 8 tenants' prompts, one request each: tenant 0's prompt carries 1/8 of the traffic
+        for (int t = 0; t < 8; t++) {
+            tree.insert("tenant " + t + " system prompt. question " + t, "w" + (t % 4));
+        }
+        String again = "tenant 0 system prompt. question again";
+        // "tenant " is crossed by every insert and branches eight ways; tenant 0's prompt carries 1/8 < 1/4
+        assertThat(tree.sharedPrefixChars(again, 4)).isEqualTo("tenant ".length());
+        assertThat(tree.sharedPrefixChars(again, 8)).isEqualTo("tenant 0 system prompt. question ".length());
+        assertThat(tree.sharedPrefixChars("tenant 9 new", 4)).isEqualTo("tenant ".length());
+    }
+
+    @Test
+    void aTextEndingInsideAnEdgeDoesNotBranch() {
+        tree.insert(PREAMBLE + "one", "w1");
+        assertThat(tree.sharedPrefixChars(PREAMBLE.substring(0, 10), 1)).isZero();
+    }
+
+    @Test
+    void aSplitNodeInheritsThePassesOfTheEdgeItWasCutFrom() {
+        tree.insert(PREAMBLE + "x", "w1");
+        tree.insert(PREAMBLE + "y", "w2");
+        tree.verify(); // the split node inherited the first insert's pass, then counted the second
+        assertThat(tree.sharedPrefixChars(PREAMBLE + "z", 1)).isEqualTo(PREAMBLE.length());
+    }
+
+    @Test
+    void seedingWorkersIsNoTraffic() {
+        for (int w = 0; w < 4; w++) {
+            tree.insert("", "w" + w);
+        }
+        tree.insert(PREAMBLE + "a", "w0");
+        assertThat(tree.sharedPrefixChars(PREAMBLE + "b", 4)).isEqualTo(PREAMBLE.length());
+    }
+
+    @Test
+    void refusesAShareDenominatorBelowOne() {
+        assertThatThrownBy(() -> tree.sharedPrefixChars("x", 0)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("parts must be >= 1, was 0");
+    }
+}
