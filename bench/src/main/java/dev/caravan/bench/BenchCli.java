@@ -40,10 +40,12 @@ import picocli.CommandLine.Parameters;
             "  ./caravan bench trace ../shared/traces/conversation_trace.jsonl --speedup 4 --time-scale 4",
             "  ./caravan bench b2b --mode whatif --policies round_robin,cache_aware   (no HTTP: seconds)",
             "  ./caravan bench b2b --gateways 3 --time-scale 2 --policies cache_aware,manual,kv_aware",
-            "  ./caravan bench b2b --gateways 3 --sync hazelcast --policies cache_aware,manual,kv_aware"})
+            "  ./caravan bench b2b --gateways 3 --sync hazelcast --policies cache_aware,manual,kv_aware",
+            "  ./caravan bench noisy --engines 1 --policies 'round_robin:max-concurrent-requests=32@fifo,"
+                + "round_robin:max-concurrent-requests=32:tenants-file=bench/noisy-tenants.yaml@flow_control'"})
 public final class BenchCli implements Callable<Integer> {
 
-    @Parameters(index = "0", paramLabel = "WORKLOAD", description = "b2b, multiturn, rag or trace; or render "
+    @Parameters(index = "0", paramLabel = "WORKLOAD", description = "b2b, multiturn, rag, noisy or trace; or render "
             + "(re-render the table and plots of a saved --json report).")
     String workload;
     @Parameters(index = "1", arity = "0..1", paramLabel = "FILE",

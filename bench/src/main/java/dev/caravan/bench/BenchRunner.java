@@ -11,6 +11,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 import dev.caravan.bench.drive.ExternalTarget;
 import dev.caravan.bench.drive.Front;
@@ -20,6 +21,7 @@ import dev.caravan.bench.drive.LoadDriver;
 import dev.caravan.bench.drive.NginxProcess;
 import dev.caravan.bench.drive.NginxTarget;
 import dev.caravan.bench.drive.Progress;
+import dev.caravan.bench.drive.RequestRecord;
 import dev.caravan.bench.drive.ReuseTracker;
 import dev.caravan.bench.drive.SyncMetricsReader;
 import dev.caravan.bench.drive.Target;
@@ -27,6 +29,7 @@ import dev.caravan.bench.report.BenchReport;
 import dev.caravan.bench.report.PolicyResult;
 import dev.caravan.bench.report.ResultCalculator;
 import dev.caravan.bench.whatif.WhatIfRunner;
+import dev.caravan.bench.workload.NoisyNeighbourWorkload;
 import dev.caravan.bench.workload.TruncatedWorkload;
 import dev.caravan.bench.workload.Workload;
 import dev.caravan.processors.config.CaravanFlags;
@@ -110,6 +113,19 @@ public final class BenchRunner {
             if (!config.whatIf() && config.jvmWarmupSeconds() > 0) {
                 warmUpJvm(vertx, nginx, notes);
             }
+            NoisyNeighbourRuns noisy = config.workload() instanceof NoisyNeighbourWorkload n && !config.whatIf()
+                    ? new NoisyNeighbourRuns(n, config.engine().timeScale()) : null;
+            if (noisy != null) {
+                Optional<PolicySpec> first = config.policies().stream()
+                        .filter(p -> p.kind() != PolicySpec.Kind.NGINX || nginx.isPresent()).findFirst();
+                if (first.isPresent()) {
+                    PolicySpec alone = new PolicySpec(first.get().label() + " (quiet tenants alone)",
+                            first.get().kind(), first.get().policy(), first.get().options());
+                    NoisyNeighbourWorkload quiet = noisy.workload().alone();
+                    results.add(logged(runHttp(vertx, alone, 1, nginx, quiet, quiet.defaultWarmup(),
+                            noisy.alone(alone.label()))));
+                }
+            }
             for (PolicySpec spec : config.policies()) {
                 if (spec.kind() == PolicySpec.Kind.NGINX && nginx.isEmpty() && !config.whatIf()) {
                     notes.add(spec.label() + " skipped: no nginx executable on the PATH (apt-get install -y nginx)");
@@ -124,15 +140,19 @@ public final class BenchRunner {
                     results.add(logged(new WhatIfRunner(config, err, terminal).run(spec)));
                     continue;
                 }
-                results.add(logged(runHttp(vertx, spec, 1, nginx, config.workload(), config.warmup())));
+                results.add(logged(runHttp(vertx, spec, 1, nginx, config.workload(), config.warmup(),
+                        noisy == null ? records -> { } : noisy.shared(spec))));
                 if (config.gateways() > 1 && spec.kind() == PolicySpec.Kind.CARAVAN) {
                     PolicySpec replicated = new PolicySpec(spec.label() + " ×" + config.gateways(), spec.kind(),
                             spec.policy(), replicaOptions(spec));
                     results.add(logged(runHttp(vertx, replicated, config.gateways(), nginx, config.workload(),
-                            config.warmup())));
+                            config.warmup(), noisy == null ? records -> { } : noisy.shared(replicated))));
                 } else if (config.gateways() > 1) {
                     notes.add(spec.label() + " ran once: --gateways replicates Caravan entries only");
                 }
+            }
+            if (noisy != null) {
+                notes.addAll(noisy.lines());
             }
         } finally {
             if (vertx != null) {
@@ -165,7 +185,7 @@ public final class BenchRunner {
             spec = new PolicySpec(spec.label(), spec.kind(), spec.policy(), replicaOptions(spec));
         }
         PolicyResult r = runHttp(vertx, spec, config.gateways(), nginx,
-                new TruncatedWorkload(config.workload(), until), 0);
+                new TruncatedWorkload(config.workload(), until), 0, records -> { });
         notes.add(String.format(Locale.ROOT, "JVM warm-up before the first policy (not measured): the first %d wall "
                 + "s of the workload (%,d requests) through %s on a throwaway fleet.", config.jvmWarmupSeconds(),
                 r.sent(), first.get().label()));
@@ -189,7 +209,8 @@ public final class BenchRunner {
     }
 
     private PolicyResult runHttp(Vertx vertx, PolicySpec spec, int gateways, Optional<Path> nginx, Workload workload,
-                                 int warmup) throws InterruptedException {
+                                 int warmup, Consumer<List<RequestRecord>> recordsSink)
+            throws InterruptedException {
         String before = load();
         long wallStart = System.nanoTime();
         try (Target target = target(spec, gateways, nginx)) {
@@ -208,6 +229,7 @@ public final class BenchRunner {
             Map<String, String> settings = new LinkedHashMap<>(target.settings());
             settings.put("load_average", before + " → " + load());
             reuse.applyCeilings(run.records(), config.pooledCapacityBlocks());
+            recordsSink.accept(run.records());
             double[] inflight = run.firstMeasuredSentNanos() < 0 ? null
                     : sampler.window(run.firstMeasuredSentNanos(), run.lastSentNanos());
             List<Map<String, Double>> sync = SyncMetricsReader.read(target.gatewayUrls());

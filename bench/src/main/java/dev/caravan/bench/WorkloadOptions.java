@@ -8,6 +8,7 @@ import dev.caravan.bench.workload.AzureTrace;
 import dev.caravan.bench.workload.B2bWorkload;
 import dev.caravan.bench.workload.MooncakeTrace;
 import dev.caravan.bench.workload.MultiturnWorkload;
+import dev.caravan.bench.workload.NoisyNeighbourWorkload;
 import dev.caravan.bench.workload.RagWorkload;
 import dev.caravan.bench.workload.Workload;
 
@@ -19,7 +20,8 @@ import picocli.CommandLine.Option;
  */
 public final class WorkloadOptions {
 
-    @Option(names = "--tenants", description = "Tenants (b2b 1,000; rag 200; Azure trace overlay 1,000).")
+    @Option(names = "--tenants", description = "Tenants (b2b 1,000; rag 200; noisy 4 quiet ones; Azure trace overlay "
+            + "1,000).")
     Integer tenants;
     @Option(names = "--prefix-tokens", description = "Tokens of a tenant's system prompt / preamble (b2b and rag "
             + "2,048; multiturn per-session system prompt 1,024; Azure trace overlay 512).")
@@ -29,13 +31,13 @@ public final class WorkloadOptions {
     @Option(names = "--output-tokens", description = "max_tokens of each answer (b2b 16; rag 64; multiturn 128).")
     Integer outputTokens;
     @Option(names = "--rate", description = "Requests per simulated second (b2b 60; rag 8; multiturn 20: sessions "
-            + "start at rate/turns).")
+            + "start at rate/turns; noisy 1 per quiet tenant).")
     Double rate;
     @Option(names = "--requests", description = "Requests to send (b2b 15,000; rag 4,000; multiturn 4,000 = "
-            + "sessions × turns).")
+            + "sessions × turns; noisy 3,000).")
     Integer requests;
     @Option(names = "--warmup", description = "Requests left out of the statistics (b2b a third; rag a quarter; "
-            + "multiturn and traces a fifth).")
+            + "multiturn, noisy and traces a fifth).")
     Integer warmup;
     @Option(names = "--popularity", description = "Tenant popularity: uniform, zipf:S or hot:SHARE (default uniform).")
     String popularity;
@@ -63,6 +65,11 @@ public final class WorkloadOptions {
     @Option(names = "--key-blocks", description = "Mooncake trace: routing key = the first K hash ids (default 2; "
             + "block 0 is shared by every conversation request).")
     Integer keyBlocks;
+    @Option(names = "--noisy-factor", description = "noisy: the noisy tenant sends this many times what each quiet "
+            + "tenant sends (default 10).")
+    Double noisyFactor;
+    @Option(names = "--prompt-tokens", description = "noisy: tokens of each (unique) prompt (default 2,048).")
+    Integer promptTokens;
     @Option(names = "--max-output-tokens", description = "trace: cap max_tokens (default: as traced).")
     Integer maxOutputTokens;
 
@@ -88,6 +95,11 @@ public final class WorkloadOptions {
                 return new RagWorkload(or(tenants, 200), or(prefixTokens, 2048), or(docTokens, 6000),
                         or(userTokens, 32), or(outputTokens, 64), or(rate, 8.0), n, or(warmup, n / 4), pop, s);
             }
+            case "noisy" -> {
+                int n = or(requests, 3000);
+                return new NoisyNeighbourWorkload(or(tenants, 4), or(rate, 1.0), or(noisyFactor, 10.0),
+                        or(promptTokens, 2048), or(outputTokens, 16), n, or(warmup, n / 5), s);
+            }
             case "trace" -> {
                 if (file == null || !Files.isRegularFile(file)) {
                     throw new IllegalArgumentException("trace needs a FILE (Mooncake .jsonl or Azure .csv), got "
@@ -100,7 +112,7 @@ public final class WorkloadOptions {
                 return new MooncakeTrace(file, or(limit, 0), or(speedup, 1.0), or(keyBlocks, 2),
                         or(maxOutputTokens, 0), or(warmup, -1), s);
             }
-            default -> throw new IllegalArgumentException("workload must be b2b, multiturn, rag or trace, was '"
+            default -> throw new IllegalArgumentException("workload must be b2b, multiturn, rag, noisy or trace, was '"
                     + kind + "'");
         }
     }

@@ -33,6 +33,8 @@ public final class BeanNames {
     public static final String RELOAD_TENANTS = "reloadTenants";
     /** The tenants in force ({@code TenantDirectory}). */
     public static final String TENANT_DIRECTORY = "tenantDirectory";
+    /** The per-tenant rate limiter, for replica sync's fleet-wide quotas. */
+    public static final String TENANT_RATE_LIMITER = "tenantRateLimiter";
     public static final String TOKENIZE_PROMPT = "tokenizePrompt";
     public static final String CHOOSE_PD_MODE = "choosePdMode";
     public static final String BEGIN_ATTEMPTS = "beginAttempts";

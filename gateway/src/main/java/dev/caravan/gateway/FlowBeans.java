@@ -43,6 +43,7 @@ public final class FlowBeans {
         beans.put(BeanNames.LIMIT_TENANT_RATE, new LimitTenantRateProcessor(limiter, admission, metrics));
         beans.put(BeanNames.RELOAD_TENANTS, new ReloadTenantsProcessor(directory));
         beans.put(BeanNames.TENANT_DIRECTORY, directory);
+        beans.put(BeanNames.TENANT_RATE_LIMITER, limiter);
         return new FlowBeans(directory, limiter);
     }
 

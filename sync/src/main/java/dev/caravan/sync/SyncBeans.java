@@ -17,6 +17,8 @@ import dev.caravan.policies.kv.KvBlockIndex;
 import dev.caravan.processors.kv.KvEventIngestor;
 import dev.caravan.processors.config.CaravanFlags;
 import dev.caravan.processors.config.GatewayConfig;
+import dev.caravan.processors.flow.TenantDirectory;
+import dev.caravan.processors.flow.TenantRateLimiter;
 import dev.caravan.processors.routing.PolicyRegistry;
 
 /**
@@ -43,6 +45,8 @@ public final class SyncBeans implements GatewayExtension {
     public static final String TRACK_MEMBERS = "trackSyncMembers";
     public static final String TOUCH_SESSIONS = "touchSyncSessions";
     public static final String RECORD_FAILURE = "recordSyncFailure";
+    public static final String REPORT_TENANT_USAGE = "reportTenantUsage";
+    public static final String APPLY_PEER_TENANT_USAGE = "applyPeerTenantUsage";
 
     private SyncNode node;
 
@@ -114,6 +118,10 @@ public final class SyncBeans implements GatewayExtension {
         beans.put(TRACK_MEMBERS, new TrackSyncMembersProcessor(node));
         beans.put(TOUCH_SESSIONS, new TouchSyncSessionsProcessor(node));
         beans.put(RECORD_FAILURE, new RecordSyncFailureProcessor(node.metrics()));
+        PeerTenantUsage tenantUsage = new PeerTenantUsage((TenantRateLimiter) beans.get(BeanNames.TENANT_RATE_LIMITER),
+                (TenantDirectory) beans.get(BeanNames.TENANT_DIRECTORY));
+        beans.put(REPORT_TENANT_USAGE, new ReportTenantUsageProcessor(node, tenantUsage));
+        beans.put(APPLY_PEER_TENANT_USAGE, new ApplyPeerTenantUsageProcessor(node, tenantUsage));
     }
 
     @Override

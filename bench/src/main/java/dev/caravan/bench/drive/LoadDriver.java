@@ -16,6 +16,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.caravan.bench.workload.BenchRequest;
 import dev.caravan.bench.workload.Workload;
 import dev.caravan.policies.SelectionContext;
+import dev.caravan.processors.flow.TenantsConfig;
 
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
@@ -79,6 +80,9 @@ public final class LoadDriver {
     private final Progress progress;
     private final DelayQueue<Pending> queue = new DelayQueue<>();
     private final AtomicInteger outstanding = new AtomicInteger();
+    /** The gateway's tenant header, honoured when the tenants file says {@code trustTenantHeader: true}. */
+    static final String TENANT_HEADER = TenantsConfig.TENANT_HEADER;
+
     private final ConcurrentLinkedQueue<RequestRecord> records = new ConcurrentLinkedQueue<>();
     private long startNanos;
     private volatile long firstMeasuredSent = -1;
@@ -189,6 +193,9 @@ public final class LoadDriver {
                 .setIdleTimeout(settings.requestTimeoutMs())
                 .putHeader("content-type", "application/json")
                 .putHeader(SelectionContext.ROUTING_KEY_HEADER, req.routingKey());
+        if (req.tenant() != null) {
+            opts.putHeader(TENANT_HEADER, req.tenant());
+        }
         StreamReader reader = new StreamReader(rec, workload.needsOutputText());
         // chained on an event-loop context, so the response's handlers are set before its first chunk is delivered
         // (chained from this sender thread, a fast response could complete the future first and lose its chunks)

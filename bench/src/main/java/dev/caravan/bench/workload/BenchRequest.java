@@ -29,6 +29,7 @@ public final class BenchRequest {
     private final int maxTokens;
     private final int prefixTokens;
     private final Object state;
+    private final String tenant;
 
     private BenchRequest(long atNanos, String path, List<Map<String, Object>> messages, String prompt,
                          String routingKey, int maxTokens, int prefixTokens, Object state) {
@@ -44,6 +45,25 @@ public final class BenchRequest {
         this.maxTokens = maxTokens;
         this.prefixTokens = prefixTokens;
         this.state = state;
+        this.tenant = null;
+    }
+
+    private BenchRequest(BenchRequest r, String tenant) {
+        this.atNanos = r.atNanos;
+        this.path = r.path;
+        this.messages = r.messages;
+        this.prompt = r.prompt;
+        this.renderedText = r.renderedText;
+        this.routingKey = r.routingKey;
+        this.maxTokens = r.maxTokens;
+        this.prefixTokens = r.prefixTokens;
+        this.state = r.state;
+        this.tenant = tenant;
+    }
+
+    /** This request sent on behalf of {@code tenant} (header {@code X-Caravan-Tenant}, for a tenants file's trust). */
+    public BenchRequest withTenant(String tenant) {
+        return new BenchRequest(this, tenant);
     }
 
     /** A chat request; {@code messages} are maps with {@code role} and {@code content}. */
@@ -117,6 +137,11 @@ public final class BenchRequest {
     /** Tokens of the workload's designated shared prefix (a tenant's system prompt, a RAG preamble), or 0. */
     public int prefixTokens() {
         return prefixTokens;
+    }
+
+    /** The tenant sent as {@code X-Caravan-Tenant}, or null to send none. */
+    public String tenant() {
+        return tenant;
     }
 
     public Object state() {

@@ -4,6 +4,7 @@ import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Per-tenant rate limits: requests, prompt tokens and output tokens per minute ({@link TenantLimits}), each a
@@ -23,6 +24,7 @@ public final class TenantRateLimiter {
 
     private final Clock clock;
     private final Map<String, Buckets> state = new ConcurrentHashMap<>();
+    private final Map<String, Usage> usage = new ConcurrentHashMap<>();
 
     public TenantRateLimiter(Clock clock) {
         this.clock = clock;
@@ -60,6 +62,7 @@ public final class TenantRateLimiter {
             if (b.input != null) {
                 b.input.take(inputTokens, now);
             }
+            usage(tenant.name()).add(1, inputTokens, 0);
             return new RateVerdict(true, null, 0, headers(b, now));
         }
     }
@@ -74,6 +77,7 @@ public final class TenantRateLimiter {
         if (tenant.limits().equals(TenantLimits.NONE)) {
             return;
         }
+        usage(tenant.name()).add(0, inputCorrection, Math.max(0, outputTokens));
         Buckets b = buckets(tenant);
         long now = clock.millis();
         synchronized (b) {
@@ -88,6 +92,48 @@ public final class TenantRateLimiter {
                 b.output.take(outputTokens, now);
             }
         }
+    }
+
+    /**
+     * Charges what other gateway replicas admitted for the tenant (fleet-wide quotas): taken from its buckets without
+     * a check, so they may go into debt, which this replica's next requests then wait out; not counted in
+     * {@link #localUsage}. A negative input count (peers' refunds and corrections) gives tokens back.
+     */
+    public void chargePeers(Tenant tenant, long requests, long inputTokens, long outputTokens) {
+        if (tenant.limits().equals(TenantLimits.NONE)) {
+            return;
+        }
+        Buckets b = buckets(tenant);
+        long now = clock.millis();
+        synchronized (b) {
+            if (b.requests != null && requests > 0) {
+                b.requests.take(requests, now);
+            }
+            if (b.input != null) {
+                if (inputTokens >= 0) {
+                    b.input.take(inputTokens, now);
+                } else {
+                    b.input.giveBack(-inputTokens, now);
+                }
+            }
+            if (b.output != null && outputTokens > 0) {
+                b.output.take(outputTokens, now);
+            }
+        }
+    }
+
+    /**
+     * What this replica admitted and settled since it started, per tenant with limits: requests, input tokens (net of
+     * refunds and corrections), output tokens, each a running total, for its peers to charge the differences.
+     */
+    public Map<String, long[]> localUsage() {
+        Map<String, long[]> out = new LinkedHashMap<>();
+        usage.forEach((name, u) -> out.put(name, u.snapshot()));
+        return out;
+    }
+
+    private Usage usage(String tenant) {
+        return usage.computeIfAbsent(tenant, t -> new Usage());
     }
 
     private Buckets buckets(Tenant tenant) {
@@ -125,6 +171,23 @@ public final class TenantRateLimiter {
         String seconds = rest % 1000 == 0 ? Long.toString(rest / 1000)
                 : java.math.BigDecimal.valueOf(rest, 3).stripTrailingZeros().toPlainString();
         return minutes > 0 ? minutes + "m" + seconds + "s" : seconds + "s";
+    }
+
+    /** One tenant's running totals on this replica: requests, input tokens, output tokens. */
+    private static final class Usage {
+        private final LongAdder requests = new LongAdder();
+        private final LongAdder input = new LongAdder();
+        private final LongAdder output = new LongAdder();
+
+        void add(long r, long in, long out) {
+            requests.add(r);
+            input.add(in);
+            output.add(out);
+        }
+
+        long[] snapshot() {
+            return new long[] {requests.sum(), input.sum(), output.sum()};
+        }
     }
 
     /** One tenant's buckets (null where it has no limit), for the limits they were built for. */

@@ -125,4 +125,30 @@ class TenantRateLimiterTest {
         assertThat(TenantRateLimiter.resetText(60_000)).isEqualTo("1m0s");
         assertThat(TenantRateLimiter.resetText(361_000)).isEqualTo("6m1s");
     }
+    @Test
+    void peersChargesUseUpTheBudgetAndAreNotCountedAsLocalUsage() {
+        Tenant t = tenant(10, 1000, -1);
+        assertThat(limiter.acquire(t, 100).allowed()).isTrue();
+        limiter.settle(t, -40, 7);
+
+        limiter.chargePeers(t, 9, 500, 0);
+
+        RateVerdict refused = limiter.acquire(t, 1);
+        assertThat(refused.allowed()).isFalse();
+        assertThat(refused.limit()).isEqualTo(RateVerdict.REQUESTS);
+        assertThat(refused.retryAfterSeconds()).isEqualTo(6);
+        assertThat(limiter.localUsage()).containsOnlyKeys("acme");
+        assertThat(limiter.localUsage().get("acme")).containsExactly(1, 60, 7);
+    }
+
+    @Test
+    void peersRefundsGiveInputTokensBack() {
+        Tenant t = tenant(-1, 100, -1);
+        limiter.chargePeers(t, 0, 100, 0);
+        assertThat(limiter.acquire(t, 10).allowed()).isFalse();
+
+        limiter.chargePeers(t, 0, -10, 0);
+
+        assertThat(limiter.acquire(t, 10).allowed()).isTrue();
+    }
 }

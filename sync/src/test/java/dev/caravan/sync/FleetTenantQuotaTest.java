@@ -1,0 +1,100 @@
+package dev.caravan.sync;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.apache.camel.CamelContext;
+import org.apache.camel.impl.DefaultCamelContext;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import com.hazelcast.core.HazelcastInstance;
+
+import dev.caravan.gateway.BeanNames;
+import dev.caravan.gateway.CaravanGateway;
+import dev.caravan.processors.config.CaravanFlags;
+import dev.caravan.processors.config.GatewayConfig;
+import dev.caravan.processors.flow.Tenant;
+import dev.caravan.processors.flow.TenantDirectory;
+import dev.caravan.processors.flow.TenantRateLimiter;
+import dev.caravan.processors.http.ServerEventLoops;
+
+/**
+ * Three real gateways with one tenants file and replica sync: a tenant's requestsPerMinute holds for the fleet, not
+ * per replica. The limiters are asked directly, as limitTenantRate asks them; the routes carry the usage.
+ */
+class FleetTenantQuotaTest {
+
+    private static final int QUOTA = 60;
+    private static final List<CamelContext> CONTEXTS = new ArrayList<>();
+    private static final List<CaravanGateway> GATEWAYS = new ArrayList<>();
+
+    @BeforeAll
+    static void startThreeReplicas() throws Exception {
+        Path tenants = Files.createTempFile("tenants", ".yaml");
+        Files.writeString(tenants, "trustTenantHeader: true\ntenants:\n  acme:\n    requestsPerMinute: " + QUOTA
+                + "\n");
+        List<Integer> ports = List.of(ServerEventLoops.freePort("127.0.0.1"), ServerEventLoops.freePort("127.0.0.1"),
+                ServerEventLoops.freePort("127.0.0.1"));
+        List<String> members = ports.stream().map(p -> "127.0.0.1:" + p).toList();
+        for (int port : ports) {
+            GatewayConfig config = Replicas.config(port, members)
+                    .with(CaravanFlags.WORKER_URLS, "http://w1:8000")
+                    .with(CaravanFlags.TENANTS_FILE, tenants.toString());
+            CamelContext context = new DefaultCamelContext();
+            GATEWAYS.add(CaravanGateway.install(context, config));
+            context.start();
+            CONTEXTS.add(context);
+        }
+        await().atMost(Duration.ofSeconds(60)).until(() -> ((HazelcastInstance) GATEWAYS.get(0).beans().beans()
+                .get(SyncBeans.HAZELCAST_INSTANCE)).getCluster().getMembers().size() == 3);
+    }
+
+    @AfterAll
+    static void stop() {
+        CONTEXTS.forEach(CamelContext::stop);
+    }
+
+    private static TenantRateLimiter limiter(int i) {
+        return (TenantRateLimiter) GATEWAYS.get(i).beans().beans().get(BeanNames.TENANT_RATE_LIMITER);
+    }
+
+    private static Tenant acme(int i) {
+        return ((TenantDirectory) GATEWAYS.get(i).beans().beans().get(BeanNames.TENANT_DIRECTORY)).current().tenants()
+                .get("acme");
+    }
+
+    private static int admit(int replica, int attempts) {
+        int admitted = 0;
+        for (int n = 0; n < attempts; n++) {
+            admitted += limiter(replica).acquire(acme(replica), 0).allowed() ? 1 : 0;
+        }
+        return admitted;
+    }
+
+    @Test
+    void aQuotaUsedUpOnTwoReplicasRefusesTheThirdWithinTenPercent() {
+        int first = admit(0, 40);
+        int second = admit(1, 20);
+        AtomicInteger third = new AtomicInteger();
+
+        await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(50)).until(() -> {
+            boolean allowed = limiter(2).acquire(acme(2), 0).allowed();
+            third.addAndGet(allowed ? 1 : 0);
+            return !allowed;
+        });
+
+        assertThat(first).isEqualTo(40);
+        assertThat(second).isEqualTo(20);
+        // without sync the third replica would admit a whole quota of its own (60 more)
+        assertThat(first + second + third.get()).isLessThanOrEqualTo(QUOTA + QUOTA / 10);
+    }
+}
