@@ -15,7 +15,7 @@ import dev.caravan.processors.kv.KvEventIngestor;
 /**
  * kv_aware's part of a join: the block index is the engines' ground truth and every replica subscribes to every
  * engine, so only a replica that joins needs a peer — to know the blocks cached before it subscribed. It pulls the
- * oldest peer's index and publisher positions ({@link KvSnapshotTask}) before it routes; its first live event of each
+ * oldest peer's index and publisher positions ({@link SnapshotTask#kvIndex()}) before it routes; its first live event of each
  * engine then replays only the batches published since that snapshot (docs/design/replica-sync.md).
  */
 final class KvIndexSync {
@@ -44,8 +44,12 @@ final class KvIndexSync {
     void pull(HazelcastInstance instance, Member peer, long timeoutMillis) {
         try {
             Future<byte[]> reply = instance.getExecutorService(SyncMember.SNAPSHOTS)
-                    .submitToMember(new KvSnapshotTask(), peer);
-            SyncCodec.KvSnapshot snapshot = codec.read(reply.get(timeoutMillis, TimeUnit.MILLISECONDS)).kvSnapshot();
+                    .submitToMember(SnapshotTask.kvIndex(), peer);
+            SyncCodec.Message message = codec.read(reply.get(timeoutMillis, TimeUnit.MILLISECONDS));
+            if (message.header().kind() != SyncCodec.Kind.KV_SNAPSHOT) { // an older peer answered its prefix index
+                throw new SyncCodec.SchemaMismatch("a " + message.header().kind() + " message instead of KV_SNAPSHOT");
+            }
+            SyncCodec.KvSnapshot snapshot = message.kvSnapshot();
             index.addLoraNames(snapshot.loraNames());
             int entries = 0;
             for (KvEventIngestor.WorkerSnapshot w : snapshot.workers()) {
