@@ -144,7 +144,7 @@ public final class GatewayMain {
      */
     public static Main create(GatewayConfig requested, Map<String, String> others, List<Worker> workers) {
         // {{secret:name/key}} (API keys from a Kubernetes Secret) and other property functions, resolved once
-        GatewayConfig config = GatewayBeans.withConcretePort(ConfigPlaceholders.resolve(requested, others));
+        GatewayConfig config = ConfigPlaceholders.resolve(requested, others);
         GatewayBeans beans = new GatewayBeans(config, null, null);
         try {
             beans.registerStaticWorkers();

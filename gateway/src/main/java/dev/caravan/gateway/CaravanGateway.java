@@ -76,7 +76,7 @@ public final class CaravanGateway {
         CamelCompatibility.check(context);
         // {{secret:name/key}} and other property functions in settings: resolved by the host's context
         GatewayConfig resolved = ConfigPlaceholders.resolve(config, context);
-        GatewayBeans beans = new GatewayBeans(GatewayBeans.withConcretePort(resolved), null,
+        GatewayBeans beans = new GatewayBeans(resolved, null,
                 CamelContextHelper.findSingleByType(context, PrometheusMeterRegistry.class));
         try {
             CaravanGateway gateway = addTo(context, beans, routes);

@@ -54,7 +54,6 @@ import dev.caravan.processors.http.CaravanPlatformHttpEngine;
 import dev.caravan.processors.http.CorsPolicy;
 import dev.caravan.processors.http.GatewayHttpServer;
 import dev.caravan.processors.http.MetricsHttpServer;
-import dev.caravan.processors.http.ServerEventLoops;
 import dev.caravan.processors.metrics.GatewayMetrics;
 import dev.caravan.processors.metrics.ScrapeMetricsProcessor;
 import dev.caravan.processors.request.CheckApiKeyProcessor;
@@ -253,18 +252,6 @@ public final class GatewayBeans implements AutoCloseable {
      */
     public String excludedRoutes() {
         return extensions.excludedRoutes(config);
-    }
-
-    /**
-     * The configuration with port 0 replaced by a free concrete port when the server will use several event loops
-     * (Vert.x shares a listening socket between event loops only on a concrete port).
-     */
-    public static GatewayConfig withConcretePort(GatewayConfig config) {
-        if (config.port() != 0 || config.serverEventLoops() <= 1) {
-            return config;
-        }
-        String host = config.host().equals("0.0.0.0") ? "127.0.0.1" : config.host();
-        return config.with(CaravanFlags.PORT, Integer.toString(ServerEventLoops.freePort(host)));
     }
 
     /** Registers the {@code --worker-urls} workers (and the P/D {@code --prefill} / {@code --decode} ones). */

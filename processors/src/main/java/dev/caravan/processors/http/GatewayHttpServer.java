@@ -6,6 +6,7 @@ import java.net.ServerSocket;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import io.vertx.core.Future;
 import io.vertx.core.Handler;
@@ -45,6 +46,8 @@ import dev.caravan.processors.tls.TlsSettings;
 public final class GatewayHttpServer extends ServiceSupport {
 
     private static final Logger LOG = LoggerFactory.getLogger(GatewayHttpServer.class);
+    /** Distinct negative ports: each server's loops share their own random port, not another server's. */
+    private static final AtomicInteger EPHEMERAL_SHARES = new AtomicInteger();
 
     /** Registry name of the gateway's router, which {@link CaravanPlatformHttpConsumer}s add their routes to. */
     public static final String ROUTER_NAME = "caravan-http-router";
@@ -162,14 +165,13 @@ public final class GatewayHttpServer extends ServiceSupport {
         HttpServerOptions options = tls.server(new HttpServerOptions());
         HttpServer s = vertx.createHttpServer(options).requestHandler(router)
                 .invalidRequestHandler(new InvalidRequestHandler(options, observer));
-        await(s.listen(port, host), host + ":" + port);
         int extra = eventLoops - 1;
-        if (extra > 0 && port == 0) {
-            LOG.info("HTTP server on an ephemeral port: it stays on one event loop (loops share concrete ports only)");
-            extra = 0;
-        }
+        // port 0 with several loops: a negative port makes Vert.x bind one random port that the loops share; taking a
+        // free port first and binding it later would race with any other server binding port 0 meanwhile
+        int listenPort = port == 0 && extra > 0 ? -EPHEMERAL_SHARES.incrementAndGet() : port;
+        await(s.listen(listenPort, host), host + ":" + port);
         try {
-            extraLoops = await(ServerEventLoops.add(vertx, router, host, s.actualPort(), extra, observer,
+            extraLoops = await(ServerEventLoops.add(vertx, router, host, listenPort, extra, observer,
                             () -> tls.server(new HttpServerOptions())),
                     host + ":" + s.actualPort() + " (" + extra + " more event loop(s))");
         } catch (ListenException e) {

@@ -27,9 +27,10 @@ import org.slf4j.LoggerFactory;
  * (and the Camel consumers behind it) is safe to use from several event loops. Like the main server, each answers
  * undecodable requests with {@link InvalidRequestHandler}. A deployment whose servers cannot bind fails.
  *
- * <p>Sharing needs a concrete port: with "port 0" each server would bind its own random port, so the gateway resolves
- * a free port first ({@link #freePort}). Closing the deployment closes these servers and their connections, so undeploy
- * only after the routes have drained.
+ * <p>Sharing needs a concrete port or a negative one: with "port 0" each server would bind its own random port, while
+ * servers listening on the same negative port share one random port (Vert.x 4), which is how the gateway serves port 0
+ * on several loops. Closing the deployment closes these servers and their connections, so undeploy only after the
+ * routes have drained.
  */
 public final class ServerEventLoops {
 

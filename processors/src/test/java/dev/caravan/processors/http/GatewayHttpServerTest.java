@@ -116,6 +116,31 @@ class GatewayHttpServerTest {
     }
 
     @Test
+    void portZeroOnSeveralEventLoopsBindsOneRandomPortPerServerThatItsLoopsShare() throws IOException {
+        GatewayHttpServer first = new GatewayHttpServer(vertx, "127.0.0.1", 0, 1024, 3, observer);
+        GatewayHttpServer second = new GatewayHttpServer(vertx, "127.0.0.1", 0, 1024, 3, observer);
+        first.router().get("/who").handler(ctx -> ctx.response().end("first " + Thread.currentThread().getName()));
+        second.router().get("/who").handler(ctx -> ctx.response().end("second"));
+        first.start();
+        second.start();
+        try {
+            assertThat(first.port()).isPositive().isNotEqualTo(second.port()).isNotEqualTo(server.port());
+            java.util.Set<String> loops = new java.util.HashSet<>();
+            for (int i = 0; i < 6; i++) {
+                String response = exchange(first.port(), "GET /who HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+                assertThat(response).startsWith("HTTP/1.1 200 OK\r\n").contains("\r\n\r\nfirst ");
+                loops.add(response.substring(response.indexOf("first ")));
+            }
+            assertThat(loops).as("connections are dealt to more than one event loop").hasSizeGreaterThan(1);
+            assertThat(exchange(second.port(), "GET /who HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"))
+                    .endsWith("\r\n\r\nsecond");
+        } finally {
+            first.stop();
+            second.stop();
+        }
+    }
+
+    @Test
     void unknownPathsAre404WithTheJsonErrorBody() throws IOException {
         String response = exchange("GET /nope HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
 
