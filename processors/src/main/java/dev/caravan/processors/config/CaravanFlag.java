@@ -37,16 +37,41 @@ import java.util.regex.Pattern;
  *                     config record), or empty
  * @param support      what Caravan does with the flag: implemented, different, accepted and ignored, refused
  * @param secret       the value is a credential: masked wherever the configuration is shown
+ * @param sglang       where Caravan's default departs from SGLang's (or from SGLang's behaviour, for a Caravan-only
+ *                     row): SGLang's value and why Caravan's differs; {@code --sglang-defaults} applies it. Null when
+ *                     the default is SGLang's
  * @param section      heading of the documentation section the row is listed under
  * @param description  one sentence for {@code --help} and the docs (meaning and unit)
  */
 public record CaravanFlag(String flag, List<String> aliases, String key, FlagType type, String defaultValue,
                           ValueRange range, Choices choices, Map<String, String> specials, TextPattern pattern,
-                          String checkedBy, FlagSupport support, boolean secret, String section,
-                          String description) {
+                          String checkedBy, FlagSupport support, boolean secret, SglangDefault sglang,
+                          String section, String description) {
 
     /** The prefix SGLang's {@code launch_server} puts before every router flag; accepted on every name. */
     public static final String ROUTER_PREFIX = "--router-";
+
+    /**
+     * SGLang's default for a row whose Caravan default differs, and why it differs.
+     *
+     * @param value SGLang's value as a property string, or a reference {@code {{caravan.key}}} to another row's value
+     *              (SGLang derives some defaults from other settings)
+     * @param why   one sentence for the docs: what Caravan's default wins, measured where it is a routing choice
+     */
+    public record SglangDefault(String value, String why) {
+        public SglangDefault {
+            Objects.requireNonNull(value, "value");
+            Objects.requireNonNull(why, "why");
+            if (why.isBlank()) {
+                throw new IllegalArgumentException("a default that differs from SGLang's needs a reason");
+            }
+        }
+
+        /** The row whose value this default copies, or null for a literal value. */
+        public String reference() {
+            return value.startsWith("{{") && value.endsWith("}}") ? value.substring(2, value.length() - 2) : null;
+        }
+    }
 
     /** A regular expression a text value must match, and what that means in words (for messages and docs). */
     public record TextPattern(String regex, String meaning) {
@@ -291,6 +316,7 @@ public record CaravanFlag(String flag, List<String> aliases, String key, FlagTyp
         private final List<String> aliases = new ArrayList<>();
         private FlagSupport support = FlagSupport.IMPLEMENTED;
         private boolean secret;
+        private SglangDefault sglang;
 
         Builder(String flag, String key, FlagType type, String section, Consumer<CaravanFlag> sink) {
             this.flag = flag;
@@ -377,6 +403,15 @@ public record CaravanFlag(String flag, List<String> aliases, String key, FlagTyp
             return this;
         }
 
+        /**
+         * Caravan's default departs from SGLang's {@code value} (or, for a Caravan-only row, from SGLang's behaviour)
+         * for the reason {@code why}; {@code --sglang-defaults} restores {@code value}.
+         */
+        public Builder sglangDefault(Object value, String why) {
+            this.sglang = new SglangDefault(String.valueOf(value), why);
+            return this;
+        }
+
         /** Implemented with a difference from SGLang, which {@code how} explains (docs). */
         public Builder differs(String how) {
             this.support = support.as(FlagSupport.Status.DIFFERENT, how);
@@ -411,10 +446,13 @@ public record CaravanFlag(String flag, List<String> aliases, String key, FlagTyp
          */
         public CaravanFlag describe(String description) {
             CaravanFlag f = new CaravanFlag(flag, aliases, key, type, defaultValue, range, choices, specials, pattern,
-                    checkedBy, support, secret, section, description);
+                    checkedBy, support, secret, sglang, section, description);
             String error = f.check(f.defaultValue());
             if (error != null) {
                 throw new IllegalArgumentException("default of " + error);
+            }
+            if (sglang != null && sglang.reference() == null && f.check(sglang.value()) != null) {
+                throw new IllegalArgumentException("SGLang default of " + f.check(sglang.value()));
             }
             sink.accept(f);
             return f;

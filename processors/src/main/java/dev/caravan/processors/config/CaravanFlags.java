@@ -162,6 +162,10 @@ public final class CaravanFlags {
                     + "live.");
     public static final CaravanFlag CONFIG = row("--config", "caravan.config", STRING, SERVER)
             .describe("Properties file with caravan.* (and camel.*) settings; see 'Precedence'.");
+    public static final CaravanFlag SGLANG_DEFAULTS = row("--sglang-defaults", "caravan.sglang-defaults", SWITCH,
+            SERVER)
+            .describe("Use SGLang's default for every setting whose Caravan default differs (listed under 'Defaults "
+                    + "that differ from SGLang'); settings given explicitly keep their value.");
     public static final CaravanFlag CORS_ALLOWED_ORIGINS = row("--cors-allowed-origins",
             "caravan.cors-allowed-origins", LIST, SERVER)
             .describe("Origins browsers may call the gateway from (CORS: GET, POST, OPTIONS; Content-Type and "
@@ -472,6 +476,10 @@ public final class CaravanFlags {
     public static final CaravanFlag RATE_LIMIT_TOKENS_PER_SECOND = row("--rate-limit-tokens-per-second",
             "caravan.admission.rate-limit-tokens-per-second", INT, ADMISSION)
             .defaultValue(AdmissionConfig.DEFAULT_RATE_PER_SECOND).special("-1", "off").min(1)
+            .sglangDefault("{{caravan.admission.max-concurrent-requests}}", "SGLang refills its concurrency token "
+                    + "bucket at --max-concurrent-requests per second; Caravan keeps the admission rate a separate "
+                    + "choice, since with slots returned at the end of each request the refill only bites under "
+                    + "bursts of short requests")
             .differs("off unless set; SGLang refills its concurrency token bucket at --max-concurrent-requests per "
                     + "second when unset, which with slots returned at the end of each request only matters under a "
                     + "burst of short requests")

@@ -33,6 +33,20 @@ public final class ConfigurationDoc {
                         .append(cell(f.description())).append(" |\n");
             }
         }
+        sb.append("\n### Defaults that differ from SGLang\n\n")
+                .append("`--sglang-defaults` restores SGLang's value of each of these (a setting given explicitly keeps "
+                        + "its value).\n\n")
+                .append("| Flag | Caravan default | SGLang default | Why Caravan's differs |\n|---|---|---|---|\n");
+        for (CaravanFlag f : CaravanFlags.all()) {
+            if (f.sglang() != null) {
+                String ref = f.sglang().reference();
+                String sglang = ref == null ? "`" + f.sglang().value() + "`"
+                        : "the value of `" + CaravanFlags.byKey(ref).map(CaravanFlag::flag).orElse(ref) + "`";
+                sb.append("| `").append(f.flag()).append("` | ")
+                        .append(f.defaultValue().isEmpty() ? "(unset)" : "`" + f.defaultValue() + "`").append(" | ")
+                        .append(sglang).append(" | ").append(cell(f.sglang().why())).append(" |\n");
+            }
+        }
         return sb.append('\n').append(END).toString();
     }
 

@@ -88,17 +88,21 @@ public final class GatewayConfig {
     public static final String POLICY_PREFIX = "caravan.policy.";
 
     private final Map<String, String> values;
+    /** The values given (not defaulted), so that a copy re-derives its defaults ({@code --sglang-defaults}). */
+    private final Map<String, String> given;
     private final List<String> warnings;
 
     private GatewayConfig(Map<String, String> values) {
+        Map<String, String> set = new LinkedHashMap<>();
+        values.forEach((k, v) -> set.put(Objects.requireNonNull(k, "key"), v == null ? "" : v.trim()));
         Map<String, String> all = new LinkedHashMap<>();
         for (CaravanFlag f : CaravanFlags.all()) {
             all.put(f.key(), f.defaultValue());
         }
-        values.forEach((k, v) -> {
-            Objects.requireNonNull(k, "key");
-            all.put(k, v == null ? "" : v.trim());
-        });
+        all.putAll(set);
+        if (Boolean.parseBoolean(all.get(CaravanFlags.SGLANG_DEFAULTS.key()))) {
+            applySglangDefaults(all, set);
+        }
         List<String> errors = new ArrayList<>();
         List<String> notes = new ArrayList<>();
         for (CaravanFlag f : CaravanFlags.all()) {
@@ -121,7 +125,22 @@ public final class GatewayConfig {
             throw new IllegalArgumentException(String.join("; ", errors));
         }
         this.values = Collections.unmodifiableMap(all);
+        this.given = Collections.unmodifiableMap(set);
         this.warnings = List.copyOf(notes);
+    }
+
+    /**
+     * {@code --sglang-defaults}: every row whose default departs from SGLang's takes SGLang's value unless it was
+     * given; a reference ({@code {{caravan.key}}}) copies the other row's resolved value.
+     */
+    private static void applySglangDefaults(Map<String, String> all, Map<String, String> set) {
+        for (CaravanFlag f : CaravanFlags.all()) {
+            CaravanFlag.SglangDefault sglang = f.sglang();
+            if (sglang != null && !set.containsKey(f.key())) {
+                String ref = sglang.reference();
+                all.put(f.key(), ref == null ? sglang.value() : all.getOrDefault(ref, ""));
+            }
+        }
     }
 
     /** Every row at its default. */
@@ -154,7 +173,7 @@ public final class GatewayConfig {
         if (!key.startsWith("caravan.")) {
             throw new IllegalArgumentException("key must start with caravan., was '" + key + "'");
         }
-        Map<String, String> copy = new LinkedHashMap<>(values);
+        Map<String, String> copy = new LinkedHashMap<>(given);
         copy.put(key, value);
         return new GatewayConfig(copy);
     }

@@ -117,11 +117,15 @@ public final class SglangFlagStatus {
 
     /** True when an upstream default equals the row's (numerically for numbers: {@code 60} and {@code 60.0}). */
     public static boolean sameValue(String upstream, CaravanFlag row) {
-        String mine = row.defaultValue();
+        return sameValue(upstream, row.defaultValue(), row.type());
+    }
+
+    /** True when an upstream value equals {@code mine}, a value of a row of {@code type}. */
+    public static boolean sameValue(String upstream, String mine, FlagType type) {
         if (upstream.equals(mine)) {
             return true;
         }
-        if (row.type().numeric() && row.type().accepts(upstream) && row.type().accepts(mine)) {
+        if (type.numeric() && type.accepts(upstream) && type.accepts(mine)) {
             return new java.math.BigDecimal(upstream.trim()).compareTo(new java.math.BigDecimal(mine)) == 0;
         }
         return FlagType.DOUBLE.accepts(upstream) && FlagType.DOUBLE.accepts(mine)

@@ -26,6 +26,29 @@ class GatewayConfigTest {
     }
 
     @Test
+    void sglangDefaultsGiveEveryDifferingRowSglangsValueWhileGivenValuesWin() {
+        GatewayConfig caravan = GatewayConfig.defaults().with(CaravanFlags.MAX_CONCURRENT_REQUESTS, "64");
+        assertThat(caravan.getInt(CaravanFlags.RATE_LIMIT_TOKENS_PER_SECOND)).isEqualTo(-1);
+
+        GatewayConfig sglang = caravan.with(CaravanFlags.SGLANG_DEFAULTS, "true");
+        assertThat(sglang.getInt(CaravanFlags.RATE_LIMIT_TOKENS_PER_SECOND)).as("SGLang: --max-concurrent-requests")
+                .isEqualTo(64);
+        assertThat(sglang.with(CaravanFlags.RATE_LIMIT_TOKENS_PER_SECOND, "10")
+                .getInt(CaravanFlags.RATE_LIMIT_TOKENS_PER_SECOND)).isEqualTo(10);
+        assertThat(GatewayConfig.defaults().with(CaravanFlags.SGLANG_DEFAULTS, "true")
+                .getInt(CaravanFlags.RATE_LIMIT_TOKENS_PER_SECOND)).as("unlimited slots: no rate").isEqualTo(-1);
+        assertThat(sglang.with(CaravanFlags.SGLANG_DEFAULTS, "false")
+                .getInt(CaravanFlags.RATE_LIMIT_TOKENS_PER_SECOND)).isEqualTo(-1);
+        for (CaravanFlag f : CaravanFlags.all()) {
+            if (f.sglang() != null && f.sglang().reference() == null) {
+                assertThat(sglang.get(f)).as(f.flag()).isEqualTo(f.canonical(f.sglang().value()));
+            } else if (f.sglang() == null && f != CaravanFlags.SGLANG_DEFAULTS) {
+                assertThat(sglang.get(f)).as(f.flag()).isEqualTo(caravan.get(f));
+            }
+        }
+    }
+
+    @Test
     void policyOptionsAreKeyedByFlagNameWithoutDashes() {
         GatewayConfig c = GatewayConfig.of(Map.of("caravan.policy.cache-threshold", "0.7", "caravan.port", "1"));
         assertThat(c.policyOptions()).containsEntry("cache-threshold", "0.7").doesNotContainKey("name")

@@ -166,6 +166,33 @@ class SglangFlagsTest {
         }
     }
 
+    /**
+     * With {@code --sglang-defaults}, every flag Caravan implements (as documented or with a stated difference) has the
+     * Python launcher's default, or the binary's for a binary-only flag.
+     */
+    @Test
+    void sglangDefaultsRestoreEveryImplementedFlagsUpstreamDefault() {
+        GatewayConfig sglang = GatewayConfig.of(ArgsParser.parse("--sglang-defaults").properties());
+        List<String> mismatches = new ArrayList<>();
+        for (SglangFlagStatus.Entry e : SglangFlagStatus.entries(LAUNCHER, BINARY)) {
+            if (e.row().isEmpty() || e.row().get().support().status() == FlagSupport.Status.IGNORED
+                    || e.row().get().support().status() == FlagSupport.Status.REFUSED) {
+                continue;
+            }
+            CaravanFlag r = e.row().get();
+            UpstreamFlag decl = e.launcher() != null ? e.launcher() : launcherAlias(r).orElse(e.binary());
+            if (decl.isSwitch() || decl.defaultValue().isEmpty()) {
+                continue;
+            }
+            String value = sglang.get(r);
+            if (!SglangFlagStatus.sameValue(decl.defaultValue(), value, r.type())) {
+                mismatches.add(e.flag() + ": SGLang " + decl.defaultValue() + ", Caravan with --sglang-defaults "
+                        + value);
+            }
+        }
+        assertThat(mismatches).isEmpty();
+    }
+
     private static Optional<UpstreamFlag> launcherAlias(CaravanFlag row) {
         return LAUNCHER.stream().filter(f -> f.source().equals("launch_router") && row.names().contains(f.flag()))
                 .findFirst();
