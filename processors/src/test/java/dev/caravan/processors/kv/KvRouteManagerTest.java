@@ -127,7 +127,9 @@ class KvRouteManagerTest {
 
         camel.getRegistry().bind("decodeKvBatch", decode);
 
-        await().atMost(WAIT).until(() -> camel.getRoute(KvRouteManager.routeId(worker)) != null);
+        // the manager records the route once Camel has created it: wait for both
+        await().atMost(WAIT).until(() -> camel.getRoute(KvRouteManager.routeId(worker)) != null
+                && manager.routeIds().contains("kv-events-engine-r"));
         assertThat(manager.routeIds()).containsExactly("kv-events-engine-r");
         assertThat(ingestor.stats("engine-r")).isNotNull();
     }
