@@ -58,17 +58,20 @@ class ReplicaBucketIT {
 
     @Test
     void everyReplicaTakesTheLengthRangesTheOldestReplicaCut() {
-        Map<String, List<BucketRanges.Range>> initial = ranges(0);
-        send(fleet.replica(0), 100, 100);        // short prompts: the oldest member cuts its ranges from these
-        send(fleet.replica(1), 5_000, 500);      // long ones: alone, this replica would cut far higher ranges
+        int oldest = fleet.oldest();
+        int other = (oldest + 1) % 3;
+        Map<String, List<BucketRanges.Range>> initial = ranges(oldest);
+        send(fleet.replica(oldest), 100, 100);   // short prompts: the oldest member cuts its ranges from these
+        send(fleet.replica(other), 5_000, 500);  // long ones: alone, this replica would cut far higher ranges
 
         await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
-            Map<String, List<BucketRanges.Range>> cut = ranges(0);
+            Map<String, List<BucketRanges.Range>> cut = ranges(oldest);
             assertThat(cut).isNotEqualTo(initial);
+            assertThat(ranges(0)).isEqualTo(cut);
             assertThat(ranges(1)).isEqualTo(cut);
             assertThat(ranges(2)).isEqualTo(cut);
         });
-        // cut from the oldest member's short prompts (at most 1,000 chars), not from replica 1's long ones
-        assertThat(ranges(0).values().iterator().next().get(0).hi()).isLessThan(1_000);
+        // cut from the oldest member's short prompts (at most 1,000 chars), not from the other's long ones
+        assertThat(ranges(oldest).values().iterator().next().get(0).hi()).isLessThan(1_000);
     }
 }

@@ -105,6 +105,21 @@ final class SyncFleet implements AutoCloseable {
         return (HazelcastInstance) replica.context().getRegistry().lookupByName("caravanHazelcast");
     }
 
+    /**
+     * The replica whose member is the cluster's oldest. Usually the first started, but not always: under load members
+     * can form apart and merge, and the merged cluster's oldest is then the other side's.
+     */
+    int oldest() {
+        var first = member(replicas[0]).getCluster().getMembers().iterator().next();
+        for (int i = 0; i < replicas.length; i++) {
+            if (replicas[i] != null && member(replicas[i]).getCluster().getLocalMember().getUuid()
+                    .equals(first.getUuid())) {
+                return i;
+            }
+        }
+        throw new IllegalStateException("the oldest member " + first + " is none of this fleet's replicas");
+    }
+
     /** Stops a replica gracefully (its member leaves the cluster). */
     void stop(int i) {
         if (replicas[i] != null) {
