@@ -103,7 +103,10 @@ class PdCacheAwareIT {
     void cacheAwareOnBothPoolsKeepsDecodeTenancyApartFromPrefillTenancy() {
         try (GatewayHarness gw = GatewayHarness.start(PD.gatewayConfig()
                 .with(CaravanFlags.PREFILL_POLICY, "cache_aware")
-                .with(CaravanFlags.DECODE_POLICY, "cache_aware"))) {
+                .with(CaravanFlags.DECODE_POLICY, "cache_aware")
+                // SGLang's rule: with two tenants on two engines each carries 1/N of the traffic, which
+                // --discount-shared-prefix would spread like a preamble
+                .with(CaravanFlags.SGLANG_DEFAULTS, "true"))) {
             String carol = "Carol's travel agent plans caravan routes across the desert. ".repeat(10);
             String dave = "Dave's tutor explains the chemistry of slow-cooked stews. ".repeat(10);
             Set<String> carolPrefill = new HashSet<>();

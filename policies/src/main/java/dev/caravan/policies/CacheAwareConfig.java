@@ -73,8 +73,12 @@ public record CacheAwareConfig(double cacheThreshold, int balanceAbsThreshold, d
     public static final Duration DEFAULT_ENGINE_LOAD_MAX_AGE = Duration.ofSeconds(10);
     /** SGLang's rule since its PRs 16097/16099: a shared node keeps reporting its first owner while that owner is on it. */
     public static final OwnerRule DEFAULT_SHARED_PREFIX_OWNER = OwnerRule.FIRST;
-    /** SGLang: the whole match counts, however many conversations share it. */
-    public static final boolean DEFAULT_DISCOUNT_SHARED_PREFIX = false;
+    /**
+     * Caravan's default since issue 20's measurements (docs/benchmarks.md, "Placement on ties and misses"): it spreads
+     * conversations that share a preamble and a hot tenant's prompt, and changes nothing elsewhere. SGLang counts the
+     * whole match however many conversations share it ({@link #sglang()}).
+     */
+    public static final boolean DEFAULT_DISCOUNT_SHARED_PREFIX = true;
     /** SGLang's later gateway (smg #1714): fewer processed selections, then the earlier worker. */
     public static final MinLoadTieBreak DEFAULT_MIN_LOAD_TIE_BREAK = MinLoadTieBreak.PROCESSED;
 
@@ -90,14 +94,14 @@ public record CacheAwareConfig(double cacheThreshold, int balanceAbsThreshold, d
         Objects.requireNonNull(minLoadTieBreak, "minLoadTieBreak");
     }
 
-    /** The configuration without the issue-20 options (shared prefixes count, processed tie-break). */
+    /** The configuration without the issue-20 options: shared prefixes count and ties go by processed count (SGLang). */
     public CacheAwareConfig(double cacheThreshold, int balanceAbsThreshold, double balanceRelThreshold,
                             Duration evictionInterval, long maxTreeSize, int minPrefixMatchChars,
                             boolean imbalancePreferCached, boolean staleFallbackMinLoad, boolean balanceEngineLoad,
                             Duration engineLoadMaxAge, OwnerRule sharedPrefixOwner) {
         this(cacheThreshold, balanceAbsThreshold, balanceRelThreshold, evictionInterval, maxTreeSize,
                 minPrefixMatchChars, imbalancePreferCached, staleFallbackMinLoad, balanceEngineLoad, engineLoadMaxAge,
-                sharedPrefixOwner, DEFAULT_DISCOUNT_SHARED_PREFIX, DEFAULT_MIN_LOAD_TIE_BREAK);
+                sharedPrefixOwner, false, MinLoadTieBreak.PROCESSED);
     }
 
     /** The configuration without improvement (d): engine loads off, default age. */
@@ -115,6 +119,11 @@ public record CacheAwareConfig(double cacheThreshold, int balanceAbsThreshold, d
                 DEFAULT_MIN_PREFIX_MATCH_CHARS, DEFAULT_IMBALANCE_PREFER_CACHED, DEFAULT_STALE_FALLBACK_MIN_LOAD,
                 DEFAULT_BALANCE_ENGINE_LOAD, DEFAULT_ENGINE_LOAD_MAX_AGE, DEFAULT_SHARED_PREFIX_OWNER,
                 DEFAULT_DISCOUNT_SHARED_PREFIX, DEFAULT_MIN_LOAD_TIE_BREAK);
+    }
+
+    /** SGLang's cache_aware exactly: Caravan's defaults with the whole match counting ({@code --sglang-defaults}). */
+    public static CacheAwareConfig sglang() {
+        return defaults().withDiscountSharedPrefix(false).withMinLoadTieBreak(MinLoadTieBreak.PROCESSED);
     }
 
     static CacheAwareConfig from(PolicyOptions o) {

@@ -78,17 +78,19 @@ class PolicyConfigTest {
                 "eviction-interval", "120", "max-tree-size", "10000", "min-prefix-match-chars", "4096",
                 "imbalance-prefer-cached", "true", "stale-fallback-min-load", "TRUE", "shared-prefix-owner", "Latest"));
         assertThat(c).isEqualTo(new CacheAwareConfig(0.5, 32, 1.1, Duration.ofSeconds(120), 10_000, 4096, true,
-                true).withSharedPrefixOwner(OwnerRule.LATEST));
+                true).withSharedPrefixOwner(OwnerRule.LATEST)
+                .withDiscountSharedPrefix(CacheAwareConfig.DEFAULT_DISCOUNT_SHARED_PREFIX));
     }
 
     @Test
-    void readsTheIssue20PlacementOptionsAndKeepsSglangsBehaviourByDefault() {
-        assertThat(CacheAwareConfig.defaults().discountSharedPrefix()).isFalse();
+    void readsTheIssue20PlacementOptionsWithTheDiscountOnByDefaultAndSglangsRuleOnRequest() {
+        assertThat(CacheAwareConfig.defaults().discountSharedPrefix()).isTrue();
         assertThat(CacheAwareConfig.defaults().minLoadTieBreak()).isEqualTo(MinLoadTieBreak.PROCESSED);
-        PolicyConfig c = PolicyConfig.fromOptions("cache_aware", Map.of("discount-shared-prefix", "true",
+        assertThat(CacheAwareConfig.sglang().discountSharedPrefix()).isFalse();
+        assertThat(CacheAwareConfig.sglang().withDiscountSharedPrefix(true)).isEqualTo(CacheAwareConfig.defaults());
+        PolicyConfig c = PolicyConfig.fromOptions("cache_aware", Map.of("discount-shared-prefix", "false",
                 "min-load-tie-break", "Footprint"));
-        assertThat(c).isEqualTo(CacheAwareConfig.defaults().withDiscountSharedPrefix(true)
-                .withMinLoadTieBreak(MinLoadTieBreak.FOOTPRINT));
+        assertThat(c).isEqualTo(CacheAwareConfig.sglang().withMinLoadTieBreak(MinLoadTieBreak.FOOTPRINT));
         assertThatThrownBy(() -> PolicyConfig.fromOptions("cache_aware", Map.of("min-load-tie-break", "order")))
                 .hasMessage("option min-load-tie-break must be processed or footprint, was 'order'");
         assertThatThrownBy(() -> CacheAwareConfig.defaults().withMinLoadTieBreak(null))

@@ -38,7 +38,7 @@ class CacheAwareFleetTest {
         Replica(AtomicLong clock, int origin) {
             fleet = new FleetPrefixes(new PrefixHasher(KEY), new FleetPrefixIndex(OwnerRule.FIRST),
                     () -> clock.incrementAndGet() * 16 + origin, outbox::add);
-            policy = new CacheAwarePolicy(CacheAwareConfig.defaults(),
+            policy = new CacheAwarePolicy(CacheAwareConfig.sglang(),
                     PolicyEnvironment.seeded(origin).withFleet(new Fleet(fleet, null)));
             workers.forEach(policy::onWorkerAdded);
         }

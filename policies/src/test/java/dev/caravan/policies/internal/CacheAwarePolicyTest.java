@@ -35,7 +35,7 @@ class CacheAwarePolicyTest {
     @Test
     void balancedLoadKeepsSameAndSimilarPromptsOnOneWorker() {
         List<Worker> w = TestWorkers.of(2);
-        CacheAwarePolicy p = seeded(CacheAwareConfig.defaults(), w);
+        CacheAwarePolicy p = seeded(CacheAwareConfig.sglang(), w);
         Decision first = p.select(w, text("hello world"));
         assertThat(first.worker()).isSameAs(w.get(0));
         assertThat(first.branch()).isEqualTo("cache_miss_min_load");
@@ -51,7 +51,7 @@ class CacheAwarePolicyTest {
         load(w.get(0), 3);
         load(w.get(1), 1);
         load(w.get(2), 1);
-        CacheAwarePolicy p = seeded(CacheAwareConfig.defaults(), w);
+        CacheAwarePolicy p = seeded(CacheAwareConfig.sglang(), w);
         Decision d = p.select(w, text("a prompt nobody has seen"));
         assertThat(d.worker()).isSameAs(w.get(1));
         assertThat(d.branch()).isEqualTo("cache_miss_min_load");
@@ -62,7 +62,7 @@ class CacheAwarePolicyTest {
     @Test
     void sequentialMissesSpreadByProcessedCountWhenLoadsTie() {
         List<Worker> w = TestWorkers.of(3);
-        CacheAwarePolicy p = seeded(CacheAwareConfig.defaults(), w);
+        CacheAwarePolicy p = seeded(CacheAwareConfig.sglang(), w);
         assertThat(p.select(w, text("alpha prompt")).worker()).isSameAs(w.get(0));
         assertThat(p.select(w, text("bravo prompt")).worker()).isSameAs(w.get(1));
         assertThat(p.select(w, text("charlie prompt")).worker()).isSameAs(w.get(2));
@@ -72,7 +72,7 @@ class CacheAwarePolicyTest {
     @Test
     void imbalancedLoadSendsEverythingToTheLeastLoaded() {
         List<Worker> w = TestWorkers.of(2);
-        CacheAwarePolicy p = seeded(CacheAwareConfig.defaults().withBalance(5, 2.0), w);
+        CacheAwarePolicy p = seeded(CacheAwareConfig.sglang().withBalance(5, 2.0), w);
         load(w.get(0), 20);
         for (int i = 0; i < 5; i++) {
             Decision d = p.select(w, text("request " + i));
@@ -84,7 +84,7 @@ class CacheAwarePolicyTest {
     @Test
     void imbalancedBranchStillRecordsThePromptAndBumpsProcessed() {
         List<Worker> w = TestWorkers.of(2);
-        CacheAwarePolicy p = seeded(CacheAwareConfig.defaults().withBalance(5, 2.0), w);
+        CacheAwarePolicy p = seeded(CacheAwareConfig.sglang().withBalance(5, 2.0), w);
         load(w.get(0), 20);
         p.select(w, text("remember me"));
         assertThat(p.tree("unknown").orElseThrow().prefixMatch("remember me").tenant()).isEqualTo(w.get(1).url());
@@ -94,7 +94,7 @@ class CacheAwarePolicyTest {
     @Test
     void imbalanceGuardIsStrictOnTheAbsoluteGap() {
         List<Worker> w = TestWorkers.of(2);
-        CacheAwarePolicy p = seeded(CacheAwareConfig.defaults().withBalance(5, 1.0), w);
+        CacheAwarePolicy p = seeded(CacheAwareConfig.sglang().withBalance(5, 1.0), w);
         load(w.get(0), 5); // gap 5 is not > 5
         p.select(w, text("sticky prompt")); // miss -> w1 (load 0)
         assertThat(p.select(w, text("sticky prompt")).branch()).isEqualTo("cache_hit");
@@ -105,7 +105,7 @@ class CacheAwarePolicyTest {
     @Test
     void imbalanceGuardIsStrictOnTheRatio() {
         List<Worker> w = TestWorkers.of(2);
-        CacheAwarePolicy p = seeded(CacheAwareConfig.defaults().withBalance(2, 2.0), w);
+        CacheAwarePolicy p = seeded(CacheAwareConfig.sglang().withBalance(2, 2.0), w);
         load(w.get(0), 10);
         load(w.get(1), 5); // gap 5 > 2 but 10 is not > 5 * 2
         assertThat(p.select(w, text("x")).branch()).isEqualTo("cache_miss_min_load");
@@ -116,7 +116,7 @@ class CacheAwarePolicyTest {
     @Test
     void imbalanceIsMeasuredOverAllCandidatesIncludingUnhealthyOnes() {
         List<Worker> w = TestWorkers.of(3);
-        CacheAwarePolicy p = seeded(CacheAwareConfig.defaults().withBalance(5, 1.5), w);
+        CacheAwarePolicy p = seeded(CacheAwareConfig.sglang().withBalance(5, 1.5), w);
         load(w.get(0), 30);
         load(w.get(1), 31);
         w.get(2).setHealthy(false); // load 0 but unhealthy: still counts as min
@@ -128,7 +128,7 @@ class CacheAwarePolicyTest {
     @Test
     void matchRateMustBeStrictlyAboveTheThreshold() {
         List<Worker> w = TestWorkers.of(2);
-        CacheAwarePolicy p = seeded(CacheAwareConfig.defaults().withCacheThreshold(0.5), w);
+        CacheAwarePolicy p = seeded(CacheAwareConfig.sglang().withCacheThreshold(0.5), w);
         p.select(w, text("abcde")); // -> w0
         load(w.get(0), 1);
         // "abcdeVWXYZ": 5/10 = 0.5, not > 0.5 -> miss -> least loaded w1
@@ -145,7 +145,7 @@ class CacheAwarePolicyTest {
     @Test
     void matchRateCountsCodePointsNotUtf16Units() {
         List<Worker> w = TestWorkers.of(2);
-        CacheAwarePolicy p = seeded(CacheAwareConfig.defaults().withCacheThreshold(0.5), w);
+        CacheAwarePolicy p = seeded(CacheAwareConfig.sglang().withCacheThreshold(0.5), w);
         String emoji = "\uD83D\uDE00\uD83D\uDE01\uD83D\uDE02"; // 3 code points, 6 chars
         p.select(w, text(emoji)); // -> w0
         load(w.get(0), 1);
@@ -158,7 +158,7 @@ class CacheAwarePolicyTest {
     @Test
     void emptyTextIsAMissAndRegistersNothingButTheTenant() {
         List<Worker> w = TestWorkers.of(2);
-        CacheAwarePolicy p = seeded(CacheAwareConfig.defaults(), w);
+        CacheAwarePolicy p = seeded(CacheAwareConfig.sglang(), w);
         Decision d = p.select(w, text(""));
         assertThat(d.branch()).isEqualTo("cache_miss_min_load");
         assertThat(p.treeChars()).isEqualTo(Map.of("unknown", Map.of(w.get(0).url(), 0L, w.get(1).url(), 0L)));
@@ -167,7 +167,7 @@ class CacheAwarePolicyTest {
     @Test
     void removedAndUnhealthyTenantIsPurgedAndTrafficMovesOn() {
         List<Worker> w = TestWorkers.of(2);
-        CacheAwarePolicy p = seeded(CacheAwareConfig.defaults(), w);
+        CacheAwarePolicy p = seeded(CacheAwareConfig.sglang(), w);
         assertThat(p.select(w, text("test1")).worker()).isSameAs(w.get(0));
         assertThat(p.select(w, text("test2")).worker()).isSameAs(w.get(0)); // "test" is 4/5 of it: a hit
         p.onWorkerRemoved(w.get(0));
@@ -180,7 +180,7 @@ class CacheAwarePolicyTest {
     @Test
     void staleTenantIsPurgedAndTheFirstHealthyWorkerUsedWithoutInserting() {
         List<Worker> w = TestWorkers.of(3);
-        CacheAwarePolicy p = seeded(CacheAwareConfig.defaults(), w);
+        CacheAwarePolicy p = seeded(CacheAwareConfig.sglang(), w);
         load(w.get(0), 1);
         load(w.get(1), 1);
         p.select(w, text("long shared system prompt")); // -> w2 (least loaded)
@@ -197,7 +197,7 @@ class CacheAwarePolicyTest {
     @Test
     void tenantOutsideTheCandidateListIsStale() {
         List<Worker> all = TestWorkers.of(3);
-        CacheAwarePolicy p = seeded(CacheAwareConfig.defaults(), all);
+        CacheAwarePolicy p = seeded(CacheAwareConfig.sglang(), all);
         load(all.get(0), 1);
         load(all.get(1), 1);
         p.select(all, text("prompt")); // -> w2
@@ -209,7 +209,7 @@ class CacheAwarePolicyTest {
     @Test
     void staleFallbackMinLoadPicksTheLeastLoadedAndRelearns() {
         List<Worker> w = TestWorkers.of(3);
-        CacheAwarePolicy p = seeded(CacheAwareConfig.defaults().withStaleFallbackMinLoad(true), w);
+        CacheAwarePolicy p = seeded(CacheAwareConfig.sglang().withStaleFallbackMinLoad(true), w);
         load(w.get(0), 2);
         load(w.get(1), 1);
         p.select(w, text("prompt")); // -> w2
@@ -227,7 +227,7 @@ class CacheAwarePolicyTest {
         String doc2 = preamble + "b".repeat(8000);
         List<Worker> w = TestWorkers.of(2);
 
-        CacheAwarePolicy sglang = seeded(CacheAwareConfig.defaults(), w);
+        CacheAwarePolicy sglang = seeded(CacheAwareConfig.sglang(), w);
         sglang.select(w, text(doc1)); // -> w0
         load(w.get(0), 1);
         Decision plain = sglang.select(w, text(doc2)); // 2000/10000 = 0.2 <= 0.3
@@ -235,7 +235,7 @@ class CacheAwarePolicyTest {
         assertThat(plain.worker()).isSameAs(w.get(1));
 
         List<Worker> v = TestWorkers.of(2);
-        CacheAwarePolicy improved = seeded(CacheAwareConfig.defaults().withMinPrefixMatchChars(1000), v);
+        CacheAwarePolicy improved = seeded(CacheAwareConfig.sglang().withMinPrefixMatchChars(1000), v);
         improved.select(v, text(doc1)); // -> v0
         load(v.get(0), 1);
         Decision d = improved.select(v, text(doc2));
@@ -246,7 +246,7 @@ class CacheAwarePolicyTest {
     @Test
     void minPrefixMatchCharsBelowTheLimitIsStillAMiss() {
         List<Worker> w = TestWorkers.of(2);
-        CacheAwarePolicy p = seeded(CacheAwareConfig.defaults().withMinPrefixMatchChars(100), w);
+        CacheAwarePolicy p = seeded(CacheAwareConfig.sglang().withMinPrefixMatchChars(100), w);
         p.select(w, text("x".repeat(99) + "a".repeat(300)));
         load(w.get(0), 1);
         Decision d = p.select(w, text("x".repeat(99) + "b".repeat(300))); // 99 of 399: below 0.3 and below 100
@@ -256,7 +256,7 @@ class CacheAwarePolicyTest {
     @Test
     void imbalancePreferCachedKeepsAffinityWithinTheWindow() {
         List<Worker> w = TestWorkers.of(3);
-        CacheAwarePolicy p = seeded(CacheAwareConfig.defaults().withBalance(10, 1.5).withImbalancePreferCached(true),
+        CacheAwarePolicy p = seeded(CacheAwareConfig.sglang().withBalance(10, 1.5).withImbalancePreferCached(true),
                 w);
         load(w.get(0), 5);
         load(w.get(1), 5);
@@ -271,7 +271,7 @@ class CacheAwarePolicyTest {
     @Test
     void imbalancePreferCachedIgnoresWorkersOutsideTheWindow() {
         List<Worker> w = TestWorkers.of(3);
-        CacheAwarePolicy p = seeded(CacheAwareConfig.defaults().withBalance(10, 1.5).withImbalancePreferCached(true),
+        CacheAwarePolicy p = seeded(CacheAwareConfig.sglang().withBalance(10, 1.5).withImbalancePreferCached(true),
                 w);
         load(w.get(1), 1);
         load(w.get(2), 1);
@@ -285,7 +285,7 @@ class CacheAwarePolicyTest {
     @Test
     void imbalancePreferCachedNeedsAQualifyingMatch() {
         List<Worker> w = TestWorkers.of(3);
-        CacheAwarePolicy p = seeded(CacheAwareConfig.defaults().withBalance(10, 1.5).withImbalancePreferCached(true),
+        CacheAwarePolicy p = seeded(CacheAwareConfig.sglang().withBalance(10, 1.5).withImbalancePreferCached(true),
                 w);
         load(w.get(0), 2);
         load(w.get(1), 3);
@@ -301,7 +301,7 @@ class CacheAwarePolicyTest {
     @Test
     void noHealthyWorkersYieldsNone() {
         List<Worker> w = TestWorkers.of(2);
-        CacheAwarePolicy p = seeded(CacheAwareConfig.defaults(), w);
+        CacheAwarePolicy p = seeded(CacheAwareConfig.sglang(), w);
         w.forEach(x -> x.setHealthy(false));
         Decision d = p.select(w, text("x"));
         assertThat(d.isEmpty()).isTrue();
@@ -314,7 +314,7 @@ class CacheAwarePolicyTest {
         List<Worker> plain = TestWorkers.of(2);
         List<Worker> llama = List.of(Worker.builder("http://l0:8000").modelId("llama").build(),
                 Worker.builder("http://l1:8000").modelId("llama").build());
-        CacheAwarePolicy p = new CacheAwarePolicy(CacheAwareConfig.defaults(), PolicyEnvironment.seeded(1));
+        CacheAwarePolicy p = new CacheAwarePolicy(CacheAwareConfig.sglang(), PolicyEnvironment.seeded(1));
         plain.forEach(p::onWorkerAdded);
         llama.forEach(p::onWorkerAdded);
         assertThat(p.treeChars().keySet()).containsExactlyInAnyOrder("unknown", "llama");
@@ -333,7 +333,7 @@ class CacheAwarePolicyTest {
     void removingAWorkerPurgesItFromEveryTree() {
         Worker a = Worker.builder("http://a:8000").build();
         Worker b = Worker.builder("http://b:8000").build();
-        CacheAwarePolicy p = new CacheAwarePolicy(CacheAwareConfig.defaults(), PolicyEnvironment.seeded(1));
+        CacheAwarePolicy p = new CacheAwarePolicy(CacheAwareConfig.sglang(), PolicyEnvironment.seeded(1));
         p.select(List.of(a, b), new SelectionContext("m1", "one", null, Map.of()));
         p.select(List.of(a, b), new SelectionContext("m2", "two", null, Map.of())); // tie → b (fewer processed)
         p.select(List.of(a, b), new SelectionContext("m2", "three", null, Map.of())); // tie again → a
@@ -347,7 +347,7 @@ class CacheAwarePolicyTest {
     @Test
     void hitBumpsProcessedOnTheChosenWorker() {
         List<Worker> w = TestWorkers.of(2);
-        CacheAwarePolicy p = seeded(CacheAwareConfig.defaults(), w);
+        CacheAwarePolicy p = seeded(CacheAwareConfig.sglang(), w);
         p.select(w, text("abc"));
         p.select(w, text("abc"));
         assertThat(w.get(0).processed()).isEqualTo(2);
@@ -357,7 +357,7 @@ class CacheAwarePolicyTest {
     @Test
     void maintenanceEvictsToTheBudgetAndHonoursPerWorkerOverrides() {
         List<Worker> w = TestWorkers.of(2);
-        CacheAwarePolicy p = seeded(CacheAwareConfig.defaults().withMaxTreeSize(100), w);
+        CacheAwarePolicy p = seeded(CacheAwareConfig.sglang().withMaxTreeSize(100), w);
         for (int i = 0; i < 20; i++) {
             p.select(List.of(w.get(0)), text("w0 prompt number " + i + " ....."));
             p.select(List.of(w.get(1)), text("w1 prompt number " + i + " ....."));
@@ -378,7 +378,7 @@ class CacheAwarePolicyTest {
 
     @Test
     void rejectsNegativeBudgetOverride() {
-        CacheAwarePolicy p = new CacheAwarePolicy(CacheAwareConfig.defaults(), PolicyEnvironment.seeded(1));
+        CacheAwarePolicy p = new CacheAwarePolicy(CacheAwareConfig.sglang(), PolicyEnvironment.seeded(1));
         assertThatThrownBy(() -> p.setTenantCharBudget("http://w0:8000", -1))
                 .hasMessage("tenant char budget must be >= 0, was -1");
     }
@@ -386,7 +386,7 @@ class CacheAwarePolicyTest {
     @Test
     void evictTenantCharsTrimsOneWorkerOldestFirst() {
         List<Worker> w = TestWorkers.of(1);
-        CacheAwarePolicy p = seeded(CacheAwareConfig.defaults(), w);
+        CacheAwarePolicy p = seeded(CacheAwareConfig.sglang(), w);
         p.select(w, text("0123456789"));
         p.select(w, text("abcdefghij"));
         assertThat(p.evictTenantChars(w.get(0).url(), 5)).isEqualTo(10);
@@ -398,7 +398,7 @@ class CacheAwarePolicyTest {
     @Test
     void resetForgetsAllTrees() {
         List<Worker> w = TestWorkers.of(2);
-        CacheAwarePolicy p = seeded(CacheAwareConfig.defaults(), w);
+        CacheAwarePolicy p = seeded(CacheAwareConfig.sglang(), w);
         p.select(w, text("abc"));
         p.reset();
         assertThat(p.treeChars()).isEmpty();
@@ -407,7 +407,7 @@ class CacheAwarePolicyTest {
 
     @Test
     void needsRequestText() {
-        assertThat(new CacheAwarePolicy(CacheAwareConfig.defaults(), PolicyEnvironment.seeded(1)).needsRequestText())
+        assertThat(new CacheAwarePolicy(CacheAwareConfig.sglang(), PolicyEnvironment.seeded(1)).needsRequestText())
                 .isTrue();
     }
 
@@ -419,7 +419,7 @@ class CacheAwarePolicyTest {
     private static Decision hitWithLongEngineQueue(boolean balanceEngineLoad, Duration age) {
         List<Worker> w = TestWorkers.of(2);
         ManualTicker clock = new ManualTicker(1_000_000_000L);
-        CacheAwareConfig cfg = CacheAwareConfig.defaults().withBalanceEngineLoad(balanceEngineLoad, MAX_AGE);
+        CacheAwareConfig cfg = CacheAwareConfig.sglang().withBalanceEngineLoad(balanceEngineLoad, MAX_AGE);
         CacheAwarePolicy p = new CacheAwarePolicy(cfg, PolicyEnvironment.of(clock, 1));
         w.forEach(p::onWorkerAdded);
         assertThat(p.select(w, text("the shared system prompt")).worker()).isSameAs(w.get(0));
@@ -457,7 +457,7 @@ class CacheAwarePolicyTest {
         ManualTicker clock = new ManualTicker(5L);
         w.get(0).setEngineLoad(new EngineLoad(-1, 4, 2, -1, clock.getAsLong()));
         w.get(1).setEngineLoad(new EngineLoad(-1, 1, -1, -1, clock.getAsLong())); // waiting unknown counts 0
-        CacheAwareConfig on = CacheAwareConfig.defaults().withBalanceEngineLoad(true, MAX_AGE);
+        CacheAwareConfig on = CacheAwareConfig.sglang().withBalanceEngineLoad(true, MAX_AGE);
         CacheAwarePolicy p = new CacheAwarePolicy(on, PolicyEnvironment.of(clock, 1));
         assertThat(p.effectiveLoad(w.get(0))).isEqualTo(6);
         assertThat(p.effectiveLoad(w.get(1))).isEqualTo(1);
@@ -465,7 +465,7 @@ class CacheAwarePolicyTest {
         assertThat(d.worker()).isSameAs(w.get(1));
         assertThat(d.branch()).isEqualTo("cache_miss_min_load");
 
-        CacheAwarePolicy off = new CacheAwarePolicy(CacheAwareConfig.defaults(), PolicyEnvironment.of(clock, 1));
+        CacheAwarePolicy off = new CacheAwarePolicy(CacheAwareConfig.sglang(), PolicyEnvironment.of(clock, 1));
         assertThat(off.select(w, text("nor this")).worker()).isSameAs(w.get(0)); // in-flight 0 vs 0, processed tie
     }
 
@@ -473,7 +473,7 @@ class CacheAwarePolicyTest {
     void inFlightCountsWhenItExceedsTheEngineQueueOrTheEngineNeverAnswered() {
         List<Worker> w = TestWorkers.of(3);
         ManualTicker clock = new ManualTicker(0L);
-        CacheAwarePolicy p = new CacheAwarePolicy(CacheAwareConfig.defaults().withBalanceEngineLoad(true, MAX_AGE),
+        CacheAwarePolicy p = new CacheAwarePolicy(CacheAwareConfig.sglang().withBalanceEngineLoad(true, MAX_AGE),
                 PolicyEnvironment.of(clock, 1));
         load(w.get(0), 9);
         w.get(0).setEngineLoad(new EngineLoad(-1, 2, 1, -1, 0)); // the engine has not seen our 9 yet
@@ -489,7 +489,7 @@ class CacheAwarePolicyTest {
     void zeroMaxAgeNeverTrustsAnEngineLoad() {
         Worker w = TestWorkers.of(1).get(0);
         w.setEngineLoad(new EngineLoad(-1, 50, 50, -1, 7));
-        CacheAwarePolicy p = new CacheAwarePolicy(CacheAwareConfig.defaults().withBalanceEngineLoad(true,
+        CacheAwarePolicy p = new CacheAwarePolicy(CacheAwareConfig.sglang().withBalanceEngineLoad(true,
                 Duration.ZERO), PolicyEnvironment.of(new ManualTicker(7), 1));
         assertThat(p.effectiveLoad(w)).isZero();
     }

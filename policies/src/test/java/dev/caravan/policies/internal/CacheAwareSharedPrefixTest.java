@@ -46,7 +46,7 @@ class CacheAwareSharedPrefixTest {
 
     @Test
     void withoutTheDiscountEveryNewConversationHerdsOntoTheFirstWorkerThatSawThePreamble() {
-        CacheAwarePolicy p = policy(CacheAwareConfig.defaults());
+        CacheAwarePolicy p = policy(CacheAwareConfig.sglang());
         for (int c = 0; c < 4; c++) {
             Decision d = send(p, workers, turn(c, 1));
             assertThat(d.worker()).isSameAs(workers.get(0));

@@ -47,7 +47,7 @@ class SglangCacheAwareScenariosTest {
 
     /** SGLang's test configurations disable the eviction thread: {@code eviction_interval_secs: 0}. */
     private static CacheAwareConfig noEviction() {
-        CacheAwareConfig d = CacheAwareConfig.defaults();
+        CacheAwareConfig d = CacheAwareConfig.sglang();
         return new CacheAwareConfig(d.cacheThreshold(), d.balanceAbsThreshold(), d.balanceRelThreshold(), Duration.ZERO,
                 d.maxTreeSize(), 0, false, false);
     }
@@ -137,7 +137,7 @@ class SglangCacheAwareScenariosTest {
         // mirrors sglang cache_aware_backward_compat_test.rs test_remove_worker_by_url_backward_compat
         Worker worker1 = Worker.builder("http://worker1:8080").modelId("llama-3").build();
         Worker worker2 = Worker.builder("http://worker2:8080").build();
-        CacheAwarePolicy p = policy(CacheAwareConfig.defaults(), List.of(worker1, worker2));
+        CacheAwarePolicy p = policy(CacheAwareConfig.sglang(), List.of(worker1, worker2));
         p.onWorkerRemoved(worker1);
         assertThat(p.treeChars().get("llama-3")).isEmpty();
         assertThat(p.select(List.of(worker2), text("test")).worker()).isSameAs(worker2);
@@ -171,14 +171,14 @@ class SglangCacheAwareScenariosTest {
     @Test
     void aSharedPrefixGoesBackToItsFirstOwnerOnceLoadIsBalanced() {
         // issue 22's routing scenario: SGLang (PRs 16097/16099 on) keeps "hello world" on the worker that first cached it
-        CacheAwareConfig cfg = CacheAwareConfig.defaults().withBalance(2, 1.5);
+        CacheAwareConfig cfg = CacheAwareConfig.sglang().withBalance(2, 1.5);
         assertThat(replayIssue22Scenario(cfg).url()).isEqualTo("http://w0:8000");
     }
 
     @Test
     void latestOwnerOptionSendsTheSharedPrefixToTheWorkerThatLastReceivedIt() {
         // deliberate option (--shared-prefix-owner latest), Caravan's rule before issue 22; see docs/benchmarks.md
-        CacheAwareConfig cfg = CacheAwareConfig.defaults().withBalance(2, 1.5).withSharedPrefixOwner(OwnerRule.LATEST);
+        CacheAwareConfig cfg = CacheAwareConfig.sglang().withBalance(2, 1.5).withSharedPrefixOwner(OwnerRule.LATEST);
         assertThat(replayIssue22Scenario(cfg).url()).isEqualTo("http://w1:8000");
     }
 
@@ -187,7 +187,7 @@ class SglangCacheAwareScenariosTest {
         // settled in issue 22 as smg 0.3.2 does it (since SGLang PR 16209): a matched tenant that is not a healthy
         // candidate is stale whatever the reason, so the outcome does not depend on when health flipped
         List<Worker> w = TestWorkers.of(3);
-        CacheAwarePolicy p = policy(CacheAwareConfig.defaults(), w);
+        CacheAwarePolicy p = policy(CacheAwareConfig.sglang(), w);
         load(w.get(0), 1);
         load(w.get(1), 1);
         assertThat(p.select(w, text("system prompt")).worker()).isSameAs(w.get(2));
@@ -205,7 +205,7 @@ class SglangCacheAwareScenariosTest {
     void aHitOnAWorkerMissingFromTheCandidatesIsPurgedTheSameWay() {
         // settled in issue 22: the same rule when the tenant is absent (removed, or its breaker open)
         List<Worker> w = TestWorkers.of(3);
-        CacheAwarePolicy p = policy(CacheAwareConfig.defaults(), w);
+        CacheAwarePolicy p = policy(CacheAwareConfig.sglang(), w);
         load(w.get(0), 1);
         load(w.get(1), 1);
         p.select(w, text("system prompt"));

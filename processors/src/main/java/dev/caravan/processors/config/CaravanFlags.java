@@ -252,6 +252,10 @@ public final class CaravanFlags {
                     + "received it, while the tree holds it there) or latest (the last one it was sent to).");
     public static final CaravanFlag DISCOUNT_SHARED_PREFIX = option(PolicyConfig.DISCOUNT_SHARED_PREFIX, BOOLEAN, POLICY)
             .defaultValue(CacheAwareConfig.DEFAULT_DISCOUNT_SHARED_PREFIX)
+            .sglangDefault(false, "SGLang counts a preamble every conversation shares as a hit, so new conversations "
+                    + "herd onto one engine at low load (share 4.00 of 4 engines) and a tenant with 40 % of the "
+                    + "traffic piles onto one (share 3.25, hit 0.829 vs 0.862 with the discount); elsewhere the "
+                    + "decisions are the same (docs/benchmarks.md, placement on ties and misses)")
             .describe("cache_aware (Caravan): a preamble requests branch off from that carries at least 1/N of the "
                     + "traffic (N healthy workers) makes no hit: only the match beyond it counts, so new "
                     + "conversations spread while later turns keep their worker.");
