@@ -204,7 +204,7 @@ public final class CaravanFlags {
     public static final CaravanFlag POLICY_NAME = row("--policy", "caravan.policy.name", STRING, POLICY)
             .defaultValue(GatewayConfig.DEFAULT_POLICY).oneOf(POLICY_NAMES)
             .describe("Load-balancing policy (kv_aware: precise, from KV events). One instance per model.");
-    public static final CaravanFlag SHADOW_POLICIES = row("--shadow-policies", "caravan.policy.shadow-policies", LIST,
+    public static final CaravanFlag SHADOW_POLICIES = row("--shadow-policies", "caravan.shadow-policies", LIST,
             POLICY)
             .pattern(policyNamePattern(), "policy names")
             .describe("Policies scored on live traffic but never followed: per request, what each would have chosen and "
