@@ -136,7 +136,8 @@ public final class GatewayBeans implements AutoCloseable {
         }
         PolicyEnvironment policyEnv = env;
         this.policies = new PolicyRegistry(workers, WorkerRole.REGULAR,
-                model -> PolicyFactory.create(policyConfig, policyEnv), canonicalOrder);
+                model -> QualityBeans.withParityFallback(config, PolicyFactory.create(policyConfig, policyEnv),
+                        policyEnv), canonicalOrder);
         this.shadows = QualityBeans.shadows(config, workers, kv.groundTruth(), canonicalOrder);
         this.metrics = new GatewayMetrics(this.meterRegistry, ObservabilityBeans.durationBuckets(config));
         TlsSettings tls = ObservabilityBeans.tls(config);

@@ -7,13 +7,17 @@ import java.util.Map;
 
 import io.micrometer.core.instrument.MeterRegistry;
 
+import dev.caravan.policies.LoadBalancingPolicy;
 import dev.caravan.policies.PolicyConfig;
 import dev.caravan.policies.PolicyEnvironment;
 import dev.caravan.policies.PolicyFactory;
 import dev.caravan.policies.PolicyName;
 import dev.caravan.policies.WorkerRegistry;
 import dev.caravan.policies.WorkerRole;
+import dev.caravan.policies.kv.KvAwarePolicy;
 import dev.caravan.policies.kv.KvGroundTruth;
+import dev.caravan.policies.kv.ParityFallbackPolicy;
+import dev.caravan.policies.kv.ParityTracker;
 import dev.caravan.processors.config.CaravanFlags;
 import dev.caravan.processors.config.GatewayConfig;
 import dev.caravan.processors.quality.DecisionQuality;
@@ -27,7 +31,8 @@ import dev.caravan.processors.routing.PolicyRegistry;
 /**
  * Decision quality and shadow policies (docs/observability.md, "Decision quality"): the steps {@code measurePrefixes}
  * and {@code scoreShadowPolicies} of the {@code attempt-forward} route. With neither {@code --decision-quality} nor
- * {@code --shadow-policies} the first does nothing and the second is never reached.
+ * {@code --shadow-policies} the first does nothing and the second is never reached. Also kv_aware's fallback to
+ * cache_aware while its parity self-check is degraded ({@code --kv-parity-fallback}).
  */
 final class QualityBeans {
 
@@ -54,6 +59,22 @@ final class QualityBeans {
                     model -> PolicyFactory.create(policy, env), canonicalOrder)));
         }
         return new ShadowPolicies(shadows);
+    }
+
+    /**
+     * With {@code --kv-parity-fallback}, a kv_aware policy wrapped to route by cache_aware (the same policy options)
+     * while its parity self-check is degraded; any other policy, or no self-check, as it is.
+     */
+    static LoadBalancingPolicy withParityFallback(GatewayConfig config, LoadBalancingPolicy policy,
+                                                  PolicyEnvironment env) {
+        ParityTracker parity = env.kv() == null ? null : env.kv().parity();
+        if (!config.getBoolean(CaravanFlags.KV_PARITY_FALLBACK) || !(policy instanceof KvAwarePolicy kv)
+                || parity == null) {
+            return policy;
+        }
+        LoadBalancingPolicy fallback = PolicyFactory.create(PolicyConfig.fromOptions(
+                PolicyName.CACHE_AWARE.wireName(), config.policyOptions()), env);
+        return new ParityFallbackPolicy(kv, fallback, parity, ParityFallbackPolicy.DEFAULT_PROBE_EVERY);
     }
 
     static DecisionQualityConfig config(GatewayConfig config) {

@@ -631,6 +631,11 @@ public final class CaravanFlags {
             .defaultValue(KvSettings.DEFAULT_PARITY_WARN_BELOW).range(0.0, 1.0)
             .describe("kv_aware self-check: warn when the recent agreement of predicted and reported blocks drops "
                     + "below this.");
+    public static final CaravanFlag KV_PARITY_FALLBACK = row("--kv-parity-fallback", "caravan.kv.parity-fallback",
+            BOOLEAN, KV)
+            .defaultValue(false)
+            .describe("kv_aware: while the self-check is degraded (below --kv-parity-warn-below), route by cache_aware "
+                    + "(same options) except one request in 8, which keeps checking kv_aware's predictions.");
 
     // ---- Replica sync (caravan-sync; docs/design/replica-sync.md) -----------------------------------------------
     /** {@code --sync none}: every replica routes alone, exactly as a single gateway. */
