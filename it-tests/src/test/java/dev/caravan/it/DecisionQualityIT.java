@@ -201,6 +201,41 @@ class DecisionQualityIT {
         }
     }
 
+    /**
+     * {@code --kv-parity-fallback}: a gateway that tokenizes differently from the engines (3 characters per token where
+     * they cut 4) sees its predictions fail, and from then on routes by cache_aware, which keeps a repeated prompt on
+     * one engine, except one request in 8 that kv_aware still decides.
+     */
+    @Test
+    void kvAwareFallsBackToTheTreeWhileItsParityIsDegraded() {
+        try (GatewayHarness wrong = GatewayHarness.start(GatewayHarness.config(List.of())
+                .with(CaravanFlags.POLICY_NAME, "kv_aware").with(CaravanFlags.KV_CHARS_PER_TOKEN, "3")
+                .with(CaravanFlags.KV_PARITY_EXPIRY_SECS, "1").with(CaravanFlags.KV_PARITY_FALLBACK, "true"))) {
+            KvFixtures.register(wrong.client(), SIMS.engine(0), SIMS.model());
+            KvFixtures.register(wrong.client(), SIMS.engine(1), SIMS.model());
+            var parity = wrong.gateway().beans().kv().parity();
+            for (int i = 0; i < 14; i++) {
+                KvFixtures.complete(wrong.url(), SIMS.model(), KvFixtures.prompt("fallback-" + i, PROMPT_BLOCKS));
+            }
+            await().atMost(WAIT).until(() -> parity.snapshot().degraded());
+
+            List<String> decisions = new ArrayList<>();
+            List<String> treeWorkers = new ArrayList<>();
+            String prompt = KvFixtures.prompt("fallen-back", PROMPT_BLOCKS);
+            for (int i = 0; i < 8; i++) {
+                HttpResponse<String> r = KvFixtures.complete(wrong.url(), SIMS.model(), prompt);
+                String decision = r.headers().firstValue(ForwardStreamProcessor.DECISION_HEADER).orElseThrow();
+                decisions.add(decision);
+                if (decision.equals("kv_aware:parity_fallback")) {
+                    treeWorkers.add(r.headers().firstValue(ForwardStreamProcessor.WORKER_HEADER).orElseThrow());
+                }
+            }
+            assertThat(decisions).filteredOn(d -> d.equals("kv_aware:parity_fallback")).hasSize(7);
+            assertThat(decisions).filteredOn(d -> d.startsWith("kv_aware:kv_")).hasSize(1);
+            assertThat(treeWorkers).containsOnly(treeWorkers.get(0));
+        }
+    }
+
     private static HttpResponse<String> chat(GatewayHarness gw, List<Map<String, Object>> messages) {
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("model", SIMS.model());
