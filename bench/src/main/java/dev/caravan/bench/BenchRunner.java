@@ -24,6 +24,7 @@ import dev.caravan.bench.drive.Progress;
 import dev.caravan.bench.drive.RequestRecord;
 import dev.caravan.bench.drive.ReuseTracker;
 import dev.caravan.bench.drive.SyncMetricsReader;
+import dev.caravan.bench.report.DecisionQualityRows;
 import dev.caravan.bench.drive.Target;
 import dev.caravan.bench.report.BenchReport;
 import dev.caravan.bench.report.PolicyResult;
@@ -233,6 +234,8 @@ public final class BenchRunner {
             double[] inflight = run.firstMeasuredSentNanos() < 0 ? null
                     : sampler.window(run.firstMeasuredSentNanos(), run.lastSentNanos());
             List<Map<String, Double>> sync = SyncMetricsReader.read(target.gatewayUrls());
+            Map<String, Double> quality = DecisionQualityRows.sum(SyncMetricsReader.read(target.gatewayUrls(),
+                    DecisionQualityRows.PREFIXES));
             int replicas = Math.max(1, Math.max(target.baseUrls().size(), target.gatewayUrls().size()));
             // several URLs to send to: the driver is the front; one URL before several replicas: nginx is
             String front = replicas < 2 ? null : target.baseUrls().size() > 1 ? Front.CLIENT.label()
@@ -240,7 +243,7 @@ public final class BenchRunner {
             return ResultCalculator.compute(spec, spec.kind().name().toLowerCase(Locale.ROOT), settings,
                     run.records(), new ResultCalculator.RunWindow(config.engine().timeScale(),
                             config.engine().prefillTokensPerSec(), target.engines(), inflight,
-                            (System.nanoTime() - wallStart) / 1e9, replicas, front, sync));
+                            (System.nanoTime() - wallStart) / 1e9, replicas, front, sync, quality));
         }
     }
 

@@ -39,6 +39,10 @@ public final class BeanNames {
     public static final String CHOOSE_PD_MODE = "choosePdMode";
     public static final String BEGIN_ATTEMPTS = "beginAttempts";
     public static final String SELECT_WORKER = "selectWorker";
+    /** What each worker held of the request before the decision (--decision-quality, --shadow-policies). */
+    public static final String MEASURE_PREFIXES = "measurePrefixes";
+    /** The shadow policies' step, on a wire-tapped copy (--shadow-policies). */
+    public static final String SCORE_SHADOW_POLICIES = "scoreShadowPolicies";
     public static final String FORWARD_STREAM = "forwardStream";
     public static final String RECALL_PREVIOUS_RESPONSE = "recallPreviousResponse";
     public static final String PLAN_STORED_RESPONSE_CALL = "planStoredResponseCall";

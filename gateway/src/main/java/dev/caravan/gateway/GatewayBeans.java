@@ -59,6 +59,7 @@ import dev.caravan.processors.metrics.ScrapeMetricsProcessor;
 import dev.caravan.processors.request.CheckApiKeyProcessor;
 import dev.caravan.processors.request.ExtractRoutingTextProcessor;
 import dev.caravan.processors.request.ParseRequestProcessor;
+import dev.caravan.processors.quality.ShadowPolicies;
 import dev.caravan.processors.routing.PolicyRegistry;
 import dev.caravan.processors.routing.SelectWorkerProcessor;
 import dev.caravan.processors.tls.TlsSettings;
@@ -87,6 +88,8 @@ public final class GatewayBeans implements AutoCloseable {
     private final PrometheusMeterRegistry meterRegistry;
     private final WorkerRegistry workers = new WorkerRegistry();
     private final PolicyRegistry policies;
+    /** The --shadow-policies (none by default). */
+    private final ShadowPolicies shadows;
     private final KvBeans kv;
     private final TokensBeans tokens;
     private final GatewayMetrics metrics;
@@ -133,7 +136,9 @@ public final class GatewayBeans implements AutoCloseable {
         }
         PolicyEnvironment policyEnv = env;
         this.policies = new PolicyRegistry(workers, WorkerRole.REGULAR,
-                model -> PolicyFactory.create(policyConfig, policyEnv), canonicalOrder);
+                model -> QualityBeans.withParityFallback(config, PolicyFactory.create(policyConfig, policyEnv),
+                        policyEnv), canonicalOrder);
+        this.shadows = QualityBeans.shadows(config, workers, kv.groundTruth(), canonicalOrder);
         this.metrics = new GatewayMetrics(this.meterRegistry, ObservabilityBeans.durationBuckets(config));
         TlsSettings tls = ObservabilityBeans.tls(config);
         this.http = new GatewayHttpServer(this.vertx, config.host(), config.port(), config.maxPayloadSize(),
@@ -149,6 +154,13 @@ public final class GatewayBeans implements AutoCloseable {
                 config.getSeconds(CaravanFlags.NON_STREAM_ATTEMPT_TIMEOUT_SECS),
                 config.getInt(CaravanFlags.MAX_CONNECTIONS_PER_WORKER), tls, config.serverEventLoops());
         defineBeans();
+    }
+
+    /** The registries whose policies need housekeeping: the live ones and the shadows. */
+    private List<PolicyRegistry> maintained() {
+        List<PolicyRegistry> all = new java.util.ArrayList<>(List.of(policies));
+        all.addAll(shadows.registries());
+        return all;
     }
 
     private void bindJvmMetrics() {
@@ -178,6 +190,8 @@ public final class GatewayBeans implements AutoCloseable {
                 ThreadLocalRandom::current, config.getInt(CaravanFlags.MAX_JSON_NESTING_DEPTH)));
         beans.put(BeanNames.EXTRACT_ROUTING_TEXT, new ExtractRoutingTextProcessor());
         beans.put(BeanNames.SELECT_WORKER, new SelectWorkerProcessor(policies, metrics.andThen(kv.decisions())));
+        // --decision-quality and --shadow-policies: measurePrefixes, scoreShadowPolicies (docs/observability.md)
+        QualityBeans.define(config, policies, shadows, meterRegistry, beans);
         // breakers, retries, admission, health checks, admin key (docs/reliability.md)
         reliability = ReliabilityBeans.define(config, vertx, workers, meterRegistry, beans);
         // tenants: identity, per-tenant rate limits, reload (docs/configuration.md#tenants-and-flow-control)
@@ -219,7 +233,7 @@ public final class GatewayBeans implements AutoCloseable {
         beans.put(BeanNames.MERGE_MODELS, new MergeModelsProcessor(workers));
         beans.put(BeanNames.SUMMARIZE_LOADS, new SummarizeLoadsProcessor(workers));
         beans.put(BeanNames.APPLY_ENGINE_LOADS, new ApplyEngineLoadsProcessor(System::nanoTime));
-        beans.put(BeanNames.RUN_MAINTENANCE, new RunMaintenanceProcessor(policies, System::nanoTime));
+        beans.put(BeanNames.RUN_MAINTENANCE, new RunMaintenanceProcessor(maintained(), System::nanoTime));
         // each engine's own API: engine type and ranks, engine paths, rank pin, flush, server/model info, Responses
         EngineApiBeans.define(config, workers, beans);
         // KV events (kv-events.camel.yaml): per-worker routes, block index, kv_aware's ground truth, tree calibration

@@ -75,6 +75,8 @@ class MetricsIT {
         gateway.client().get("/no/such/path");
 
         String after = gateway.client().get("/metrics").body();
+        // --decision-quality and --shadow-policies are off by default: nothing of theirs is measured
+        assertThat(after).doesNotContain("caravan_decision_").doesNotContain("caravan_shadow_");
         assertThat(sample(after, "caravan_requests_total", "endpoint=\"/v1/chat/completions\"", "status=\"200\""))
                 .isEqualTo((Double.isNaN(requestsBefore) ? 0 : requestsBefore) + 3);
         assertThat(sample(after, "caravan_requests_total", "endpoint=\"unmatched\"", "status=\"404\""))

@@ -32,7 +32,9 @@ import dev.caravan.policies.text.PromptTokens;
  * <p>So the typed keys live here when their type is the JDK's, Vert.x's or the routing core's, and on the feature
  * class otherwise: {@code Usage.PROPERTY} ({@code caravanUsage}), {@code AdmissionTicket.PROPERTY},
  * {@code RetryState.PROPERTY}, {@code ControlCall.PROPERTY}, and P/D's {@code PdPair.PROPERTY},
- * {@code PdDispatch.PROPERTY}, {@code LegResult.PROPERTY}, {@code PdVerdict.PROPERTY}.
+ * {@code PdDispatch.PROPERTY}, {@code LegResult.PROPERTY}, {@code PdVerdict.PROPERTY}, and decision quality's
+ * {@code MeasurePrefixesProcessor.HELD} and {@code MeasurePrefixesProcessor.SHADOW_PENDING} (route-read:
+ * {@code caravanShadowPending} gates the shadow policies' wire tap).
  *
  * <p><b>Route-visible</b> properties are part of the YAML's vocabulary: <i>route-settable</i> ones a route may set
  * ({@link #REQUEST_KIND}, {@link #ATTEMPT}, {@link #UPSTREAM_PATH}, {@link #UPSTREAM_BODY}, {@link #KV_WORKER_ID}) and
@@ -51,6 +53,8 @@ import dev.caravan.policies.text.PromptTokens;
  * tokenizePrompt     PROMPT_TOKENS (when the model's tokenizer or the engine's /tokenize is configured)
  * choosePdMode       ATTEMPT (pd-sglang / pd-vllm)
  * beginAttempts      RetryState.PROPERTY, ATTEMPT_PENDING, EXCLUDED_WORKERS, HOLD_BACK_STATUSES
+ * measurePrefixes    MeasurePrefixesProcessor.HELD, .SHADOW_PENDING  (each attempt; only with --decision-quality
+ *                    or --shadow-policies)
  * selectWorker       DECISION, WORKER, LEASE                                  (each attempt)
  * resolveEnginePath  UPSTREAM_PATH (the worker's engine's path)               (each attempt)
  * pinDataParallel... UPSTREAM_BODY, X-data-parallel-rank header (rank workers) (each attempt)

@@ -173,10 +173,12 @@ public final class GatewayTarget extends SimFleetTarget {
         return config;
     }
 
-    /** Whether the run's gateway reads the engines' KV-cache events. */
+    /** Whether the run's gateway reads the engines' KV-cache events (kv_aware live or as a shadow policy). */
     static boolean consumesKvEvents(PolicySpec spec) {
         return PolicyName.resolve(spec.policy()) == PolicyName.KV_AWARE
-                || Boolean.parseBoolean(spec.options().getOrDefault("kv-calibrate-tree", "false"));
+                || Boolean.parseBoolean(spec.options().getOrDefault("kv-calibrate-tree", "false"))
+                || java.util.Arrays.stream(spec.options().getOrDefault("shadow-policies", "").split("[,\\s]+"))
+                        .anyMatch(n -> !n.isBlank() && PolicyName.resolve(n) == PolicyName.KV_AWARE);
     }
 
     /** The gateway flag named {@code option} (no leading dashes). */

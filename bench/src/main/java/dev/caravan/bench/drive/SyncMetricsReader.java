@@ -32,10 +32,15 @@ public final class SyncMetricsReader {
 
     /** One map per URL, in order: sample (name with labels, as exposed) → value. */
     public static List<Map<String, Double>> read(List<URI> gateways) {
+        return read(gateways, List.of(PREFIX));
+    }
+
+    /** As {@link #read(List)}, for the samples whose names start with one of {@code prefixes}. */
+    public static List<Map<String, Double>> read(List<URI> gateways, List<String> prefixes) {
         List<Map<String, Double>> out = new ArrayList<>();
         for (URI g : gateways) {
             try {
-                out.add(parse(get(g.resolve("/metrics"))));
+                out.add(parse(get(g.resolve("/metrics")), prefixes));
             } catch (IOException e) {
                 LOG.warn("could not read {}/metrics: {}", g, e.toString());
                 out.add(Map.of());
@@ -67,9 +72,14 @@ public final class SyncMetricsReader {
 
     /** The {@code caravan_sync_*} samples of a Prometheus text exposition, buckets excluded. */
     static Map<String, Double> parse(String exposition) {
+        return parse(exposition, List.of(PREFIX));
+    }
+
+    /** The samples whose names start with one of {@code prefixes}, buckets excluded. */
+    static Map<String, Double> parse(String exposition, List<String> prefixes) {
         Map<String, Double> samples = new LinkedHashMap<>();
         for (String line : exposition.split("\n")) {
-            if (!line.startsWith(PREFIX)) {
+            if (prefixes.stream().noneMatch(line::startsWith)) {
                 continue;
             }
             int space = line.lastIndexOf(' ');

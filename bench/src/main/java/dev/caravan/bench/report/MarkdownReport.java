@@ -52,6 +52,7 @@ public final class MarkdownReport {
         }
         CeilingRows.render(sb, r);
         ReplicaComparison.render(sb, r);
+        DecisionQualityRows.render(sb, r);
         sb.append('\n');
         sharesTable(sb, r.results());
         conditionsTable(sb, r.results());

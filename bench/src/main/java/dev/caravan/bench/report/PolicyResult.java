@@ -59,6 +59,10 @@ import java.util.Map;
  * @param keysByFirstEngine  per engine (in {@code engineShares} order), the routing keys (sessions, tenants) whose first
  *                           completed request, warm-up included, it served: which engines new conversations went to;
  *                           empty without routing keys
+ * @param qualityMetrics     the gateway's decision-quality and shadow-policy counters ({@code caravan_decision_*_total},
+ *                           {@code caravan_shadow_*_total}), summed over the replicas at the end of the run (warm-up
+ *                           included); empty unless the run's gateway had {@code --decision-quality} or
+ *                           {@code --shadow-policies}
  */
 public record PolicyResult(String label, String kind, String policy, Map<String, String> options,
                            Map<String, String> settings, long sent, long measured, long completed, long failed,
@@ -70,12 +74,13 @@ public record PolicyResult(String label, String kind, String policy, Map<String,
                            Double sendLagP99Ms, double wallSeconds, int gateways, String front, Double stickiness,
                            List<Map<String, Double>> syncMetrics, Double sameKeyGapP05Ms, Double sameKeyGapP50Ms,
                            List<Long> requestsPerReplica, Double pooledLruHit, Double beladyHit,
-                           Double hitOfBelady, List<Long> keysByFirstEngine) {
+                           Double hitOfBelady, List<Long> keysByFirstEngine, Map<String, Double> qualityMetrics) {
 
     public PolicyResult {
         gateways = Math.max(1, gateways); // reports written before --gateways existed say 0
         syncMetrics = syncMetrics == null ? List.of() : List.copyOf(syncMetrics);
         requestsPerReplica = requestsPerReplica == null ? List.of() : List.copyOf(requestsPerReplica);
         keysByFirstEngine = keysByFirstEngine == null ? List.of() : List.copyOf(keysByFirstEngine);
+        qualityMetrics = qualityMetrics == null ? Map.of() : Map.copyOf(qualityMetrics);
     }
 }

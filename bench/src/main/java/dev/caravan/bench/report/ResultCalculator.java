@@ -26,9 +26,19 @@ public final class ResultCalculator {
      * @param gateways    gateway replicas behind the front
      * @param front       what alternated requests over them, or null for a single load balancer
      * @param syncMetrics per replica, its {@code caravan_sync_*} samples
+     * @param qualityMetrics the gateway's {@code caravan_decision_*_total} and {@code caravan_shadow_*_total} samples,
+     *                       summed over the replicas
      */
     public record RunWindow(double timeScale, double prefillTokensPerSec, List<String> engines, double[] inflight,
-                            double wallSeconds, int gateways, String front, List<Map<String, Double>> syncMetrics) {
+                            double wallSeconds, int gateways, String front, List<Map<String, Double>> syncMetrics,
+                            Map<String, Double> qualityMetrics) {
+
+        /** Without decision-quality counters. */
+        public RunWindow(double timeScale, double prefillTokensPerSec, List<String> engines, double[] inflight,
+                         double wallSeconds, int gateways, String front, List<Map<String, Double>> syncMetrics) {
+            this(timeScale, prefillTokensPerSec, engines, inflight, wallSeconds, gateways, front, syncMetrics,
+                    Map.of());
+        }
 
         /** One load balancer, no sync. */
         public RunWindow(double timeScale, double prefillTokensPerSec, List<String> engines, double[] inflight,
@@ -115,7 +125,7 @@ public final class ResultCalculator {
                 branches, percentile(lag, 0.99), w.wallSeconds(), w.gateways(), w.front(), stickiness(records),
                 w.syncMetrics(), percentile(keyGaps, 0.05), percentile(keyGaps, 0.50), perReplica(records),
                 ratio(lruCached, prompt), ratio(beladyCached, prompt), ratio(cached, beladyCached),
-                keysByFirstEngine(records, engines));
+                keysByFirstEngine(records, engines), w.qualityMetrics());
     }
 
     /**

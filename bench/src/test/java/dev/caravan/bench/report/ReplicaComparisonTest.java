@@ -14,7 +14,7 @@ class ReplicaComparisonTest {
         return new PolicyResult(label, "caravan", "cache_aware", Map.of(), Map.of(), 100, 80, 80, 0, hit, hit, hit,
                 10.0, 200.0, 50.0, 300.0, 50.0, 50.0, List.of(0.5, 0.5), share, null, null, null, 0.1, 1000, 800,
                 800, 800, Map.of(), 1.0, 10.0, gateways, gateways > 1 ? "client" : null, stickiness, sync, 40.0,
-                400.0, List.of(100L), null, null, null, List.of());
+                400.0, List.of(100L), null, null, null, List.of(), Map.of());
     }
 
     private static BenchReport report(List<PolicyResult> results) {

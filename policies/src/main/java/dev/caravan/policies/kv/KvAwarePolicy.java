@@ -15,8 +15,10 @@ import org.slf4j.LoggerFactory;
 import dev.caravan.policies.CacheScope;
 import dev.caravan.policies.Decision;
 import dev.caravan.policies.EngineLoad;
+import dev.caravan.policies.HeldPrefixes;
 import dev.caravan.policies.KvAwareConfig;
 import dev.caravan.policies.LoadBalancingPolicy;
+import dev.caravan.policies.PrefixHoldings;
 import dev.caravan.policies.SelectionContext;
 import dev.caravan.policies.Worker;
 import dev.caravan.policies.text.PromptTokens;
@@ -53,9 +55,12 @@ import dev.caravan.policies.text.Tokenizer;
  * release action: the request's blocks stay in its rank's active set until its load lease is released. The keys past
  * the winner's GPU-resident prefix, which its engine will compute and store, go to the {@link ParityTracker}.
  *
+ * <p>{@link #held}: per healthy candidate, its best rank's consecutive leading blocks on any tier × its block size, in
+ * tokens (what decision-quality metrics and shadow policies compare with the engines' {@code cached_tokens}).
+ *
  * <p>Thread-safe and non-blocking apart from short per-rank locks and a lock on the random generator.
  */
-public final class KvAwarePolicy implements LoadBalancingPolicy {
+public final class KvAwarePolicy implements LoadBalancingPolicy, PrefixHoldings {
 
     public static final String NAME = "kv_aware";
     public static final String BRANCH_HIT = "kv_hit";
@@ -169,6 +174,28 @@ public final class KvAwarePolicy implements LoadBalancingPolicy {
                     branch, sb);
         }
         return decide(chosen, branch);
+    }
+
+    /** Read-only: the index's longest prefix per healthy candidate, in tokens; changes nothing, feeds no self-check. */
+    @Override
+    public HeldPrefixes held(List<Worker> candidates, SelectionContext context) {
+        int[] tokens = context.tokens() != null ? context.tokens() : tokenizer.encode(context.requestText());
+        long root = root(context);
+        Map<Integer, PrefixMatches> matchesBySize = new HashMap<>(2);
+        Map<String, Long> held = new HashMap<>();
+        for (Worker w : candidates) {
+            if (!w.isHealthy()) {
+                continue;
+            }
+            int bs = blockSize(w);
+            PrefixMatches matches = matchesBySize.computeIfAbsent(bs, b -> index.longestPrefixes(
+                    BlockKeys.keys(tokens, b, root), config.cpuWeight(), config.diskWeight()));
+            int blocks = matches.matched(w.id());
+            if (blocks > 0) {
+                held.put(w.url(), (long) blocks * bs);
+            }
+        }
+        return new HeldPrefixes(HeldPrefixes.Unit.TOKENS, tokens.length, held);
     }
 
     /**

@@ -42,7 +42,8 @@ public final class ParityTracker implements KvEventSink {
     private int ringNext;
     private int ringSize;
     private int ringMatches;
-    private boolean degraded;
+    /** Written under the ring's lock; volatile so {@link #degraded()} reads it without one. */
+    private volatile boolean degraded;
 
     /**
      * A snapshot of the self-check.
@@ -132,6 +133,14 @@ public final class ParityTracker implements KvEventSink {
             double recent = ringSize == 0 ? Double.NaN : (double) ringMatches / ringSize;
             return new Snapshot(matched.get(), missed.get(), waiting, recent, ringSize, degraded);
         }
+    }
+
+    /**
+     * Whether recent agreement is below {@code warnBelow} with at least {@code minSamples} resolutions, as of the last
+     * resolution: one volatile read, for the request path (unlike {@link #snapshot}, it expires nothing).
+     */
+    public boolean degraded() {
+        return degraded;
     }
 
     /** Predictions dropped because a worker had more than {@code maxPendingPerWorker} pending. */

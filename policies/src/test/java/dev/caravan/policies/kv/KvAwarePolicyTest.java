@@ -17,6 +17,7 @@ import org.junit.jupiter.api.Test;
 import dev.caravan.policies.CacheScope;
 import dev.caravan.policies.Decision;
 import dev.caravan.policies.EngineLoad;
+import dev.caravan.policies.HeldPrefixes;
 import dev.caravan.policies.KvAwareConfig;
 import dev.caravan.policies.KvAwareConfig.DecodeLoadSource;
 import dev.caravan.policies.PolicyConfig;
@@ -82,6 +83,23 @@ class KvAwarePolicyTest {
         assertThat(d.worker()).isSameAs(w3);
         assertThat(d.label()).isEqualTo("kv_aware:kv_hit");
         assertThat(d.dataParallelRank()).isNull();
+    }
+
+    @Test
+    void heldPrefixesAreEachHealthyWorkersLeadingBlocksInTokensAndChangeNothing() {
+        holds(w2, 5);
+        holds(w3, 8);
+        KvAwarePolicy policy = policy(base());
+
+        HeldPrefixes held = policy.held(List.of(w1, w2, w3), request());
+
+        assertThat(held.unit()).isEqualTo(HeldPrefixes.Unit.TOKENS);
+        assertThat(held.requestSize()).isEqualTo(40);
+        assertThat(held.byWorker()).isEqualTo(Map.of(w2.url(), 20L, w3.url(), 32L));
+        assertThat(held.best()).isEqualTo(32);
+        assertThat(policy.activeBlocks("w2", 0) + policy.activeBlocks("w3", 0)).isZero();
+        w3.setHealthy(false);
+        assertThat(policy.held(List.of(w1, w2, w3), request()).best()).isEqualTo(20);
     }
 
     @Test

@@ -38,6 +38,7 @@ import dev.caravan.processors.kv.HfTokenizer;
 import dev.caravan.processors.kv.KvSettings;
 import dev.caravan.processors.pd.PdConfig;
 import dev.caravan.processors.pd.PdMode;
+import dev.caravan.processors.quality.DecisionQualityConfig;
 import dev.caravan.processors.reliability.BreakerConfig;
 import dev.caravan.processors.reliability.RetryConfig;
 import dev.caravan.processors.tokens.TokensConfig;
@@ -207,6 +208,11 @@ public final class CaravanFlags {
     public static final CaravanFlag POLICY_NAME = row("--policy", "caravan.policy.name", STRING, POLICY)
             .defaultValue(GatewayConfig.DEFAULT_POLICY).oneOf(POLICY_NAMES)
             .describe("Load-balancing policy (kv_aware: precise, from KV events). One instance per model.");
+    public static final CaravanFlag SHADOW_POLICIES = row("--shadow-policies", "caravan.shadow-policies", LIST,
+            POLICY)
+            .pattern(policyNamePattern(), "policy names")
+            .describe("Policies scored on live traffic but never followed: per request, what each would have chosen and "
+                    + "what its pick held of the prompt (caravan_shadow_*, docs/observability.md); no engine calls.");
     public static final CaravanFlag CACHE_THRESHOLD = option(PolicyConfig.CACHE_THRESHOLD, DOUBLE, POLICY)
             .defaultValue(CacheAwareConfig.DEFAULT_CACHE_THRESHOLD).checkedBy(BY_POLICY)
             .describe("cache_aware: prefix match rate (0..1) above which a request goes to the worker holding the "
@@ -637,6 +643,11 @@ public final class CaravanFlags {
             .defaultValue(KvSettings.DEFAULT_PARITY_WARN_BELOW).range(0.0, 1.0)
             .describe("kv_aware self-check: warn when the recent agreement of predicted and reported blocks drops "
                     + "below this.");
+    public static final CaravanFlag KV_PARITY_FALLBACK = row("--kv-parity-fallback", "caravan.kv.parity-fallback",
+            BOOLEAN, KV)
+            .defaultValue(false)
+            .describe("kv_aware: while the self-check is degraded (below --kv-parity-warn-below), route by cache_aware "
+                    + "(same options) except one request in 8, which keeps checking kv_aware's predictions.");
 
     // ---- Replica sync (caravan-sync; docs/design/replica-sync.md) -----------------------------------------------
     /** {@code --sync none}: every replica routes alone, exactly as a single gateway. */
@@ -764,6 +775,21 @@ public final class CaravanFlags {
                     + "logging")
             .describe("./caravan run: also write the log to DIR/caravan.log, rolled over daily.");
 
+    public static final CaravanFlag DECISION_QUALITY = row("--decision-quality", "caravan.decision-quality.enabled",
+            SWITCH, OBSERVABILITY)
+            .defaultValue(false)
+            .describe("Per policy, count the prefix tokens the chosen worker held, the most any healthy worker held, "
+                    + "and the cached_tokens the engine reported (caravan_decision_*, docs/observability.md).");
+    public static final CaravanFlag DECISION_QUALITY_WARN_BELOW = row("--decision-quality-warn-below",
+            "caravan.decision-quality.warn-below", DOUBLE, OBSERVABILITY)
+            .defaultValue(DecisionQualityConfig.DEFAULT_WARN_BELOW).range(0.0, 1.0)
+            .describe("--decision-quality: warn (at most once a minute per policy) when captured / reachable prefix "
+                    + "tokens over the window drops below this; 0 never warns.");
+    public static final CaravanFlag DECISION_QUALITY_WINDOW = row("--decision-quality-window",
+            "caravan.decision-quality.window", INT, OBSERVABILITY)
+            .defaultValue(DecisionQualityConfig.DEFAULT_WINDOW).range(1, 1_000_000)
+            .describe("--decision-quality: requests whose engine reported cached_tokens that the ratio is taken over.");
+
     // ---- TLS (docs/sglang-compat.md) -------------------------------------------------------------------------------
     public static final CaravanFlag TLS_CERT_PATH = row("--tls-cert-path", "caravan.tls.cert-path", STRING, TLS)
             .describe("PEM certificate (chain) of the gateway's HTTPS listener on --port; with --tls-key-path.");
@@ -812,6 +838,15 @@ public final class CaravanFlags {
             }
         }
         return names;
+    }
+
+    /** Any policy name or alias, for list flags (a list's elements are checked one by one against a pattern). */
+    private static String policyNamePattern() {
+        List<String> names = new ArrayList<>(PolicyName.canonicalNames());
+        for (PolicyName p : PolicyName.values()) {
+            names.addAll(p.aliases());
+        }
+        return "(?i)(?:" + String.join("|", names) + ")";
     }
 
     static {

@@ -1,6 +1,7 @@
 package dev.caravan.processors.control;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.WeakHashMap;
 import java.util.function.LongSupplier;
@@ -25,19 +26,30 @@ public final class RunMaintenanceProcessor implements Processor {
 
     private static final Logger LOG = LoggerFactory.getLogger(RunMaintenanceProcessor.class);
 
-    private final PolicyRegistry policies;
+    private final List<PolicyRegistry> policies;
     private final LongSupplier nanoTime;
     private final Map<LoadBalancingPolicy, Long> lastRun = new WeakHashMap<>();
 
     public RunMaintenanceProcessor(PolicyRegistry policies, LongSupplier nanoTime) {
-        this.policies = policies;
+        this(List.of(policies), nanoTime);
+    }
+
+    /** @param policies the live policies and any others to keep (the shadow policies' trees) */
+    public RunMaintenanceProcessor(List<PolicyRegistry> policies, LongSupplier nanoTime) {
+        this.policies = List.copyOf(policies);
         this.nanoTime = nanoTime;
     }
 
     @Override
     public synchronized void process(Exchange exchange) {
         long now = nanoTime.getAsLong();
-        for (Map.Entry<String, LoadBalancingPolicy> e : policies.policies().entrySet()) {
+        for (PolicyRegistry registry : policies) {
+            maintain(registry, now);
+        }
+    }
+
+    private void maintain(PolicyRegistry registry, long now) {
+        for (Map.Entry<String, LoadBalancingPolicy> e : registry.policies().entrySet()) {
             if (!(e.getValue() instanceof Maintainable m)) {
                 continue;
             }

@@ -139,12 +139,7 @@ public final class SelectWorkerProcessor implements AsyncProcessor {
     private Candidates candidates(Exchange exchange) {
         String model = MODEL.get(exchange);
         PolicyRegistry.Pool pool = policies.poolFor(model);
-        List<Worker> available = new ArrayList<>(pool.workers().size());
-        for (Worker w : pool.workers()) {
-            if (w.isAvailable()) {
-                available.add(w);
-            }
-        }
+        List<Worker> available = available(pool);
         Collection<?> excluded = EXCLUDED_WORKERS.get(exchange);
         if (excluded != null && !excluded.isEmpty() && !excluded.containsAll(available)) {
             available.removeIf(excluded::contains); // a retry avoids the workers that failed it, while others remain
@@ -153,12 +148,27 @@ public final class SelectWorkerProcessor implements AsyncProcessor {
             throw GatewayError.NO_AVAILABLE_WORKERS.exception(pool.workers().isEmpty()
                     ? "No workers are registered" : "No available workers (all circuits open or unhealthy)");
         }
-        String text = ROUTING_TEXT.get(exchange);
-        SelectionContext context = new SelectionContext(pool.model(), text, null,
-                new HeaderView(exchange.getIn().getHeaders()), PROMPT_TOKENS.get(exchange), CacheScopes.of(exchange));
+        SelectionContext context = context(exchange, pool.model());
         LoadBalancingPolicy policy = pool.policy();
         return new Candidates(pool, available, policy, context,
                 preferred(PREFERRED_WORKER.get(exchange), available, policy));
+    }
+
+    /** The pool's available workers (healthy, breaker closed), in pool order. */
+    public static List<Worker> available(PolicyRegistry.Pool pool) {
+        List<Worker> available = new ArrayList<>(pool.workers().size());
+        for (Worker w : pool.workers()) {
+            if (w.isAvailable()) {
+                available.add(w);
+            }
+        }
+        return available;
+    }
+
+    /** What the policy sees of the request: its routing text, prompt tokens, headers and cache scope. */
+    public static SelectionContext context(Exchange exchange, String model) {
+        return new SelectionContext(model, ROUTING_TEXT.get(exchange), null,
+                new HeaderView(exchange.getIn().getHeaders()), PROMPT_TOKENS.get(exchange), CacheScopes.of(exchange));
     }
 
     private void decideSafely(Exchange exchange, Candidates c) {

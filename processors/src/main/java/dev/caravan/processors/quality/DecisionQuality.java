@@ -1,0 +1,135 @@
+package dev.caravan.processors.quality;
+
+import static dev.caravan.processors.CaravanExchangeProperties.DECISION;
+import static dev.caravan.processors.CaravanExchangeProperties.PROMPT_TOKENS;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.LongSupplier;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.apache.camel.Exchange;
+import org.apache.camel.support.SynchronizationAdapter;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import dev.caravan.policies.Decision;
+import dev.caravan.policies.HeldPrefixes;
+import dev.caravan.processors.forward.Usage;
+
+/**
+ * Decision-quality metrics ({@code --decision-quality}), per policy (label {@code policy}, the policy's name):
+ * <ul>
+ *   <li>{@code caravan_decision_expected_tokens_total}: what the chosen worker held of the request by the policy's
+ *       ground truth when it was routed (kv_aware: the KV index's consecutive leading blocks × block size;
+ *       cache_aware: its tree's match, characters converted to tokens, {@link TokenScale});</li>
+ *   <li>{@code caravan_decision_reachable_tokens_total}: the most any healthy candidate held, same source;</li>
+ *   <li>{@code caravan_decision_captured_tokens_total}: the engine's {@code cached_tokens} (usage
+ *       {@code prompt_tokens_details.cached_tokens} or SGLang's {@code meta_info.cached_tokens}, streaming too);</li>
+ *   <li>{@code caravan_decision_requests_total{policy,reported}}: requests measured, by whether the engine reported
+ *       {@code cached_tokens};</li>
+ *   <li>{@code caravan_decision_capture_ratio}: captured ÷ reachable over the last {@code window} reporting
+ *       requests; a warning is logged (at most once per {@code warnInterval}) while it is below {@code warnBelow}.</li>
+ * </ul>
+ * Expected and reachable are counted for every measured request (they need no engine report); captured only for
+ * requests whose engine reported it. Thread-safe.
+ */
+public final class DecisionQuality {
+
+    private static final Logger LOG = LoggerFactory.getLogger(DecisionQuality.class);
+
+    private final MeterRegistry registry;
+    private final DecisionQualityConfig config;
+    private final LongSupplier nanoClock;
+    private final Map<String, PolicyMeters> byPolicy = new ConcurrentHashMap<>();
+    private final SynchronizationAdapter hook = new SynchronizationAdapter() {
+        @Override
+        public void onDone(Exchange exchange) {
+            record(exchange);
+        }
+    };
+
+    private record PolicyMeters(Counter expected, Counter reachable, Counter captured, Counter reported,
+                                Counter unreported, CaptureWindow window) {
+    }
+
+    public DecisionQuality(MeterRegistry registry, DecisionQualityConfig config, LongSupplier nanoClock) {
+        this.registry = registry;
+        this.config = config;
+        this.nanoClock = nanoClock;
+    }
+
+    /** Records the exchange's last decision when it completes (one shared, stateless hook). */
+    SynchronizationAdapter hook() {
+        return hook;
+    }
+
+    /** The exchange's decision, what was held when it was made, and the engine's report. */
+    void record(Exchange exchange) {
+        Decision d = DECISION.get(exchange);
+        HeldPrefixes held = MeasurePrefixesProcessor.HELD.get(exchange);
+        if (d == null || d.isEmpty() || held == null) {
+            return;
+        }
+        Usage usage = Usage.PROPERTY.get(exchange, Usage.NONE);
+        double scale = TokenScale.tokensPerUnit(held, usage.promptTokens(), PROMPT_TOKENS.get(exchange),
+                config.charsPerToken());
+        record(d.policy(), Math.round(held.held(d.worker().url()) * scale), Math.round(held.best() * scale),
+                usage.cachedTokens());
+    }
+
+    /**
+     * Records one routed request, in tokens.
+     *
+     * @param captured the engine's {@code cached_tokens}, negative when it did not report them
+     */
+    public void record(String policy, long expected, long reachable, long captured) {
+        PolicyMeters m = byPolicy.computeIfAbsent(policy, this::meters);
+        m.expected().increment(expected);
+        m.reachable().increment(reachable);
+        if (captured < 0) {
+            m.unreported().increment();
+            return;
+        }
+        m.reported().increment();
+        m.captured().increment(captured);
+        double low = m.window().add(captured, reachable);
+        if (!Double.isNaN(low)) {
+            LOG.warn("Decision quality of {}: the engines served {}% of the reachable prefix tokens from cache over the "
+                    + "last {} requests (below {}%). The policy misses prefixes the fleet holds: check its tree budget "
+                    + "(--max-tree-size), KV events, and the kv_aware parity self-check.", policy,
+                    Math.round(low * 100), config.window(), Math.round(config.warnBelow() * 100));
+        }
+    }
+
+    /** Captured ÷ reachable over the policy's window; NaN before anything reachable was reported. */
+    public double captureRatio(String policy) {
+        PolicyMeters m = byPolicy.get(policy);
+        return m == null ? Double.NaN : m.window().ratio();
+    }
+
+    private PolicyMeters meters(String policy) {
+        CaptureWindow window = new CaptureWindow(config.window(), config.warnBelow(), config.warnInterval().toNanos(),
+                nanoClock);
+        Gauge.builder("caravan.decision.capture.ratio", window, CaptureWindow::ratio)
+                .description("Captured / reachable prefix tokens over the policy's recent reporting requests")
+                .tag("policy", policy).register(registry);
+        return new PolicyMeters(
+                counter("caravan.decision.expected.tokens", "Prompt tokens the chosen worker held when routed", policy),
+                counter("caravan.decision.reachable.tokens", "Prompt tokens the best healthy worker held when routed",
+                        policy),
+                counter("caravan.decision.captured.tokens", "Prompt tokens the engines reported cached (cached_tokens)",
+                        policy),
+                Counter.builder("caravan.decision.requests").description("Requests measured for decision quality")
+                        .tags("policy", policy, "reported", "true").register(registry),
+                Counter.builder("caravan.decision.requests").description("Requests measured for decision quality")
+                        .tags("policy", policy, "reported", "false").register(registry),
+                window);
+    }
+
+    private Counter counter(String name, String description, String policy) {
+        return Counter.builder(name).description(description).tag("policy", policy).register(registry);
+    }
+}
