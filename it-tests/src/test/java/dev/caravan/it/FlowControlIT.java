@@ -93,7 +93,7 @@ class FlowControlIT {
     }
 
     @Test
-    void outputTokensAreChargedFromTheStreamsUsageWhenItEndsAndHoldTheTenantBack() throws Exception {
+    void outputTokensAreSettledToTheStreamsUsageAndHoldTheTenantBack() throws Exception {
         Path file = dir.resolve("tenants.yaml");
         Files.writeString(file, "tenants: { writer: { apiKeys: [ \"sk-writer\" ], outputTokensPerMinute: 5 } }");
         try (GatewayHarness gw = GatewayHarness.start(config(file))) {
@@ -115,6 +115,59 @@ class FlowControlIT {
                     assertThat(Long.parseLong(v)).isBetween(40L, 48L));
             assertThat(count(gw, "caravan.tenant.throttled", "tenant", "writer", "limit", "output_tokens"))
                     .isEqualTo(1);
+        }
+    }
+
+    @Test
+    void aLongStreamIsChargedWhileItRunsSoTheNextRequestIsRefusedAndTheStreamItselfEndsWhole() throws Exception {
+        Path file = dir.resolve("tenants.yaml");
+        Files.writeString(file, "tenants: { writer: { apiKeys: [ \"sk-writer\" ], outputTokensPerMinute: 50 } }");
+        try (GatewayHarness gw = GatewayHarness.start(config(file));
+             StreamRecorder client = new StreamRecorder(gw.port())) {
+            String stream = "{\"messages\":[{\"role\":\"user\",\"content\":\"go on\"}],"
+                    + "\"max_tokens\":3000,\"stream\":true,\"stream_options\":{\"include_usage\":true}}";
+            StreamRecorder.Stream running = client.send(1, "/v1/chat/completions", stream,
+                    "Authorization", "Bearer sk-writer").get(0);
+            var limiter = gw.gateway().beans().flow().limiter();
+            await().atMost(Duration.ofSeconds(10)).until(() -> limiter.localUsage().containsKey("writer")
+                    && limiter.localUsage().get("writer")[2] > 50);
+            assertThat(running.ended).as("still streaming").isFalse();
+            assertThat(running.headReceived).isTrue();
+
+            HttpResponse<String> next = gw.client().postJson("/v1/chat/completions", stream,
+                    "Authorization", "Bearer sk-writer");
+
+            assertThat(next.statusCode()).isEqualTo(429);
+            assertThat(next.body()).contains("output tokens per minute");
+            assertThat(client.awaitAll(Duration.ofSeconds(30))).isTrue();
+            assertThat(running.status).isEqualTo(200);
+            assertThat(running.sawDone).as("an admitted stream is not cut").isTrue();
+            assertThat(running.body()).contains("\"completion_tokens\":3000");
+            await().atMost(Duration.ofSeconds(10)).until(() -> limiter.localUsage().get("writer")[2] == 3000);
+        }
+    }
+
+    @Test
+    void everyResponseOfARateLimitedTenantCarriesTheRateLimitHeadersStreamedOrNot() throws Exception {
+        try (GatewayHarness gw = GatewayHarness.start(config(tenantsFile(false, 5, 1000)))) {
+            String capped = "Bearer sk-capped";
+            HttpResponse<String> plain = gw.client().postJson("/v1/completions", BODY, "Authorization", capped);
+            HttpResponse<String> streamed = gw.client().postJson("/v1/completions",
+                    "{\"prompt\":\"stream it\",\"stream\":true}", "Authorization", capped);
+            HttpResponse<String> unlimited = gw.client().postJson("/v1/completions", BODY,
+                    "Authorization", "Bearer sk-chat");
+
+            assertThat(plain.statusCode()).isEqualTo(200);
+            assertThat(plain.headers().firstValue("x-ratelimit-limit-requests")).hasValue("5");
+            assertThat(plain.headers().firstValue("x-ratelimit-remaining-requests")).hasValue("4");
+            assertThat(plain.headers().firstValue("x-ratelimit-reset-requests")).hasValueSatisfying(v ->
+                    assertThat(v).matches("\\d+(\\.\\d+)?m?s"));
+            assertThat(streamed.statusCode()).isEqualTo(200);
+            assertThat(streamed.headers().firstValue("content-type")).hasValueSatisfying(v ->
+                    assertThat(v).startsWith("text/event-stream"));
+            assertThat(streamed.headers().firstValue("x-ratelimit-remaining-requests")).hasValue("3");
+            assertThat(unlimited.headers().map().keySet()).as("a tenant without limits has none to report")
+                    .noneMatch(h -> h.startsWith("x-ratelimit"));
         }
     }
 

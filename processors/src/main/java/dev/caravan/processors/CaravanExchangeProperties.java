@@ -124,6 +124,10 @@ public final class CaravanExchangeProperties {
     public static final ExchangeProperty<String> OUTCOME = ExchangeProperty.of("caravanOutcome", String.class);
     /** The error code of a mapped error ({@code no_available_workers}, ...), also sent as X-Caravan-Error-Code. */
     public static final ExchangeProperty<String> ERROR_CODE = ExchangeProperty.of("caravanErrorCode", String.class);
+    /** Headers every response of this request carries, success or error, streamed or not (a rate-limited tenant's
+     *  OpenAI {@code x-ratelimit-*} headers, set by {@code limitTenantRate}); an error's own headers win. */
+    public static final ExchangeProperty<Map<String, String>> RESPONSE_HEADERS =
+            ExchangeProperty.ofGeneric("caravanResponseHeaders", Map.class);
 
     // ---- the attempt loop (routes/ingress.camel.yaml direct:attempts, docs/reliability.md) ------------------------
 

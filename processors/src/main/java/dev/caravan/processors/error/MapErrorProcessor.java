@@ -3,6 +3,7 @@ package dev.caravan.processors.error;
 import static dev.caravan.processors.CaravanExchangeProperties.ERROR_CODE;
 import static dev.caravan.processors.CaravanExchangeProperties.REQUEST_ID;
 import static dev.caravan.processors.CaravanExchangeProperties.RESPONSE_COMMITTED;
+import static dev.caravan.processors.CaravanExchangeProperties.RESPONSE_HEADERS;
 import static dev.caravan.processors.CaravanExchangeProperties.RESPONSE_STATUS;
 
 import org.apache.camel.Exchange;
@@ -17,7 +18,9 @@ import org.slf4j.LoggerFactory;
  * to the client). If a streaming step already committed the response there is nothing left to write.
  *
  * <p>Writes the body, {@code Content-Type}, {@code CamelHttpResponseCode}, {@value ErrorBody#ERROR_CODE_HEADER}, the
- * exception's own headers ({@link GatewayException#headers()}: a 429's {@code Retry-After} and rate-limit headers), and the
+ * headers every response of the request carries ({@code RESPONSE_HEADERS}: a rate-limited tenant's
+ * {@code x-ratelimit-*}), then the exception's own ({@link GatewayException#headers()}: a 429's {@code Retry-After} and
+ * rate-limit headers), and the
  * properties {@code ERROR_CODE} and {@code RESPONSE_STATUS}.
  */
 public final class MapErrorProcessor implements Processor {
@@ -53,7 +56,11 @@ public final class MapErrorProcessor implements Processor {
         msg.setHeader(Exchange.HTTP_RESPONSE_CODE, error.status());
         msg.setHeader(Exchange.CONTENT_TYPE, ErrorBody.CONTENT_TYPE);
         msg.setHeader(ErrorBody.ERROR_CODE_HEADER, error.code());
-        headers.forEach(msg::setHeader);
+        java.util.Map<String, String> always = RESPONSE_HEADERS.get(exchange);
+        if (always != null) {
+            always.forEach(msg::setHeader);
+        }
+        headers.forEach(msg::setHeader); // the error's own (a 429's current figures) win
         msg.setBody(ErrorBody.json(error, message));
     }
 }

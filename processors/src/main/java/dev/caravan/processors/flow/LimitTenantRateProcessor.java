@@ -1,34 +1,34 @@
 package dev.caravan.processors.flow;
 
+import static dev.caravan.processors.CaravanExchangeProperties.RESPONSE_HEADERS;
 import static dev.caravan.processors.CaravanExchangeProperties.ROUTING_TEXT;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.apache.camel.Exchange;
 import org.apache.camel.Processor;
 import org.apache.camel.support.SynchronizationAdapter;
 
 import dev.caravan.processors.admission.AdmissionController;
-import dev.caravan.processors.admission.AdmissionTicket;
 import dev.caravan.processors.admission.FlowKey;
 import dev.caravan.processors.error.GatewayError;
-import dev.caravan.processors.forward.Usage;
+import dev.caravan.processors.forward.OutputMeter;
 
 /**
  * Route step {@code limitTenantRate} (inference routes, before {@code admitRequest}): the tenant's own rate limits,
  * inside the global ones. It estimates the prompt's tokens (its routing text, {@value #CHARS_PER_TOKEN} characters a
  * token), takes one request and the estimate from the tenant's budgets ({@link TenantRateLimiter}), and otherwise
- * answers 429 {@code rate_limit_exceeded} with {@code Retry-After} and OpenAI's {@code x-ratelimit-*} headers.
+ * answers 429 {@code rate_limit_exceeded} with {@code Retry-After} and OpenAI's {@code x-ratelimit-*} headers. A
+ * request that passes carries the same headers, with what remains after it, on whatever response it gets
+ * ({@code RESPONSE_HEADERS}: streamed ones before the first byte), as OpenAI sends them on every response.
  *
- * <p>The charge is settled once, when the exchange completes — after every retry and both P/D legs, so they are
- * charged once: the estimate is corrected to the prompt tokens {@code usage} reported (kept when it reported none, given
- * back when admission never let the request in), the output tokens {@code usage} reported are taken from the output
- * budget, and both are added to the tenant's fair share in the admission queue.
+ * <p>Its cost is a {@link TenantCharge}: output charged as the response streams (the exchange's {@code OutputMeter},
+ * for a tenant with an output limit), settled against {@code usage} once when the exchange completes, after every
+ * retry and both P/D legs.
  *
  * <p>Reads {@code Tenant.PROPERTY}, {@code ROUTING_TEXT}; writes {@code FlowKey.COST} (the estimate, which admission
- * charges to the tenant's fair share).
+ * charges to the tenant's fair share), {@code RESPONSE_HEADERS}, {@code OutputMeter.PROPERTY}.
  */
 public final class LimitTenantRateProcessor implements Processor {
 
@@ -61,25 +61,18 @@ public final class LimitTenantRateProcessor implements Processor {
                     + " s").withHeaders(headers);
         }
         FlowKey.COST.set(exchange, estimate);
-        AtomicBoolean settled = new AtomicBoolean();
+        if (!verdict.headers().isEmpty()) {
+            RESPONSE_HEADERS.set(exchange, verdict.headers());
+        }
+        TenantCharge charge = new TenantCharge(limiter, admission, tenant, estimate);
+        if (tenant.limits().outputTokensPerMinute() != TenantLimits.UNLIMITED) {
+            OutputMeter.PROPERTY.set(exchange, charge);
+        }
         exchange.getExchangeExtension().addOnCompletion(new SynchronizationAdapter() {
             @Override
             public void onDone(Exchange e) {
-                if (settled.compareAndSet(false, true)) {
-                    settle(e, tenant, estimate);
-                }
+                charge.settle(e);
             }
         });
-    }
-
-    private void settle(Exchange exchange, Tenant tenant, long estimate) {
-        boolean admitted = AdmissionTicket.PROPERTY.get(exchange) != null;
-        Usage usage = Usage.PROPERTY.get(exchange, Usage.NONE);
-        long prompt = !admitted ? 0 : usage.hasPromptTokens() ? usage.promptTokens() : estimate;
-        long output = admitted ? Math.max(0, usage.completionTokens()) : 0;
-        limiter.settle(tenant, prompt - estimate, output);
-        if (admitted) {
-            admission.charge(tenant.name(), prompt - estimate + output);
-        }
     }
 }

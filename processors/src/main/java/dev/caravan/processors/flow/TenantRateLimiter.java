@@ -9,9 +9,10 @@ import java.util.concurrent.atomic.LongAdder;
 /**
  * Per-tenant rate limits: requests, prompt tokens and output tokens per minute ({@link TenantLimits}), each a
  * {@link MinuteBucket}. {@link #acquire} takes one request and the prompt's estimate, or refuses with the limit that
- * binds and when to retry; {@link #settle} corrects the prompt's estimate against {@code usage} and takes the output
- * tokens once the response has ended, so output is limited by debt: a tenant over its output budget is refused until
- * the debt has refilled.
+ * binds and when to retry; {@link #chargeOutput} takes output tokens as a response streams (its estimate, chunk by
+ * chunk) and {@link #settle} corrects the prompt's and the output's estimates against {@code usage} once the response
+ * has ended. So output is limited by debt: a tenant whose streams took its output budget is refused new requests, even
+ * while those streams still run, until the debt has refilled; admitted streams are never cut.
  *
  * <p>Headers follow OpenAI: {@code x-ratelimit-limit-requests}, {@code x-ratelimit-remaining-requests},
  * {@code x-ratelimit-reset-requests} and the same for {@code -tokens} (prompt tokens) and {@code -output-tokens}, for
@@ -67,37 +68,57 @@ public final class TenantRateLimiter {
         }
     }
 
-    /**
-     * Settles a request once its response ended.
-     *
-     * @param inputCorrection the real prompt tokens minus the estimate taken (negative gives tokens back)
-     * @param outputTokens    output tokens the engine reported
-     */
-    public void settle(Tenant tenant, long inputCorrection, long outputTokens) {
-        if (tenant.limits().equals(TenantLimits.NONE)) {
+    /** Takes output tokens a response is streaming now, without a check (the request was admitted): may leave debt. */
+    public void chargeOutput(Tenant tenant, long outputTokens) {
+        if (tenant.limits().equals(TenantLimits.NONE) || outputTokens <= 0) {
             return;
         }
-        usage(tenant.name()).add(0, inputCorrection, Math.max(0, outputTokens));
+        usage(tenant.name()).add(0, 0, outputTokens);
         Buckets b = buckets(tenant);
         long now = clock.millis();
         synchronized (b) {
-            if (b.input != null) {
-                if (inputCorrection >= 0) {
-                    b.input.take(inputCorrection, now);
-                } else {
-                    b.input.giveBack(-inputCorrection, now);
-                }
-            }
-            if (b.output != null && outputTokens > 0) {
+            if (b.output != null) {
                 b.output.take(outputTokens, now);
             }
         }
     }
 
     /**
+     * Settles a request once its response ended.
+     *
+     * @param inputCorrection  the real prompt tokens minus the estimate taken (negative gives tokens back)
+     * @param outputCorrection the output tokens the engine reported minus those {@link #chargeOutput} took while it
+     *                         streamed (all of them when nothing streamed; negative gives tokens back)
+     */
+    public void settle(Tenant tenant, long inputCorrection, long outputCorrection) {
+        if (tenant.limits().equals(TenantLimits.NONE)) {
+            return;
+        }
+        usage(tenant.name()).add(0, inputCorrection, outputCorrection);
+        Buckets b = buckets(tenant);
+        long now = clock.millis();
+        synchronized (b) {
+            adjust(b.input, inputCorrection, now);
+            adjust(b.output, outputCorrection, now);
+        }
+    }
+
+    /** Takes a positive count, gives back a negative one (a correction or a peer's); nothing without a limit. */
+    private static void adjust(MinuteBucket bucket, long units, long now) {
+        if (bucket == null || units == 0) {
+            return;
+        }
+        if (units > 0) {
+            bucket.take(units, now);
+        } else {
+            bucket.giveBack(-units, now);
+        }
+    }
+
+    /**
      * Charges what other gateway replicas admitted for the tenant (fleet-wide quotas): taken from its buckets without
      * a check, so they may go into debt, which this replica's next requests then wait out; not counted in
-     * {@link #localUsage}. A negative input count (peers' refunds and corrections) gives tokens back.
+     * {@link #localUsage}. A negative token count (peers' refunds and corrections to usage) gives tokens back.
      */
     public void chargePeers(Tenant tenant, long requests, long inputTokens, long outputTokens) {
         if (tenant.limits().equals(TenantLimits.NONE)) {
@@ -109,22 +130,15 @@ public final class TenantRateLimiter {
             if (b.requests != null && requests > 0) {
                 b.requests.take(requests, now);
             }
-            if (b.input != null) {
-                if (inputTokens >= 0) {
-                    b.input.take(inputTokens, now);
-                } else {
-                    b.input.giveBack(-inputTokens, now);
-                }
-            }
-            if (b.output != null && outputTokens > 0) {
-                b.output.take(outputTokens, now);
-            }
+            adjust(b.input, inputTokens, now);
+            adjust(b.output, outputTokens, now);
         }
     }
 
     /**
-     * What this replica admitted and settled since it started, per tenant with limits: requests, input tokens (net of
-     * refunds and corrections), output tokens, each a running total, for its peers to charge the differences.
+     * What this replica admitted, streamed and settled since it started, per tenant with limits: requests, input tokens
+     * and output tokens (each net of refunds and corrections), each a running total, for its peers to charge the
+     * differences.
      */
     public Map<String, long[]> localUsage() {
         Map<String, long[]> out = new LinkedHashMap<>();

@@ -163,6 +163,7 @@ public final class ForwardStreamProcessor extends AsyncProcessorSupport {
         if (requestId != null && !headers.contains(UpstreamHeaders.REQUEST_ID)) {
             headers.set(UpstreamHeaders.REQUEST_ID, requestId);
         }
+        UpstreamHeaders.addResponseHeaders(exchange, headers);
         if (!decisionHeaders) {
             return;
         }

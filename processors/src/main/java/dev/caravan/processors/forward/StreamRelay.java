@@ -23,7 +23,7 @@ import dev.caravan.policies.WorkerLease;
  * limits, client close, failures and back-pressure. What is particular to the data plane lives here: the request is
  * sent on the shared {@link UpstreamClient}; a status the retry steps asked to hold back ({@code HOLD_BACK_STATUSES})
  * is discarded instead of relayed; the head gets {@code X-Request-Id} and the decision headers; token counts are read
- * as the body passes ({@link UsageSniffer}), and so is a response's id when a {@link ResponseIdSink} wants it; finishing releases the worker lease, records {@code Usage.PROPERTY} and
+ * as the body passes ({@link UsageSniffer}; an {@link OutputMeter} on the exchange hears the output so far after each chunk), and so is a response's id when a {@link ResponseIdSink} wants it; finishing releases the worker lease, records {@code Usage.PROPERTY} and
  * reports the attempt to the forward step's {@link ForwardAttemptListener} (the circuit breakers). Runs on the client
  * connection's event loop.
  */
@@ -36,6 +36,7 @@ final class StreamRelay implements RelayCore.Hooks {
     private final RelayCore core;
     private UsageSniffer sniffer;
     private ResponseIdSniffer idSniffer;
+    private OutputMeter meter;
 
     StreamRelay(ForwardStreamProcessor owner, Exchange exchange, AsyncCallback callback, HttpServerResponse client,
                 Worker worker, WorkerLease lease, long startNanos) {
@@ -86,6 +87,7 @@ final class StreamRelay implements RelayCore.Hooks {
     @Override
     public void onHead(HttpClientResponse upstream, MultiMap clientHeaders) {
         sniffer = UsageSniffer.forContentType(upstream.getHeader("content-type"));
+        meter = OutputMeter.PROPERTY.get(exchange);
         ResponseIdSink sink = ResponseIdSink.PROPERTY.get(exchange);
         if (sink != null && upstream.statusCode() >= 200 && upstream.statusCode() < 300) {
             idSniffer = ResponseIdSniffer.forContentType(upstream.getHeader("content-type"),
@@ -97,6 +99,9 @@ final class StreamRelay implements RelayCore.Hooks {
     @Override
     public Buffer onChunk(Buffer chunk) {
         sniffer.accept(chunk);
+        if (meter != null) {
+            meter.outputSoFar(sniffer.outputSoFar());
+        }
         if (idSniffer != null) {
             idSniffer.accept(chunk); // before the chunk is written: the id is known before the client sees it
         }

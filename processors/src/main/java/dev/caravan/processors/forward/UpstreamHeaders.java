@@ -116,6 +116,17 @@ public final class UpstreamHeaders {
         }
     }
 
+    /**
+     * Sets the headers a step asked every response of the request to carry ({@code RESPONSE_HEADERS}: a rate-limited
+     * tenant's {@code x-ratelimit-*}), replacing an engine's of the same name.
+     */
+    public static void addResponseHeaders(org.apache.camel.Exchange exchange, MultiMap target) {
+        Map<String, String> extra = dev.caravan.processors.CaravanExchangeProperties.RESPONSE_HEADERS.get(exchange);
+        if (extra != null) {
+            extra.forEach(target::set);
+        }
+    }
+
     private static Set<String> connectionTokens(MultiMap headers) {
         String connection = headers.get("connection");
         return connection == null ? Set.of() : tokens(connection);

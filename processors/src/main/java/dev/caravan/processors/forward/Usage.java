@@ -22,6 +22,16 @@ public record Usage(long promptTokens, long cachedTokens, long completionTokens)
         return promptTokens >= 0;
     }
 
+    /**
+     * One request's counts from two engines (P/D): the prompt and its cached part from {@code prompt}'s engine (the
+     * other's when it reported none), the output from {@code output}'s engine only: a prefill engine's own output count
+     * (vLLM's prefill runs with {@code max_tokens} 1) is not the answer's.
+     */
+    public static Usage promptAndOutput(Usage prompt, Usage output) {
+        Usage p = prompt != null && prompt.hasPromptTokens() ? prompt : output;
+        return new Usage(p.promptTokens, p.cachedTokens, output.completionTokens);
+    }
+
     /** Adds two reports field by field (a batch response reports one per element); unknown stays unknown. */
     Usage plus(Usage o) {
         return new Usage(add(promptTokens, o.promptTokens), add(cachedTokens, o.cachedTokens),

@@ -17,6 +17,11 @@ import io.vertx.core.buffer.Buffer;
  *       elements. Bodies larger than {@link #MAX_JSON_BYTES} are not counted.</li>
  *   <li>Anything else: ignored.</li>
  * </ul>
+ * While an SSE stream passes, {@link #outputSoFar} estimates its output tokens: one per {@code data:} event (engines
+ * stream one event per token by default: vLLM's and SGLang's stream interval of 1), not counting {@code [DONE]} or a
+ * usage-only event ({@code "choices":[]}), or the {@code completion_tokens} reported so far when that is more (SGLang's
+ * cumulative {@code meta_info}). The role-only first event and the finish event make the estimate about two over; the
+ * final {@code usage} settles it.
  * Not thread-safe: one instance per response, fed from the response's event loop.
  */
 public final class UsageSniffer {
@@ -26,6 +31,8 @@ public final class UsageSniffer {
 
     private static final byte[] MARKER = "\"prompt_tokens\"".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] DATA = "data:".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] DONE = "[DONE]".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] NO_CHOICES = "\"choices\":[]".getBytes(StandardCharsets.US_ASCII);
 
     private enum Mode { SSE, JSON, NONE }
 
@@ -34,6 +41,7 @@ public final class UsageSniffer {
     /** SSE: the bytes of an incomplete line carried over from the previous chunk. */
     private byte[] pending;
     private long bytes;
+    private long events;
     private Usage usage = Usage.NONE;
 
     private UsageSniffer(Mode mode) {
@@ -67,6 +75,14 @@ public final class UsageSniffer {
         }
     }
 
+    /**
+     * Output tokens so far: for SSE the larger of the events counted and the {@code completion_tokens} reported so far;
+     * for other bodies what was reported (nothing before the end of a JSON body).
+     */
+    public long outputSoFar() {
+        return Math.max(events, Math.max(0, usage.completionTokens()));
+    }
+
     /** The counts read so far; call after the last chunk. */
     public Usage finish() {
         if (mode == Mode.JSON) {
@@ -98,15 +114,12 @@ public final class UsageSniffer {
     }
 
     private void inspectLine(byte[] data, int start, int end) {
-        if (end - start < 6 || data[start] != 'd' || !contains(data, start, end, MARKER)) {
+        if (end - start < 6 || data[start] != 'd') {
             return;
         }
         // the line, trimmed, must start with "data:"; its payload is the rest, trimmed
         int from = start;
         int to = end;
-        while (from < to && data[from] <= ' ') {
-            from++;
-        }
         while (to > from && data[to - 1] <= ' ') {
             to--;
         }
@@ -117,7 +130,13 @@ public final class UsageSniffer {
         while (from < to && data[from] <= ' ') {
             from++;
         }
-        if (from == to) {
+        if (from == to || to - from == DONE.length && regionEquals(data, from, DONE)) {
+            return;
+        }
+        if (!contains(data, from, to, NO_CHOICES)) {
+            events++;
+        }
+        if (!contains(data, from, to, MARKER)) {
             return;
         }
         JsonUsageReader reader = new JsonUsageReader();

@@ -5,9 +5,11 @@ import static dev.caravan.processors.CaravanExchangeProperties.OUTCOME;
 import static dev.caravan.processors.CaravanExchangeProperties.PD_LOGPROBS;
 import static dev.caravan.processors.CaravanExchangeProperties.REQUEST_ID;
 import static dev.caravan.processors.CaravanExchangeProperties.RESPONSE_COMMITTED;
+import static dev.caravan.processors.CaravanExchangeProperties.RESPONSE_HEADERS;
 import static dev.caravan.processors.CaravanExchangeProperties.RESPONSE_STATUS;
 import static dev.caravan.processors.CaravanExchangeProperties.WORKER;
 
+import java.util.Map;
 import java.util.function.IntPredicate;
 
 import io.vertx.core.buffer.Buffer;
@@ -43,7 +45,9 @@ import dev.caravan.processors.forward.UsageSniffer;
  * unread and the outcome is {@code retryable_status}.
  *
  * <p>On success it records the prefill engine's token counts ({@code Usage.PROPERTY}, {@code WORKER} = the prefill
- * worker: the prompt and its cached part are prefill's work) for the token metrics. {@value #WORKER_HEADER}:
+ * worker: the prompt and its cached part are prefill's work) for the token metrics and the tenant rate limit; the
+ * decode relay then replaces the output count with decode's ({@link Usage#promptAndOutput}), so one request is charged
+ * its prompt once and its answer once, never prefill's one-token output on top. {@value #WORKER_HEADER}:
  * {@code prefill=URL; decode=URL}; {@value #DECISION_HEADER}: {@code prefill=policy:branch; decode=policy:branch}.
  *
  * <p>Reads {@code PdVerdict.PROPERTY}, {@code PdDispatch.PROPERTY}, {@code PD_LOGPROBS}, {@code HOLD_BACK_STATUSES}.
@@ -167,6 +171,10 @@ public final class RelayDecodeProcessor extends AsyncProcessorSupport {
         String type = prefill.headers().get("content-type");
         if (type != null) {
             m.setHeader(Exchange.CONTENT_TYPE, type);
+        }
+        Map<String, String> always = RESPONSE_HEADERS.get(exchange);
+        if (always != null) {
+            always.forEach(m::setHeader);
         }
         String requestId = REQUEST_ID.get(exchange);
         if (requestId != null) {

@@ -2,6 +2,7 @@ package dev.caravan.processors.error;
 
 import static dev.caravan.processors.CaravanExchangeProperties.ERROR_CODE;
 import static dev.caravan.processors.CaravanExchangeProperties.RESPONSE_COMMITTED;
+import static dev.caravan.processors.CaravanExchangeProperties.RESPONSE_HEADERS;
 import static dev.caravan.processors.CaravanExchangeProperties.RESPONSE_STATUS;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -66,5 +67,23 @@ class MapErrorProcessorTest {
         new MapErrorProcessor().process(e);
         assertThat(e.getMessage().getBody()).isEqualTo("untouched");
         assertThat(ERROR_CODE.get(e)).isEqualTo("upstream_error");
+    }
+
+    @Test
+    void theRequestsResponseHeadersGoOnEveryErrorAndTheErrorsOwnWin() {
+        Exchange e = failedWith(GatewayError.TENANT_RATE_LIMITED.exception("slow down")
+                .withHeaders(java.util.Map.of("x-ratelimit-remaining-requests", "0")));
+        RESPONSE_HEADERS.set(e, java.util.Map.of("x-ratelimit-limit-requests", "5",
+                "x-ratelimit-remaining-requests", "3"));
+        Exchange other = failedWith(GatewayError.NO_AVAILABLE_WORKERS.exception("none"));
+        RESPONSE_HEADERS.set(other, java.util.Map.of("x-ratelimit-limit-requests", "5"));
+
+        new MapErrorProcessor().process(e);
+        new MapErrorProcessor().process(other);
+
+        assertThat(e.getMessage().getHeader("x-ratelimit-limit-requests")).isEqualTo("5");
+        assertThat(e.getMessage().getHeader("x-ratelimit-remaining-requests")).isEqualTo("0");
+        assertThat(other.getMessage().getHeader(Exchange.HTTP_RESPONSE_CODE)).isEqualTo(503);
+        assertThat(other.getMessage().getHeader("x-ratelimit-limit-requests")).isEqualTo("5");
     }
 }

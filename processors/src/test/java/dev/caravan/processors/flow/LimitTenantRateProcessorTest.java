@@ -1,5 +1,6 @@
 package dev.caravan.processors.flow;
 
+import static dev.caravan.processors.CaravanExchangeProperties.RESPONSE_HEADERS;
 import static dev.caravan.processors.CaravanExchangeProperties.ROUTING_TEXT;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -21,6 +22,7 @@ import dev.caravan.processors.admission.AdmissionTicket;
 import dev.caravan.processors.admission.FlowKey;
 import dev.caravan.processors.error.GatewayError;
 import dev.caravan.processors.error.GatewayException;
+import dev.caravan.processors.forward.OutputMeter;
 import dev.caravan.processors.forward.Usage;
 import dev.caravan.processors.time.ManualScheduler;
 
@@ -128,5 +130,63 @@ class LimitTenantRateProcessorTest {
         ROUTING_TEXT.set(e, "abcdefgh");
         step.process(e);
         assertThat(FlowKey.COST.get(e)).isEqualTo(2);
+    }
+
+    @Test
+    void anAdmittedRequestCarriesItsRateLimitHeadersForWhateverResponseItGets() {
+        Exchange e = request("x".repeat(40));
+        step.process(e);
+
+        assertThat(RESPONSE_HEADERS.get(e)).containsEntry("x-ratelimit-limit-requests", "1")
+                .containsEntry("x-ratelimit-remaining-requests", "0")
+                .containsEntry("x-ratelimit-limit-tokens", "1000")
+                .containsEntry("x-ratelimit-remaining-tokens", "990")
+                .containsEntry("x-ratelimit-reset-requests", "1m0s");
+    }
+
+    @Test
+    void outputIsChargedAsTheStreamFlowsAndSettledOnceAgainstUsage() {
+        Tenant writer = new Tenant("writer", TenantClass.DEFAULT, new TenantLimits(-1, -1, 100));
+        Exchange e = CAMEL.exchange();
+        Tenant.PROPERTY.set(e, writer);
+        FlowKey.PROPERTY.set(e, writer.flowKey());
+        ROUTING_TEXT.set(e, "x".repeat(40));
+        step.process(e);
+        admit(e);
+        OutputMeter meter = OutputMeter.PROPERTY.get(e);
+
+        meter.outputSoFar(60);
+        meter.outputSoFar(110);
+        meter.outputSoFar(90); // never less than already charged
+
+        RateVerdict during = limiter.acquire(writer, 0);
+        assertThat(during.allowed()).as("the next request waits while the stream still runs").isFalse();
+        assertThat(during.limit()).isEqualTo(RateVerdict.OUTPUT_TOKENS);
+
+        Usage.PROPERTY.set(e, new Usage(10, 0, 80));
+        complete(e);
+        meter.outputSoFar(200); // after settlement: ignored
+
+        assertThat(limiter.acquire(writer, 0).headers()).containsEntry("x-ratelimit-remaining-output-tokens", "20");
+        assertThat(limiter.localUsage().get("writer")).containsExactly(2, 10, 80);
+        assertThat(admission.served("writer")).as("prompt and the settled output").isEqualTo(90);
+    }
+
+    @Test
+    void aStreamWithoutUsageKeepsItsEstimateAndATenantWithoutAnOutputLimitHasNoMeter() {
+        Tenant writer = new Tenant("writer", TenantClass.DEFAULT, new TenantLimits(-1, -1, 100));
+        Exchange e = CAMEL.exchange();
+        Tenant.PROPERTY.set(e, writer);
+        step.process(e);
+        admit(e);
+        OutputMeter.PROPERTY.get(e).outputSoFar(30);
+
+        complete(e);
+
+        assertThat(limiter.acquire(writer, 0).headers()).containsEntry("x-ratelimit-remaining-output-tokens", "70");
+        Exchange plain = CAMEL.exchange();
+        Tenant.PROPERTY.set(plain, new Tenant("asker", TenantClass.DEFAULT, new TenantLimits(5, -1, -1)));
+        step.process(plain);
+        assertThat(OutputMeter.PROPERTY.get(plain)).isNull();
     }
 }

@@ -151,4 +151,32 @@ class TenantRateLimiterTest {
 
         assertThat(limiter.acquire(t, 10).allowed()).isTrue();
     }
+
+    @Test
+    void outputChargedWhileStreamingRefusesTheNextRequestAndASettlementBelowItGivesTheRestBack() {
+        Tenant t = tenant(-1, -1, 10);
+        assertThat(limiter.acquire(t, 0).allowed()).isTrue();
+
+        limiter.chargeOutput(t, 12); // the stream so far, before it ended
+
+        RateVerdict refused = limiter.acquire(t, 0);
+        assertThat(refused.allowed()).isFalse();
+        assertThat(refused.limit()).isEqualTo(RateVerdict.OUTPUT_TOKENS);
+        assertThat(refused.retryAfterSeconds()).as("2 in debt plus 1 at 10 a minute: 18 s").isEqualTo(18);
+
+        limiter.settle(t, 0, -4); // usage said 8
+        assertThat(limiter.acquire(t, 0).headers()).containsEntry("x-ratelimit-remaining-output-tokens", "2");
+        assertThat(limiter.localUsage().get("acme")).containsExactly(2, 0, 8);
+    }
+
+    @Test
+    void peersOutputCorrectionsGiveOutputTokensBack() {
+        Tenant t = tenant(-1, -1, 100);
+        limiter.chargePeers(t, 0, 0, 100);
+        assertThat(limiter.acquire(t, 0).allowed()).isFalse();
+
+        limiter.chargePeers(t, 0, 0, -1);
+
+        assertThat(limiter.acquire(t, 0).allowed()).isTrue();
+    }
 }

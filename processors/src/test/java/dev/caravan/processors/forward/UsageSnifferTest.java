@@ -72,4 +72,46 @@ class UsageSnifferTest {
         s.accept(Buffer.buffer("\"}"));
         assertThat(s.finish()).isEqualTo(Usage.NONE);
     }
+
+    @Test
+    void countsOneOutputTokenPerStreamedEventButNotDoneOrTheUsageOnlyEvent() {
+        UsageSniffer s = UsageSniffer.forContentType("text/event-stream");
+        s.accept(Buffer.buffer("data: {\"choices\":[{\"delta\":{\"content\":\"a\"}}]}\n\n"
+                + "data: {\"choices\":[{\"delta\":{\"content\":\"b\"}}]}\n\ndata: {\"choices\":[{\"del"));
+        assertThat(s.outputSoFar()).as("an incomplete event is not counted yet").isEqualTo(2);
+
+        s.accept(Buffer.buffer("ta\":{\"content\":\"c\"}}]}\n\n"
+                + "data: {\"choices\":[],\"usage\":{\"prompt_tokens\":9,\"completion_tokens\":2}}\n\n"
+                + "data: [DONE]\n\n"));
+
+        assertThat(s.outputSoFar()).as("3 events, more than the 2 reported: the estimate stands until settled")
+                .isEqualTo(3);
+        assertThat(s.finish()).isEqualTo(new Usage(9, -1, 2));
+    }
+
+    @Test
+    void takesSglangsCumulativeCompletionTokensWhenTheyAreMoreThanTheEvents() {
+        UsageSniffer s = UsageSniffer.forContentType("text/event-stream");
+        s.accept(Buffer.buffer("data: {\"text\":\"abcd\",\"meta_info\":{\"prompt_tokens\":10,"
+                + "\"completion_tokens\":4}}\n\n"));
+        assertThat(s.outputSoFar()).isEqualTo(4);
+    }
+
+    @Test
+    void aJsonBodyHasNoOutputUntilItsUsageIsRead() {
+        UsageSniffer s = UsageSniffer.forContentType("application/json");
+        s.accept(Buffer.buffer("{\"choices\":[{\"text\":\"hi\"}],"));
+        assertThat(s.outputSoFar()).isZero();
+    }
+
+    @Test
+    void aPdRequestsPromptComesFromPrefillAndItsOutputFromDecodeOnly() {
+        assertThat(Usage.promptAndOutput(new Usage(100, 64, 1), new Usage(100, 0, 12)))
+                .isEqualTo(new Usage(100, 64, 12));
+        assertThat(Usage.promptAndOutput(Usage.NONE, new Usage(100, 0, 12))).isEqualTo(new Usage(100, 0, 12));
+        assertThat(Usage.promptAndOutput(null, Usage.NONE)).isEqualTo(Usage.NONE);
+        assertThat(Usage.promptAndOutput(new Usage(100, 64, 1), Usage.NONE))
+                .as("decode reported nothing: the output is unknown, not prefill's one token")
+                .isEqualTo(new Usage(100, 64, -1));
+    }
 }
