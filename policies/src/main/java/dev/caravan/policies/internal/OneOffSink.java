@@ -1,0 +1,85 @@
+package dev.caravan.policies.internal;
+
+import java.util.List;
+import java.util.function.ToIntFunction;
+
+import dev.caravan.policies.Branches;
+import dev.caravan.policies.Worker;
+import dev.caravan.policies.tree.ApproximateRadixTree;
+
+/**
+ * cache_aware's cache-pollution-aware placement ({@code --one-off-sink-share}, issue 20 item 3; docs/design/pollution.md):
+ * a cache miss predicted one-off by {@link ReusePredictor} goes to the least-loaded worker of the <em>sink</em>, the
+ * share of the healthy workers first in URL order; any other miss goes to the least-loaded worker outside it. So prompts
+ * that will not be reused evict each other on the sink, not the reusable prefixes the other workers hold. Balance is
+ * kept: the steered choice stands only while its load is at most the least load of all plus {@code slack} (the
+ * imbalance guard's absolute threshold); otherwise, or with fewer than two healthy workers, the caller's least-loaded
+ * choice is used.
+ *
+ * <p>Every miss opens a fingerprint in the predictor and every hit closes the one it continues, so the prediction
+ * learns from the traffic whether the option steers or not.
+ */
+final class OneOffSink {
+
+    /** A steered choice: the worker and its branch. */
+    record Choice(Worker worker, String branch) {
+    }
+
+    private final double share;
+    private final int slack;
+    private final ReusePredictor predictor = new ReusePredictor();
+
+    /** @param share the sink's share of the healthy workers, in (0,1); @param slack the load window, &gt;= 0 */
+    OneOffSink(double share, int slack) {
+        this.share = share;
+        this.slack = slack;
+    }
+
+    ReusePredictor predictor() {
+        return predictor;
+    }
+
+    /** Workers in the sink among {@code n} healthy ones: the rounded share, at least one, leaving one outside. */
+    int sinkSize(int n) {
+        return n < 2 ? 0 : (int) Math.max(1, Math.min(n - 1, Math.round(share * n)));
+    }
+
+    /** A hit matching {@code matchedCodePoints} of the prompt: closes the fresh prompt it continues, if any. */
+    void hit(String text, ApproximateRadixTree tree, int healthy, long matchedCodePoints) {
+        int context = utf16(text, tree.sharedPrefixChars(text, healthy));
+        predictor.continued(text, context, utf16(text, matchedCodePoints));
+    }
+
+    /**
+     * Places a miss that matched {@code matchedCodePoints}: the steered worker and branch, or null to let the caller
+     * choose the least loaded. The prompt closes the fresh prompt it continues, if any, and is recorded as fresh.
+     */
+    Choice miss(List<Worker> healthy, String text, ApproximateRadixTree tree, long matchedCodePoints,
+                ToIntFunction<Worker> loadOf) {
+        int context = utf16(text, tree.sharedPrefixChars(text, healthy.size()));
+        predictor.continued(text, context, utf16(text, matchedCodePoints));
+        boolean oneOff = predictor.oneOff(text, context);
+        predictor.fresh(text, context);
+        int sink = sinkSize(healthy.size());
+        if (sink == 0) {
+            return null;
+        }
+        List<Worker> byUrl = healthy.stream().sorted((a, b) -> a.url().compareTo(b.url())).toList();
+        List<Worker> side = oneOff ? byUrl.subList(0, sink) : byUrl.subList(sink, byUrl.size());
+        Worker best = HealthyWorkers.minLoad(side, loadOf);
+        int min = Integer.MAX_VALUE;
+        for (Worker w : healthy) {
+            min = Math.min(min, loadOf.applyAsInt(w));
+        }
+        if (best == null || loadOf.applyAsInt(best) > (long) min + slack) {
+            return null;
+        }
+        return new Choice(best, oneOff ? Branches.CACHE_MISS_ONE_OFF : Branches.CACHE_MISS_REUSABLE);
+    }
+
+    /** UTF-16 units of the first {@code codePoints} code points of {@code text} (all of it when shorter). */
+    private static int utf16(String text, long codePoints) {
+        int cp = (int) Math.min(codePoints, text.codePointCount(0, text.length()));
+        return text.offsetByCodePoints(0, cp);
+    }
+}
