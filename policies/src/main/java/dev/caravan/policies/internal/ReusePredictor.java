@@ -12,7 +12,7 @@ import java.util.Map;
  * <p>Every fresh prompt opens a <em>fingerprint</em>: a hash of its first {@code context + }{@value #FINGERPRINT_CHARS}
  * UTF-16 units. A later prompt that matches at least that much of a worker's tree ({@link #continued}) closes the
  * fingerprint it starts with as <em>reused</em>; a fingerprint pushed out of the window of the last {@value #WINDOW}
- * open ones closes as <em>one-off</em>. A context's reuse rate is reused / closed; its counts are halved at
+ * open ones (by default) closes as <em>one-off</em>. A context's reuse rate is reused / closed; its counts are halved at
  * {@value #HALVE_AT} closed prompts so the rate follows the traffic. A context is predicted one-off once
  * {@value #MIN_SAMPLES} of its prompts have closed and fewer than {@value #ONE_OFF_BELOW} of them were reused; unknown
  * contexts are never predicted one-off. Thread-safe (one monitor; only cache misses and long hits call it).
@@ -22,7 +22,7 @@ final class ReusePredictor {
     /** UTF-16 units beyond the context a fingerprint covers: enough to tell conversations or documents apart. */
     static final int FINGERPRINT_CHARS = 256;
     /** Open fingerprints remembered; one pushed out of this window is closed as one-off. */
-    static final int WINDOW = 8192;
+    static final int WINDOW = 1024;
     /** Contexts remembered (least recently used dropped). */
     static final int MAX_CONTEXTS = 4096;
     /** Closed prompts a context needs before it is predicted one-off. */
@@ -45,6 +45,19 @@ final class ReusePredictor {
     };
     /** Open fingerprint -> its context key, in insertion order. */
     private final LinkedHashMap<Long, Long> open = new LinkedHashMap<>(256);
+    private final int window;
+
+    ReusePredictor() {
+        this(WINDOW);
+    }
+
+    /** @param window open fingerprints remembered, &gt;= 1 (tests use small windows) */
+    ReusePredictor(int window) {
+        if (window < 1) {
+            throw new IllegalArgumentException("window must be >= 1, was " + window);
+        }
+        this.window = window;
+    }
 
     /** Whether a fresh prompt whose context is the first {@code contextChars} UTF-16 units of {@code text} is one-off. */
     synchronized boolean oneOff(String text, int contextChars) {
@@ -61,7 +74,7 @@ final class ReusePredictor {
         long context = hash(text, 0, contextChars);
         contexts.computeIfAbsent(context, k -> new Stats());
         open.put(hash(text, 0, end), context);
-        if (open.size() > WINDOW) {
+        if (open.size() > window) {
             Map.Entry<Long, Long> eldest = open.entrySet().iterator().next();
             open.remove(eldest.getKey());
             close(eldest.getValue(), false);
