@@ -1,6 +1,7 @@
 package dev.caravan.policies.internal;
 
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.ToIntFunction;
 
 import dev.caravan.policies.Branches;
@@ -14,7 +15,9 @@ import dev.caravan.policies.tree.ApproximateRadixTree;
  * that will not be reused evict each other on the sink, not the reusable prefixes the other workers hold. Balance is
  * kept: the steered choice stands only while its load is at most the least load of all plus {@code slack} (the
  * imbalance guard's absolute threshold); otherwise, or with fewer than two healthy workers, the caller's least-loaded
- * choice is used.
+ * choice is used. While none of the last {@value ReusePredictor#WINDOW} misses was predicted one-off, the sink is not
+ * kept apart either: every miss goes to the caller's least-loaded choice, so the option costs nothing on traffic
+ * without one-off prompts.
  *
  * <p>Every miss opens a fingerprint in the predictor and every hit closes the one it continues, so the prediction
  * learns from the traffic whether the option steers or not.
@@ -28,6 +31,9 @@ final class OneOffSink {
     private final double share;
     private final int slack;
     private final ReusePredictor predictor = new ReusePredictor();
+    /** Misses placed so far, and the count at the last one predicted one-off (the sink is idle without them). */
+    private final AtomicLong misses = new AtomicLong();
+    private volatile long lastOneOff = Long.MIN_VALUE / 2;
 
     /** @param share the sink's share of the healthy workers, in (0,1); @param slack the load window, &gt;= 0 */
     OneOffSink(double share, int slack) {
@@ -60,9 +66,13 @@ final class OneOffSink {
         predictor.continued(text, context, utf16(text, matchedCodePoints));
         boolean oneOff = predictor.oneOff(text, context);
         predictor.fresh(text, context);
+        long miss = misses.incrementAndGet();
+        if (oneOff) {
+            lastOneOff = miss;
+        }
         int sink = sinkSize(healthy.size());
-        if (sink == 0) {
-            return null;
+        if (sink == 0 || (!oneOff && miss - lastOneOff > ReusePredictor.WINDOW)) {
+            return null; // no one-off miss among the last window's: nothing to keep apart, the sink takes its share
         }
         List<Worker> byUrl = healthy.stream().sorted((a, b) -> a.url().compareTo(b.url())).toList();
         List<Worker> side = oneOff ? byUrl.subList(0, sink) : byUrl.subList(sink, byUrl.size());
