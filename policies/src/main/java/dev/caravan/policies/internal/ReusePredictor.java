@@ -10,19 +10,25 @@ import java.util.Map;
  * away from workers whose caches hold reusable prefixes (docs/design/pollution.md).
  *
  * <p>Every fresh prompt opens a <em>fingerprint</em>: a hash of its first {@code context + }{@value #FINGERPRINT_CHARS}
- * UTF-16 units. A later prompt that matches at least that much of a worker's tree ({@link #continued}) closes the
- * fingerprint it starts with as <em>reused</em>; a fingerprint pushed out of the window of the last {@value #WINDOW}
- * open ones (by default) closes as <em>one-off</em>. A context's reuse rate is reused / closed; its counts are halved at
+ * UTF-16 units. A later prompt that matches at least that much of a worker's tree ({@link #continued}) marks the open
+ * fingerprint it starts with as reused. A fingerprint closes when it is pushed out of the window of the last
+ * {@value #WINDOW} fresh prompts (by default), as <em>reused</em> if it was continued within the window and as
+ * <em>one-off</em> otherwise: every prompt is judged at the same age, so prompts continued soon are not counted before
+ * the others (which would bias the rate up). A context's reuse rate is reused / closed; its counts are halved at
  * {@value #HALVE_AT} closed prompts so the rate follows the traffic. A context is predicted one-off once
  * {@value #MIN_SAMPLES} of its prompts have closed and fewer than {@value #ONE_OFF_BELOW} of them were reused; unknown
- * contexts are never predicted one-off. Thread-safe (one monitor; only cache misses and long hits call it).
+ * contexts are never predicted one-off. Thread-safe (one monitor; only cache misses and hits call it).
  */
 final class ReusePredictor {
 
     /** UTF-16 units beyond the context a fingerprint covers: enough to tell conversations or documents apart. */
     static final int FINGERPRINT_CHARS = 256;
-    /** Open fingerprints remembered; one pushed out of this window is closed as one-off. */
-    static final int WINDOW = 1024;
+    /**
+     * Fresh prompts a fingerprint stays open for: a prompt not continued within this many later fresh prompts counts as
+     * one-off. About two of Mooncake's reuse gaps at the median (302 requests), and short enough that a replay of 2,000
+     * requests has closed several hundred.
+     */
+    static final int WINDOW = 512;
     /** Contexts remembered (least recently used dropped). */
     static final int MAX_CONTEXTS = 4096;
     /** Closed prompts a context needs before it is predicted one-off. */
@@ -43,8 +49,18 @@ final class ReusePredictor {
             return size() > MAX_CONTEXTS;
         }
     };
-    /** Open fingerprint -> its context key, in insertion order. */
-    private final LinkedHashMap<Long, Long> open = new LinkedHashMap<>(256);
+    /** An open fresh prompt: its context key and whether it was continued yet. */
+    private static final class Open {
+        final long context;
+        boolean reused;
+
+        Open(long context) {
+            this.context = context;
+        }
+    }
+
+    /** Open fingerprint -> its prompt, in insertion order. */
+    private final LinkedHashMap<Long, Open> open = new LinkedHashMap<>(256);
     private final int window;
 
     ReusePredictor() {
@@ -73,26 +89,26 @@ final class ReusePredictor {
         }
         long context = hash(text, 0, contextChars);
         contexts.computeIfAbsent(context, k -> new Stats());
-        open.put(hash(text, 0, end), context);
+        open.putIfAbsent(hash(text, 0, end), new Open(context));
         if (open.size() > window) {
-            Map.Entry<Long, Long> eldest = open.entrySet().iterator().next();
+            Map.Entry<Long, Open> eldest = open.entrySet().iterator().next();
             open.remove(eldest.getKey());
-            close(eldest.getValue(), false);
+            close(eldest.getValue().context, eldest.getValue().reused);
         }
     }
 
     /**
      * A prompt matched {@code matchedChars} UTF-16 units of cached text: if that covers the fingerprint of an open fresh
-     * prompt with the given context length, that prompt is closed as reused.
+     * prompt with the given context length, that prompt is marked reused.
      */
     synchronized void continued(String text, int contextChars, long matchedChars) {
         int end = contextChars + FINGERPRINT_CHARS;
         if (matchedChars < end || text.length() < end) {
             return;
         }
-        Long context = open.remove(hash(text, 0, end));
-        if (context != null) {
-            close(context, true);
+        Open o = open.get(hash(text, 0, end));
+        if (o != null) {
+            o.reused = true;
         }
     }
 

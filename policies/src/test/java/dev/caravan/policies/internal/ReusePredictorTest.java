@@ -44,24 +44,28 @@ class ReusePredictorTest {
     }
 
     @Test
-    void aContinuationClosesItsFreshPromptAsReused() {
-        ReusePredictor p = new ReusePredictor(4);
+    void aContinuedPromptClosesAsReusedOnlyWhenItLeavesTheWindowLikeEveryOther() {
+        ReusePredictor p = new ReusePredictor(2);
         p.fresh(prompt(PREAMBLE_A, 1), CONTEXT);
         String next = nextTurn(PREAMBLE_A, 1);
         p.continued(next, CONTEXT, next.length());
-        assertThat(p.reuseRate(prompt(PREAMBLE_A, 2), CONTEXT)).isEqualTo(1.0);
-        // closed once: the same continuation again counts nothing
-        p.continued(next, CONTEXT, next.length());
-        assertThat(p.reuseRate(prompt(PREAMBLE_A, 2), CONTEXT)).isEqualTo(1.0);
+        assertThat(p.reuseRate(prompt(PREAMBLE_A, 9), CONTEXT)).isNaN(); // still open: not counted early
+        p.fresh(prompt(PREAMBLE_A, 2), CONTEXT);
+        p.fresh(prompt(PREAMBLE_A, 3), CONTEXT); // pushes prompt 1 out, reused
+        assertThat(p.reuseRate(prompt(PREAMBLE_A, 9), CONTEXT)).isEqualTo(1.0);
+        p.continued(next, CONTEXT, next.length()); // closed already: counts nothing
+        p.fresh(prompt(PREAMBLE_A, 4), CONTEXT); // pushes prompt 2 out, one-off
+        assertThat(p.reuseRate(prompt(PREAMBLE_A, 9), CONTEXT)).isEqualTo(0.5);
     }
 
     @Test
     void aMatchShorterThanTheFingerprintDoesNotCountAsAContinuation() {
-        ReusePredictor p = new ReusePredictor(4);
+        ReusePredictor p = new ReusePredictor(1);
         p.fresh(prompt(PREAMBLE_A, 1), CONTEXT);
         String next = nextTurn(PREAMBLE_A, 1);
         p.continued(next, CONTEXT, CONTEXT + ReusePredictor.FINGERPRINT_CHARS - 1);
-        assertThat(p.reuseRate(prompt(PREAMBLE_A, 2), CONTEXT)).isNaN();
+        p.fresh(prompt(PREAMBLE_A, 2), CONTEXT);
+        assertThat(p.reuseRate(prompt(PREAMBLE_A, 9), CONTEXT)).isEqualTo(0.0);
     }
 
     @Test
@@ -75,7 +79,7 @@ class ReusePredictorTest {
                 p.continued(next, CONTEXT, next.length());
             }
         }
-        // 16 reused; 15 pushed out one-off; the last still open
+        // prompts 0..30 closed (each fresh prompt pushes the previous one out): the 16 even ones reused
         assertThat(p.reuseRate(prompt(PREAMBLE_A, 0), CONTEXT)).isEqualTo(16.0 / 31);
         p.fresh(prompt(PREAMBLE_A, 500), CONTEXT); // closes prompt 31 one-off: 16 of 32
         assertThat(p.oneOff(prompt(PREAMBLE_A, 0), CONTEXT)).isFalse();
@@ -98,14 +102,15 @@ class ReusePredictorTest {
         for (int n = 0; n <= ReusePredictor.HALVE_AT; n++) {
             p.fresh(prompt(PREAMBLE_A, n), CONTEXT); // each pushes the previous one out, one-off
         }
-        // 1,024 closed one-off, halved to 512 (prompt 1,024 still open); then 100 continued prompts, the first of
-        // which pushes prompt 1,024 out: 100 reused of 613 (without the halving it would be 100 of 1,125)
+        // 1,024 closed one-off, halved to 512 (prompt 1,024 still open); then 100 continued prompts: the first pushes
+        // prompt 1,024 out one-off, each next one its continued predecessor: 99 reused of 612 (without the halving,
+        // 99 of 1,124)
         for (int n = 0; n < 100; n++) {
             String first = prompt(PREAMBLE_A, 5000 + n);
             p.fresh(first, CONTEXT);
             String next = first + " more";
             p.continued(next, CONTEXT, next.length());
         }
-        assertThat(p.reuseRate(prompt(PREAMBLE_A, 0), CONTEXT)).isEqualTo(100.0 / 613);
+        assertThat(p.reuseRate(prompt(PREAMBLE_A, 0), CONTEXT)).isEqualTo(99.0 / 612);
     }
 }
