@@ -57,7 +57,7 @@ import dev.caravan.policies.tree.OwnerRule;
  *                                context, the shared prefix it branches off, saw fewer than half of its fresh prompts
  *                                continued) goes to the least-loaded worker of the <em>sink</em>, this share of the
  *                                workers (first by URL), and any other miss to the least loaded outside it, while the
- *                                choice's load is within {@code balanceAbsThreshold} of the least; in [0,1), 0 = off
+ *                                choice's load is at most {@code max(min + 1, min * balanceRelThreshold)}; in [0,1), 0 = off
  *                                (default, SGLang); docs/design/pollution.md
  */
 public record CacheAwareConfig(double cacheThreshold, int balanceAbsThreshold, double balanceRelThreshold,

@@ -110,7 +110,7 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy, Maintainable
         this.random = env.random();
         this.fleet = env.fleet() == null ? null : env.fleet().prefixes();
         this.sink = config.oneOffSinkShare() > 0
-                ? new OneOffSink(config.oneOffSinkShare(), config.balanceAbsThreshold()) : null;
+                ? new OneOffSink(config.oneOffSinkShare(), config.balanceRelThreshold()) : null;
     }
 
     public CacheAwareConfig config() {

@@ -13,9 +13,10 @@ import dev.caravan.policies.tree.ApproximateRadixTree;
  * a cache miss predicted one-off by {@link ReusePredictor} goes to the least-loaded worker of the <em>sink</em>, the
  * share of the healthy workers first in URL order; any other miss goes to the least-loaded worker outside it. So prompts
  * that will not be reused evict each other on the sink, not the reusable prefixes the other workers hold. Balance is
- * kept: the steered choice stands only while its load is at most the least load of all plus {@code slack} (the
- * imbalance guard's absolute threshold); otherwise, or with fewer than two healthy workers, the caller's least-loaded
- * choice is used. While none of the last {@value ReusePredictor#WINDOW} misses was predicted one-off, the sink is not
+ * kept: the steered choice stands only while its load is at most {@code max(min + 1, min * balanceRelThreshold)},
+ * {@code min} the least load of all (at Mooncake's one or two requests per engine, one request more than the least);
+ * otherwise, or with fewer than two healthy workers, the caller's least-loaded choice is used. (The guard's absolute
+ * threshold, 64 requests by default, let a first what-if run pile 41 % of the requests on one sink engine.) While none of the last {@value ReusePredictor#WINDOW} misses was predicted one-off, the sink is not
  * kept apart either: every miss goes to the caller's least-loaded choice, so the option costs nothing on traffic
  * without one-off prompts.
  *
@@ -29,16 +30,20 @@ final class OneOffSink {
     }
 
     private final double share;
-    private final int slack;
+    private final double rel;
     private final ReusePredictor predictor = new ReusePredictor();
     /** Misses placed so far, and the count at the last one predicted one-off (the sink is idle without them). */
     private final AtomicLong misses = new AtomicLong();
     private volatile long lastOneOff = Long.MIN_VALUE / 2;
 
-    /** @param share the sink's share of the healthy workers, in (0,1); @param slack the load window, &gt;= 0 */
-    OneOffSink(double share, int slack) {
+    /**
+     * @param share the sink's share of the healthy workers, in (0,1)
+     * @param rel   the imbalance guard's relative threshold: a steered choice may carry at most
+     *              {@code max(min + 1, min * rel)} requests, {@code min} the least load of all
+     */
+    OneOffSink(double share, double rel) {
         this.share = share;
-        this.slack = slack;
+        this.rel = rel;
     }
 
     ReusePredictor predictor() {
@@ -81,7 +86,7 @@ final class OneOffSink {
         for (Worker w : healthy) {
             min = Math.min(min, loadOf.applyAsInt(w));
         }
-        if (best == null || loadOf.applyAsInt(best) > (long) min + slack) {
+        if (best == null || loadOf.applyAsInt(best) > Math.max(min + 1.0, min * rel)) {
             return null;
         }
         return new Choice(best, oneOff ? Branches.CACHE_MISS_ONE_OFF : Branches.CACHE_MISS_REUSABLE);

@@ -86,24 +86,43 @@ class CacheAwarePollutionTest {
     }
 
     @Test
-    void aSinkLoadedBeyondTheBalanceThresholdFallsBackToTheLeastLoadedWorker() {
+    void aSinkTwoRequestsAboveTheLeastLoadedFallsBackToTheLeastLoadedWorker() {
         CacheAwarePolicy p = policy(0.25);
         learn(p);
-        // the sink is more than 64 requests above the least loaded, but the guard does not fire (265 <= 1.5 x 200)
-        for (Worker w : workers) {
-            TestWorkers.load(w, w == workers.get(0) ? 265 : 200);
-        }
+        TestWorkers.load(workers.get(0), 2);
         Decision d = send(p, workers, ticket(99_999));
         assertThat(d.worker()).isNotSameAs(workers.get(0));
         assertThat(d.branch()).isEqualTo("cache_miss_min_load");
     }
 
     @Test
+    void aSinkOneRequestAboveTheLeastLoadedStillTakesTheOneOffPrompt() {
+        CacheAwarePolicy p = policy(0.25);
+        learn(p);
+        TestWorkers.load(workers.get(0), 1);
+        Decision d = send(p, workers, ticket(99_999));
+        assertThat(d.worker()).isSameAs(workers.get(0));
+        assertThat(d.branch()).isEqualTo("cache_miss_one_off");
+    }
+
+    @Test
+    void atHighLoadTheSinkMayCarryTheGuardsRelativeMargin() {
+        CacheAwarePolicy p = policy(0.25);
+        learn(p);
+        for (Worker w : workers) {
+            TestWorkers.load(w, w == workers.get(0) ? 15 : 10); // 15 <= 1.5 x 10
+        }
+        assertThat(send(p, workers, ticket(99_998)).branch()).isEqualTo("cache_miss_one_off");
+        TestWorkers.load(workers.get(0), 1); // 16 > 15
+        assertThat(send(p, workers, ticket(99_999)).branch()).isEqualTo("cache_miss_min_load");
+    }
+
+    @Test
     void theSinkIsTheRoundedShareLeavingOneWorkerOutside() {
-        assertThat(new OneOffSink(0.25, 0).sinkSize(8)).isEqualTo(2);
-        assertThat(new OneOffSink(0.1, 0).sinkSize(8)).isEqualTo(1);
-        assertThat(new OneOffSink(0.9, 0).sinkSize(8)).isEqualTo(7);
-        assertThat(new OneOffSink(0.5, 0).sinkSize(1)).isZero();
+        assertThat(new OneOffSink(0.25, 1.5).sinkSize(8)).isEqualTo(2);
+        assertThat(new OneOffSink(0.1, 1.5).sinkSize(8)).isEqualTo(1);
+        assertThat(new OneOffSink(0.9, 1.5).sinkSize(8)).isEqualTo(7);
+        assertThat(new OneOffSink(0.5, 1.5).sinkSize(1)).isZero();
     }
 
     @Test
