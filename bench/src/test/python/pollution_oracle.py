@@ -13,6 +13,8 @@ longest match):
   perfect predictor.
 - feature sink J: the same with a predictor the router could have (prompt shorter than T ids).
 
+No load bound applies to the sink here (the share column shows what that costs); the gateway's option has one.
+
 It also prints how well features the router sees at a miss separate reused from one-off first turns (ROC AUC).
 
 Usage: pollution_oracle.py TRACE [--offset N] [--limit N]
