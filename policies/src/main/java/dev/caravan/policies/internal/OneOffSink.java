@@ -32,8 +32,8 @@ final class OneOffSink {
     private final double share;
     private final double rel;
     private final ReusePredictor predictor = new ReusePredictor();
-    /** Misses placed so far, and the count at the last one predicted one-off (the sink is idle without them). */
-    private final AtomicLong misses = new AtomicLong();
+    /** Hits and misses seen so far, and the count at the last miss predicted one-off (the sink idles without them). */
+    private final AtomicLong decisions = new AtomicLong();
     private volatile long lastOneOff = Long.MIN_VALUE / 2;
 
     /**
@@ -57,6 +57,7 @@ final class OneOffSink {
 
     /** A hit matching {@code matchedCodePoints} of the prompt: closes the fresh prompt it continues, if any. */
     void hit(String text, ApproximateRadixTree tree, int healthy, long matchedCodePoints) {
+        decisions.incrementAndGet();
         int context = utf16(text, tree.sharedPrefixChars(text, healthy));
         predictor.continued(text, context, utf16(text, matchedCodePoints));
     }
@@ -71,13 +72,13 @@ final class OneOffSink {
         predictor.continued(text, context, utf16(text, matchedCodePoints));
         boolean oneOff = predictor.oneOff(text, context);
         predictor.fresh(text, context);
-        long miss = misses.incrementAndGet();
+        long now = decisions.incrementAndGet();
         if (oneOff) {
-            lastOneOff = miss;
+            lastOneOff = now;
         }
         int sink = sinkSize(healthy.size());
-        if (sink == 0 || (!oneOff && miss - lastOneOff > ReusePredictor.WINDOW)) {
-            return null; // no one-off miss among the last window's: nothing to keep apart, the sink takes its share
+        if (sink == 0 || (!oneOff && now - lastOneOff > ReusePredictor.WINDOW)) {
+            return null; // no one-off miss among the last window's decisions: nothing to keep apart
         }
         List<Worker> byUrl = healthy.stream().sorted((a, b) -> a.url().compareTo(b.url())).toList();
         List<Worker> side = oneOff ? byUrl.subList(0, sink) : byUrl.subList(sink, byUrl.size());

@@ -86,6 +86,19 @@ class CacheAwarePollutionTest {
     }
 
     @Test
+    void oncePromptsOfOneOffContextsStopComingTheSinkIsNoLongerKeptApart() {
+        CacheAwarePolicy p = policy(0.25);
+        learn(p);
+        Decision first = send(p, workers, lesson(99_999, 1));
+        assertThat(first.branch()).isEqualTo("cache_miss_reusable");
+        for (int t = 2; t < 2 + ReusePredictor.WINDOW; t++) {
+            assertThat(send(p, workers, lesson(99_999, t)).branch()).isEqualTo("cache_hit");
+        }
+        // more than 512 decisions since the last miss predicted one-off (the last ticket): an ordinary miss again
+        assertThat(send(p, workers, lesson(99_998, 1)).branch()).isEqualTo("cache_miss_min_load");
+    }
+
+    @Test
     void aSinkTwoRequestsAboveTheLeastLoadedFallsBackToTheLeastLoadedWorker() {
         CacheAwarePolicy p = policy(0.25);
         learn(p);
