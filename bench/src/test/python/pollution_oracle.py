@@ -17,11 +17,18 @@ No load bound applies to the sink here (the share column shows what that costs);
 
 It also prints how well features the router sees at a miss separate reused from one-off first turns (ROC AUC).
 
-Usage: pollution_oracle.py TRACE [--offset N] [--limit N]
+With --label-one-off OUT it instead writes the window as a new trace in which every conversation seen only once in
+the window (its hash id 1 occurs in one request) starts with hash id 10,000,000 instead of the shared id 0: one-off
+prompts then have a preamble of their own, the signal a tenant or an application would give a router. --flip P
+relabels each conversation the wrong way with probability P (random.Random(7)), a predictor that is right 1 - P of the
+time.
+
+Usage: pollution_oracle.py TRACE [--offset N] [--limit N] [--label-one-off OUT [--flip P]]
 """
 import argparse
 import bisect
 import json
+import random
 from collections import OrderedDict, defaultdict
 
 ENGINES = 8
@@ -34,10 +41,15 @@ def main():
     ap.add_argument("trace")
     ap.add_argument("--offset", type=int, default=0)
     ap.add_argument("--limit", type=int, default=2000)
+    ap.add_argument("--label-one-off")
+    ap.add_argument("--flip", type=float, default=0.0)
     a = ap.parse_args()
     with open(a.trace) as f:
         lines = f.readlines()[a.offset:a.offset + a.limit]
     reqs = [json.loads(line) for line in lines]
+    if a.label_one_off:
+        label_one_off(reqs, a.label_one_off, a.flip)
+        return
     warm = len(reqs) // 5
     refs = defaultdict(list)
     for i, r in enumerate(reqs):
@@ -128,6 +140,25 @@ def main():
     reused = sum(1 for *_, y in rows if y)
     print(f"first turns {len(rows)}, later continued {reused / len(rows):.3f}; ROC AUC of input length "
           f"{auc([(x, y) for x, _, y in rows]):.3f}, of max_tokens {auc([(o, y) for _, o, y in rows]):.3f}")
+
+
+def label_one_off(reqs, out, flip):
+    roots = defaultdict(int)
+    for r in reqs:
+        if len(r["hash_ids"]) > 1:
+            roots[r["hash_ids"][1]] += 1
+    rnd = random.Random(7)
+    label = {}
+    with open(out, "w") as f:
+        for r in reqs:
+            h = list(r["hash_ids"])
+            if len(h) > 1:
+                if h[1] not in label:
+                    one_off = roots[h[1]] == 1
+                    label[h[1]] = (not one_off) if rnd.random() < flip else one_off
+                if label[h[1]]:
+                    h[0] = 10_000_000
+            f.write(json.dumps(dict(r, hash_ids=h)) + "\n")
 
 
 if __name__ == "__main__":
