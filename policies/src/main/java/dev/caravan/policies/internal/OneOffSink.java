@@ -12,16 +12,19 @@ import dev.caravan.policies.tree.ApproximateRadixTree;
  * cache_aware's cache-pollution-aware placement ({@code --one-off-sink-share}, issue 20 item 3; docs/design/pollution.md):
  * a cache miss predicted one-off by {@link ReusePredictor} goes to the least-loaded worker of the <em>sink</em>, the
  * share of the healthy workers first in URL order; any other miss goes to the least-loaded worker outside it. So prompts
- * that will not be reused evict each other on the sink, not the reusable prefixes the other workers hold. Balance is
- * kept: the steered choice stands only while its load is at most {@code max(min + 1, min * balanceRelThreshold)},
- * {@code min} the least load of all (at Mooncake's one or two requests per engine, one request more than the least);
- * otherwise, or with fewer than two healthy workers, the caller's least-loaded choice is used. (The guard's absolute
- * threshold, 64 requests by default, let a first what-if run pile 41 % of the requests on one sink engine.) While none of the last {@value ReusePredictor#WINDOW} misses was predicted one-off, the sink is not
- * kept apart either: every miss goes to the caller's least-loaded choice, so the option costs nothing on traffic
- * without one-off prompts.
+ * that will not be reused evict each other on the sink, not the reusable prefixes the other workers hold.
  *
- * <p>Every miss opens a fingerprint in the predictor and every hit closes the one it continues, so the prediction
- * learns from the traffic whether the option steers or not.
+ * <p>Balance is kept: the steered choice stands only while its load is at most
+ * {@code max(min + 1, min * balanceRelThreshold)}, {@code min} the least load of all (at Mooncake's one or two requests
+ * per engine, one request more than the least); otherwise, or with fewer than two healthy workers, the caller's
+ * least-loaded choice is used. (The guard's absolute threshold, 64 requests by default, let a first what-if run pile
+ * 41 % of the requests on one sink engine.) While no miss among the last {@value ReusePredictor#WINDOW} hits and misses
+ * was predicted one-off, the sink is not kept apart either: every miss goes to the caller's least-loaded choice, so
+ * the option costs nothing on traffic without one-off prompts. (Counted in misses, that window outlived its cause where
+ * misses are rare: b2b's few misses after warm-up still avoided the sink because of a prediction made at cold start.)
+ *
+ * <p>Every miss opens a fingerprint in the predictor and every hit or miss marks the one it continues, so the
+ * prediction learns from the traffic whether the option steers or not.
  */
 final class OneOffSink {
 
@@ -46,16 +49,12 @@ final class OneOffSink {
         this.rel = rel;
     }
 
-    ReusePredictor predictor() {
-        return predictor;
-    }
-
     /** Workers in the sink among {@code n} healthy ones: the rounded share, at least one, leaving one outside. */
     int sinkSize(int n) {
         return n < 2 ? 0 : (int) Math.max(1, Math.min(n - 1, Math.round(share * n)));
     }
 
-    /** A hit matching {@code matchedCodePoints} of the prompt: closes the fresh prompt it continues, if any. */
+    /** A hit matching {@code matchedCodePoints} of the prompt: marks the fresh prompt it continues, if any, reused. */
     void hit(String text, ApproximateRadixTree tree, int healthy, long matchedCodePoints) {
         decisions.incrementAndGet();
         int context = utf16(text, tree.sharedPrefixChars(text, healthy));
@@ -64,7 +63,7 @@ final class OneOffSink {
 
     /**
      * Places a miss that matched {@code matchedCodePoints}: the steered worker and branch, or null to let the caller
-     * choose the least loaded. The prompt closes the fresh prompt it continues, if any, and is recorded as fresh.
+     * choose the least loaded. The prompt marks the fresh prompt it continues, if any, and is recorded as fresh.
      */
     Choice miss(List<Worker> healthy, String text, ApproximateRadixTree tree, long matchedCodePoints,
                 ToIntFunction<Worker> loadOf) {
