@@ -39,6 +39,10 @@ public final class Branches {
      * preamble too little matched; least-loaded healthy worker.
      */
     public static final String CACHE_MISS_SHARED_PREFIX = "cache_miss_shared_prefix";
+    /** cache_aware with {@code --one-off-sink-share}: a miss predicted one-off, least-loaded worker of the sink. */
+    public static final String CACHE_MISS_ONE_OFF = "cache_miss_one_off";
+    /** cache_aware with {@code --one-off-sink-share}: a miss not predicted one-off, least loaded outside the sink. */
+    public static final String CACHE_MISS_REUSABLE = "cache_miss_reusable";
     /** cache_aware: low match rate, least-loaded healthy worker (latest SGLang's miss branch). */
     public static final String CACHE_MISS_MIN_LOAD = "cache_miss_min_load";
     /** cache_aware: the imbalance guard fired, least-loaded healthy worker. */

@@ -53,12 +53,18 @@ import dev.caravan.policies.tree.OwnerRule;
  *                                turns keep their worker; default false (SGLang: the whole match counts)
  * @param minLoadTieBreak         how the least-loaded choices break ties ({@link MinLoadTieBreak}): {@code processed}
  *                                (default, SGLang smg #1714) or {@code footprint} (smallest tree, then random)
+ * @param oneOffSinkShare         issue 20 item 3, cache-pollution-aware placement: a cache miss predicted one-off (its
+ *                                context, the shared prefix it branches off, saw fewer than half of its fresh prompts
+ *                                continued) goes to the least-loaded worker of the <em>sink</em>, this share of the
+ *                                workers (first by URL), and any other miss to the least loaded outside it, while the
+ *                                choice's load is at most {@code max(min + 1, min * balanceRelThreshold)}; in [0,1), 0 = off
+ *                                (default, SGLang); docs/design/pollution.md
  */
 public record CacheAwareConfig(double cacheThreshold, int balanceAbsThreshold, double balanceRelThreshold,
                                Duration evictionInterval, long maxTreeSize, int minPrefixMatchChars,
                                boolean imbalancePreferCached, boolean staleFallbackMinLoad, boolean balanceEngineLoad,
                                Duration engineLoadMaxAge, OwnerRule sharedPrefixOwner, boolean discountSharedPrefix,
-                               MinLoadTieBreak minLoadTieBreak) implements PolicyConfig {
+                               MinLoadTieBreak minLoadTieBreak, double oneOffSinkShare) implements PolicyConfig {
 
     public static final double DEFAULT_CACHE_THRESHOLD = 0.3;
     public static final int DEFAULT_BALANCE_ABS_THRESHOLD = 64;
@@ -81,6 +87,8 @@ public record CacheAwareConfig(double cacheThreshold, int balanceAbsThreshold, d
     public static final boolean DEFAULT_DISCOUNT_SHARED_PREFIX = true;
     /** SGLang's later gateway (smg #1714): fewer processed selections, then the earlier worker. */
     public static final MinLoadTieBreak DEFAULT_MIN_LOAD_TIE_BREAK = MinLoadTieBreak.PROCESSED;
+    /** Off: every miss goes to the least-loaded worker, as in SGLang. */
+    public static final double DEFAULT_ONE_OFF_SINK_SHARE = 0;
 
     public CacheAwareConfig {
         Checks.inUnitInterval(cacheThreshold, "cacheThreshold", CACHE_THRESHOLD);
@@ -92,6 +100,22 @@ public record CacheAwareConfig(double cacheThreshold, int balanceAbsThreshold, d
         Checks.nonNegative(engineLoadMaxAge, "engineLoadMaxAge", ENGINE_LOAD_MAX_AGE);
         Objects.requireNonNull(sharedPrefixOwner, "sharedPrefixOwner");
         Objects.requireNonNull(minLoadTieBreak, "minLoadTieBreak");
+        Checks.inUnitInterval(oneOffSinkShare, "oneOffSinkShare", ONE_OFF_SINK_SHARE);
+        if (oneOffSinkShare >= 1) {
+            throw new IllegalArgumentException("oneOffSinkShare (" + ONE_OFF_SINK_SHARE + ") must be below 1, was "
+                    + oneOffSinkShare);
+        }
+    }
+
+    /** The configuration without cache-pollution-aware placement. */
+    public CacheAwareConfig(double cacheThreshold, int balanceAbsThreshold, double balanceRelThreshold,
+                            Duration evictionInterval, long maxTreeSize, int minPrefixMatchChars,
+                            boolean imbalancePreferCached, boolean staleFallbackMinLoad, boolean balanceEngineLoad,
+                            Duration engineLoadMaxAge, OwnerRule sharedPrefixOwner, boolean discountSharedPrefix,
+                            MinLoadTieBreak minLoadTieBreak) {
+        this(cacheThreshold, balanceAbsThreshold, balanceRelThreshold, evictionInterval, maxTreeSize,
+                minPrefixMatchChars, imbalancePreferCached, staleFallbackMinLoad, balanceEngineLoad, engineLoadMaxAge,
+                sharedPrefixOwner, discountSharedPrefix, minLoadTieBreak, DEFAULT_ONE_OFF_SINK_SHARE);
     }
 
     /** The configuration without the issue-20 options: shared prefixes count and ties go by processed count (SGLang). */
@@ -118,7 +142,7 @@ public record CacheAwareConfig(double cacheThreshold, int balanceAbsThreshold, d
                 DEFAULT_BALANCE_REL_THRESHOLD, DEFAULT_EVICTION_INTERVAL, DEFAULT_MAX_TREE_SIZE,
                 DEFAULT_MIN_PREFIX_MATCH_CHARS, DEFAULT_IMBALANCE_PREFER_CACHED, DEFAULT_STALE_FALLBACK_MIN_LOAD,
                 DEFAULT_BALANCE_ENGINE_LOAD, DEFAULT_ENGINE_LOAD_MAX_AGE, DEFAULT_SHARED_PREFIX_OWNER,
-                DEFAULT_DISCOUNT_SHARED_PREFIX, DEFAULT_MIN_LOAD_TIE_BREAK);
+                DEFAULT_DISCOUNT_SHARED_PREFIX, DEFAULT_MIN_LOAD_TIE_BREAK, DEFAULT_ONE_OFF_SINK_SHARE);
     }
 
     /** SGLang's cache_aware exactly: Caravan's defaults with the whole match counting ({@code --sglang-defaults}). */
@@ -140,71 +164,79 @@ public record CacheAwareConfig(double cacheThreshold, int balanceAbsThreshold, d
                 o.getSeconds(ENGINE_LOAD_MAX_AGE, DEFAULT_ENGINE_LOAD_MAX_AGE),
                 o.getOwnerRule(SHARED_PREFIX_OWNER, DEFAULT_SHARED_PREFIX_OWNER),
                 o.getBoolean(DISCOUNT_SHARED_PREFIX, DEFAULT_DISCOUNT_SHARED_PREFIX),
-                o.getTieBreak(MIN_LOAD_TIE_BREAK, DEFAULT_MIN_LOAD_TIE_BREAK));
+                o.getTieBreak(MIN_LOAD_TIE_BREAK, DEFAULT_MIN_LOAD_TIE_BREAK),
+                o.getDouble(ONE_OFF_SINK_SHARE, DEFAULT_ONE_OFF_SINK_SHARE));
     }
 
     public CacheAwareConfig withCacheThreshold(double v) {
         return new CacheAwareConfig(v, balanceAbsThreshold, balanceRelThreshold, evictionInterval, maxTreeSize,
                 minPrefixMatchChars, imbalancePreferCached, staleFallbackMinLoad, balanceEngineLoad, engineLoadMaxAge,
-                sharedPrefixOwner, discountSharedPrefix, minLoadTieBreak);
+                sharedPrefixOwner, discountSharedPrefix, minLoadTieBreak, oneOffSinkShare);
     }
 
     public CacheAwareConfig withBalance(int abs, double rel) {
         return new CacheAwareConfig(cacheThreshold, abs, rel, evictionInterval, maxTreeSize, minPrefixMatchChars,
                 imbalancePreferCached, staleFallbackMinLoad, balanceEngineLoad, engineLoadMaxAge,
-                sharedPrefixOwner, discountSharedPrefix, minLoadTieBreak);
+                sharedPrefixOwner, discountSharedPrefix, minLoadTieBreak, oneOffSinkShare);
     }
 
     public CacheAwareConfig withMaxTreeSize(long v) {
         return new CacheAwareConfig(cacheThreshold, balanceAbsThreshold, balanceRelThreshold, evictionInterval, v,
                 minPrefixMatchChars, imbalancePreferCached, staleFallbackMinLoad, balanceEngineLoad, engineLoadMaxAge,
-                sharedPrefixOwner, discountSharedPrefix, minLoadTieBreak);
+                sharedPrefixOwner, discountSharedPrefix, minLoadTieBreak, oneOffSinkShare);
     }
 
     public CacheAwareConfig withMinPrefixMatchChars(int v) {
         return new CacheAwareConfig(cacheThreshold, balanceAbsThreshold, balanceRelThreshold, evictionInterval,
                 maxTreeSize, v, imbalancePreferCached, staleFallbackMinLoad, balanceEngineLoad, engineLoadMaxAge,
-                sharedPrefixOwner, discountSharedPrefix, minLoadTieBreak);
+                sharedPrefixOwner, discountSharedPrefix, minLoadTieBreak, oneOffSinkShare);
     }
 
     public CacheAwareConfig withImbalancePreferCached(boolean v) {
         return new CacheAwareConfig(cacheThreshold, balanceAbsThreshold, balanceRelThreshold, evictionInterval,
                 maxTreeSize, minPrefixMatchChars, v, staleFallbackMinLoad, balanceEngineLoad, engineLoadMaxAge,
-                sharedPrefixOwner, discountSharedPrefix, minLoadTieBreak);
+                sharedPrefixOwner, discountSharedPrefix, minLoadTieBreak, oneOffSinkShare);
     }
 
     public CacheAwareConfig withStaleFallbackMinLoad(boolean v) {
         return new CacheAwareConfig(cacheThreshold, balanceAbsThreshold, balanceRelThreshold, evictionInterval,
                 maxTreeSize, minPrefixMatchChars, imbalancePreferCached, v, balanceEngineLoad, engineLoadMaxAge,
-                sharedPrefixOwner, discountSharedPrefix, minLoadTieBreak);
+                sharedPrefixOwner, discountSharedPrefix, minLoadTieBreak, oneOffSinkShare);
     }
 
     /** Improvement (d) on or off, trusting engine loads polled at most {@code maxAge} ago. */
     public CacheAwareConfig withBalanceEngineLoad(boolean v, Duration maxAge) {
         return new CacheAwareConfig(cacheThreshold, balanceAbsThreshold, balanceRelThreshold, evictionInterval,
                 maxTreeSize, minPrefixMatchChars, imbalancePreferCached, staleFallbackMinLoad, v, maxAge,
-                sharedPrefixOwner, discountSharedPrefix, minLoadTieBreak);
+                sharedPrefixOwner, discountSharedPrefix, minLoadTieBreak, oneOffSinkShare);
     }
 
     /** Which tenant a match reports for a shared prefix (see {@link OwnerRule}). */
     public CacheAwareConfig withSharedPrefixOwner(OwnerRule v) {
         return new CacheAwareConfig(cacheThreshold, balanceAbsThreshold, balanceRelThreshold, evictionInterval,
                 maxTreeSize, minPrefixMatchChars, imbalancePreferCached, staleFallbackMinLoad, balanceEngineLoad,
-                engineLoadMaxAge, v, discountSharedPrefix, minLoadTieBreak);
+                engineLoadMaxAge, v, discountSharedPrefix, minLoadTieBreak, oneOffSinkShare);
     }
 
     /** Issue 20's shared-prefix discount on or off (see the record's description). */
     public CacheAwareConfig withDiscountSharedPrefix(boolean v) {
         return new CacheAwareConfig(cacheThreshold, balanceAbsThreshold, balanceRelThreshold, evictionInterval,
                 maxTreeSize, minPrefixMatchChars, imbalancePreferCached, staleFallbackMinLoad, balanceEngineLoad,
-                engineLoadMaxAge, sharedPrefixOwner, v, minLoadTieBreak);
+                engineLoadMaxAge, sharedPrefixOwner, v, minLoadTieBreak, oneOffSinkShare);
     }
 
     /** How the least-loaded choices break ties ({@link MinLoadTieBreak}). */
     public CacheAwareConfig withMinLoadTieBreak(MinLoadTieBreak v) {
         return new CacheAwareConfig(cacheThreshold, balanceAbsThreshold, balanceRelThreshold, evictionInterval,
                 maxTreeSize, minPrefixMatchChars, imbalancePreferCached, staleFallbackMinLoad, balanceEngineLoad,
-                engineLoadMaxAge, sharedPrefixOwner, discountSharedPrefix, v);
+                engineLoadMaxAge, sharedPrefixOwner, discountSharedPrefix, v, oneOffSinkShare);
+    }
+
+    /** Cache-pollution-aware placement: the sink's share of the workers, 0 = off (see the record's description). */
+    public CacheAwareConfig withOneOffSinkShare(double v) {
+        return new CacheAwareConfig(cacheThreshold, balanceAbsThreshold, balanceRelThreshold, evictionInterval,
+                maxTreeSize, minPrefixMatchChars, imbalancePreferCached, staleFallbackMinLoad, balanceEngineLoad,
+                engineLoadMaxAge, sharedPrefixOwner, discountSharedPrefix, minLoadTieBreak, v);
     }
 
     @Override

@@ -59,6 +59,8 @@ public sealed interface PolicyConfig permits RandomConfig, RoundRobinConfig, Pow
     String SHARED_PREFIX_OWNER = "shared-prefix-owner";
     /** Option key {@code discount-shared-prefix} (cache_aware): a preamble much traffic branches off makes no hit. */
     String DISCOUNT_SHARED_PREFIX = "discount-shared-prefix";
+    /** Option key {@code one-off-sink-share} (cache_aware): share of workers that take misses predicted one-off. */
+    String ONE_OFF_SINK_SHARE = "one-off-sink-share";
     /** Option key {@code min-load-tie-break}: {@code processed|footprint}, cache_aware's choice among least loaded. */
     String MIN_LOAD_TIE_BREAK = "min-load-tie-break";
 

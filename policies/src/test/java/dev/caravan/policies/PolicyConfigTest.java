@@ -98,6 +98,15 @@ class PolicyConfigTest {
     }
 
     @Test
+    void readsTheOneOffSinkShareOffByDefaultAndRejectsAShareOfOne() {
+        assertThat(CacheAwareConfig.defaults().oneOffSinkShare()).isZero();
+        assertThat(PolicyConfig.fromOptions("cache_aware", Map.of("one-off-sink-share", "0.25")))
+                .isEqualTo(CacheAwareConfig.defaults().withOneOffSinkShare(0.25));
+        assertThatThrownBy(() -> PolicyConfig.fromOptions("cache_aware", Map.of("one-off-sink-share", "1")))
+                .hasMessage("oneOffSinkShare (one-off-sink-share) must be below 1, was 1.0");
+    }
+
+    @Test
     void sharedPrefixOwnerDefaultsToSglangsFirstOwnerAndRejectsOtherValues() {
         assertThat(CacheAwareConfig.defaults().sharedPrefixOwner()).isEqualTo(OwnerRule.FIRST);
         assertThatThrownBy(() -> PolicyConfig.fromOptions("cache_aware", Map.of("shared-prefix-owner", "newest")))

@@ -64,7 +64,9 @@ import dev.caravan.policies.tree.PrefixMatch;
  * {@code (matched - shared) / (input - shared) > cacheThreshold}, so a new conversation matching only the preamble all
  * traffic shares is a miss ({@code cache_miss_shared_prefix} when the whole match would have hit) while a conversation's
  * later turns keep their worker; (f) {@code minLoadTieBreak footprint}: every least-loaded choice breaks ties by the
- * smallest tree footprint, then at random ({@link LeastLoaded}), instead of processed count and list order.
+ * smallest tree footprint, then at random ({@link LeastLoaded}), instead of processed count and list order;
+ * (g) {@code oneOffSinkShare} (issue 20 item 3): a miss predicted one-off goes to a sink share of the workers and any
+ * other miss outside it ({@link OneOffSink}, {@link ReusePredictor}), so one-off prompts do not evict reusable prefixes.
  *
  * <p>Trees: one per model ({@link ModelKey}), created on first use, so SGLang's "no tree for this model, route randomly"
  * branch (a seeding race) cannot happen here. Workers are seeded into their model's tree when added and purged from
@@ -95,6 +97,8 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy, Maintainable
     private final ConcurrentHashMap<String, Long> budgetOverrides = new ConcurrentHashMap<>();
     /** The fleet's prefix index with replica sync, else null. */
     private final FleetPrefixes fleet;
+    /** {@code --one-off-sink-share}'s placement of misses, else null. */
+    private final OneOffSink sink;
 
     /**
      * {@code env} supplies the clock engine-load ages are measured with (the load monitor stamps the same clock) and,
@@ -105,6 +109,8 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy, Maintainable
         this.nanoTime = env.nanoTime();
         this.random = env.random();
         this.fleet = env.fleet() == null ? null : env.fleet().prefixes();
+        this.sink = config.oneOffSinkShare() > 0
+                ? new OneOffSink(config.oneOffSinkShare(), config.balanceRelThreshold()) : null;
     }
 
     public CacheAwareConfig config() {
@@ -147,6 +153,9 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy, Maintainable
                 if (match != local && !(match.tenant().equals(local.tenant()) && qualifies(local, shared))) {
                     branch = Branches.CACHE_HIT_PEER;
                 }
+                if (sink != null) {
+                    sink.hit(text, tree, healthy.size(), match.matchedChars());
+                }
                 return route(tree, text, tenant, branch, match, routed);
             }
             tree.removeTenant(match.tenant());
@@ -158,6 +167,10 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy, Maintainable
             return Decision.of(healthy.get(0), NAME, Branches.STALE_TENANT);
         }
         String miss = shared > 0 ? Branches.CACHE_MISS_SHARED_PREFIX : Branches.CACHE_MISS_MIN_LOAD;
+        OneOffSink.Choice steered = sink == null ? null : sink.miss(healthy, text, tree, match.matchedChars(), loadOf);
+        if (steered != null) {
+            return route(tree, text, steered.worker(), steered.branch(), match, routed);
+        }
         return route(tree, text, leastLoaded(healthy, tree), miss, match, routed);
     }
 

@@ -270,6 +270,11 @@ public final class CaravanFlags {
             .oneOf(Choices.of(Arrays.stream(MinLoadTieBreak.values()).map(MinLoadTieBreak::wireName).toList()))
             .describe("cache_aware: how least-loaded choices break ties: processed (SGLang: fewer selections, then "
                     + "list order) or footprint (smallest tree, then random).");
+    public static final CaravanFlag ONE_OFF_SINK_SHARE = option(PolicyConfig.ONE_OFF_SINK_SHARE, DOUBLE, POLICY)
+            .defaultValue(CacheAwareConfig.DEFAULT_ONE_OFF_SINK_SHARE)
+            .describe("cache_aware (Caravan): cache-pollution-aware placement; a miss whose context (the shared "
+                    + "prefix it branches off) saw fewer than half of its new prompts continued goes to this share of "
+                    + "the workers, other misses to the rest; in [0,1), 0 = off.");
     public static final CaravanFlag BUCKET_ADJUST_INTERVAL = option(PolicyConfig.BUCKET_ADJUST_INTERVAL, LONG, POLICY)
             .alias("--bucket-adjust-interval-secs")
             .defaultValue(BucketConfig.DEFAULT_BUCKET_ADJUST_INTERVAL.toSeconds()).checkedBy(BY_POLICY)
