@@ -71,7 +71,13 @@ public record CacheAwareConfig(double cacheThreshold, int balanceAbsThreshold, d
     public static final double DEFAULT_BALANCE_REL_THRESHOLD = 1.5;
     public static final Duration DEFAULT_EVICTION_INTERVAL = Duration.ofSeconds(60);
     public static final long DEFAULT_MAX_TREE_SIZE = 1L << 26;
-    public static final int DEFAULT_MIN_PREFIX_MATCH_CHARS = 0;
+    /**
+     * Caravan's default since issue 20's measurements (docs/benchmarks.md, "Defaults chosen from measurements"): a
+     * 4,096-character match (about 1,000 tokens) is a hit whatever the rate, so a tenant's preamble before a long
+     * unique document keeps its engine (rag 0.357 -> 0.928 prefix hit; Mooncake 0.159 -> 0.178); nothing changes where
+     * matches are short or rates high. SGLang has no such rule ({@link #sglang()}: 0).
+     */
+    public static final int DEFAULT_MIN_PREFIX_MATCH_CHARS = 4096;
     public static final boolean DEFAULT_IMBALANCE_PREFER_CACHED = false;
     public static final boolean DEFAULT_STALE_FALLBACK_MIN_LOAD = false;
     public static final boolean DEFAULT_BALANCE_ENGINE_LOAD = false;
@@ -147,7 +153,8 @@ public record CacheAwareConfig(double cacheThreshold, int balanceAbsThreshold, d
 
     /** SGLang's cache_aware exactly: Caravan's defaults with the whole match counting ({@code --sglang-defaults}). */
     public static CacheAwareConfig sglang() {
-        return defaults().withDiscountSharedPrefix(false).withMinLoadTieBreak(MinLoadTieBreak.PROCESSED);
+        return defaults().withDiscountSharedPrefix(false).withMinLoadTieBreak(MinLoadTieBreak.PROCESSED)
+                .withMinPrefixMatchChars(0);
     }
 
     static CacheAwareConfig from(PolicyOptions o) {

@@ -14,8 +14,8 @@ import dev.caravan.policies.tree.OwnerRule;
 class PolicyConfigTest {
 
     @Test
-    void cacheAwareDefaultsAreSglangPythonLauncherValues() {
-        CacheAwareConfig c = CacheAwareConfig.defaults();
+    void cacheAwareSglangConfigHasTheSglangPythonLauncherValues() {
+        CacheAwareConfig c = CacheAwareConfig.sglang();
         assertThat(c.cacheThreshold()).isEqualTo(0.3);
         assertThat(c.balanceAbsThreshold()).isEqualTo(64);
         assertThat(c.balanceRelThreshold()).isEqualTo(1.5);
@@ -24,6 +24,9 @@ class PolicyConfigTest {
         assertThat(c.minPrefixMatchChars()).isZero();
         assertThat(c.imbalancePreferCached()).isFalse();
         assertThat(c.staleFallbackMinLoad()).isFalse();
+        assertThat(c.discountSharedPrefix()).isFalse();
+        assertThat(CacheAwareConfig.defaults()).as("Caravan's defaults: the measured exceptions only")
+                .isEqualTo(c.withDiscountSharedPrefix(true).withMinPrefixMatchChars(4096));
     }
 
     @Test
@@ -87,9 +90,8 @@ class PolicyConfigTest {
         assertThat(CacheAwareConfig.defaults().discountSharedPrefix()).isTrue();
         assertThat(CacheAwareConfig.defaults().minLoadTieBreak()).isEqualTo(MinLoadTieBreak.PROCESSED);
         assertThat(CacheAwareConfig.sglang().discountSharedPrefix()).isFalse();
-        assertThat(CacheAwareConfig.sglang().withDiscountSharedPrefix(true)).isEqualTo(CacheAwareConfig.defaults());
         PolicyConfig c = PolicyConfig.fromOptions("cache_aware", Map.of("discount-shared-prefix", "false",
-                "min-load-tie-break", "Footprint"));
+                "min-load-tie-break", "Footprint", "min-prefix-match-chars", "0"));
         assertThat(c).isEqualTo(CacheAwareConfig.sglang().withMinLoadTieBreak(MinLoadTieBreak.FOOTPRINT));
         assertThatThrownBy(() -> PolicyConfig.fromOptions("cache_aware", Map.of("min-load-tie-break", "order")))
                 .hasMessage("option min-load-tie-break must be processed or footprint, was 'order'");
