@@ -39,6 +39,11 @@ public final class Branches {
      * preamble too little matched; least-loaded healthy worker.
      */
     public static final String CACHE_MISS_SHARED_PREFIX = "cache_miss_shared_prefix";
+    /**
+     * cache_aware with {@code --hot-prefix-replication}: only a hot prefix made the match a hit; the least-loaded of
+     * that prefix's k holders.
+     */
+    public static final String HOT_PREFIX = "hot_prefix";
     /** cache_aware: low match rate, least-loaded healthy worker (latest SGLang's miss branch). */
     public static final String CACHE_MISS_MIN_LOAD = "cache_miss_min_load";
     /** cache_aware: the imbalance guard fired, least-loaded healthy worker. */

@@ -53,12 +53,17 @@ import dev.caravan.policies.tree.OwnerRule;
  *                                turns keep their worker; default false (SGLang: the whole match counts)
  * @param minLoadTieBreak         how the least-loaded choices break ties ({@link MinLoadTieBreak}): {@code processed}
  *                                (default, SGLang smg #1714) or {@code footprint} (smallest tree, then random)
+ * @param hotPrefixReplication    issue 20, item 2 (Preble-style): a prefix whose recent load is above one engine's fair
+ *                                share is held by {@code k = ceil(share × N)} engines, k following its load up at once
+ *                                and down after a quiet spell, and the requests only that prefix makes a hit go to the
+ *                                least loaded of its holders ({@code hot_prefix}); default false (SGLang: one owner)
  */
 public record CacheAwareConfig(double cacheThreshold, int balanceAbsThreshold, double balanceRelThreshold,
                                Duration evictionInterval, long maxTreeSize, int minPrefixMatchChars,
                                boolean imbalancePreferCached, boolean staleFallbackMinLoad, boolean balanceEngineLoad,
                                Duration engineLoadMaxAge, OwnerRule sharedPrefixOwner, boolean discountSharedPrefix,
-                               MinLoadTieBreak minLoadTieBreak) implements PolicyConfig {
+                               MinLoadTieBreak minLoadTieBreak, boolean hotPrefixReplication)
+        implements PolicyConfig {
 
     public static final double DEFAULT_CACHE_THRESHOLD = 0.3;
     public static final int DEFAULT_BALANCE_ABS_THRESHOLD = 64;
@@ -77,6 +82,8 @@ public record CacheAwareConfig(double cacheThreshold, int balanceAbsThreshold, d
     public static final boolean DEFAULT_DISCOUNT_SHARED_PREFIX = false;
     /** SGLang's later gateway (smg #1714): fewer processed selections, then the earlier worker. */
     public static final MinLoadTieBreak DEFAULT_MIN_LOAD_TIE_BREAK = MinLoadTieBreak.PROCESSED;
+    /** SGLang: a prefix has one owner however much traffic it carries. */
+    public static final boolean DEFAULT_HOT_PREFIX_REPLICATION = false;
 
     public CacheAwareConfig {
         Checks.inUnitInterval(cacheThreshold, "cacheThreshold", CACHE_THRESHOLD);
@@ -97,7 +104,8 @@ public record CacheAwareConfig(double cacheThreshold, int balanceAbsThreshold, d
                             Duration engineLoadMaxAge, OwnerRule sharedPrefixOwner) {
         this(cacheThreshold, balanceAbsThreshold, balanceRelThreshold, evictionInterval, maxTreeSize,
                 minPrefixMatchChars, imbalancePreferCached, staleFallbackMinLoad, balanceEngineLoad, engineLoadMaxAge,
-                sharedPrefixOwner, DEFAULT_DISCOUNT_SHARED_PREFIX, DEFAULT_MIN_LOAD_TIE_BREAK);
+                sharedPrefixOwner, DEFAULT_DISCOUNT_SHARED_PREFIX, DEFAULT_MIN_LOAD_TIE_BREAK,
+                DEFAULT_HOT_PREFIX_REPLICATION);
     }
 
     /** The configuration without improvement (d): engine loads off, default age. */
@@ -114,7 +122,7 @@ public record CacheAwareConfig(double cacheThreshold, int balanceAbsThreshold, d
                 DEFAULT_BALANCE_REL_THRESHOLD, DEFAULT_EVICTION_INTERVAL, DEFAULT_MAX_TREE_SIZE,
                 DEFAULT_MIN_PREFIX_MATCH_CHARS, DEFAULT_IMBALANCE_PREFER_CACHED, DEFAULT_STALE_FALLBACK_MIN_LOAD,
                 DEFAULT_BALANCE_ENGINE_LOAD, DEFAULT_ENGINE_LOAD_MAX_AGE, DEFAULT_SHARED_PREFIX_OWNER,
-                DEFAULT_DISCOUNT_SHARED_PREFIX, DEFAULT_MIN_LOAD_TIE_BREAK);
+                DEFAULT_DISCOUNT_SHARED_PREFIX, DEFAULT_MIN_LOAD_TIE_BREAK, DEFAULT_HOT_PREFIX_REPLICATION);
     }
 
     static CacheAwareConfig from(PolicyOptions o) {
@@ -131,71 +139,79 @@ public record CacheAwareConfig(double cacheThreshold, int balanceAbsThreshold, d
                 o.getSeconds(ENGINE_LOAD_MAX_AGE, DEFAULT_ENGINE_LOAD_MAX_AGE),
                 o.getOwnerRule(SHARED_PREFIX_OWNER, DEFAULT_SHARED_PREFIX_OWNER),
                 o.getBoolean(DISCOUNT_SHARED_PREFIX, DEFAULT_DISCOUNT_SHARED_PREFIX),
-                o.getTieBreak(MIN_LOAD_TIE_BREAK, DEFAULT_MIN_LOAD_TIE_BREAK));
+                o.getTieBreak(MIN_LOAD_TIE_BREAK, DEFAULT_MIN_LOAD_TIE_BREAK),
+                o.getBoolean(HOT_PREFIX_REPLICATION, DEFAULT_HOT_PREFIX_REPLICATION));
     }
 
     public CacheAwareConfig withCacheThreshold(double v) {
         return new CacheAwareConfig(v, balanceAbsThreshold, balanceRelThreshold, evictionInterval, maxTreeSize,
                 minPrefixMatchChars, imbalancePreferCached, staleFallbackMinLoad, balanceEngineLoad, engineLoadMaxAge,
-                sharedPrefixOwner, discountSharedPrefix, minLoadTieBreak);
+                sharedPrefixOwner, discountSharedPrefix, minLoadTieBreak, hotPrefixReplication);
     }
 
     public CacheAwareConfig withBalance(int abs, double rel) {
         return new CacheAwareConfig(cacheThreshold, abs, rel, evictionInterval, maxTreeSize, minPrefixMatchChars,
                 imbalancePreferCached, staleFallbackMinLoad, balanceEngineLoad, engineLoadMaxAge,
-                sharedPrefixOwner, discountSharedPrefix, minLoadTieBreak);
+                sharedPrefixOwner, discountSharedPrefix, minLoadTieBreak, hotPrefixReplication);
     }
 
     public CacheAwareConfig withMaxTreeSize(long v) {
         return new CacheAwareConfig(cacheThreshold, balanceAbsThreshold, balanceRelThreshold, evictionInterval, v,
                 minPrefixMatchChars, imbalancePreferCached, staleFallbackMinLoad, balanceEngineLoad, engineLoadMaxAge,
-                sharedPrefixOwner, discountSharedPrefix, minLoadTieBreak);
+                sharedPrefixOwner, discountSharedPrefix, minLoadTieBreak, hotPrefixReplication);
     }
 
     public CacheAwareConfig withMinPrefixMatchChars(int v) {
         return new CacheAwareConfig(cacheThreshold, balanceAbsThreshold, balanceRelThreshold, evictionInterval,
                 maxTreeSize, v, imbalancePreferCached, staleFallbackMinLoad, balanceEngineLoad, engineLoadMaxAge,
-                sharedPrefixOwner, discountSharedPrefix, minLoadTieBreak);
+                sharedPrefixOwner, discountSharedPrefix, minLoadTieBreak, hotPrefixReplication);
     }
 
     public CacheAwareConfig withImbalancePreferCached(boolean v) {
         return new CacheAwareConfig(cacheThreshold, balanceAbsThreshold, balanceRelThreshold, evictionInterval,
                 maxTreeSize, minPrefixMatchChars, v, staleFallbackMinLoad, balanceEngineLoad, engineLoadMaxAge,
-                sharedPrefixOwner, discountSharedPrefix, minLoadTieBreak);
+                sharedPrefixOwner, discountSharedPrefix, minLoadTieBreak, hotPrefixReplication);
     }
 
     public CacheAwareConfig withStaleFallbackMinLoad(boolean v) {
         return new CacheAwareConfig(cacheThreshold, balanceAbsThreshold, balanceRelThreshold, evictionInterval,
                 maxTreeSize, minPrefixMatchChars, imbalancePreferCached, v, balanceEngineLoad, engineLoadMaxAge,
-                sharedPrefixOwner, discountSharedPrefix, minLoadTieBreak);
+                sharedPrefixOwner, discountSharedPrefix, minLoadTieBreak, hotPrefixReplication);
     }
 
     /** Improvement (d) on or off, trusting engine loads polled at most {@code maxAge} ago. */
     public CacheAwareConfig withBalanceEngineLoad(boolean v, Duration maxAge) {
         return new CacheAwareConfig(cacheThreshold, balanceAbsThreshold, balanceRelThreshold, evictionInterval,
                 maxTreeSize, minPrefixMatchChars, imbalancePreferCached, staleFallbackMinLoad, v, maxAge,
-                sharedPrefixOwner, discountSharedPrefix, minLoadTieBreak);
+                sharedPrefixOwner, discountSharedPrefix, minLoadTieBreak, hotPrefixReplication);
     }
 
     /** Which tenant a match reports for a shared prefix (see {@link OwnerRule}). */
     public CacheAwareConfig withSharedPrefixOwner(OwnerRule v) {
         return new CacheAwareConfig(cacheThreshold, balanceAbsThreshold, balanceRelThreshold, evictionInterval,
                 maxTreeSize, minPrefixMatchChars, imbalancePreferCached, staleFallbackMinLoad, balanceEngineLoad,
-                engineLoadMaxAge, v, discountSharedPrefix, minLoadTieBreak);
+                engineLoadMaxAge, v, discountSharedPrefix, minLoadTieBreak, hotPrefixReplication);
     }
 
     /** Issue 20's shared-prefix discount on or off (see the record's description). */
     public CacheAwareConfig withDiscountSharedPrefix(boolean v) {
         return new CacheAwareConfig(cacheThreshold, balanceAbsThreshold, balanceRelThreshold, evictionInterval,
                 maxTreeSize, minPrefixMatchChars, imbalancePreferCached, staleFallbackMinLoad, balanceEngineLoad,
-                engineLoadMaxAge, sharedPrefixOwner, v, minLoadTieBreak);
+                engineLoadMaxAge, sharedPrefixOwner, v, minLoadTieBreak, hotPrefixReplication);
     }
 
     /** How the least-loaded choices break ties ({@link MinLoadTieBreak}). */
     public CacheAwareConfig withMinLoadTieBreak(MinLoadTieBreak v) {
         return new CacheAwareConfig(cacheThreshold, balanceAbsThreshold, balanceRelThreshold, evictionInterval,
                 maxTreeSize, minPrefixMatchChars, imbalancePreferCached, staleFallbackMinLoad, balanceEngineLoad,
-                engineLoadMaxAge, sharedPrefixOwner, discountSharedPrefix, v);
+                engineLoadMaxAge, sharedPrefixOwner, discountSharedPrefix, v, hotPrefixReplication);
+    }
+
+    /** Issue 20's hot-prefix replication on or off (see the record's description). */
+    public CacheAwareConfig withHotPrefixReplication(boolean v) {
+        return new CacheAwareConfig(cacheThreshold, balanceAbsThreshold, balanceRelThreshold, evictionInterval,
+                maxTreeSize, minPrefixMatchChars, imbalancePreferCached, staleFallbackMinLoad, balanceEngineLoad,
+                engineLoadMaxAge, sharedPrefixOwner, discountSharedPrefix, minLoadTieBreak, v);
     }
 
     @Override

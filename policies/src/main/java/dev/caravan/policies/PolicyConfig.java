@@ -61,6 +61,8 @@ public sealed interface PolicyConfig permits RandomConfig, RoundRobinConfig, Pow
     String DISCOUNT_SHARED_PREFIX = "discount-shared-prefix";
     /** Option key {@code min-load-tie-break}: {@code processed|footprint}, cache_aware's choice among least loaded. */
     String MIN_LOAD_TIE_BREAK = "min-load-tie-break";
+    /** Option key {@code hot-prefix-replication} (cache_aware): a hot prefix is held by k engines its requests share. */
+    String HOT_PREFIX_REPLICATION = "hot-prefix-replication";
 
     /** Option key {@code kv-tokenizer} (kv_aware): {@code pseudo} or the path of a HuggingFace tokenizer.json. */
     String KV_TOKENIZER = "kv-tokenizer";

@@ -64,7 +64,10 @@ import dev.caravan.policies.tree.PrefixMatch;
  * {@code (matched - shared) / (input - shared) > cacheThreshold}, so a new conversation matching only the preamble all
  * traffic shares is a miss ({@code cache_miss_shared_prefix} when the whole match would have hit) while a conversation's
  * later turns keep their worker; (f) {@code minLoadTieBreak footprint}: every least-loaded choice breaks ties by the
- * smallest tree footprint, then at random ({@link LeastLoaded}), instead of processed count and list order.
+ * smallest tree footprint, then at random ({@link LeastLoaded}), instead of processed count and list order;
+ * (g) {@code hotPrefixReplication} (issue 20, item 2): a prefix whose recent load exceeds one engine's fair share is
+ * held by k engines and a request that only this prefix makes a hit goes to the least loaded of them
+ * ({@code hot_prefix}; {@link HotPrefixes}), before the hit test.
  *
  * <p>Trees: one per model ({@link ModelKey}), created on first use, so SGLang's "no tree for this model, route randomly"
  * branch (a seeding race) cannot happen here. Workers are seeded into their model's tree when added and purged from
@@ -95,6 +98,8 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy, Maintainable
     private final ConcurrentHashMap<String, Long> budgetOverrides = new ConcurrentHashMap<>();
     /** The fleet's prefix index with replica sync, else null. */
     private final FleetPrefixes fleet;
+    /** Improvement (g)'s hot prefixes and their holders, else null. */
+    private final HotPrefixes hot;
 
     /**
      * {@code env} supplies the clock engine-load ages are measured with (the load monitor stamps the same clock) and,
@@ -105,6 +110,7 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy, Maintainable
         this.nanoTime = env.nanoTime();
         this.random = env.random();
         this.fleet = env.fleet() == null ? null : env.fleet().prefixes();
+        this.hot = config.hotPrefixReplication() ? new HotPrefixes(nanoTime) : null;
     }
 
     public CacheAwareConfig config() {
@@ -135,6 +141,13 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy, Maintainable
 
         PrefixMatch local = tree.prefixMatch(text);
         PrefixMatch match = routed == null ? local : withFleet(local, routed, candidates);
+        if (hot != null) {
+            Worker holder = hot.pick(model, tree, text, healthy, loadOf,
+                    shared -> qualifies(match, 0) && !qualifies(match, shared));
+            if (holder != null) {
+                return route(tree, text, holder, Branches.HOT_PREFIX, match, routed);
+            }
+        }
         // only a match that would hit as a whole can lose by the discount: the second walk is skipped for misses
         long shared = config.discountSharedPrefix() && qualifies(match, 0)
                 ? Math.min(match.matchedChars(), tree.sharedPrefixChars(text, healthy.size())) : 0;
@@ -307,6 +320,9 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy, Maintainable
         for (ApproximateRadixTree t : trees.values()) {
             t.removeTenant(worker.url());
         }
+        if (hot != null) {
+            hot.removeWorker(worker.url());
+        }
         if (fleet != null) {
             fleet.index().removeOwner(worker.url());
         }
@@ -315,6 +331,9 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy, Maintainable
     @Override
     public void reset() {
         trees.clear();
+        if (hot != null) {
+            hot.clear();
+        }
     }
 
     @Override
@@ -338,6 +357,9 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy, Maintainable
             if (evicted > 0) {
                 LOG.debug("cache_aware: evicted {} fleet prefix entries", evicted);
             }
+        }
+        if (hot != null) {
+            hot.prune();
         }
     }
 

@@ -1,0 +1,229 @@
+package dev.caravan.policies.internal;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.LongPredicate;
+import java.util.function.LongSupplier;
+import java.util.function.ToIntFunction;
+
+import dev.caravan.policies.Worker;
+import dev.caravan.policies.tree.ApproximateRadixTree;
+
+/**
+ * cache_aware's {@code --hot-prefix-replication} (issue 20, item 2; Preble-style): a prefix whose recent load exceeds
+ * one engine's fair share is held by {@code k} engines and its requests are spread over them, {@code k} following the
+ * load up at once and down after {@link #SHRINK_AFTER_NANOS} of lower load.
+ *
+ * <ul>
+ *   <li><b>Which prefix.</b> The prompt's shared branch point in its model's tree
+ *       ({@link ApproximateRadixTree#sharedPrefixChars} with {@value #CANDIDATE_PARTS}·N parts, N the healthy
+ *       candidates): a preamble that requests branch off from, or a hot tenant's system prompt.</li>
+ *   <li><b>Its load.</b> Every request whose deepest such branch point it is counts, in requests per second decayed
+ *       with a half-life of {@link #HALF_LIFE_NANOS} on the injected clock, against all requests of the model decayed
+ *       the same way: {@code share = prefix / total}.</li>
+ *   <li><b>k</b> {@code = min(N, ceil(share × N))}: the prefix fills that many engines' fair shares. {@code k >= 2}
+ *       makes it hot: its holders are the engines already holding it in the tree, then the least-loaded others. A
+ *       higher k adds the least-loaded non-holders at once; a lower k drops the last-added holders once it has stayed
+ *       lower for {@link #SHRINK_AFTER_NANOS} (any higher or equal target restarts that wait). At k = 1 the prefix is
+ *       no longer replicated and routes as cache_aware does without this option.</li>
+ *   <li><b>Which requests move.</b> Only those that the prefix alone makes a hit (the caller's predicate over the
+ *       shared length): a conversation whose own history beyond the prefix is a hit keeps its worker. The chosen
+ *       holder is the least loaded; ties rotate over the holders (round robin among equals).
+ *       Holders that left or turned unhealthy are replaced by the least-loaded healthy non-holders.</li>
+ * </ul>
+ *
+ * <p>Thread-safe: one lock over the counters and holder lists, held for a few map operations per request; the tree walk
+ * runs before it.
+ */
+final class HotPrefixes {
+
+    /** Load estimates halve every 10 s without requests. */
+    static final long HALF_LIFE_NANOS = 10_000_000_000L;
+    /** k shrinks after its target stayed lower for 30 s (three half-lives: the load estimate has settled). */
+    static final long SHRINK_AFTER_NANOS = 30_000_000_000L;
+    /** Prefixes carrying at least 1/(2N) of a model's routed prompts are tracked; below that k would be 1. */
+    static final int CANDIDATE_PARTS = 2;
+
+    private final LongSupplier nanoTime;
+    private final Map<String, Rate> totals = new HashMap<>();
+    private final Map<Key, Prefix> prefixes = new HashMap<>();
+
+    HotPrefixes(LongSupplier nanoTime) {
+        this.nanoTime = nanoTime;
+    }
+
+    /**
+     * Records this request against its model and hot prefix; returns the holder to route it to, or null when it is not
+     * the prefix alone that makes it a hit, or the prefix is not hot.
+     *
+     * @param onlyByPrefix given the shared prefix's length in code points: whether the prompt's match is a hit as a whole
+     *                     but not on what it holds beyond that prefix
+     */
+    Worker pick(String model, ApproximateRadixTree tree, String text, List<Worker> healthy, ToIntFunction<Worker> loadOf,
+                LongPredicate onlyByPrefix) {
+        int n = healthy.size();
+        long shared = tree.sharedPrefixChars(text, CANDIDATE_PARTS * n);
+        long now = nanoTime.getAsLong();
+        synchronized (this) {
+            double total = totals.computeIfAbsent(model, m -> new Rate()).add(now);
+            if (shared == 0) {
+                return null;
+            }
+            Prefix p = prefixes.computeIfAbsent(key(model, text, shared), k -> new Prefix());
+            double share = p.load.add(now) / total;
+            int target = (int) Math.min(n, Math.ceil(share * n - 1e-9));
+            if (!p.resize(Math.max(target, 1), now, healthy, loadOf, tree, text, shared)) {
+                return null;
+            }
+            return onlyByPrefix.test(shared) ? p.spread(healthy, loadOf) : null;
+        }
+    }
+
+    /** The holders of the prefix of {@code text} {@code chars} long, in the order they were added; empty when not hot. */
+    synchronized List<String> holders(String model, String text, long chars) {
+        Prefix p = prefixes.get(key(model, text, chars));
+        return p == null ? List.of() : List.copyOf(p.holders);
+    }
+
+    /** Forgets the load of prefixes that are not replicated and saw no request for {@link #SHRINK_AFTER_NANOS}. */
+    synchronized void prune() {
+        long now = nanoTime.getAsLong();
+        prefixes.values().removeIf(p -> p.holders.isEmpty() && now - p.load.at >= SHRINK_AFTER_NANOS);
+    }
+
+    /** Forgets everything (the policy's reset). */
+    synchronized void clear() {
+        totals.clear();
+        prefixes.clear();
+    }
+
+    /** A worker left: it is no holder any more (it is replaced on the prefix's next request). */
+    synchronized void removeWorker(String url) {
+        for (Prefix p : prefixes.values()) {
+            p.remove(url);
+        }
+    }
+
+    private static Key key(String model, String text, long chars) {
+        int end = text.offsetByCodePoints(0, (int) chars);
+        long h = 0xcbf29ce484222325L; // FNV-1a over the UTF-16 units
+        for (int i = 0; i < end; i++) {
+            h = (h ^ text.charAt(i)) * 0x100000001b3L;
+        }
+        return new Key(model, chars, h);
+    }
+
+    private record Key(String model, long chars, long hash) {
+    }
+
+    /** An exponentially decayed event count: events per half-life, up to a constant. */
+    private static final class Rate {
+        private double value;
+        private long at;
+        private boolean started;
+
+        double add(long now) {
+            value = started ? value * Math.pow(0.5, (double) (now - at) / HALF_LIFE_NANOS) + 1 : 1;
+            at = now;
+            started = true;
+            return value;
+        }
+    }
+
+    /** One tracked prefix: its load and, while hot, its holders (worker URLs, oldest first). */
+    private static final class Prefix {
+        final Rate load = new Rate();
+        final List<String> holders = new ArrayList<>();
+        /** Where the next tie among equally loaded holders starts: ties rotate over the holders. */
+        int next;
+        /** When the target first went below the holder count without rising since; -1 when it has not. */
+        long lowerSince = -1;
+
+        /** Applies the target; false when the prefix is not (or no longer) hot. */
+        boolean resize(int target, long now, List<Worker> healthy, ToIntFunction<Worker> loadOf,
+                       ApproximateRadixTree tree, String text, long shared) {
+            holders.removeIf(url -> ConsistentHashingPolicy.find(healthy, url) == null);
+            if (holders.isEmpty() && target < 2) {
+                return false;
+            }
+            int k = holders.size();
+            if (target >= k) {
+                lowerSince = -1;
+            } else if (lowerSince < 0) {
+                lowerSince = now;
+            } else if (now - lowerSince >= SHRINK_AFTER_NANOS) {
+                while (holders.size() > (target < 2 ? 0 : target)) {
+                    remove(holders.get(holders.size() - 1));
+                }
+                lowerSince = -1;
+                if (holders.isEmpty()) {
+                    return false;
+                }
+            }
+            if (target > holders.size()) {
+                grow(target, healthy, loadOf, tree.matchedCharsByTenant(text), shared);
+            }
+            return true;
+        }
+
+        private void grow(int target, List<Worker> healthy, ToIntFunction<Worker> loadOf, Map<String, Long> held,
+                          long shared) {
+            while (holders.size() < target) {
+                Worker best = null;
+                for (Worker w : healthy) {
+                    if (holders.contains(w.url())) {
+                        continue;
+                    }
+                    if (best == null || better(w, best, loadOf, held, shared)) {
+                        best = w;
+                    }
+                }
+                if (best == null) {
+                    return;
+                }
+                holders.add(best.url());
+            }
+        }
+
+        /** A worker already holding the prefix first, then the less loaded, then the earlier. */
+        private static boolean better(Worker w, Worker best, ToIntFunction<Worker> loadOf, Map<String, Long> held,
+                                      long shared) {
+            boolean wHolds = held.getOrDefault(w.url(), 0L) >= shared;
+            boolean bestHolds = held.getOrDefault(best.url(), 0L) >= shared;
+            if (wHolds != bestHolds) {
+                return wHolds;
+            }
+            return loadOf.applyAsInt(w) < loadOf.applyAsInt(best);
+        }
+
+        Worker spread(List<Worker> healthy, ToIntFunction<Worker> loadOf) {
+            int n = holders.size();
+            Worker best = null;
+            int bestLoad = Integer.MAX_VALUE;
+            int bestAt = 0;
+            for (int i = 0; i < n; i++) {
+                int at = (next + i) % n;
+                Worker w = ConsistentHashingPolicy.find(healthy, holders.get(at));
+                int load = loadOf.applyAsInt(w);
+                if (load < bestLoad) {
+                    best = w;
+                    bestLoad = load;
+                    bestAt = at;
+                }
+            }
+            next = (bestAt + 1) % n;
+            return best;
+        }
+
+        void remove(String url) {
+            holders.remove(url);
+        }
+    }
+
+    /** Prefixes whose load is tracked, replicated or not. */
+    synchronized int tracked() {
+        return prefixes.size();
+    }
+}
