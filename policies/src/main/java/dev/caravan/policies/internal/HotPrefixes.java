@@ -23,15 +23,17 @@ import dev.caravan.policies.tree.ApproximateRadixTree;
  *   <li><b>Its load.</b> Every request whose deepest such branch point it is counts, in requests per second decayed
  *       with a half-life of {@link #HALF_LIFE_NANOS} on the injected clock, against all requests of the model decayed
  *       the same way: {@code share = prefix / total}.</li>
- *   <li><b>k</b> {@code = min(N, ceil(share × N))}: the prefix fills that many engines' fair shares. {@code k >= 2}
- *       makes it hot: its holders are the engines already holding it in the tree, then the least-loaded others. A
- *       higher k adds the least-loaded non-holders at once; a lower k drops the last-added holders once it has stayed
- *       lower for {@link #SHRINK_AFTER_NANOS} (any higher or equal target restarts that wait). At k = 1 the prefix is
- *       no longer replicated and routes as cache_aware does without this option.</li>
+ *   <li><b>k</b> ({@link #holdersFor}): 1 while {@code share <= 1/N}; above, the fewest holders that keep each within
+ *       {@link #BALANCE_BOUND} of the mean when the rest of the traffic spreads evenly,
+ *       {@code min(N, ceil(share × N / (share + 0.15)))} (40 % on 8 engines: 6). {@code k >= 2} makes it hot: its
+ *       holders are the engines already holding it in the tree, then the least-loaded others. A higher k adds the
+ *       least-loaded non-holders at once; a lower k drops the last-added holders once it has stayed lower for
+ *       {@link #SHRINK_AFTER_NANOS} (any higher or equal target restarts that wait). At k = 1 the prefix is no longer
+ *       replicated and routes as cache_aware does without this option.</li>
  *   <li><b>Which requests move.</b> Only those that the prefix alone makes a hit (the caller's predicate over the
  *       shared length): a conversation whose own history beyond the prefix is a hit keeps its worker. The chosen
- *       holder is the least loaded; ties rotate over the holders (round robin among equals).
- *       Holders that left or turned unhealthy are replaced by the least-loaded healthy non-holders.</li>
+ *       holder is the least loaded; ties rotate over the holders. Holders that left or turned unhealthy are replaced
+ *       by the least-loaded healthy non-holders.</li>
  * </ul>
  *
  * <p>Thread-safe: one lock over the counters and holder lists, held for a few map operations per request; the tree walk
@@ -45,6 +47,8 @@ final class HotPrefixes {
     static final long SHRINK_AFTER_NANOS = 30_000_000_000L;
     /** Prefixes carrying at least 1/(2N) of a model's routed prompts are tracked; below that k would be 1. */
     static final int CANDIDATE_PARTS = 2;
+    /** The max/mean share of requests per worker k aims at (issue 20's target). */
+    static final double BALANCE_BOUND = 1.15;
 
     private final LongSupplier nanoTime;
     private final Map<String, Rate> totals = new HashMap<>();
@@ -73,12 +77,24 @@ final class HotPrefixes {
             }
             Prefix p = prefixes.computeIfAbsent(key(model, text, shared), k -> new Prefix());
             double share = p.load.add(now) / total;
-            int target = (int) Math.min(n, Math.ceil(share * n - 1e-9));
+            int target = holdersFor(share, n);
             if (!p.resize(Math.max(target, 1), now, healthy, loadOf, tree, text, shared)) {
                 return null;
             }
             return onlyByPrefix.test(shared) ? p.spread(healthy, loadOf) : null;
         }
+    }
+
+    /**
+     * k for a prefix with this share of the traffic over {@code n} workers: 1 (not hot) up to one worker's fair share;
+     * above it, the fewest holders whose part of it plus an even part of the rest stays within {@link #BALANCE_BOUND}
+     * of the fleet's mean: {@code share / k + (1 - share) / n <= BALANCE_BOUND / n}, at most n.
+     */
+    static int holdersFor(double share, int n) {
+        if (share * n <= 1) {
+            return 1;
+        }
+        return (int) Math.min(n, Math.ceil(share * n / (BALANCE_BOUND - 1 + share) - 1e-9));
     }
 
     /** The holders of the prefix of {@code text} {@code chars} long, in the order they were added; empty when not hot. */

@@ -21,7 +21,8 @@ import dev.caravan.policies.Worker;
 
 /**
  * cache_aware's {@code --hot-prefix-replication} (issue 20, item 2): one tenant's system prompt carries a given share
- * of the traffic among six other tenants, 10 requests per second on a manual clock, 4 workers; k = ceil(share × 4).
+ * of the traffic among six other tenants, 10 requests per second on a manual clock, 4 workers; k is the fewest holders
+ * that keep each within 1.15 of the mean: 3/8 of the traffic takes 3, 5/8 takes 4, 1/8 (under a quarter) 1.
  */
 class CacheAwareHotPrefixTest {
 
@@ -77,6 +78,15 @@ class CacheAwareHotPrefixTest {
     }
 
     @Test
+    void kIsTheFewestHoldersThatKeepEachWithinTheBalanceBound() {
+        assertThat(HotPrefixes.holdersFor(0.125, 8)).isEqualTo(1); // one worker's fair share: not hot
+        assertThat(HotPrefixes.holdersFor(0.134, 8)).isEqualTo(4); // Zipf 1.0's first of 1,000 tenants
+        assertThat(HotPrefixes.holdersFor(0.4, 8)).isEqualTo(6); // 0.4 / 6 + 0.6 / 8 = 0.142 <= 1.15 / 8
+        assertThat(HotPrefixes.holdersFor(1.0, 8)).isEqualTo(7);
+        assertThat(HotPrefixes.holdersFor(1.0, 4)).isEqualTo(4);
+    }
+
+    @Test
     void withoutTheOptionTheHotTenantStaysOnOneWorker() {
         CacheAwarePolicy p = policy(CacheAwareConfig.defaults());
         drive(p, 5, 600);
@@ -86,34 +96,33 @@ class CacheAwareHotPrefixTest {
     }
 
     @Test
-    void aPrefixWithThreeEighthsOfTheTrafficIsSpreadEvenlyOverTwoHolders() {
+    void aPrefixWithThreeEighthsOfTheTrafficIsSpreadEvenlyOverThreeHolders() {
         CacheAwarePolicy p = replicating();
         drive(p, 3, 600);
         Run run = drive(p, 3, 160);
-        assertThat(run.hotByWorker()).hasSize(2)
-                .allSatisfy((url, n) -> assertThat(n).isEqualTo(30));
+        assertThat(run.hotByWorker()).hasSize(3).allSatisfy((url, n) -> assertThat(n).isEqualTo(20));
         assertThat(run.hotBranches()).containsExactly(Map.entry("hot_prefix", 60));
     }
 
     @Test
-    void kGrowsToThreeHoldersWhenThePrefixLoadRisesToFiveEighths() {
+    void kGrowsToFourHoldersWhenThePrefixLoadRisesToFiveEighths() {
         CacheAwarePolicy p = replicating();
         drive(p, 3, 600);
-        drive(p, 5, 200); // 20 s: the estimate passes 1/2 on the way to 5/8
-        Run run = drive(p, 5, 240);
-        assertThat(run.hotByWorker()).hasSize(3).allSatisfy((url, n) -> assertThat(n).isEqualTo(50));
-        assertThat(run.hotBranches()).containsExactly(Map.entry("hot_prefix", 150));
+        drive(p, 5, 200); // 20 s: the estimate passes 0.53 (k = 4) on the way to 5/8
+        Run run = drive(p, 5, 256);
+        assertThat(run.hotByWorker()).hasSize(4).allSatisfy((url, n) -> assertThat(n).isEqualTo(40));
+        assertThat(run.hotBranches()).containsExactly(Map.entry("hot_prefix", 160));
     }
 
     @Test
-    void kShrinksFromThreeToTwoHoldersThirtySecondsAfterTheLoadFellToThreeEighths() {
+    void kShrinksFromFourToThreeHoldersThirtySecondsAfterTheLoadFellToThreeEighths() {
         CacheAwarePolicy p = replicating();
         drive(p, 5, 600);
         Run before = drive(p, 3, 160);
-        assertThat(before.hotByWorker()).hasSize(3);
+        assertThat(before.hotByWorker()).hasSize(4);
         drive(p, 3, 300);
         Run after = drive(p, 3, 160);
-        assertThat(after.hotByWorker()).hasSize(2).containsValues(30, 30);
+        assertThat(after.hotByWorker()).hasSize(3).allSatisfy((url, n) -> assertThat(n).isEqualTo(20));
         assertThat(after.hotBranches()).containsExactly(Map.entry("hot_prefix", 60));
         assertThat(before.hotByWorker()).containsKeys(after.hotByWorker().keySet().toArray(String[]::new));
     }
@@ -122,10 +131,10 @@ class CacheAwareHotPrefixTest {
     void kShrinksOnlyAfterThirtySecondsOfLowerLoadThenTheHotTenantRoutesByCacheAgain() {
         CacheAwarePolicy p = replicating();
         drive(p, 5, 600);
-        assertThat(drive(p, 5, 160).hotByWorker()).hasSize(3);
-        // the load falls to 1/8 (k = 1 once the estimate has followed): for 20 s the three holders keep sharing it
+        assertThat(drive(p, 5, 160).hotByWorker()).hasSize(4);
+        // the load falls to 1/8 (k = 1 once the estimate has followed): for 20 s the four holders keep sharing it
         Run justAfter = drive(p, 1, 200);
-        assertThat(justAfter.hotByWorker()).hasSize(3);
+        assertThat(justAfter.hotByWorker()).hasSize(4);
         assertThat(justAfter.hotBranches()).containsOnlyKeys("hot_prefix");
         drive(p, 1, 250);
         // 45 s later: no longer replicated; the hot tenant's requests route by cache, to workers that hold its prompt

@@ -258,9 +258,9 @@ public final class CaravanFlags {
                     + "list order) or footprint (smallest tree, then random).");
     public static final CaravanFlag HOT_PREFIX_REPLICATION = option(PolicyConfig.HOT_PREFIX_REPLICATION, BOOLEAN, POLICY)
             .defaultValue(CacheAwareConfig.DEFAULT_HOT_PREFIX_REPLICATION)
-            .describe("cache_aware (Caravan): a prefix whose recent load exceeds one engine's fair share is held by "
-                    + "k = ceil(share x N) engines (k follows its load up at once, down after 30 s lower) and the "
-                    + "requests only it makes a hit go to the least loaded of them.");
+            .describe("cache_aware (Caravan): a prefix with more than 1/N of the recent traffic is held by the fewest "
+                    + "k engines that keep each within 1.15 of the mean (k rises at once, falls after 30 s lower) and "
+                    + "the requests only it makes a hit go to the least loaded of them.");
     public static final CaravanFlag BUCKET_ADJUST_INTERVAL = option(PolicyConfig.BUCKET_ADJUST_INTERVAL, LONG, POLICY)
             .alias("--bucket-adjust-interval-secs")
             .defaultValue(BucketConfig.DEFAULT_BUCKET_ADJUST_INTERVAL.toSeconds()).checkedBy(BY_POLICY)
