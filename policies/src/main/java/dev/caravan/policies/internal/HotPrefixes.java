@@ -67,11 +67,11 @@ final class HotPrefixes {
      * Records this request against its model and hot prefix; returns the holder to route it to, or null when it is not
      * the prefix alone that makes it a hit, or the prefix is not hot.
      *
-     * @param onlyByPrefix given the shared prefix's length in code points: whether the prompt's match is a hit as a whole
-     *                     but not on what it holds beyond that prefix
+     * @param onlyByPrefix given the shared prefix's length in code points: whether the prompt's match is a hit as a
+     *                     whole but not on what it holds beyond that prefix
      */
-    Worker pick(String model, ApproximateRadixTree tree, String text, List<Worker> healthy, ToIntFunction<Worker> loadOf,
-                LongPredicate onlyByPrefix) {
+    Worker pick(String model, ApproximateRadixTree tree, String text, List<Worker> healthy,
+                ToIntFunction<Worker> loadOf, LongPredicate onlyByPrefix) {
         int n = healthy.size();
         long shared = tree.sharedPrefixChars(text, CANDIDATE_PARTS * n);
         long now = nanoTime.getAsLong();
@@ -83,7 +83,7 @@ final class HotPrefixes {
             Prefix p = prefixes.computeIfAbsent(key(model, text, shared), k -> new Prefix());
             double share = p.load.add(now) / total;
             int target = holdersFor(share, n);
-            if (!p.resize(Math.max(target, 1), now, healthy, loadOf, tree, text, shared)) {
+            if (!p.resize(target, now, healthy, loadOf, tree, text, shared)) {
                 return null;
             }
             return onlyByPrefix.test(shared) ? p.spread(healthy, loadOf) : null;
@@ -100,12 +100,6 @@ final class HotPrefixes {
             return 1;
         }
         return (int) Math.min(n, Math.ceil(share * n / (BALANCE_BOUND - 1 + share) - 1e-9));
-    }
-
-    /** The holders of the prefix of {@code text} {@code chars} long, in the order they were added; empty when not hot. */
-    synchronized List<String> holders(String model, String text, long chars) {
-        Prefix p = prefixes.get(key(model, text, chars));
-        return p == null ? List.of() : List.copyOf(p.holders);
     }
 
     /** Forgets the load of prefixes that are not replicated and saw no request for {@link #SHRINK_AFTER_NANOS}. */
@@ -241,10 +235,5 @@ final class HotPrefixes {
         void remove(String url) {
             holders.remove(url);
         }
-    }
-
-    /** Prefixes whose load is tracked, replicated or not. */
-    synchronized int tracked() {
-        return prefixes.size();
     }
 }
