@@ -21,8 +21,9 @@ import dev.caravan.policies.tree.ApproximateRadixTree;
  *       ({@link ApproximateRadixTree#sharedPrefixChars} with {@value #CANDIDATE_PARTS}·N parts, N the healthy
  *       candidates): a preamble that requests branch off from, or a hot tenant's system prompt.</li>
  *   <li><b>Its load.</b> Every request whose deepest such branch point it is counts, in requests per second decayed
- *       with a half-life of {@link #HALF_LIFE_NANOS} on the injected clock, against all requests of the model decayed
- *       the same way: {@code share = prefix / total}.</li>
+ *       with a half-life of {@link #HALF_LIFE_NANOS} on the injected clock, against the model's requests since the
+ *       prefix was first seen, decayed the same way: {@code share = prefix / total}; k stays 1 until that total
+ *       reaches {@value #MIN_EVIDENCE}·N.</li>
  *   <li><b>k</b> ({@link #holdersFor}): 1 while {@code share <= 1/N}; above, the fewest holders that keep each within
  *       {@link #BALANCE_BOUND} of the mean when the rest of the traffic spreads evenly,
  *       {@code min(N, ceil(share × N / (share + 0.15)))} (40 % on 8 engines: 6). {@code k >= 2} makes it hot: its
@@ -52,6 +53,8 @@ final class HotPrefixes {
      * 1.04).
      */
     static final int CANDIDATE_PARTS = 1;
+    /** k stays 1 until the model has routed this many requests per worker (decayed) since the prefix was first seen. */
+    static final int MIN_EVIDENCE = 4;
     /** The max/mean share of requests per worker k aims at (issue 20's target). */
     static final double BALANCE_BOUND = 1.15;
 
@@ -80,9 +83,10 @@ final class HotPrefixes {
             if (shared == 0) {
                 return null;
             }
-            Prefix p = prefixes.computeIfAbsent(key(model, text, shared), k -> new Prefix());
-            double share = p.load.add(now) / total;
-            int target = holdersFor(share, n);
+            Prefix p = prefixes.computeIfAbsent(key(model, text, shared), k -> new Prefix(total - 1, now));
+            double since = total - p.totalBefore * decay(now - p.since);
+            double share = p.load.add(now) / since;
+            int target = since < MIN_EVIDENCE * n ? 1 : holdersFor(share, n);
             if (!p.resize(target, now, healthy, loadOf, tree, text, shared)) {
                 return null;
             }
@@ -133,6 +137,10 @@ final class HotPrefixes {
     private record Key(String model, long chars, long hash) {
     }
 
+    private static double decay(long nanos) {
+        return Math.pow(0.5, (double) nanos / HALF_LIFE_NANOS);
+    }
+
     /** An exponentially decayed event count: events per half-life, up to a constant. */
     private static final class Rate {
         private double value;
@@ -140,7 +148,7 @@ final class HotPrefixes {
         private boolean started;
 
         double add(long now) {
-            value = started ? value * Math.pow(0.5, (double) (now - at) / HALF_LIFE_NANOS) + 1 : 1;
+            value = started ? value * decay(now - at) + 1 : 1;
             at = now;
             started = true;
             return value;
@@ -150,11 +158,22 @@ final class HotPrefixes {
     /** One tracked prefix: its load and, while hot, its holders (worker URLs, oldest first). */
     private static final class Prefix {
         final Rate load = new Rate();
+        /**
+         * The model's decayed total just before the prefix was first seen, and when: its share is taken over the
+         * model's requests since then, so a prefix first seen late is not under-estimated until its counter catches up.
+         */
+        final double totalBefore;
+        final long since;
         final List<String> holders = new ArrayList<>();
         /** Where the next tie among equally loaded holders starts: ties rotate over the holders. */
         int next;
         /** When the target first went below the holder count without rising since; -1 when it has not. */
         long lowerSince = -1;
+
+        Prefix(double totalBefore, long since) {
+            this.totalBefore = totalBefore;
+            this.since = since;
+        }
 
         /** Applies the target; false when the prefix is not (or no longer) hot. */
         boolean resize(int target, long now, List<Worker> healthy, ToIntFunction<Worker> loadOf,
