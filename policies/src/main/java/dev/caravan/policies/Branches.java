@@ -40,8 +40,8 @@ public final class Branches {
      */
     public static final String CACHE_MISS_SHARED_PREFIX = "cache_miss_shared_prefix";
     /**
-     * cache_aware with {@code --hot-prefix-replication}: only a hot prefix made the match a hit; the least-loaded of
-     * that prefix's k holders.
+     * cache_aware with {@code --hot-prefix-replication}: only a hot prefix made the match a hit; the next of that
+     * prefix's k holders, in turn.
      */
     public static final String HOT_PREFIX = "hot_prefix";
     /** cache_aware: low match rate, least-loaded healthy worker (latest SGLang's miss branch). */

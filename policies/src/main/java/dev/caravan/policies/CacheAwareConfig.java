@@ -54,9 +54,10 @@ import dev.caravan.policies.tree.OwnerRule;
  * @param minLoadTieBreak         how the least-loaded choices break ties ({@link MinLoadTieBreak}): {@code processed}
  *                                (default, SGLang smg #1714) or {@code footprint} (smallest tree, then random)
  * @param hotPrefixReplication    issue 20, item 2 (Preble-style): a prefix whose recent load is above one engine's fair
- *                                share is held by {@code k = ceil(share × N)} engines, k following its load up at once
- *                                and down after a quiet spell, and the requests only that prefix makes a hit go to the
- *                                least loaded of its holders ({@code hot_prefix}); default false (SGLang: one owner)
+ *                                share is held by the fewest k engines that keep each within 1.15 of the mean, k
+ *                                following its load up at once and down after a quiet spell, and the requests only
+ *                                that prefix makes a hit go to the holders in turn ({@code hot_prefix}); default false
+ *                                (SGLang: one owner)
  */
 public record CacheAwareConfig(double cacheThreshold, int balanceAbsThreshold, double balanceRelThreshold,
                                Duration evictionInterval, long maxTreeSize, int minPrefixMatchChars,

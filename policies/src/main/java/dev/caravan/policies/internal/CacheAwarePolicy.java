@@ -66,7 +66,7 @@ import dev.caravan.policies.tree.PrefixMatch;
  * later turns keep their worker; (f) {@code minLoadTieBreak footprint}: every least-loaded choice breaks ties by the
  * smallest tree footprint, then at random ({@link LeastLoaded}), instead of processed count and list order;
  * (g) {@code hotPrefixReplication} (issue 20, item 2): a prefix whose recent load exceeds one engine's fair share is
- * held by k engines and a request that only this prefix makes a hit goes to the least loaded of them
+ * held by k engines and the requests that only this prefix makes a hit take turns on them
  * ({@code hot_prefix}; {@link HotPrefixes}), before the hit test.
  *
  * <p>Trees: one per model ({@link ModelKey}), created on first use, so SGLang's "no tree for this model, route randomly"
