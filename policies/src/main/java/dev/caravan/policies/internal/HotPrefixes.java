@@ -22,8 +22,8 @@ import dev.caravan.policies.tree.ApproximateRadixTree;
  *       candidates): a preamble that requests branch off from, or a hot tenant's system prompt.</li>
  *   <li><b>Its load.</b> Every request whose deepest such branch point it is counts, in requests per second decayed
  *       with a half-life of {@link #HALF_LIFE_NANOS} on the injected clock, against the model's requests since the
- *       prefix was first seen, decayed the same way: {@code share = prefix / total}; k stays 1 until that total
- *       reaches {@value #MIN_EVIDENCE}·N.</li>
+ *       prefix was first seen, decayed the same way: {@code share = prefix / total}; k stays 1 until the model has
+ *       routed {@value #MIN_EVIDENCE}·N requests since then (counted, not decayed: slow traffic gets there too).</li>
  *   <li><b>k</b> ({@link #holdersFor}): 1 while {@code share <= 1/N}; above, the fewest holders that keep each within
  *       {@link #BALANCE_BOUND} of the mean when the rest of the traffic spreads evenly,
  *       {@code min(N, ceil(share × N / (share + 0.15)))} (40 % on 8 engines: 6). {@code k >= 2} makes it hot: its
@@ -53,7 +53,7 @@ final class HotPrefixes {
      * 1.04).
      */
     static final int CANDIDATE_PARTS = 1;
-    /** k stays 1 until the model has routed this many requests per worker (decayed) since the prefix was first seen. */
+    /** k stays 1 until the model has routed this many requests per worker since the prefix was first seen. */
     static final int MIN_EVIDENCE = 4;
     /** The max/mean share of requests per worker k aims at (issue 20's target). */
     static final double BALANCE_BOUND = 1.15;
@@ -79,14 +79,16 @@ final class HotPrefixes {
         long shared = tree.sharedPrefixChars(text, CANDIDATE_PARTS * n);
         long now = nanoTime.getAsLong();
         synchronized (this) {
-            double total = totals.computeIfAbsent(model, m -> new Rate()).add(now);
+            Rate all = totals.computeIfAbsent(model, m -> new Rate());
+            double total = all.add(now);
             if (shared == 0) {
                 return null;
             }
-            Prefix p = prefixes.computeIfAbsent(key(model, text, shared), k -> new Prefix(total - 1, now));
+            Prefix p = prefixes.computeIfAbsent(key(model, text, shared),
+                    k -> new Prefix(total - 1, all.count - 1, now));
             double since = total - p.totalBefore * decay(now - p.since);
             double share = p.load.add(now) / since;
-            int target = since < MIN_EVIDENCE * n ? 1 : holdersFor(share, n);
+            int target = all.count - p.countBefore < MIN_EVIDENCE * n ? 1 : holdersFor(share, n);
             if (!p.resize(target, now, healthy, loadOf, tree, text, shared)) {
                 return null;
             }
@@ -146,8 +148,11 @@ final class HotPrefixes {
         private double value;
         private long at;
         private boolean started;
+        /** Events, not decayed. */
+        private long count;
 
         double add(long now) {
+            count++;
             value = started ? value * decay(now - at) + 1 : 1;
             at = now;
             started = true;
@@ -163,6 +168,7 @@ final class HotPrefixes {
          * model's requests since then, so a prefix first seen late is not under-estimated until its counter catches up.
          */
         final double totalBefore;
+        final long countBefore;
         final long since;
         final List<String> holders = new ArrayList<>();
         /** The holder the next request goes to (modulo the holder count). */
@@ -170,8 +176,9 @@ final class HotPrefixes {
         /** When the target first went below the holder count without rising since; -1 when it has not. */
         long lowerSince = -1;
 
-        Prefix(double totalBefore, long since) {
+        Prefix(double totalBefore, long countBefore, long since) {
             this.totalBefore = totalBefore;
+            this.countBefore = countBefore;
             this.since = since;
         }
 
