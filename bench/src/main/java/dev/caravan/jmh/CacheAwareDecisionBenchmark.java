@@ -70,6 +70,10 @@ public class CacheAwareDecisionBenchmark {
     @Param({"false", "true"})
     public boolean discountSharedPrefix;
 
+    /** {@code --hot-prefix-replication}: the shared-branch walk, the prefix hash and the load counters per request. */
+    @Param({"false", "true"})
+    public boolean hotPrefixReplication;
+
     /** Replica sync's request-path work: {@code off} (--sync none) or {@code on}. */
     @Param({"off", "on"})
     public String fleet;
@@ -96,7 +100,7 @@ public class CacheAwareDecisionBenchmark {
             env = env.withFleet(new Fleet(prefixes, null));
         }
         policy = PolicyFactory.create(CacheAwareConfig.defaults().withSharedPrefixOwner(rule)
-                .withDiscountSharedPrefix(discountSharedPrefix), env);
+                .withDiscountSharedPrefix(discountSharedPrefix).withHotPrefixReplication(hotPrefixReplication), env);
         workers.forEach(policy::onWorkerAdded);
         ApproximateRadixTree tree = ((TreeBacked) policy).tree(Worker.UNKNOWN_MODEL_ID).orElseThrow();
         String[] system = new String[tenants];

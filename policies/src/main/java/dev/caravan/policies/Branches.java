@@ -43,6 +43,11 @@ public final class Branches {
     public static final String CACHE_MISS_ONE_OFF = "cache_miss_one_off";
     /** cache_aware with {@code --one-off-sink-share}: a miss not predicted one-off, least loaded outside the sink. */
     public static final String CACHE_MISS_REUSABLE = "cache_miss_reusable";
+    /**
+     * cache_aware with {@code --hot-prefix-replication}: only a hot prefix made the match a hit; the next of that
+     * prefix's k holders, in turn.
+     */
+    public static final String HOT_PREFIX = "hot_prefix";
     /** cache_aware: low match rate, least-loaded healthy worker (latest SGLang's miss branch). */
     public static final String CACHE_MISS_MIN_LOAD = "cache_miss_min_load";
     /** cache_aware: the imbalance guard fired, least-loaded healthy worker. */

@@ -59,12 +59,18 @@ import dev.caravan.policies.tree.OwnerRule;
  *                                workers (first by URL), and any other miss to the least loaded outside it, while the
  *                                choice's load is at most {@code max(min + 1, min * balanceRelThreshold)}; in [0,1), 0 = off
  *                                (default, SGLang); docs/design/pollution.md
+ * @param hotPrefixReplication    issue 20, item 2 (Preble-style): a prefix whose recent load is above one engine's fair
+ *                                share is held by the fewest k engines that keep each within 1.15 of the mean, k
+ *                                following its load up at once and down after a quiet spell, and the requests only
+ *                                that prefix makes a hit go to the holders in turn ({@code hot_prefix}); default false
+ *                                (SGLang: one owner)
  */
 public record CacheAwareConfig(double cacheThreshold, int balanceAbsThreshold, double balanceRelThreshold,
                                Duration evictionInterval, long maxTreeSize, int minPrefixMatchChars,
                                boolean imbalancePreferCached, boolean staleFallbackMinLoad, boolean balanceEngineLoad,
                                Duration engineLoadMaxAge, OwnerRule sharedPrefixOwner, boolean discountSharedPrefix,
-                               MinLoadTieBreak minLoadTieBreak, double oneOffSinkShare) implements PolicyConfig {
+                               MinLoadTieBreak minLoadTieBreak, double oneOffSinkShare,
+                               boolean hotPrefixReplication) implements PolicyConfig {
 
     public static final double DEFAULT_CACHE_THRESHOLD = 0.3;
     public static final int DEFAULT_BALANCE_ABS_THRESHOLD = 64;
@@ -95,6 +101,8 @@ public record CacheAwareConfig(double cacheThreshold, int balanceAbsThreshold, d
     public static final MinLoadTieBreak DEFAULT_MIN_LOAD_TIE_BREAK = MinLoadTieBreak.PROCESSED;
     /** Off: every miss goes to the least-loaded worker, as in SGLang. */
     public static final double DEFAULT_ONE_OFF_SINK_SHARE = 0;
+    /** SGLang: a prefix has one owner however much traffic it carries. */
+    public static final boolean DEFAULT_HOT_PREFIX_REPLICATION = false;
 
     public CacheAwareConfig {
         Checks.inUnitInterval(cacheThreshold, "cacheThreshold", CACHE_THRESHOLD);
@@ -113,7 +121,7 @@ public record CacheAwareConfig(double cacheThreshold, int balanceAbsThreshold, d
         }
     }
 
-    /** The configuration without cache-pollution-aware placement. */
+    /** The configuration without cache-pollution-aware placement and hot-prefix replication. */
     public CacheAwareConfig(double cacheThreshold, int balanceAbsThreshold, double balanceRelThreshold,
                             Duration evictionInterval, long maxTreeSize, int minPrefixMatchChars,
                             boolean imbalancePreferCached, boolean staleFallbackMinLoad, boolean balanceEngineLoad,
@@ -121,7 +129,8 @@ public record CacheAwareConfig(double cacheThreshold, int balanceAbsThreshold, d
                             MinLoadTieBreak minLoadTieBreak) {
         this(cacheThreshold, balanceAbsThreshold, balanceRelThreshold, evictionInterval, maxTreeSize,
                 minPrefixMatchChars, imbalancePreferCached, staleFallbackMinLoad, balanceEngineLoad, engineLoadMaxAge,
-                sharedPrefixOwner, discountSharedPrefix, minLoadTieBreak, DEFAULT_ONE_OFF_SINK_SHARE);
+                sharedPrefixOwner, discountSharedPrefix, minLoadTieBreak, DEFAULT_ONE_OFF_SINK_SHARE,
+                DEFAULT_HOT_PREFIX_REPLICATION);
     }
 
     /** The configuration without the issue-20 options: shared prefixes count and ties go by processed count (SGLang). */
@@ -131,7 +140,8 @@ public record CacheAwareConfig(double cacheThreshold, int balanceAbsThreshold, d
                             Duration engineLoadMaxAge, OwnerRule sharedPrefixOwner) {
         this(cacheThreshold, balanceAbsThreshold, balanceRelThreshold, evictionInterval, maxTreeSize,
                 minPrefixMatchChars, imbalancePreferCached, staleFallbackMinLoad, balanceEngineLoad, engineLoadMaxAge,
-                sharedPrefixOwner, false, MinLoadTieBreak.PROCESSED);
+                sharedPrefixOwner, false, MinLoadTieBreak.PROCESSED, DEFAULT_ONE_OFF_SINK_SHARE,
+                DEFAULT_HOT_PREFIX_REPLICATION);
     }
 
     /** The configuration without improvement (d): engine loads off, default age. */
@@ -148,7 +158,8 @@ public record CacheAwareConfig(double cacheThreshold, int balanceAbsThreshold, d
                 DEFAULT_BALANCE_REL_THRESHOLD, DEFAULT_EVICTION_INTERVAL, DEFAULT_MAX_TREE_SIZE,
                 DEFAULT_MIN_PREFIX_MATCH_CHARS, DEFAULT_IMBALANCE_PREFER_CACHED, DEFAULT_STALE_FALLBACK_MIN_LOAD,
                 DEFAULT_BALANCE_ENGINE_LOAD, DEFAULT_ENGINE_LOAD_MAX_AGE, DEFAULT_SHARED_PREFIX_OWNER,
-                DEFAULT_DISCOUNT_SHARED_PREFIX, DEFAULT_MIN_LOAD_TIE_BREAK, DEFAULT_ONE_OFF_SINK_SHARE);
+                DEFAULT_DISCOUNT_SHARED_PREFIX, DEFAULT_MIN_LOAD_TIE_BREAK, DEFAULT_ONE_OFF_SINK_SHARE,
+                DEFAULT_HOT_PREFIX_REPLICATION);
     }
 
     /** SGLang's cache_aware exactly: Caravan's defaults with the whole match counting ({@code --sglang-defaults}). */
@@ -172,78 +183,86 @@ public record CacheAwareConfig(double cacheThreshold, int balanceAbsThreshold, d
                 o.getOwnerRule(SHARED_PREFIX_OWNER, DEFAULT_SHARED_PREFIX_OWNER),
                 o.getBoolean(DISCOUNT_SHARED_PREFIX, DEFAULT_DISCOUNT_SHARED_PREFIX),
                 o.getTieBreak(MIN_LOAD_TIE_BREAK, DEFAULT_MIN_LOAD_TIE_BREAK),
-                o.getDouble(ONE_OFF_SINK_SHARE, DEFAULT_ONE_OFF_SINK_SHARE));
+                o.getDouble(ONE_OFF_SINK_SHARE, DEFAULT_ONE_OFF_SINK_SHARE),
+                o.getBoolean(HOT_PREFIX_REPLICATION, DEFAULT_HOT_PREFIX_REPLICATION));
     }
 
     public CacheAwareConfig withCacheThreshold(double v) {
         return new CacheAwareConfig(v, balanceAbsThreshold, balanceRelThreshold, evictionInterval, maxTreeSize,
                 minPrefixMatchChars, imbalancePreferCached, staleFallbackMinLoad, balanceEngineLoad, engineLoadMaxAge,
-                sharedPrefixOwner, discountSharedPrefix, minLoadTieBreak, oneOffSinkShare);
+                sharedPrefixOwner, discountSharedPrefix, minLoadTieBreak, oneOffSinkShare, hotPrefixReplication);
     }
 
     public CacheAwareConfig withBalance(int abs, double rel) {
         return new CacheAwareConfig(cacheThreshold, abs, rel, evictionInterval, maxTreeSize, minPrefixMatchChars,
                 imbalancePreferCached, staleFallbackMinLoad, balanceEngineLoad, engineLoadMaxAge,
-                sharedPrefixOwner, discountSharedPrefix, minLoadTieBreak, oneOffSinkShare);
+                sharedPrefixOwner, discountSharedPrefix, minLoadTieBreak, oneOffSinkShare, hotPrefixReplication);
     }
 
     public CacheAwareConfig withMaxTreeSize(long v) {
         return new CacheAwareConfig(cacheThreshold, balanceAbsThreshold, balanceRelThreshold, evictionInterval, v,
                 minPrefixMatchChars, imbalancePreferCached, staleFallbackMinLoad, balanceEngineLoad, engineLoadMaxAge,
-                sharedPrefixOwner, discountSharedPrefix, minLoadTieBreak, oneOffSinkShare);
+                sharedPrefixOwner, discountSharedPrefix, minLoadTieBreak, oneOffSinkShare, hotPrefixReplication);
     }
 
     public CacheAwareConfig withMinPrefixMatchChars(int v) {
         return new CacheAwareConfig(cacheThreshold, balanceAbsThreshold, balanceRelThreshold, evictionInterval,
                 maxTreeSize, v, imbalancePreferCached, staleFallbackMinLoad, balanceEngineLoad, engineLoadMaxAge,
-                sharedPrefixOwner, discountSharedPrefix, minLoadTieBreak, oneOffSinkShare);
+                sharedPrefixOwner, discountSharedPrefix, minLoadTieBreak, oneOffSinkShare, hotPrefixReplication);
     }
 
     public CacheAwareConfig withImbalancePreferCached(boolean v) {
         return new CacheAwareConfig(cacheThreshold, balanceAbsThreshold, balanceRelThreshold, evictionInterval,
                 maxTreeSize, minPrefixMatchChars, v, staleFallbackMinLoad, balanceEngineLoad, engineLoadMaxAge,
-                sharedPrefixOwner, discountSharedPrefix, minLoadTieBreak, oneOffSinkShare);
+                sharedPrefixOwner, discountSharedPrefix, minLoadTieBreak, oneOffSinkShare, hotPrefixReplication);
     }
 
     public CacheAwareConfig withStaleFallbackMinLoad(boolean v) {
         return new CacheAwareConfig(cacheThreshold, balanceAbsThreshold, balanceRelThreshold, evictionInterval,
                 maxTreeSize, minPrefixMatchChars, imbalancePreferCached, v, balanceEngineLoad, engineLoadMaxAge,
-                sharedPrefixOwner, discountSharedPrefix, minLoadTieBreak, oneOffSinkShare);
+                sharedPrefixOwner, discountSharedPrefix, minLoadTieBreak, oneOffSinkShare, hotPrefixReplication);
     }
 
     /** Improvement (d) on or off, trusting engine loads polled at most {@code maxAge} ago. */
     public CacheAwareConfig withBalanceEngineLoad(boolean v, Duration maxAge) {
         return new CacheAwareConfig(cacheThreshold, balanceAbsThreshold, balanceRelThreshold, evictionInterval,
                 maxTreeSize, minPrefixMatchChars, imbalancePreferCached, staleFallbackMinLoad, v, maxAge,
-                sharedPrefixOwner, discountSharedPrefix, minLoadTieBreak, oneOffSinkShare);
+                sharedPrefixOwner, discountSharedPrefix, minLoadTieBreak, oneOffSinkShare, hotPrefixReplication);
     }
 
     /** Which tenant a match reports for a shared prefix (see {@link OwnerRule}). */
     public CacheAwareConfig withSharedPrefixOwner(OwnerRule v) {
         return new CacheAwareConfig(cacheThreshold, balanceAbsThreshold, balanceRelThreshold, evictionInterval,
                 maxTreeSize, minPrefixMatchChars, imbalancePreferCached, staleFallbackMinLoad, balanceEngineLoad,
-                engineLoadMaxAge, v, discountSharedPrefix, minLoadTieBreak, oneOffSinkShare);
+                engineLoadMaxAge, v, discountSharedPrefix, minLoadTieBreak, oneOffSinkShare, hotPrefixReplication);
     }
 
     /** Issue 20's shared-prefix discount on or off (see the record's description). */
     public CacheAwareConfig withDiscountSharedPrefix(boolean v) {
         return new CacheAwareConfig(cacheThreshold, balanceAbsThreshold, balanceRelThreshold, evictionInterval,
                 maxTreeSize, minPrefixMatchChars, imbalancePreferCached, staleFallbackMinLoad, balanceEngineLoad,
-                engineLoadMaxAge, sharedPrefixOwner, v, minLoadTieBreak, oneOffSinkShare);
+                engineLoadMaxAge, sharedPrefixOwner, v, minLoadTieBreak, oneOffSinkShare, hotPrefixReplication);
     }
 
     /** How the least-loaded choices break ties ({@link MinLoadTieBreak}). */
     public CacheAwareConfig withMinLoadTieBreak(MinLoadTieBreak v) {
         return new CacheAwareConfig(cacheThreshold, balanceAbsThreshold, balanceRelThreshold, evictionInterval,
                 maxTreeSize, minPrefixMatchChars, imbalancePreferCached, staleFallbackMinLoad, balanceEngineLoad,
-                engineLoadMaxAge, sharedPrefixOwner, discountSharedPrefix, v, oneOffSinkShare);
+                engineLoadMaxAge, sharedPrefixOwner, discountSharedPrefix, v, oneOffSinkShare, hotPrefixReplication);
     }
 
     /** Cache-pollution-aware placement: the sink's share of the workers, 0 = off (see the record's description). */
     public CacheAwareConfig withOneOffSinkShare(double v) {
         return new CacheAwareConfig(cacheThreshold, balanceAbsThreshold, balanceRelThreshold, evictionInterval,
                 maxTreeSize, minPrefixMatchChars, imbalancePreferCached, staleFallbackMinLoad, balanceEngineLoad,
-                engineLoadMaxAge, sharedPrefixOwner, discountSharedPrefix, minLoadTieBreak, v);
+                engineLoadMaxAge, sharedPrefixOwner, discountSharedPrefix, minLoadTieBreak, v, hotPrefixReplication);
+    }
+
+    /** Issue 20's hot-prefix replication on or off (see the record's description). */
+    public CacheAwareConfig withHotPrefixReplication(boolean v) {
+        return new CacheAwareConfig(cacheThreshold, balanceAbsThreshold, balanceRelThreshold, evictionInterval,
+                maxTreeSize, minPrefixMatchChars, imbalancePreferCached, staleFallbackMinLoad, balanceEngineLoad,
+                engineLoadMaxAge, sharedPrefixOwner, discountSharedPrefix, minLoadTieBreak, oneOffSinkShare, v);
     }
 
     @Override

@@ -63,6 +63,8 @@ public sealed interface PolicyConfig permits RandomConfig, RoundRobinConfig, Pow
     String ONE_OFF_SINK_SHARE = "one-off-sink-share";
     /** Option key {@code min-load-tie-break}: {@code processed|footprint}, cache_aware's choice among least loaded. */
     String MIN_LOAD_TIE_BREAK = "min-load-tie-break";
+    /** Option key {@code hot-prefix-replication} (cache_aware): a hot prefix is held by k engines its requests share. */
+    String HOT_PREFIX_REPLICATION = "hot-prefix-replication";
 
     /** Option key {@code kv-tokenizer} (kv_aware): {@code pseudo} or the path of a HuggingFace tokenizer.json. */
     String KV_TOKENIZER = "kv-tokenizer";

@@ -67,6 +67,9 @@ import dev.caravan.policies.tree.PrefixMatch;
  * smallest tree footprint, then at random ({@link LeastLoaded}), instead of processed count and list order;
  * (g) {@code oneOffSinkShare} (issue 20 item 3): a miss predicted one-off goes to a sink share of the workers and any
  * other miss outside it ({@link OneOffSink}, {@link ReusePredictor}), so one-off prompts do not evict reusable prefixes.
+ * (h) {@code hotPrefixReplication} (issue 20, item 2): a prefix whose recent load exceeds one engine's fair share is
+ * held by k engines and the requests that only this prefix makes a hit take turns on them
+ * ({@code hot_prefix}; {@link HotPrefixes}), before the hit test.
  *
  * <p>Trees: one per model ({@link ModelKey}), created on first use, so SGLang's "no tree for this model, route randomly"
  * branch (a seeding race) cannot happen here. Workers are seeded into their model's tree when added and purged from
@@ -99,6 +102,8 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy, Maintainable
     private final FleetPrefixes fleet;
     /** {@code --one-off-sink-share}'s placement of misses, else null. */
     private final OneOffSink sink;
+    /** Improvement (h)'s hot prefixes and their holders, else null. */
+    private final HotPrefixes hot;
 
     /**
      * {@code env} supplies the clock engine-load ages are measured with (the load monitor stamps the same clock) and,
@@ -111,6 +116,7 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy, Maintainable
         this.fleet = env.fleet() == null ? null : env.fleet().prefixes();
         this.sink = config.oneOffSinkShare() > 0
                 ? new OneOffSink(config.oneOffSinkShare(), config.balanceRelThreshold()) : null;
+        this.hot = config.hotPrefixReplication() ? new HotPrefixes(nanoTime) : null;
     }
 
     public CacheAwareConfig config() {
@@ -141,6 +147,13 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy, Maintainable
 
         PrefixMatch local = tree.prefixMatch(text);
         PrefixMatch match = routed == null ? local : withFleet(local, routed, candidates);
+        if (hot != null) {
+            Worker holder = hot.pick(model, tree, text, healthy, loadOf,
+                    shared -> qualifies(match, 0) && !qualifies(match, shared));
+            if (holder != null) {
+                return route(tree, text, holder, Branches.HOT_PREFIX, match, routed);
+            }
+        }
         // only a match that would hit as a whole can lose by the discount: the second walk is skipped for misses
         long shared = config.discountSharedPrefix() && qualifies(match, 0)
                 ? Math.min(match.matchedChars(), tree.sharedPrefixChars(text, healthy.size())) : 0;
@@ -320,6 +333,9 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy, Maintainable
         for (ApproximateRadixTree t : trees.values()) {
             t.removeTenant(worker.url());
         }
+        if (hot != null) {
+            hot.removeWorker(worker.url());
+        }
         if (fleet != null) {
             fleet.index().removeOwner(worker.url());
         }
@@ -328,6 +344,9 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy, Maintainable
     @Override
     public void reset() {
         trees.clear();
+        if (hot != null) {
+            hot.clear();
+        }
     }
 
     @Override
@@ -351,6 +370,9 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy, Maintainable
             if (evicted > 0) {
                 LOG.debug("cache_aware: evicted {} fleet prefix entries", evicted);
             }
+        }
+        if (hot != null) {
+            hot.prune();
         }
     }
 

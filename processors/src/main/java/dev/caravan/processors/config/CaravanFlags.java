@@ -279,6 +279,11 @@ public final class CaravanFlags {
             .describe("cache_aware (Caravan): cache-pollution-aware placement; a miss whose context (the shared "
                     + "prefix it branches off) saw fewer than half of its new prompts continued goes to this share of "
                     + "the workers, other misses to the rest; in [0,1), 0 = off.");
+    public static final CaravanFlag HOT_PREFIX_REPLICATION = option(PolicyConfig.HOT_PREFIX_REPLICATION, BOOLEAN, POLICY)
+            .defaultValue(CacheAwareConfig.DEFAULT_HOT_PREFIX_REPLICATION)
+            .describe("cache_aware (Caravan): a prefix with more than 1/N of the recent traffic is held by the fewest "
+                    + "k engines that keep each within 1.15 of the mean (k rises at once, falls after 30 s lower) and "
+                    + "the requests only it makes a hit take turns on them.");
     public static final CaravanFlag BUCKET_ADJUST_INTERVAL = option(PolicyConfig.BUCKET_ADJUST_INTERVAL, LONG, POLICY)
             .alias("--bucket-adjust-interval-secs")
             .defaultValue(BucketConfig.DEFAULT_BUCKET_ADJUST_INTERVAL.toSeconds()).checkedBy(BY_POLICY)
