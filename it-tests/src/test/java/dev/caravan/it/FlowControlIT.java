@@ -103,6 +103,10 @@ class FlowControlIT {
                     "Authorization", "Bearer sk-writer");
             assertThat(first.statusCode()).isEqualTo(200);
             assertThat(first.body()).contains("\"completion_tokens\":8");
+            // settled to usage when the exchange completes, which may be just after the client has the last byte
+            var limiter = gw.gateway().beans().flow().limiter();
+            await().atMost(Duration.ofSeconds(10)).until(() -> limiter.localUsage().containsKey("writer")
+                    && limiter.localUsage().get("writer")[2] == 8);
 
             HttpResponse<String> second = gw.client().postJson("/v1/chat/completions", stream,
                     "Authorization", "Bearer sk-writer");

@@ -1,10 +1,12 @@
 package dev.caravan.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -71,7 +73,10 @@ class FlowControlPdIT {
             JsonNode usage = GatewayClient.parse(r.body()).path("usage");
             assertThat(usage.path("completion_tokens").asLong()).isEqualTo(7);
             assertThat(PD.prefill(0).stats().completionTokens()).as("prefill's own token").isEqualTo(1);
-            assertThat(charged(gw)).containsExactly(1, usage.path("prompt_tokens").asLong(), 7);
+            long prompt = usage.path("prompt_tokens").asLong();
+            // settled when the exchange completes, which may be just after the client has the last byte
+            await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
+                    assertThat(charged(gw)).containsExactly(1, prompt, 7));
             assertThat(r.headers().firstValue("x-ratelimit-limit-output-tokens")).hasValue("1000");
             assertThat(r.headers().firstValue("x-ratelimit-limit-requests")).hasValue("100");
             assertThat(r.headers().firstValue("x-ratelimit-remaining-requests")).hasValue("99");
@@ -88,7 +93,11 @@ class FlowControlPdIT {
             assertThat(r.body()).contains("\"completion_tokens\":9");
             assertThat(r.headers().firstValue("x-ratelimit-remaining-requests")).hasValue("99");
             assertThat(r.headers().firstValue("x-ratelimit-limit-tokens")).hasValue("100000");
-            assertThat(charged(gw)).containsExactly(1, promptTokens(r.body()), 9);
+            long prompt = promptTokens(r.body());
+            // the stream was charged per event as it flowed; settled to usage when the exchange completes, which may
+            // be just after the client has the last byte
+            await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
+                    assertThat(charged(gw)).containsExactly(1, prompt, 9));
         }
     }
 
@@ -108,8 +117,10 @@ class FlowControlPdIT {
             // round robin's counter moves on the retry too, so every first attempt lands on the failing decode
             assertThat(retries).as("each request was retried once").isEqualTo(2);
 
-            assertThat(charged(gw)).as("two requests, their prompts and 5 + 5 output tokens, each once")
-                    .containsExactly(2, prompts, 10);
+            long allPrompts = prompts;
+            await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(charged(gw))
+                    .as("two requests, their prompts and 5 + 5 output tokens, each once")
+                    .containsExactly(2, allPrompts, 10));
         }
     }
 }
