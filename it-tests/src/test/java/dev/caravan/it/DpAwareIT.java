@@ -50,8 +50,9 @@ class DpAwareIT {
     @Test
     void routesToEachRankAsItsOwnWorkerAndPinsTheRequestToIt() {
         String engine = SIMS.urls().get(0);
-        await().atMost(Duration.ofSeconds(10)).until(() -> gateway.workers().size() == 2);
-        assertThat(gateway.workers().all()).extracting(Worker::url).containsExactly(engine + "@0", engine + "@1");
+        // the engine's plain worker is replaced by its ranks one at a time: wait for the whole swap, not a size of 2
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(gateway.workers().all())
+                .extracting(Worker::url).containsExactly(engine + "@0", engine + "@1"));
 
         for (int round = 0; round < 3; round++) {
             List<String> workers = new ArrayList<>();
