@@ -97,7 +97,7 @@ class FleetTenantQuotaTest {
         assertThat(second).isEqualTo(20);
         // without sync the third replica would admit a whole quota of its own (60 more); the buckets refill at the
         // quota's rate meanwhile (one a second here), which a slow machine's propagation lets the third replica use
-        long refilled = (long) Math.ceil((System.nanoTime() - start) / 1e9 * QUOTA / 60.0);
+        int refilled = (int) Math.ceil((System.nanoTime() - start) / 1e9 * QUOTA / 60.0);
         assertThat(first + second + third.get()).isLessThanOrEqualTo(QUOTA + QUOTA / 10 + refilled);
     }
 }
