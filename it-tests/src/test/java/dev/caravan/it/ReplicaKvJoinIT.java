@@ -44,6 +44,26 @@ class ReplicaKvJoinIT {
         }
         await().atMost(Duration.ofSeconds(30))
                 .until(() -> SyncFleet.member(fleet.replica(0)).getCluster().getMembers().size() == 2);
+        for (int i = 0; i < 2; i++) {
+            awaitSubscribed(fleet.replica(i));
+        }
+    }
+
+    /**
+     * Until the replica has indexed one event of every engine (a direct one-block request per poll): events published
+     * before its subscription is up are lost to it, and the warm-up below must reach its index.
+     */
+    private static void awaitSubscribed(GatewayHarness replica) {
+        KvBlockIndex index = replica.gateway().beans().kv().index();
+        for (SimEngine e : SIMS.fleet().engines()) {
+            String id = replica.workers().all().stream().filter(w -> w.url().equals(e.url())).findFirst()
+                    .orElseThrow().id();
+            int[] n = {0};
+            await().atMost(Duration.ofSeconds(40)).pollInterval(Duration.ofMillis(100)).until(() -> {
+                KvFixtures.complete(e.url(), SIMS.model(), KvFixtures.prompt("probe-" + id + "-" + n[0]++, 1));
+                return index.residentBlocks(id) > 0;
+            });
+        }
     }
 
     @AfterAll
