@@ -64,7 +64,11 @@ class ReplicaBucketIT {
         send(fleet.replica(oldest), 100, 100);   // short prompts: the oldest member cuts its ranges from these
         send(fleet.replica(other), 5_000, 500);  // long ones: alone, this replica would cut far higher ranges
 
-        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+        // the ranges are cut from a window as long as --bucket-adjust-interval (1 s), and maintenance runs on a 1 s
+        // timer only once a full interval has passed (every 2 ticks), so ten quick prompts can have left the window
+        // before the cut: keep the oldest replica's window filled with short prompts until it has cut
+        await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(200)).untilAsserted(() -> {
+            send(fleet.replica(oldest), 100, 100);
             Map<String, List<BucketRanges.Range>> cut = ranges(oldest);
             assertThat(cut).isNotEqualTo(initial);
             assertThat(ranges(0)).isEqualTo(cut);
