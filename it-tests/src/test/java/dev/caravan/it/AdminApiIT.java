@@ -128,9 +128,12 @@ class AdminApiIT {
         register(SIMS.urls().get(0));
         register(SIMS.urls().get(1));
 
-        JsonNode loads = GatewayClient.parse(gateway.client().get("/get_loads").body());
-        assertThat(loads.path("workers")).hasSize(2);
-        loads.path("workers").forEach(w -> assertThat(w.path("load").asLong()).isGreaterThanOrEqualTo(0));
+        // -1 is SGLang's "load not fetched" (the engine's answer did not come in time): wait for both real loads
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+            JsonNode loads = GatewayClient.parse(gateway.client().get("/get_loads").body());
+            assertThat(loads.path("workers")).hasSize(2);
+            loads.path("workers").forEach(w -> assertThat(w.path("load").asLong()).isGreaterThanOrEqualTo(0));
+        });
 
         JsonNode flushed = GatewayClient.parse(gateway.client().post("/flush_cache", null, "").body());
         assertThat(flushed.path("status").asText()).isEqualTo("success");
