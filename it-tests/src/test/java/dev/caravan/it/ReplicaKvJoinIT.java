@@ -13,7 +13,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import com.fasterxml.jackson.databind.JsonNode;
 
 import dev.caravan.policies.kv.KvBlockIndex;
 import dev.caravan.sim.SimEngine;
@@ -93,18 +92,6 @@ class ReplicaKvJoinIT {
         return out;
     }
 
-    /** Prefix hit rate: cached prompt tokens over prompt tokens, as the engines report them. */
-    private static double hitRate(List<HttpResponse<String>> responses) {
-        long cached = 0;
-        long prompt = 0;
-        for (HttpResponse<String> r : responses) {
-            JsonNode usage = GatewayClient.parse(r.body()).path("usage");
-            cached += usage.path("prompt_tokens_details").path("cached_tokens").asLong();
-            prompt += usage.path("prompt_tokens").asLong();
-        }
-        return (double) cached / prompt;
-    }
-
     /** Whether some engine holds every tenant's prompt according to the replica's block index. */
     private static boolean knowsEveryTenant(GatewayHarness replica) {
         KvBlockIndex index = replica.gateway().beans().kv().index();
@@ -131,8 +118,8 @@ class ReplicaKvJoinIT {
         await().atMost(Duration.ofSeconds(10)).until(() -> knowsEveryTenant(late));
         List<HttpResponse<String>> lateRun = send(List.of(late), "first requests of the late replica", 100);
 
-        double warmRate = hitRate(warmRun);
-        double lateRate = hitRate(lateRun);
+        double warmRate = ReplicaSyncIT.hitRate(warmRun);
+        double lateRate = ReplicaSyncIT.hitRate(lateRun);
         System.out.printf("kv_aware late join: warm replicas' hit rate %.3f, late replica's first 100 %.3f (%.3fx)%n",
                 warmRate, lateRate, lateRate / warmRate);
         assertThat(lateRate).isGreaterThanOrEqualTo(0.95 * warmRate);
