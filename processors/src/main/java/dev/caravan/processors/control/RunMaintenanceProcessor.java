@@ -21,6 +21,11 @@ import dev.caravan.processors.routing.PolicyRegistry;
  * re-balancing, manual's idle-key sweep — when its own {@link Maintainable#maintenanceInterval()} has elapsed since its
  * last run. A zero interval disables it. Failures are logged and do not stop the next policy. Called from one timer
  * thread at a time.
+ *
+ * <p>"Elapsed" allows for the timer's jitter: a tick that comes up to half a timer period early counts as due (the
+ * period is read from the timer's {@link Exchange#TIMER_PERIOD} property; none, no allowance). Without it a 1 s timer
+ * firing a millisecond early ran an N-second interval every N + 1 ticks, so bucket ranges were cut one tick late from
+ * a window of N seconds and a second of requests per cycle was never counted.
  */
 public final class RunMaintenanceProcessor implements Processor {
 
@@ -43,12 +48,18 @@ public final class RunMaintenanceProcessor implements Processor {
     @Override
     public synchronized void process(Exchange exchange) {
         long now = nanoTime.getAsLong();
+        long slack = halfTimerPeriodNanos(exchange);
         for (PolicyRegistry registry : policies) {
-            maintain(registry, now);
+            maintain(registry, now, slack);
         }
     }
 
-    private void maintain(PolicyRegistry registry, long now) {
+    private static long halfTimerPeriodNanos(Exchange exchange) {
+        Long periodMillis = exchange == null ? null : exchange.getProperty(Exchange.TIMER_PERIOD, Long.class);
+        return periodMillis == null || periodMillis <= 0 ? 0 : Duration.ofMillis(periodMillis).toNanos() / 2;
+    }
+
+    private void maintain(PolicyRegistry registry, long now, long slack) {
         for (Map.Entry<String, LoadBalancingPolicy> e : registry.policies().entrySet()) {
             if (!(e.getValue() instanceof Maintainable m)) {
                 continue;
@@ -58,7 +69,7 @@ public final class RunMaintenanceProcessor implements Processor {
                 continue;
             }
             Long last = lastRun.putIfAbsent(e.getValue(), now);
-            if (last == null || now - last < interval.toNanos()) {
+            if (last == null || now - last < interval.toNanos() - slack) {
                 continue; // the first sighting starts the clock
             }
             lastRun.put(e.getValue(), now);

@@ -6,6 +6,9 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
+import org.apache.camel.Exchange;
+import org.apache.camel.impl.DefaultCamelContext;
+import org.apache.camel.support.DefaultExchange;
 import org.junit.jupiter.api.Test;
 
 import dev.caravan.policies.Decision;
@@ -79,6 +82,51 @@ class RunMaintenanceProcessorTest {
         now.addAndGet(Duration.ofSeconds(30).toNanos());
         run.process(null);
         assertThat(policy.runs).isEqualTo(2);
+    }
+
+    /** A tick of a timer with the given period, as the policy-maintenance route's timer sends it (includeMetadata). */
+    private static Exchange tick(long periodMillis) {
+        Exchange tick = new DefaultExchange(new DefaultCamelContext());
+        tick.setProperty(Exchange.TIMER_PERIOD, periodMillis);
+        return tick;
+    }
+
+    @Test
+    void aTickUpToHalfATimerPeriodEarlyCountsAsDue() {
+        CountingPolicy policy = new CountingPolicy(Duration.ofSeconds(5));
+        RunMaintenanceProcessor run = processorFor(policy);
+
+        run.process(tick(1000));
+        for (int second = 1; second <= 10; second++) {
+            now.addAndGet(Duration.ofSeconds(1).minusMillis(second % 2 == 0 ? 3 : 0).toNanos()); // early by 3 ms
+            run.process(tick(1000));
+            assertThat(policy.runs).as("after tick %d", second).isEqualTo(second / 5);
+        }
+    }
+
+    @Test
+    void aTickMoreThanHalfATimerPeriodEarlyWaitsForTheNext() {
+        CountingPolicy policy = new CountingPolicy(Duration.ofSeconds(5));
+        RunMaintenanceProcessor run = processorFor(policy);
+
+        run.process(tick(1000));
+        now.addAndGet(Duration.ofMillis(4_499).toNanos());
+        run.process(tick(1000));
+        assertThat(policy.runs).isZero();
+        now.addAndGet(Duration.ofMillis(1).toNanos());
+        run.process(tick(1000));
+        assertThat(policy.runs).isEqualTo(1);
+    }
+
+    @Test
+    void withoutATimerPeriodTheWholeIntervalMustElapse() {
+        CountingPolicy policy = new CountingPolicy(Duration.ofSeconds(5));
+        RunMaintenanceProcessor run = processorFor(policy);
+
+        run.process(null);
+        now.addAndGet(Duration.ofSeconds(5).minusMillis(3).toNanos());
+        run.process(null);
+        assertThat(policy.runs).isZero();
     }
 
     @Test
