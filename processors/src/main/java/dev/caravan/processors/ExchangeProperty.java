@@ -3,6 +3,7 @@ package dev.caravan.processors;
 import java.util.Objects;
 
 import org.apache.camel.Exchange;
+import org.apache.camel.ExchangePropertyKey;
 
 /**
  * One exchange property with the type of its value: the typed half of the contract between route steps
@@ -16,8 +17,14 @@ import org.apache.camel.Exchange;
  * boolean stream = STREAM.get(exchange, false);
  * WORKER.set(exchange, w);
  * }</pre>
- * Reads go through Camel's {@code getProperty(name, type)}, so a value a route set as text converts as before (a
- * {@code setProperty} with {@code constant: true} reads as a Boolean). Immutable and thread-safe.
+ * A value a route set as text converts as Camel's {@code getProperty(name, type)} converts it (a {@code setProperty}
+ * with {@code constant: true} reads as a Boolean). Immutable and thread-safe.
+ *
+ * <p>Every step reads and writes several of these per request, so the access is direct: Camel's
+ * {@code getProperty(String)} and {@code setProperty(String, Object)} first look the name up among Camel's own keys
+ * (a string switch per call) before the exchange's property map; here that look-up is done once, at construction, and
+ * a name that is not Camel's goes straight to the map ({@code exchange.getProperties()}), as Camel's methods do with
+ * such a name (design/request-path.md, "Per-request cost").
  *
  * @param <T> the type of the value
  */
@@ -25,10 +32,13 @@ public final class ExchangeProperty<T> {
 
     private final String name;
     private final Class<T> type;
+    /** Camel's own key of this name ({@code CamelExceptionCaught}, ...), kept apart from the map by Camel; or null. */
+    private final ExchangePropertyKey camelKey;
 
     private ExchangeProperty(String name, Class<T> type) {
         this.name = Objects.requireNonNull(name, "name");
         this.type = Objects.requireNonNull(type, "type");
+        this.camelKey = ExchangePropertyKey.asExchangePropertyKey(name);
     }
 
     public static <T> ExchangeProperty<T> of(String name, Class<T> type) {
@@ -54,8 +64,15 @@ public final class ExchangeProperty<T> {
     }
 
     /** The value, or null when absent (or not convertible to the type). */
+    @SuppressWarnings("unchecked")
     public T get(Exchange exchange) {
-        return exchange.getProperty(name, type);
+        if (camelKey == null) {
+            Object value = exchange.getProperties().get(name);
+            if (value == null || type.isInstance(value)) {
+                return (T) value;
+            }
+        }
+        return exchange.getProperty(name, type); // Camel's own key, or a value to convert
     }
 
     /** The value, or {@code fallback} when absent. */
@@ -64,12 +81,23 @@ public final class ExchangeProperty<T> {
         return value != null ? value : fallback;
     }
 
+    /** Sets the value; null removes it (as Camel's {@code setProperty} does). */
     public void set(Exchange exchange, T value) {
-        exchange.setProperty(name, value);
+        if (camelKey != null) {
+            exchange.setProperty(camelKey, value);
+        } else if (value != null) {
+            exchange.getProperties().put(name, value);
+        } else {
+            exchange.getProperties().remove(name);
+        }
     }
 
     public void remove(Exchange exchange) {
-        exchange.removeProperty(name);
+        if (camelKey != null) {
+            exchange.removeProperty(camelKey);
+        } else {
+            exchange.getProperties().remove(name);
+        }
     }
 
     @Override

@@ -77,6 +77,9 @@ public final class Json {
         if (contentType == null) {
             return false;
         }
+        if (contentType.equalsIgnoreCase("application/json")) {
+            return true; // what nearly every request sends: no lower-cased copy, no substring
+        }
         String ct = contentType.toLowerCase(java.util.Locale.ROOT);
         int semi = ct.indexOf(';');
         String mime = (semi >= 0 ? ct.substring(0, semi) : ct).trim();

@@ -11,6 +11,7 @@ import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 
+import dev.caravan.processors.MeterKey;
 import dev.caravan.processors.admission.AdmissionObserver;
 import dev.caravan.processors.admission.FlowKey;
 import dev.caravan.processors.admission.Rejection;
@@ -28,7 +29,7 @@ import dev.caravan.processors.admission.Rejection;
 public final class TenantMetrics implements AdmissionObserver, TenantDirectory.ReloadObserver {
 
     private final MeterRegistry registry;
-    private final Map<String, Meter> cache = new ConcurrentHashMap<>();
+    private final Map<MeterKey, Meter> cache = new ConcurrentHashMap<>();
     private volatile int configured;
 
     public TenantMetrics(MeterRegistry registry) {
@@ -44,24 +45,24 @@ public final class TenantMetrics implements AdmissionObserver, TenantDirectory.R
 
     @Override
     public void onAdmitted(FlowKey key, boolean queued, long waitedNanos) {
-        counter("a\0" + key.label() + '\0' + key.tenantClass(), () -> Counter.builder("caravan.tenant.admitted")
+        counter(MeterKey.of("a", key.label(), key.tenantClass()), () -> Counter.builder("caravan.tenant.admitted")
                 .description("Inference requests admitted, by tenant and class")
                 .tags("tenant", key.label(), "class", key.tenantClass()).register(registry)).increment();
-        ((Timer) cache.computeIfAbsent("w\0" + key.label(), k -> Timer.builder("caravan.tenant.queue.wait")
+        ((Timer) cache.computeIfAbsent(MeterKey.of("w", key.label()), k -> Timer.builder("caravan.tenant.queue.wait")
                 .description("Time admitted requests waited for a slot, by tenant").tag("tenant", key.label())
                 .register(registry))).record(waitedNanos, TimeUnit.NANOSECONDS);
     }
 
     @Override
     public void onRejected(FlowKey key, Rejection reason) {
-        counter("s\0" + key.label() + '\0' + reason.label(), () -> Counter.builder("caravan.tenant.shed")
+        counter(MeterKey.of("s", key.label(), reason.label()), () -> Counter.builder("caravan.tenant.shed")
                 .description("Inference requests admission did not serve, by tenant and reason")
                 .tags("tenant", key.label(), "reason", reason.label()).register(registry)).increment();
     }
 
     /** A request refused by its tenant's own rate limit. */
     public void onThrottled(FlowKey key, String limit) {
-        counter("t\0" + key.label() + '\0' + limit, () -> Counter.builder("caravan.tenant.throttled")
+        counter(MeterKey.of("t", key.label(), limit), () -> Counter.builder("caravan.tenant.throttled")
                 .description("Inference requests refused by their tenant's rate limits, by tenant and limit")
                 .tags("tenant", key.label(), "limit", limit).register(registry)).increment();
     }
@@ -70,12 +71,12 @@ public final class TenantMetrics implements AdmissionObserver, TenantDirectory.R
     public void onReload(boolean ok, TenantsConfig current) {
         configured(current);
         String result = ok ? "ok" : "failed";
-        counter("r\0" + result, () -> Counter.builder("caravan.tenants.reloads")
+        counter(MeterKey.of("r", result), () -> Counter.builder("caravan.tenants.reloads")
                 .description("Reloads of the tenants file, by result").tag("result", result).register(registry))
                 .increment();
     }
 
-    private Counter counter(String key, Supplier<Counter> create) {
+    private Counter counter(MeterKey key, Supplier<Counter> create) {
         return (Counter) cache.computeIfAbsent(key, k -> create.get());
     }
 }

@@ -85,7 +85,21 @@ final class JsonUsageReader {
                 failed = true;
             }
         }
+        closeParser();
         return done && !failed && marker ? total : Usage.NONE;
+    }
+
+    /**
+     * Closing hands the field names this parser met back to the factory's shared symbol table: a parser never closed
+     * keeps them in its own child table, so the next response's parser met them as new and interned every one again
+     * (String.intern per field name per response; design/request-path.md, "Per-request cost").
+     */
+    private void closeParser() {
+        try {
+            parser.close();
+        } catch (IOException e) {
+            // nothing to release then; the counts read so far stand
+        }
     }
 
     private void drain() throws IOException {

@@ -28,6 +28,7 @@ import dev.caravan.policies.LoadBalancingPolicy;
 import dev.caravan.policies.TreeBacked;
 import dev.caravan.policies.Worker;
 import dev.caravan.policies.WorkerListener;
+import dev.caravan.processors.MeterKey;
 import dev.caravan.processors.forward.Usage;
 import dev.caravan.processors.http.RequestObserver;
 import dev.caravan.processors.routing.PolicyRegistry;
@@ -70,7 +71,7 @@ public final class GatewayMetrics implements RequestObserver, Consumer<Decision>
     private final MeterRegistry registry;
     private final Map<String, List<Meter>> workerMeters = new ConcurrentHashMap<>();
     // Micrometer's builder().register() allocates an id and sorts tags on every call; the hot path looks meters up here.
-    private final Map<String, Meter> cache = new ConcurrentHashMap<>();
+    private final Map<MeterKey, Meter> cache = new ConcurrentHashMap<>();
     private final MultiGauge treeChars;
     private final List<PolicyRegistry> policies = new CopyOnWriteArrayList<>();
 
@@ -109,7 +110,7 @@ public final class GatewayMetrics implements RequestObserver, Consumer<Decision>
 
     @Override
     public void onRequestComplete(Exchange exchange, String endpoint, int status, long durationNanos) {
-        counter("r\0" + endpoint + '\0' + status, () -> Counter.builder("caravan.requests")
+        counter(MeterKey.of("r", endpoint, status), () -> Counter.builder("caravan.requests")
                 .description("Requests answered, by route path and HTTP status")
                 .tags("endpoint", endpoint, "status", Integer.toString(status)).register(registry)).increment();
         timer("caravan.request.duration", "Time from request arrival to the end of the response", endpoint)
@@ -126,16 +127,16 @@ public final class GatewayMetrics implements RequestObserver, Consumer<Decision>
         }
         String outcome = OUTCOME.get(exchange);
         if (outcome != null) {
-            counter("o\0" + outcome, () -> Counter.builder("caravan.forward.outcomes")
+            counter(MeterKey.of("o", outcome), () -> Counter.builder("caravan.forward.outcomes")
                     .description("How forwarded requests ended").tag("outcome", outcome).register(registry)).increment();
         }
         Usage usage = Usage.PROPERTY.get(exchange);
         Worker worker = WORKER.get(exchange);
         if (usage != null && worker != null && usage.hasPromptTokens()) {
-            counter("p\0" + worker.url(), () -> Counter.builder("caravan.prompt.tokens")
+            counter(MeterKey.of("p", worker.url()), () -> Counter.builder("caravan.prompt.tokens")
                     .description("Prompt tokens the engines reported").tag("worker", worker.url()).register(registry))
                     .increment(usage.promptTokens());
-            counter("c\0" + worker.url(), () -> Counter.builder("caravan.cached.tokens")
+            counter(MeterKey.of("c", worker.url()), () -> Counter.builder("caravan.cached.tokens")
                     .description("Prompt tokens the engines served from their prefix cache")
                     .tag("worker", worker.url()).register(registry)).increment(Math.max(0, usage.cachedTokens()));
         }
@@ -145,45 +146,48 @@ public final class GatewayMetrics implements RequestObserver, Consumer<Decision>
     private void recordSglangHttp(Exchange exchange, String path, int status, long durationNanos) {
         String method = exchange == null ? null : exchange.getIn().getHeader(Exchange.HTTP_METHOD, String.class);
         String m = method == null ? "OTHER" : method;
-        counter("sr\0" + m + '\0' + path, () -> Counter.builder("smg.http.requests")
+        counter(MeterKey.of("sr", m, path), () -> Counter.builder("smg.http.requests")
                 .description("Total HTTP requests by method and path (SGLang's name)")
                 .tags("method", m, "path", path).register(registry)).increment();
-        ((Timer) cache.computeIfAbsent("sd\0" + m + '\0' + path, k -> Timer.builder("smg.http.request.duration")
+        ((Timer) cache.computeIfAbsent(MeterKey.of("sd", m, path), k -> Timer.builder("smg.http.request.duration")
                 .description("HTTP request duration by method and path (SGLang's name)").tags("method", m, "path", path)
                 .serviceLevelObjectives(latencyBuckets).register(registry))).record(durationNanos, TimeUnit.NANOSECONDS);
         String code = exchange == null ? null : ERROR_CODE.get(exchange);
         String c = code == null ? "" : code;
-        counter("sh\0" + status + '\0' + c, () -> Counter.builder("smg.http.responses")
+        counter(MeterKey.of("sh", c, status), () -> Counter.builder("smg.http.responses")
                 .description("Total HTTP responses by status_code and error_code (SGLang's name)")
                 .tags("status_code", Integer.toString(status), "error_code", c).register(registry)).increment();
     }
 
-    private Counter counter(String key, java.util.function.Supplier<Counter> create) {
-        return (Counter) cache.computeIfAbsent(key, k -> create.get());
+    private Counter counter(MeterKey key, java.util.function.Supplier<Counter> create) {
+        Meter m = cache.get(key);
+        return (Counter) (m != null ? m : cache.computeIfAbsent(key, k -> create.get()));
     }
 
     private Timer timer(String name, String description, String endpoint) {
-        return (Timer) cache.computeIfAbsent(name + '\0' + endpoint, k -> Timer.builder(name).description(description)
-                .tag("endpoint", endpoint).serviceLevelObjectives(latencyBuckets).register(registry));
+        MeterKey key = MeterKey.of(name, endpoint);
+        Meter m = cache.get(key);
+        return (Timer) (m != null ? m : cache.computeIfAbsent(key, k -> Timer.builder(name).description(description)
+                .tag("endpoint", endpoint).serviceLevelObjectives(latencyBuckets).register(registry)));
     }
 
     /** Counts one policy decision (and, under SGLang's names, the selection and the branches SGLang counts). */
     @Override
     public void accept(Decision decision) {
-        counter("d\0" + decision.label(), () -> Counter.builder("caravan.policy.decisions")
+        counter(MeterKey.of("d", decision.policy(), decision.branch()), () -> Counter.builder("caravan.policy.decisions")
                 .description("Policy decisions by branch")
                 .tags("policy", decision.policy(), "branch", decision.branch()).register(registry)).increment();
         Worker w = decision.worker();
         if (w != null) {
             String role = w.role().wireName();
-            counter("ss\0" + role + '\0' + w.modelId() + '\0' + decision.policy(), () ->
+            counter(MeterKey.of("ss", role, w.modelId(), decision.policy()), () ->
                     Counter.builder("smg.worker.selection")
                     .description("Worker selection events by worker_type, connection_mode, model, policy (SGLang's name)")
                     .tags("worker_type", role, "connection_mode", "http", "model", w.modelId(), "policy",
                             decision.policy()).register(registry)).increment();
         }
         if (SGLANG_BRANCH_POLICIES.contains(decision.policy())) {
-            counter("sb\0" + decision.label(), () -> Counter.builder("smg." + decision.policy() + ".policy.branch")
+            counter(MeterKey.of("sb", decision.policy(), decision.branch()), () -> Counter.builder("smg." + decision.policy() + ".policy.branch")
                     .description("Branches of the " + decision.policy() + " policy (SGLang's name)")
                     .tag("branch", decision.branch()).register(registry)).increment();
         }

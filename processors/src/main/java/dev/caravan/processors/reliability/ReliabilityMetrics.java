@@ -12,6 +12,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 
 import dev.caravan.policies.Worker;
 import dev.caravan.policies.WorkerListener;
+import dev.caravan.processors.MeterKey;
 
 /**
  * Meters of the breakers and retries (Prometheus names):
@@ -34,7 +35,7 @@ public final class ReliabilityMetrics implements BreakerObserver, WorkerListener
     private final WorkerBreakers breakers;
     private final Map<String, Meter> stateGauges = new ConcurrentHashMap<>();
     private final Map<String, Meter> sglangStateGauges = new ConcurrentHashMap<>();
-    private final Map<String, Counter> counters = new ConcurrentHashMap<>();
+    private final Map<MeterKey, Counter> counters = new ConcurrentHashMap<>();
     private final Counter exhausted;
 
     public ReliabilityMetrics(MeterRegistry registry, WorkerBreakers breakers) {
@@ -67,24 +68,24 @@ public final class ReliabilityMetrics implements BreakerObserver, WorkerListener
 
     @Override
     public void onOutcome(Worker worker, AttemptOutcome outcome) {
-        counter("o\0" + worker.url() + '\0' + outcome, () -> Counter.builder("caravan.worker.cb.outcomes")
+        counter(MeterKey.of("o", worker.url(), outcome), () -> Counter.builder("caravan.worker.cb.outcomes")
                 .description("Attempt outcomes as the circuit breakers counted them")
                 .tags("worker", worker.url(), "outcome", outcome.name().toLowerCase(java.util.Locale.ROOT))
                 .register(registry)).increment();
         if (outcome != AttemptOutcome.NEUTRAL) { // SGLang counts successes and failures only
-            String o = outcome.name().toLowerCase(java.util.Locale.ROOT);
-            counter("so\0" + worker.url() + '\0' + o, () -> Counter.builder("smg.worker.cb.outcomes")
+            counter(MeterKey.of("so", worker.url(), outcome), () -> Counter.builder("smg.worker.cb.outcomes")
                     .description("Circuit breaker outcomes by worker and outcome (SGLang's name)")
-                    .tags("worker", worker.url(), "outcome", o).register(registry)).increment();
+                    .tags("worker", worker.url(), "outcome", outcome.name().toLowerCase(java.util.Locale.ROOT))
+                    .register(registry)).increment();
         }
     }
 
     @Override
     public void onTransition(Worker worker, BreakerState from, BreakerState to) {
-        counter("t\0" + worker.url() + '\0' + from + '\0' + to, () -> Counter.builder("caravan.worker.cb.transitions")
+        counter(MeterKey.of("t", worker.url(), from, to), () -> Counter.builder("caravan.worker.cb.transitions")
                 .description("Circuit breaker state changes")
                 .tags("worker", worker.url(), "from", from.label(), "to", to.label()).register(registry)).increment();
-        counter("st\0" + worker.url() + '\0' + from + '\0' + to, () -> Counter.builder("smg.worker.cb.transitions")
+        counter(MeterKey.of("st", worker.url(), from, to), () -> Counter.builder("smg.worker.cb.transitions")
                 .description("Circuit breaker state transitions by worker, from, to (SGLang's name)")
                 .tags("worker", worker.url(), "from", from.label(), "to", to.label()).register(registry)).increment();
     }
@@ -101,11 +102,11 @@ public final class ReliabilityMetrics implements BreakerObserver, WorkerListener
      * @param endpoint   the request's API ({@code chat}, {@code completions}, ...), or null
      */
     public void retried(String reason, String workerType, String endpoint) {
-        counter("r\0" + reason, () -> Counter.builder("caravan.retries")
+        counter(MeterKey.of("r", reason), () -> Counter.builder("caravan.retries")
                 .description("Attempts retried, by the failed attempt's outcome or status")
                 .tag("reason", reason).register(registry)).increment();
         if (workerType != null && endpoint != null) {
-            counter("sr\0" + workerType + '\0' + endpoint, () -> Counter.builder("smg.worker.retries")
+            counter(MeterKey.of("sr", workerType, endpoint), () -> Counter.builder("smg.worker.retries")
                     .description("Total retry attempts by worker_type and endpoint (SGLang's name)")
                     .tags("worker_type", workerType, "endpoint", endpoint).register(registry)).increment();
         }
@@ -119,13 +120,13 @@ public final class ReliabilityMetrics implements BreakerObserver, WorkerListener
     public void retriesExhausted(String workerType, String endpoint) {
         exhausted.increment();
         if (workerType != null && endpoint != null) {
-            counter("se\0" + workerType + '\0' + endpoint, () -> Counter.builder("smg.worker.retries.exhausted")
+            counter(MeterKey.of("se", workerType, endpoint), () -> Counter.builder("smg.worker.retries.exhausted")
                     .description("Requests that exhausted all retries by worker_type and endpoint (SGLang's name)")
                     .tags("worker_type", workerType, "endpoint", endpoint).register(registry)).increment();
         }
     }
 
-    private Counter counter(String key, Supplier<Counter> create) {
+    private Counter counter(MeterKey key, Supplier<Counter> create) {
         return counters.computeIfAbsent(key, k -> create.get());
     }
 }

@@ -21,6 +21,7 @@ import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerRequest;
 import org.apache.camel.Exchange;
@@ -54,7 +55,8 @@ public final class ParseRequestProcessor implements Processor {
 
     private final List<String> requestIdHeaders;
     private final Supplier<RandomGenerator> random;
-    private final ObjectMapper mapper;
+    /** Bound to the map type once: {@code mapper.readValue(bytes, MAP)} resolves the type reference per call. */
+    private final ObjectReader reader;
 
     /**
      * @param requestIdHeaders headers whose value is the request id (first present wins)
@@ -74,7 +76,7 @@ public final class ParseRequestProcessor implements Processor {
                 .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(maxNestingDepth).build())
                 .build();
         // a body with anything after its object ({...}}) is malformed, not an object followed by noise to ignore
-        this.mapper = new ObjectMapper(factory).enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+        this.reader = new ObjectMapper(factory).enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).readerFor(MAP);
     }
 
     @Override
@@ -138,7 +140,7 @@ public final class ParseRequestProcessor implements Processor {
             throw GatewayError.INVALID_JSON.exception("request body must be a JSON object");
         }
         try {
-            return mapper.readValue(bytes, MAP);
+            return reader.readValue(bytes);
         } catch (JsonProcessingException e) {
             throw GatewayError.INVALID_JSON.exception("request body is not valid JSON: " + e.getOriginalMessage());
         } catch (IOException e) {

@@ -30,6 +30,10 @@ public enum RequestKind {
     private final String upstreamPath;
     private final String vllmPath;
     private final String idPrefix;
+    private final String wireName = name().toLowerCase(Locale.ROOT);
+
+    /** values() copies its array on each call; parse runs on every request. */
+    private static final RequestKind[] KINDS = values();
 
     RequestKind(String upstreamPath, String vllmPath, String idPrefix) {
         this.upstreamPath = upstreamPath;
@@ -58,7 +62,7 @@ public enum RequestKind {
 
     /** The name used in routes and metrics: {@code chat}, {@code completions}, {@code generate}, ... */
     public String wireName() {
-        return name().toLowerCase(Locale.ROOT);
+        return wireName;
     }
 
     /**
@@ -69,8 +73,9 @@ public enum RequestKind {
             return k;
         }
         if (value != null) {
-            for (RequestKind k : values()) {
-                if (k.wireName().equalsIgnoreCase(value.toString().trim())) {
+            String trimmed = value.toString().trim();
+            for (RequestKind k : KINDS) {
+                if (k.wireName.equalsIgnoreCase(trimmed)) {
                     return k;
                 }
             }

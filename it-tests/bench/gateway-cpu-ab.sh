@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# Interleaved CPU per proxied request of several Caravan builds (docs/benchmarks.md, "After the request-path trim"):
+# one simulated engine answering at once, one gateway per jar (defaults), then ROUNDS rounds of `wrk` against each in
+# turn, so a noisy neighbour hits every build alike. Reports, per build, the median and the lowest CPU time per request
+# of the gateway process and of its Vert.x event-loop threads (user + system, /proc), and the median requests/second.
+# For comparing a change against the build before it: copy each build's app/target/caravan.jar aside first.
+#
+# Needs: wrk. Usage: it-tests/bench/gateway-cpu-ab.sh ROUNDS SECONDS CONNECTIONS NAME=JAR [NAME=JAR ...]
+#   e.g. it-tests/bench/gateway-cpu-ab.sh 10 6 16 before=/tmp/before.jar after=app/target/caravan.jar
+# Ports: CPU_AB_PORT_BASE+1.. (default 18400).
+set -euo pipefail
+[ $# -ge 4 ] || { sed -n 2,10p "$0" >&2; exit 2; }
+rounds=$1; secs=$2; conns=$3; shift 3
+command -v wrk >/dev/null || { echo "missing: wrk" >&2; exit 2; }
+work="$(mktemp -d)"; base=${CPU_AB_PORT_BASE:-18400}; sim_port=$((base + 1))
+names=(); ports=(); pids=()
+cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$work"; }
+trap cleanup EXIT
+port=$((base + 1))
+for spec in "$@"; do # copies: rebuilding a jar under a running JVM breaks its lazy class loading
+  names+=("${spec%%=*}"); cp "${spec#*=}" "$work/${spec%%=*}.jar"
+done
+java -jar "$work/${names[0]}.jar" sim --port $sim_port --time-scale 1000 --default-max-tokens 1 >"$work/sim.log" 2>&1 &
+pids+=($!)
+for name in "${names[@]}"; do
+  port=$((port + 1)); ports+=($port)
+  java ${CARAVAN_JAVA_OPTS:-} -jar "$work/$name.jar" run --host 127.0.0.1 --port $port --log-level warn \
+    --prometheus-port -1 --worker-urls http://127.0.0.1:$sim_port >"$work/$name.log" 2>&1 &
+  pids+=($!)
+done
+cat >"$work/post.lua" <<'LUA'
+wrk.method = "POST"
+wrk.headers["Content-Type"] = "application/json"
+wrk.body = '{"model":"meta-llama/Meta-Llama-3-8B-Instruct","prompt":"hello","max_tokens":1}'
+LUA
+body='{"model":"meta-llama/Meta-Llama-3-8B-Instruct","prompt":"hello","max_tokens":1}'
+for p in "${ports[@]}"; do
+  for _ in $(seq 1 120); do
+    curl -sf -o /dev/null -H 'Content-Type: application/json' -d "$body" "http://127.0.0.1:$p/v1/completions" && break
+    sleep 1
+  done
+done
+echo "warming up (JIT) ..." >&2
+for p in "${ports[@]}"; do wrk -t2 -c16 -d15s -s "$work/post.lua" "http://127.0.0.1:$p/v1/completions" >/dev/null; done
+ticks() { sed 's/.*) //' "/proc/$1/stat" | awk '{print $12 + $13}'; }
+loop_ticks() { # the Vert.x event loops' threads only (thread names are cut to 15 characters)
+  local sum=0 t
+  for t in /proc/"$1"/task/*; do
+    grep -q '^vert.x-eventloo' "$t/comm" 2>/dev/null && sum=$((sum + $(sed 's/.*) //' "$t/stat" | awk '{print $12 + $13}')))
+  done
+  echo "$sum"
+}
+hz=$(getconf CLK_TCK); threads=$(( conns < 2 ? 1 : 2 ))
+echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
+for r in $(seq 1 "$rounds"); do
+  for i in "${!names[@]}"; do
+    pid=${pids[$((i + 1))]}
+    c0=$(ticks "$pid"); l0=$(loop_ticks "$pid")
+    out=$(wrk -t"$threads" -c"$conns" -d"${secs}s" -s "$work/post.lua" "http://127.0.0.1:${ports[$i]}/v1/completions")
+    c1=$(ticks "$pid"); l1=$(loop_ticks "$pid")
+    n=$(echo "$out" | awk '/requests in/ {print $1}'); rps=$(echo "$out" | awk '/Requests\/sec/ {print $2}')
+    awk -v t="${names[$i]}" -v c=$((c1 - c0)) -v l=$((l1 - l0)) -v n="$n" -v r="$rps" -v hz="$hz" \
+      'BEGIN {printf "%s %.1f %.1f %s\n", t, c * 1e6 / hz / n, l * 1e6 / hz / n, r}' | tee -a "$work/results.txt" >&2
+  done
+done
+echo "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
+python3 - "$work/results.txt" <<'PY'
+import sys, statistics, collections
+rows = collections.defaultdict(list)
+for line in open(sys.argv[1]):
+    name, cpu, loop, rps = line.split()
+    rows[name].append((float(cpu), float(loop), float(rps)))
+print("| build | CPU µs/request, median (lowest) | event loops µs/request, median (lowest) | req/s (median) | rounds |")
+print("|---|---|---|---|---|")
+for name, v in rows.items():
+    cpu, loop, rps = zip(*v)
+    print(f"| {name} | {statistics.median(cpu):.1f} ({min(cpu):.1f}) | {statistics.median(loop):.1f} ({min(loop):.1f}) "
+          f"| {statistics.median(rps):,.0f} | {len(v)} |")
+PY
