@@ -14,14 +14,15 @@ import java.util.stream.Collectors;
  * @param maxIdle           a key not seen for at least this long is forgotten; {@link Duration#ZERO} disables the sweep;
  *                          default 14,400 s (4 h)
  * @param assignmentMode    how a new key (or a key whose workers are all gone) picks a worker; default
- *                          {@link AssignmentMode#RANDOM}
+ *                          {@link AssignmentMode#MIN_GROUP} (SGLang's is {@code random}: keys then land unevenly, max/mean
+ *                          share 1.17 against 1.06 on b2b, and two gateways' draws differ; docs/benchmarks.md)
  */
 public record ManualConfig(Duration evictionInterval, Duration maxIdle, AssignmentMode assignmentMode)
         implements PolicyConfig {
 
     public static final Duration DEFAULT_EVICTION_INTERVAL = Duration.ofSeconds(60);
     public static final Duration DEFAULT_MAX_IDLE = Duration.ofSeconds(14_400);
-    public static final AssignmentMode DEFAULT_ASSIGNMENT_MODE = AssignmentMode.RANDOM;
+    public static final AssignmentMode DEFAULT_ASSIGNMENT_MODE = AssignmentMode.MIN_GROUP;
 
     /** SGLang's {@code ManualAssignmentMode}; ties among minima are broken uniformly at random in every mode. */
     public enum AssignmentMode {

@@ -30,9 +30,13 @@ class PolicyConfigTest {
     }
 
     @Test
-    void otherDefaultsAreSglangValues() {
+    void manualDefaultsAreSglangValuesExceptTheMeasuredAssignmentMode() {
         assertThat(ManualConfig.defaults()).isEqualTo(
-                new ManualConfig(Duration.ofSeconds(60), Duration.ofSeconds(14_400), AssignmentMode.RANDOM));
+                new ManualConfig(Duration.ofSeconds(60), Duration.ofSeconds(14_400), AssignmentMode.MIN_GROUP));
+    }
+
+    @Test
+    void otherDefaultsAreSglangValues() {
         assertThat(BucketConfig.defaults()).isEqualTo(new BucketConfig(64, 1.5, Duration.ofSeconds(5)));
         assertThat(PrefixHashConfig.defaults()).isEqualTo(new PrefixHashConfig(256, 1.25));
     }
