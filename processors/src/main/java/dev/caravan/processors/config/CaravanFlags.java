@@ -284,6 +284,15 @@ public final class CaravanFlags {
             .describe("cache_aware (Caravan): a prefix with more than 1/N of the recent traffic is held by the fewest "
                     + "k engines that keep each within 1.15 of the mean (k rises at once, falls after 30 s lower) and "
                     + "the requests only it makes a hit take turns on them.");
+    public static final CaravanFlag PREFILL_BACKLOG_RATIO = option(PolicyConfig.PREFILL_BACKLOG_RATIO, DOUBLE, POLICY)
+            .defaultValue(CacheAwareConfig.DEFAULT_PREFILL_BACKLOG_RATIO).checkedBy(BY_POLICY)
+            .sglangDefault(0, "SGLang keeps a cache hit on its holder however long the prefills queued there, so at "
+                    + "low load a request waits behind another's long prefill that round robin's even spread avoids "
+                    + "(docs/benchmarks.md, defaults chosen from measurements)")
+            .describe("cache_aware (Caravan): a hit leaves its holder for the cheapest other worker when the holder's "
+                    + "pending prefills (uncached prompt characters sent without a first token yet, less the progress "
+                    + "at its measured speed) plus this prompt's uncached part exceed this ratio times the other's and "
+                    + "the largest recent prompt; a miss avoids a worker with more backlog; 0 = off, else >= 1.");
     public static final CaravanFlag BUCKET_ADJUST_INTERVAL = option(PolicyConfig.BUCKET_ADJUST_INTERVAL, LONG, POLICY)
             .alias("--bucket-adjust-interval-secs")
             .defaultValue(BucketConfig.DEFAULT_BUCKET_ADJUST_INTERVAL.toSeconds()).checkedBy(BY_POLICY)
