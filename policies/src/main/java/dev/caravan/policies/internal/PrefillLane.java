@@ -10,9 +10,16 @@ import java.util.Iterator;
  * its first token, whichever is later. Each first token of the request at the head gives a sample of the worker's
  * prefill speed ({@code chars / (firstToken - started)}, averaged exponentially), and {@link #remaining} credits the
  * head with the work done since it started at that speed, so a long prefill nearly done no longer counts whole. Before
- * the first sample nothing is credited. All on the policy's clock; synchronized (a handful of entries).
+ * the first sample nothing is credited. All on the policy's clock; synchronized (a handful of entries, at most
+ * {@value #MAX_PENDING}).
  */
 final class PrefillLane {
+
+    /**
+     * At most this many pending entries: a caller that never reports first tokens nor releases leases (a benchmark
+     * loop) drops the oldest instead of growing without bound. Far above any engine's running-request limit.
+     */
+    static final int MAX_PENDING = 4_096;
 
     /** Weight of a new speed sample. */
     private static final double ALPHA = 0.2;
@@ -36,6 +43,9 @@ final class PrefillLane {
     /** Adds a request sent at {@code now} with {@code chars} uncached; the returned token ends it ({@link #end}). */
     synchronized Object add(long now, long chars) {
         Entry e = new Entry(now, chars);
+        if (queue.size() >= MAX_PENDING) {
+            total -= queue.pollFirst().chars;
+        }
         queue.addLast(e);
         total += chars;
         return e;

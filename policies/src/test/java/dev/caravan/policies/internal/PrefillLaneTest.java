@@ -54,4 +54,14 @@ class PrefillLaneTest {
         assertThat(lane.remaining(3 * MS)).isEqualTo(1_000);
         assertThat(lane.charsPerSecond()).isZero();
     }
+
+    @Test
+    void aLaneNeverToldOfFirstTokensKeepsOnlyTheNewestEntries() {
+        PrefillLane lane = new PrefillLane();
+        for (int i = 0; i < PrefillLane.MAX_PENDING + 10; i++) {
+            lane.add(0, 1);
+        }
+
+        assertThat(lane.remaining(0)).isEqualTo(PrefillLane.MAX_PENDING);
+    }
 }
