@@ -53,11 +53,6 @@ public final class Branches {
      * uncached part cost more than the ratio times another worker's; that cheapest other worker.
      */
     public static final String CACHE_HIT_PREFILL_BACKLOG = "cache_hit_prefill_backlog";
-    /**
-     * cache_aware with {@code --prefill-backlog-ratio}: a miss, and another worker has strictly fewer pending prefill
-     * characters than the least-loaded one; the one with the fewest.
-     */
-    public static final String CACHE_MISS_PREFILL_BACKLOG = "cache_miss_prefill_backlog";
     /** cache_aware: low match rate, least-loaded healthy worker (latest SGLang's miss branch). */
     public static final String CACHE_MISS_MIN_LOAD = "cache_miss_min_load";
     /** cache_aware: the imbalance guard fired, least-loaded healthy worker. */

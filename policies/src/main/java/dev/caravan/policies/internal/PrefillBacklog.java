@@ -20,18 +20,13 @@ import dev.caravan.policies.Worker;
  * failing that, when the request's lease is released. Each worker's entries are a {@link PrefillLane}, which credits
  * the prefill in progress with the work done at the worker's measured speed.
  *
- * <p>Two rules read it:
- * <ul>
- *   <li>{@link #divert}: a cache hit on {@code holder} costs {@code backlog(holder) + uncached(holder)}; the cheapest
- *       other healthy worker costs {@code backlog(w) + uncached(w)}. The request leaves the holder only when the holder
- *       costs more than {@code ratio} times the alternative <em>and</em> more than the largest of this and the last
- *       {@value #WINDOW} prompts (what a cold placement, round robin's, pays for the longest recent prompt without
- *       queueing): a hit waits while its expected prefill wait stays within that, so equal-sized prompts (b2b) and
- *       short waits keep their affinity and placements do not churn;</li>
- *   <li>{@link #lightest}: a miss goes to the least-loaded worker unless another has strictly less backlog.</li>
- * </ul>
- * Thread-safe: counters are atomic, an entry is subtracted once; the window of prompt sizes is written racily, which
- * can only blur which recent prompt is the largest.
+ * <p>{@link #divert} is the rule: a cache hit on {@code holder} costs {@code backlog(holder) + uncached(holder)}; the
+ * cheapest other healthy worker costs {@code backlog(w) + uncached(w)}. The request leaves the holder only when the
+ * holder costs more than {@code ratio} times the alternative <em>and</em> more than the largest of this and the last
+ * {@value #WINDOW} prompts (what a cold placement, round robin's, pays for the longest recent prompt without
+ * queueing): a hit waits while its expected prefill wait stays within that, so equal-sized prompts (b2b) and short
+ * waits keep their affinity and placements do not churn. Thread-safe: each lane is synchronized, an entry ends once;
+ * the window of prompt sizes is written racily, which can only blur which recent prompt is the largest.
  */
 final class PrefillBacklog {
 
@@ -110,24 +105,6 @@ final class PrefillBacklog {
             }
         }
         return best != null && holderCost > ratio * bestCost ? best : null;
-    }
-
-    /**
-     * {@code least} (the least-loaded choice for a miss) unless another healthy worker has strictly less backlog: then
-     * the one with the least, ties to the lower load, then the earlier in the list.
-     */
-    Worker lightest(Worker least, List<Worker> healthy, ToIntFunction<Worker> loadOf) {
-        Worker best = least;
-        long bestBacklog = of(least.url());
-        for (Worker w : healthy) {
-            long b = of(w.url());
-            if (b < bestBacklog || (b == bestBacklog && w != best && best != least
-                    && loadOf.applyAsInt(w) < loadOf.applyAsInt(best))) {
-                best = w;
-                bestBacklog = b;
-            }
-        }
-        return best;
     }
 
     /** A worker left: its entries are forgotten (their pending actions then subtract from a detached counter). */

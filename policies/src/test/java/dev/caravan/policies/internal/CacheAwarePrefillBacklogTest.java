@@ -130,17 +130,4 @@ class CacheAwarePrefillBacklogTest {
         assertThat(d.branch()).isEqualTo("cache_hit");
         assertThat(d.onFirstToken()).isNull();
     }
-
-    @Test
-    void aMissGoesToTheWorkerWithLessBacklogWhenTheLeastLoadedHasMore() {
-        CacheAwarePolicy p = policy(withRatio(2));
-        TestWorkers.load(workers.get(1), 2); // busier by in-flight count, but nothing pending prefill
-        Decision first = p.select(workers, SelectionContext.ofText("Unrelated question one. ".repeat(100)));
-        assertThat(first.worker()).isSameAs(workers.get(0));
-        assertThat(first.branch()).isEqualTo("cache_miss_min_load");
-
-        Decision second = p.select(workers, SelectionContext.ofText("Another unrelated question. ".repeat(100)));
-        assertThat(second.worker()).isSameAs(workers.get(1));
-        assertThat(second.branch()).isEqualTo("cache_miss_prefill_backlog");
-    }
 }

@@ -292,7 +292,7 @@ public final class CaravanFlags {
             .describe("cache_aware (Caravan): a hit leaves its holder for the cheapest other worker when the holder's "
                     + "pending prefills (uncached prompt characters sent without a first token yet, less the progress "
                     + "at its measured speed) plus this prompt's uncached part exceed this ratio times the other's and "
-                    + "the largest recent prompt; a miss avoids a worker with more backlog; 0 = off, else >= 1.");
+                    + "the largest recent prompt; 0 = off, else >= 1.");
     public static final CaravanFlag BUCKET_ADJUST_INTERVAL = option(PolicyConfig.BUCKET_ADJUST_INTERVAL, LONG, POLICY)
             .alias("--bucket-adjust-interval-secs")
             .defaultValue(BucketConfig.DEFAULT_BUCKET_ADJUST_INTERVAL.toSeconds()).checkedBy(BY_POLICY)
