@@ -109,9 +109,10 @@ public record CacheAwareConfig(double cacheThreshold, int balanceAbsThreshold, d
     /** SGLang: a prefix has one owner however much traffic it carries. */
     public static final boolean DEFAULT_HOT_PREFIX_REPLICATION = false;
     /**
-     * Caravan's default since issue 20's TTFT measurements (docs/benchmarks.md, "Defaults chosen from measurements"): a
-     * hit waits behind its holder's pending prefills only while that costs at most this much more than recomputing
-     * elsewhere. SGLang always keeps the holder ({@link #sglang()}: 0).
+     * Caravan's default since issue 20's TTFT measurements (docs/benchmarks.md, "TTFT at low load"): a hit waits behind
+     * its holder's pending prefills only while that costs at most twice recomputing elsewhere (or stays within the
+     * largest recent prompt). rag's TTFT p99 818 -> 695 simulated ms at prefix hit 0.928 -> 0.904, the lowest ratio
+     * that keeps 0.97x the best hit rate; 1 reaches 500 ms at 0.831. SGLang always keeps the holder ({@link #sglang()}: 0).
      */
     public static final double DEFAULT_PREFILL_BACKLOG_RATIO = 2;
 
