@@ -126,7 +126,8 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy, Maintainable
         this.sink = config.oneOffSinkShare() > 0
                 ? new OneOffSink(config.oneOffSinkShare(), config.balanceRelThreshold()) : null;
         this.hot = config.hotPrefixReplication() ? new HotPrefixes(nanoTime) : null;
-        this.backlog = config.prefillBacklogRatio() > 0 ? new PrefillBacklog(config.prefillBacklogRatio(), nanoTime) : null;
+        this.backlog = config.prefillBacklogRatio() > 0
+                ? new PrefillBacklog(config.prefillBacklogRatio(), nanoTime) : null;
     }
 
     public CacheAwareConfig config() {

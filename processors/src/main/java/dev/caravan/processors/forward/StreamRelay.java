@@ -25,8 +25,8 @@ import dev.caravan.policies.WorkerLease;
  * is discarded instead of relayed; the head gets {@code X-Request-Id} and the decision headers; token counts are read
  * as the body passes ({@link UsageSniffer}; an {@link OutputMeter} on the exchange hears the output so far after each chunk), and so is a response's id when a {@link ResponseIdSink} wants it; finishing releases the worker lease, records {@code Usage.PROPERTY} and
  * reports the attempt to the forward step's {@link ForwardAttemptListener} (the circuit breakers). The first body
- * chunk is reported to the lease ({@link WorkerLease#firstToken()}): the engine's prefill of the prompt is done. Runs on the client
- * connection's event loop.
+ * chunk is reported to the lease ({@link WorkerLease#firstToken()}): the engine's prefill of the prompt is done. Runs
+ * on the client connection's event loop.
  */
 final class StreamRelay implements RelayCore.Hooks {
 
