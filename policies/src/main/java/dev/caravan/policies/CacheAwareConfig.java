@@ -111,8 +111,8 @@ public record CacheAwareConfig(double cacheThreshold, int balanceAbsThreshold, d
     /**
      * Caravan's default since issue 20's TTFT measurements (docs/benchmarks.md, "TTFT at low load"): a hit waits behind
      * its holder's pending prefills only while that costs at most twice recomputing elsewhere (or stays within the
-     * largest recent prompt). rag's TTFT p99 818 -> 695 simulated ms at prefix hit 0.928 -> 0.904, the lowest ratio
-     * that keeps 0.97x the best hit rate; 1 reaches 500 ms at 0.831. SGLang always keeps the holder ({@link #sglang()}: 0).
+     * largest recent prompt). rag's TTFT p99 818 -> 706 simulated ms at prefix hit 0.928 -> 0.901, the lowest ratio
+     * that keeps 0.97x the best hit rate; 1 reaches 503 ms at 0.829. SGLang always keeps the holder ({@link #sglang()}: 0).
      */
     public static final double DEFAULT_PREFILL_BACKLOG_RATIO = 2;
 

@@ -288,8 +288,8 @@ public final class CaravanFlags {
             .defaultValue(CacheAwareConfig.DEFAULT_PREFILL_BACKLOG_RATIO).checkedBy(BY_POLICY)
             .sglangDefault(0, "SGLang keeps a cache hit on its holder however long the prefills queued there, so at "
                     + "low load a request waits behind another's long prefill that round robin's even spread avoids: "
-                    + "rag's TTFT p99 818 ms against 695 with the rule (round robin 460) at a prefix hit of 0.928 "
-                    + "against 0.904; Mooncake 4,266 against 4,104 at 0.178 against 0.174; the same elsewhere "
+                    + "rag's TTFT p99 818 ms against 706 with the rule (round robin 460) at a prefix hit of 0.928 "
+                    + "against 0.901; Mooncake 4,266 against 4,104 at 0.178 against 0.174; the same elsewhere "
                     + "(docs/benchmarks.md, TTFT at low load)")
             .describe("cache_aware (Caravan): a hit leaves its holder for the cheapest other worker when the holder's "
                     + "pending prefills (uncached prompt characters sent without a first token yet, less the progress "
