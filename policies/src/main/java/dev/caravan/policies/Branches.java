@@ -48,6 +48,11 @@ public final class Branches {
      * prefix's k holders, in turn.
      */
     public static final String HOT_PREFIX = "hot_prefix";
+    /**
+     * cache_aware with {@code --prefill-backlog-ratio}: a hit, but the holder's pending prefills plus this prompt's
+     * uncached part cost more than the ratio times another worker's; that cheapest other worker.
+     */
+    public static final String CACHE_HIT_PREFILL_BACKLOG = "cache_hit_prefill_backlog";
     /** cache_aware: low match rate, least-loaded healthy worker (latest SGLang's miss branch). */
     public static final String CACHE_MISS_MIN_LOAD = "cache_miss_min_load";
     /** cache_aware: the imbalance guard fired, least-loaded healthy worker. */

@@ -64,13 +64,18 @@ import dev.caravan.policies.tree.OwnerRule;
  *                                following its load up at once and down after a quiet spell, and the requests only
  *                                that prefix makes a hit go to the holders in turn ({@code hot_prefix}); default false
  *                                (SGLang: one owner)
+ * @param prefillBacklogRatio     issue 20: per worker, the uncached prompt characters of the requests sent to it that
+ *                                have no first token yet are its prefill backlog; a cache hit leaves its holder for
+ *                                the cheapest other worker when the holder's backlog plus the prompt's uncached part
+ *                                there is more than this ratio times the other's ({@code cache_hit_prefill_backlog});
+ *                                0 = off (SGLang), else &gt;= 1; default {@value #DEFAULT_PREFILL_BACKLOG_RATIO}
  */
 public record CacheAwareConfig(double cacheThreshold, int balanceAbsThreshold, double balanceRelThreshold,
                                Duration evictionInterval, long maxTreeSize, int minPrefixMatchChars,
                                boolean imbalancePreferCached, boolean staleFallbackMinLoad, boolean balanceEngineLoad,
                                Duration engineLoadMaxAge, OwnerRule sharedPrefixOwner, boolean discountSharedPrefix,
                                MinLoadTieBreak minLoadTieBreak, double oneOffSinkShare,
-                               boolean hotPrefixReplication) implements PolicyConfig {
+                               boolean hotPrefixReplication, double prefillBacklogRatio) implements PolicyConfig {
 
     public static final double DEFAULT_CACHE_THRESHOLD = 0.3;
     public static final int DEFAULT_BALANCE_ABS_THRESHOLD = 64;
@@ -103,6 +108,12 @@ public record CacheAwareConfig(double cacheThreshold, int balanceAbsThreshold, d
     public static final double DEFAULT_ONE_OFF_SINK_SHARE = 0;
     /** SGLang: a prefix has one owner however much traffic it carries. */
     public static final boolean DEFAULT_HOT_PREFIX_REPLICATION = false;
+    /**
+     * Off, as in SGLang: issue 20's TTFT measurements (docs/benchmarks.md, "TTFT at low load") found no ratio that
+     * wins everywhere. Ratio 2 cuts rag's TTFT p99 818 -> 706 simulated ms but lowers its prefix hit 0.928 -> 0.901 and
+     * Mooncake's 0.178 -> 0.174; 1 reaches 503 ms at 0.829. A choice for latency-bound deployments, not a default.
+     */
+    public static final double DEFAULT_PREFILL_BACKLOG_RATIO = 0;
 
     public CacheAwareConfig {
         Checks.inUnitInterval(cacheThreshold, "cacheThreshold", CACHE_THRESHOLD);
@@ -119,6 +130,22 @@ public record CacheAwareConfig(double cacheThreshold, int balanceAbsThreshold, d
             throw new IllegalArgumentException("oneOffSinkShare (" + ONE_OFF_SINK_SHARE + ") must be below 1, was "
                     + oneOffSinkShare);
         }
+        Checks.nonNegativeFinite(prefillBacklogRatio, "prefillBacklogRatio", PREFILL_BACKLOG_RATIO);
+        if (prefillBacklogRatio > 0 && prefillBacklogRatio < 1) {
+            throw new IllegalArgumentException("prefillBacklogRatio (" + PREFILL_BACKLOG_RATIO + ") must be 0 (off) or "
+                    + "at least 1, was " + prefillBacklogRatio);
+        }
+    }
+
+    /** The configuration without the prefill-backlog rule. */
+    public CacheAwareConfig(double cacheThreshold, int balanceAbsThreshold, double balanceRelThreshold,
+                            Duration evictionInterval, long maxTreeSize, int minPrefixMatchChars,
+                            boolean imbalancePreferCached, boolean staleFallbackMinLoad, boolean balanceEngineLoad,
+                            Duration engineLoadMaxAge, OwnerRule sharedPrefixOwner, boolean discountSharedPrefix,
+                            MinLoadTieBreak minLoadTieBreak, double oneOffSinkShare, boolean hotPrefixReplication) {
+        this(cacheThreshold, balanceAbsThreshold, balanceRelThreshold, evictionInterval, maxTreeSize,
+                minPrefixMatchChars, imbalancePreferCached, staleFallbackMinLoad, balanceEngineLoad, engineLoadMaxAge,
+                sharedPrefixOwner, discountSharedPrefix, minLoadTieBreak, oneOffSinkShare, hotPrefixReplication, 0);
     }
 
     /** The configuration without cache-pollution-aware placement and hot-prefix replication. */
@@ -159,13 +186,13 @@ public record CacheAwareConfig(double cacheThreshold, int balanceAbsThreshold, d
                 DEFAULT_MIN_PREFIX_MATCH_CHARS, DEFAULT_IMBALANCE_PREFER_CACHED, DEFAULT_STALE_FALLBACK_MIN_LOAD,
                 DEFAULT_BALANCE_ENGINE_LOAD, DEFAULT_ENGINE_LOAD_MAX_AGE, DEFAULT_SHARED_PREFIX_OWNER,
                 DEFAULT_DISCOUNT_SHARED_PREFIX, DEFAULT_MIN_LOAD_TIE_BREAK, DEFAULT_ONE_OFF_SINK_SHARE,
-                DEFAULT_HOT_PREFIX_REPLICATION);
+                DEFAULT_HOT_PREFIX_REPLICATION, DEFAULT_PREFILL_BACKLOG_RATIO);
     }
 
     /** SGLang's cache_aware exactly: Caravan's defaults with the whole match counting ({@code --sglang-defaults}). */
     public static CacheAwareConfig sglang() {
         return defaults().withDiscountSharedPrefix(false).withMinLoadTieBreak(MinLoadTieBreak.PROCESSED)
-                .withMinPrefixMatchChars(0);
+                .withMinPrefixMatchChars(0).withPrefillBacklogRatio(0);
     }
 
     static CacheAwareConfig from(PolicyOptions o) {
@@ -184,85 +211,106 @@ public record CacheAwareConfig(double cacheThreshold, int balanceAbsThreshold, d
                 o.getBoolean(DISCOUNT_SHARED_PREFIX, DEFAULT_DISCOUNT_SHARED_PREFIX),
                 o.getTieBreak(MIN_LOAD_TIE_BREAK, DEFAULT_MIN_LOAD_TIE_BREAK),
                 o.getDouble(ONE_OFF_SINK_SHARE, DEFAULT_ONE_OFF_SINK_SHARE),
-                o.getBoolean(HOT_PREFIX_REPLICATION, DEFAULT_HOT_PREFIX_REPLICATION));
+                o.getBoolean(HOT_PREFIX_REPLICATION, DEFAULT_HOT_PREFIX_REPLICATION),
+                o.getDouble(PREFILL_BACKLOG_RATIO, DEFAULT_PREFILL_BACKLOG_RATIO));
     }
 
     public CacheAwareConfig withCacheThreshold(double v) {
         return new CacheAwareConfig(v, balanceAbsThreshold, balanceRelThreshold, evictionInterval, maxTreeSize,
                 minPrefixMatchChars, imbalancePreferCached, staleFallbackMinLoad, balanceEngineLoad, engineLoadMaxAge,
-                sharedPrefixOwner, discountSharedPrefix, minLoadTieBreak, oneOffSinkShare, hotPrefixReplication);
+                sharedPrefixOwner, discountSharedPrefix, minLoadTieBreak, oneOffSinkShare, hotPrefixReplication,
+                prefillBacklogRatio);
     }
 
     public CacheAwareConfig withBalance(int abs, double rel) {
         return new CacheAwareConfig(cacheThreshold, abs, rel, evictionInterval, maxTreeSize, minPrefixMatchChars,
                 imbalancePreferCached, staleFallbackMinLoad, balanceEngineLoad, engineLoadMaxAge,
-                sharedPrefixOwner, discountSharedPrefix, minLoadTieBreak, oneOffSinkShare, hotPrefixReplication);
+                sharedPrefixOwner, discountSharedPrefix, minLoadTieBreak, oneOffSinkShare, hotPrefixReplication,
+                prefillBacklogRatio);
     }
 
     public CacheAwareConfig withMaxTreeSize(long v) {
         return new CacheAwareConfig(cacheThreshold, balanceAbsThreshold, balanceRelThreshold, evictionInterval, v,
                 minPrefixMatchChars, imbalancePreferCached, staleFallbackMinLoad, balanceEngineLoad, engineLoadMaxAge,
-                sharedPrefixOwner, discountSharedPrefix, minLoadTieBreak, oneOffSinkShare, hotPrefixReplication);
+                sharedPrefixOwner, discountSharedPrefix, minLoadTieBreak, oneOffSinkShare, hotPrefixReplication,
+                prefillBacklogRatio);
     }
 
     public CacheAwareConfig withMinPrefixMatchChars(int v) {
         return new CacheAwareConfig(cacheThreshold, balanceAbsThreshold, balanceRelThreshold, evictionInterval,
                 maxTreeSize, v, imbalancePreferCached, staleFallbackMinLoad, balanceEngineLoad, engineLoadMaxAge,
-                sharedPrefixOwner, discountSharedPrefix, minLoadTieBreak, oneOffSinkShare, hotPrefixReplication);
+                sharedPrefixOwner, discountSharedPrefix, minLoadTieBreak, oneOffSinkShare, hotPrefixReplication,
+                prefillBacklogRatio);
     }
 
     public CacheAwareConfig withImbalancePreferCached(boolean v) {
         return new CacheAwareConfig(cacheThreshold, balanceAbsThreshold, balanceRelThreshold, evictionInterval,
                 maxTreeSize, minPrefixMatchChars, v, staleFallbackMinLoad, balanceEngineLoad, engineLoadMaxAge,
-                sharedPrefixOwner, discountSharedPrefix, minLoadTieBreak, oneOffSinkShare, hotPrefixReplication);
+                sharedPrefixOwner, discountSharedPrefix, minLoadTieBreak, oneOffSinkShare, hotPrefixReplication,
+                prefillBacklogRatio);
     }
 
     public CacheAwareConfig withStaleFallbackMinLoad(boolean v) {
         return new CacheAwareConfig(cacheThreshold, balanceAbsThreshold, balanceRelThreshold, evictionInterval,
                 maxTreeSize, minPrefixMatchChars, imbalancePreferCached, v, balanceEngineLoad, engineLoadMaxAge,
-                sharedPrefixOwner, discountSharedPrefix, minLoadTieBreak, oneOffSinkShare, hotPrefixReplication);
+                sharedPrefixOwner, discountSharedPrefix, minLoadTieBreak, oneOffSinkShare, hotPrefixReplication,
+                prefillBacklogRatio);
     }
 
     /** Improvement (d) on or off, trusting engine loads polled at most {@code maxAge} ago. */
     public CacheAwareConfig withBalanceEngineLoad(boolean v, Duration maxAge) {
         return new CacheAwareConfig(cacheThreshold, balanceAbsThreshold, balanceRelThreshold, evictionInterval,
                 maxTreeSize, minPrefixMatchChars, imbalancePreferCached, staleFallbackMinLoad, v, maxAge,
-                sharedPrefixOwner, discountSharedPrefix, minLoadTieBreak, oneOffSinkShare, hotPrefixReplication);
+                sharedPrefixOwner, discountSharedPrefix, minLoadTieBreak, oneOffSinkShare, hotPrefixReplication,
+                prefillBacklogRatio);
     }
 
     /** Which tenant a match reports for a shared prefix (see {@link OwnerRule}). */
     public CacheAwareConfig withSharedPrefixOwner(OwnerRule v) {
         return new CacheAwareConfig(cacheThreshold, balanceAbsThreshold, balanceRelThreshold, evictionInterval,
                 maxTreeSize, minPrefixMatchChars, imbalancePreferCached, staleFallbackMinLoad, balanceEngineLoad,
-                engineLoadMaxAge, v, discountSharedPrefix, minLoadTieBreak, oneOffSinkShare, hotPrefixReplication);
+                engineLoadMaxAge, v, discountSharedPrefix, minLoadTieBreak, oneOffSinkShare, hotPrefixReplication,
+                prefillBacklogRatio);
     }
 
     /** Issue 20's shared-prefix discount on or off (see the record's description). */
     public CacheAwareConfig withDiscountSharedPrefix(boolean v) {
         return new CacheAwareConfig(cacheThreshold, balanceAbsThreshold, balanceRelThreshold, evictionInterval,
                 maxTreeSize, minPrefixMatchChars, imbalancePreferCached, staleFallbackMinLoad, balanceEngineLoad,
-                engineLoadMaxAge, sharedPrefixOwner, v, minLoadTieBreak, oneOffSinkShare, hotPrefixReplication);
+                engineLoadMaxAge, sharedPrefixOwner, v, minLoadTieBreak, oneOffSinkShare, hotPrefixReplication,
+                prefillBacklogRatio);
     }
 
     /** How the least-loaded choices break ties ({@link MinLoadTieBreak}). */
     public CacheAwareConfig withMinLoadTieBreak(MinLoadTieBreak v) {
         return new CacheAwareConfig(cacheThreshold, balanceAbsThreshold, balanceRelThreshold, evictionInterval,
                 maxTreeSize, minPrefixMatchChars, imbalancePreferCached, staleFallbackMinLoad, balanceEngineLoad,
-                engineLoadMaxAge, sharedPrefixOwner, discountSharedPrefix, v, oneOffSinkShare, hotPrefixReplication);
+                engineLoadMaxAge, sharedPrefixOwner, discountSharedPrefix, v, oneOffSinkShare, hotPrefixReplication,
+                prefillBacklogRatio);
     }
 
     /** Cache-pollution-aware placement: the sink's share of the workers, 0 = off (see the record's description). */
     public CacheAwareConfig withOneOffSinkShare(double v) {
         return new CacheAwareConfig(cacheThreshold, balanceAbsThreshold, balanceRelThreshold, evictionInterval,
                 maxTreeSize, minPrefixMatchChars, imbalancePreferCached, staleFallbackMinLoad, balanceEngineLoad,
-                engineLoadMaxAge, sharedPrefixOwner, discountSharedPrefix, minLoadTieBreak, v, hotPrefixReplication);
+                engineLoadMaxAge, sharedPrefixOwner, discountSharedPrefix, minLoadTieBreak, v, hotPrefixReplication,
+                prefillBacklogRatio);
     }
 
     /** Issue 20's hot-prefix replication on or off (see the record's description). */
     public CacheAwareConfig withHotPrefixReplication(boolean v) {
         return new CacheAwareConfig(cacheThreshold, balanceAbsThreshold, balanceRelThreshold, evictionInterval,
                 maxTreeSize, minPrefixMatchChars, imbalancePreferCached, staleFallbackMinLoad, balanceEngineLoad,
-                engineLoadMaxAge, sharedPrefixOwner, discountSharedPrefix, minLoadTieBreak, oneOffSinkShare, v);
+                engineLoadMaxAge, sharedPrefixOwner, discountSharedPrefix, minLoadTieBreak, oneOffSinkShare, v,
+                prefillBacklogRatio);
+    }
+
+    /** The prefill-backlog rule's ratio, 0 = off (see the record's description). */
+    public CacheAwareConfig withPrefillBacklogRatio(double v) {
+        return new CacheAwareConfig(cacheThreshold, balanceAbsThreshold, balanceRelThreshold, evictionInterval,
+                maxTreeSize, minPrefixMatchChars, imbalancePreferCached, staleFallbackMinLoad, balanceEngineLoad,
+                engineLoadMaxAge, sharedPrefixOwner, discountSharedPrefix, minLoadTieBreak, oneOffSinkShare,
+                hotPrefixReplication, v);
     }
 
     @Override

@@ -14,16 +14,24 @@ import java.util.Optional;
  *                         {@code X-data-parallel-rank} header), or null to let the engine balance its ranks
  * @param onRelease        run once when the request's load lease on the worker is released (kv_aware drops the
  *                         request's active blocks), or null
+ * @param onFirstToken     run once when the engine's first response bytes arrive (the first streamed event, i.e. its
+ *                         prefill is done) or, failing that, when the lease is released (cache_aware drops the request
+ *                         from the worker's prefill backlog), or null
  */
-public record Decision(Worker worker, String policy, String branch, Integer dataParallelRank, Runnable onRelease) {
+public record Decision(Worker worker, String policy, String branch, Integer dataParallelRank, Runnable onRelease,
+                       Runnable onFirstToken) {
 
     public Decision {
         Objects.requireNonNull(policy, "policy");
         Objects.requireNonNull(branch, "branch");
     }
 
+    public Decision(Worker worker, String policy, String branch, Integer dataParallelRank, Runnable onRelease) {
+        this(worker, policy, branch, dataParallelRank, onRelease, null);
+    }
+
     public Decision(Worker worker, String policy, String branch) {
-        this(worker, policy, branch, null, null);
+        this(worker, policy, branch, null, null, null);
     }
 
     public static Decision of(Worker worker, String policy, String branch) {
@@ -36,12 +44,17 @@ public record Decision(Worker worker, String policy, String branch, Integer data
 
     /** The same decision, pinned to an engine rank. */
     public Decision withDataParallelRank(Integer rank) {
-        return new Decision(worker, policy, branch, rank, onRelease);
+        return new Decision(worker, policy, branch, rank, onRelease, onFirstToken);
     }
 
     /** The same decision, with something to run when its lease is released. */
     public Decision withOnRelease(Runnable action) {
-        return new Decision(worker, policy, branch, dataParallelRank, action);
+        return new Decision(worker, policy, branch, dataParallelRank, action, onFirstToken);
+    }
+
+    /** The same decision, with something to run when the engine's first response bytes arrive (see the record). */
+    public Decision withOnFirstToken(Runnable action) {
+        return new Decision(worker, policy, branch, dataParallelRank, onRelease, action);
     }
 
     public Optional<Worker> selected() {
@@ -57,8 +70,11 @@ public record Decision(Worker worker, String policy, String branch, Integer data
         return policy + ":" + branch;
     }
 
-    /** Takes the load lease this decision asks for: on its worker, running {@link #onRelease()} at release. */
+    /**
+     * Takes the load lease this decision asks for: on its worker, running {@link #onRelease()} at release and
+     * {@link #onFirstToken()} at {@link WorkerLease#firstToken()} (or at release, if that never came).
+     */
     public WorkerLease acquire() {
-        return worker.acquire(onRelease);
+        return worker.acquire(onRelease, onFirstToken);
     }
 }

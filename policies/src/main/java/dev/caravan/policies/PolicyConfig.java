@@ -65,6 +65,8 @@ public sealed interface PolicyConfig permits RandomConfig, RoundRobinConfig, Pow
     String MIN_LOAD_TIE_BREAK = "min-load-tie-break";
     /** Option key {@code hot-prefix-replication} (cache_aware): a hot prefix is held by k engines its requests share. */
     String HOT_PREFIX_REPLICATION = "hot-prefix-replication";
+    /** Option key {@code prefill-backlog-ratio} (cache_aware): leave a hit's holder whose pending prefills cost more. */
+    String PREFILL_BACKLOG_RATIO = "prefill-backlog-ratio";
 
     /** Option key {@code kv-tokenizer} (kv_aware): {@code pseudo} or the path of a HuggingFace tokenizer.json. */
     String KV_TOKENIZER = "kv-tokenizer";

@@ -245,8 +245,16 @@ public final class Worker {
 
     /** Takes one unit of in-flight load; the lease runs {@code onRelease} (if not null) once, when released. */
     public WorkerLease acquire(Runnable onRelease) {
+        return acquire(onRelease, null);
+    }
+
+    /**
+     * Takes one unit of in-flight load; the lease runs {@code onFirstToken} (if not null) once, at
+     * {@link WorkerLease#firstToken()} or at the latest when released, then {@code onRelease} (if not null) once.
+     */
+    public WorkerLease acquire(Runnable onRelease, Runnable onFirstToken) {
         load.incrementAndGet();
-        return new WorkerLease(this, onRelease);
+        return new WorkerLease(this, onRelease, onFirstToken);
     }
 
     void decrementLoad() {

@@ -7,6 +7,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * stream end, upstream error, client disconnect or retry. Releasing twice is a no-op, so every code path may release
  * defensively.
  *
+ * <p>The forward step also reports the engine's first response bytes ({@link #firstToken()}: the first streamed event,
+ * which an engine sends once the prompt's prefill is done); a lease released without that report runs its first-token
+ * action at release, so a policy's per-request bookkeeping of pending prefills never leaks.
+ *
  * <pre>{@code
  * WorkerLease lease = worker.acquire();
  * upstream.send(...).onComplete(r -> lease.release());
@@ -16,20 +20,34 @@ public final class WorkerLease implements AutoCloseable {
 
     private final Worker worker;
     private final AtomicBoolean released = new AtomicBoolean();
+    private final AtomicBoolean firstToken = new AtomicBoolean();
     private final Runnable onRelease;
+    private final Runnable onFirstToken;
 
-    WorkerLease(Worker worker, Runnable onRelease) {
+    WorkerLease(Worker worker, Runnable onRelease, Runnable onFirstToken) {
         this.worker = worker;
         this.onRelease = onRelease;
+        this.onFirstToken = onFirstToken;
     }
 
     public Worker worker() {
         return worker;
     }
 
-    /** Gives the load back. Returns true the first time, false on every later call. */
+    /**
+     * The engine's first response bytes arrived: runs the first-token action the first time (before release), then
+     * nothing. Cheap enough to call on every chunk.
+     */
+    public void firstToken() {
+        if (onFirstToken != null && !firstToken.get() && firstToken.compareAndSet(false, true)) {
+            onFirstToken.run();
+        }
+    }
+
+    /** Gives the load back (running the first-token action first if it has not run). True the first time only. */
     public boolean release() {
         if (released.compareAndSet(false, true)) {
+            firstToken();
             worker.decrementLoad();
             if (onRelease != null) {
                 onRelease.run();

@@ -27,6 +27,7 @@ class PolicyConfigTest {
         assertThat(c.discountSharedPrefix()).isFalse();
         assertThat(CacheAwareConfig.defaults()).as("Caravan's defaults: the measured exceptions only")
                 .isEqualTo(c.withDiscountSharedPrefix(true).withMinPrefixMatchChars(4096));
+        assertThat(c.prefillBacklogRatio()).isZero();
     }
 
     @Test
@@ -86,7 +87,18 @@ class PolicyConfigTest {
                 "imbalance-prefer-cached", "true", "stale-fallback-min-load", "TRUE", "shared-prefix-owner", "Latest"));
         assertThat(c).isEqualTo(new CacheAwareConfig(0.5, 32, 1.1, Duration.ofSeconds(120), 10_000, 4096, true,
                 true).withSharedPrefixOwner(OwnerRule.LATEST)
-                .withDiscountSharedPrefix(CacheAwareConfig.DEFAULT_DISCOUNT_SHARED_PREFIX));
+                .withDiscountSharedPrefix(CacheAwareConfig.DEFAULT_DISCOUNT_SHARED_PREFIX)
+                .withPrefillBacklogRatio(CacheAwareConfig.DEFAULT_PREFILL_BACKLOG_RATIO));
+    }
+
+    @Test
+    void readsThePrefillBacklogRatioAndRejectsRatiosBetweenZeroAndOne() {
+        assertThat(PolicyConfig.fromOptions("cache_aware", Map.of("prefill-backlog-ratio", "1.25")))
+                .isEqualTo(CacheAwareConfig.defaults().withPrefillBacklogRatio(1.25));
+        assertThat(PolicyConfig.fromOptions("cache_aware", Map.of("prefill-backlog-ratio", "0")))
+                .isEqualTo(CacheAwareConfig.defaults().withPrefillBacklogRatio(0));
+        assertThatThrownBy(() -> CacheAwareConfig.defaults().withPrefillBacklogRatio(0.5))
+                .hasMessage("prefillBacklogRatio (prefill-backlog-ratio) must be 0 (off) or at least 1, was 0.5");
     }
 
     @Test
@@ -95,7 +107,7 @@ class PolicyConfigTest {
         assertThat(CacheAwareConfig.defaults().minLoadTieBreak()).isEqualTo(MinLoadTieBreak.PROCESSED);
         assertThat(CacheAwareConfig.sglang().discountSharedPrefix()).isFalse();
         PolicyConfig c = PolicyConfig.fromOptions("cache_aware", Map.of("discount-shared-prefix", "false",
-                "min-load-tie-break", "Footprint", "min-prefix-match-chars", "0"));
+                "min-load-tie-break", "Footprint", "min-prefix-match-chars", "0", "prefill-backlog-ratio", "0"));
         assertThat(c).isEqualTo(CacheAwareConfig.sglang().withMinLoadTieBreak(MinLoadTieBreak.FOOTPRINT));
         assertThatThrownBy(() -> PolicyConfig.fromOptions("cache_aware", Map.of("min-load-tie-break", "order")))
                 .hasMessage("option min-load-tie-break must be processed or footprint, was 'order'");

@@ -12,6 +12,20 @@ class WorkerTest {
     private final Worker worker = Worker.builder("http://w0:8000/").build();
 
     @Test
+    void aLeasesFirstTokenActionRunsOnceAtTheFirstReportAndBeforeTheReleaseAction() {
+        java.util.List<String> events = new java.util.ArrayList<>();
+        WorkerLease streamed = worker.acquire(() -> events.add("released"), () -> events.add("first token"));
+        streamed.firstToken();
+        streamed.firstToken();
+        streamed.release();
+        WorkerLease failed = worker.acquire(() -> events.add("released"), () -> events.add("first token"));
+        failed.release(); // never streamed: the first-token action still runs, once
+        failed.firstToken();
+
+        assertThat(events).containsExactly("first token", "released", "first token", "released");
+    }
+
+    @Test
     void leaseIsReleasedExactlyOnceEvenWhenReleasedTwice() {
         WorkerLease a = worker.acquire();
         WorkerLease b = worker.acquire();

@@ -188,11 +188,14 @@ public final class WhatIfRunner {
             outstanding[0]--;
             return;
         }
-        WorkerLease lease = e.worker.acquire();
+        WorkerLease lease = e.worker.acquire(null, d.onFirstToken()); // onRelease: as before, not run here
         rec.engine = String.valueOf(e.index);
         SimRequest r = e.core.newRequest(tokens, req.maxTokens(), false, 0, new RequestListener() {
             @Override
             public void onToken(SimRequest request, int index, int tokenId) {
+                if (index == 0) {
+                    lease.firstToken(); // as the gateway does on the first streamed event
+                }
             }
 
             @Override

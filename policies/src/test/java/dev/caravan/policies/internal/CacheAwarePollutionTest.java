@@ -27,8 +27,9 @@ class CacheAwarePollutionTest {
     private final List<Worker> workers = TestWorkers.of(4);
 
     private CacheAwarePolicy policy(double share) {
-        CacheAwarePolicy p = new CacheAwarePolicy(CacheAwareConfig.defaults().withOneOffSinkShare(share),
-                PolicyEnvironment.seeded(1));
+        // without the prefill-backlog rule: no first token is reported here, so every miss's backlog would stay
+        CacheAwarePolicy p = new CacheAwarePolicy(CacheAwareConfig.defaults().withOneOffSinkShare(share)
+                .withPrefillBacklogRatio(0), PolicyEnvironment.seeded(1));
         workers.forEach(p::onWorkerAdded);
         return p;
     }

@@ -284,6 +284,12 @@ public final class CaravanFlags {
             .describe("cache_aware (Caravan): a prefix with more than 1/N of the recent traffic is held by the fewest "
                     + "k engines that keep each within 1.15 of the mean (k rises at once, falls after 30 s lower) and "
                     + "the requests only it makes a hit take turns on them.");
+    public static final CaravanFlag PREFILL_BACKLOG_RATIO = option(PolicyConfig.PREFILL_BACKLOG_RATIO, DOUBLE, POLICY)
+            .defaultValue(CacheAwareConfig.DEFAULT_PREFILL_BACKLOG_RATIO).checkedBy(BY_POLICY)
+            .describe("cache_aware (Caravan): a hit leaves its holder for the cheapest other worker when the holder's "
+                    + "pending prefills (uncached prompt characters sent without a first token yet, less the progress "
+                    + "at its measured speed) plus this prompt's uncached part exceed this ratio times the other's and "
+                    + "the largest recent prompt; 0 = off, else >= 1.");
     public static final CaravanFlag BUCKET_ADJUST_INTERVAL = option(PolicyConfig.BUCKET_ADJUST_INTERVAL, LONG, POLICY)
             .alias("--bucket-adjust-interval-secs")
             .defaultValue(BucketConfig.DEFAULT_BUCKET_ADJUST_INTERVAL.toSeconds()).checkedBy(BY_POLICY)

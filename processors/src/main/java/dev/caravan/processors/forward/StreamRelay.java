@@ -24,8 +24,9 @@ import dev.caravan.policies.WorkerLease;
  * sent on the shared {@link UpstreamClient}; a status the retry steps asked to hold back ({@code HOLD_BACK_STATUSES})
  * is discarded instead of relayed; the head gets {@code X-Request-Id} and the decision headers; token counts are read
  * as the body passes ({@link UsageSniffer}; an {@link OutputMeter} on the exchange hears the output so far after each chunk), and so is a response's id when a {@link ResponseIdSink} wants it; finishing releases the worker lease, records {@code Usage.PROPERTY} and
- * reports the attempt to the forward step's {@link ForwardAttemptListener} (the circuit breakers). Runs on the client
- * connection's event loop.
+ * reports the attempt to the forward step's {@link ForwardAttemptListener} (the circuit breakers). The first body
+ * chunk is reported to the lease ({@link WorkerLease#firstToken()}): the engine's prefill of the prompt is done. Runs
+ * on the client connection's event loop.
  */
 final class StreamRelay implements RelayCore.Hooks {
 
@@ -98,6 +99,7 @@ final class StreamRelay implements RelayCore.Hooks {
 
     @Override
     public Buffer onChunk(Buffer chunk) {
+        lease.firstToken(); // engines stream their first event once the prefill is done (cache_aware's backlog)
         sniffer.accept(chunk);
         if (meter != null) {
             meter.outputSoFar(sniffer.outputSoFar());

@@ -64,6 +64,9 @@ public final class ScoreShadowPoliciesProcessor implements Processor {
             Decision d;
             try {
                 d = shadow.registry().policyFor(pool.model()).select(available, context);
+                if (d.onFirstToken() != null) {
+                    d.onFirstToken().run(); // nothing is sent: no prefill is pending (cache_aware's backlog)
+                }
                 if (d.onRelease() != null) {
                     d.onRelease().run();
                 }
