@@ -34,10 +34,16 @@ import dev.caravan.policies.text.TokenizerSource;
  * @param temperature         0: the lowest cost wins (ties: fewer resident blocks, then random); &gt; 0: a worker is
  *                            drawn with probability ∝ exp(−normalised cost / temperature) (Dynamo's
  *                            {@code --router-temperature}); finite, &gt;= 0; default {@value #DEFAULT_TEMPERATURE}
+ * @param discountSharedPrefix matched blocks count only beyond the request's shared branch point: a prefix at least
+ *                            1/N of the routed requests pass through and go on from in more than one way (N the
+ *                            candidate engine ranks) saves nothing in the cost, so a hot tenant's requests and new
+ *                            conversations after a common preamble choose by load; default
+ *                            {@value #DEFAULT_DISCOUNT_SHARED_PREFIX} (docs/kv-events.md)
  */
 public record KvAwareConfig(String tokenizer, int charsPerToken, int blockSize, double overlapWeight,
                             int balanceAbsThreshold, double balanceRelThreshold, DecodeLoadSource decodeLoadSource,
-                            double cpuWeight, double diskWeight, double temperature) implements PolicyConfig {
+                            double cpuWeight, double diskWeight, double temperature, boolean discountSharedPrefix)
+        implements PolicyConfig {
 
     public static final String DEFAULT_TOKENIZER = TokenizerSource.PSEUDO;
     public static final int DEFAULT_CHARS_PER_TOKEN = PseudoTokenizer.DEFAULT_CHARS_PER_TOKEN;
@@ -52,6 +58,7 @@ public record KvAwareConfig(String tokenizer, int charsPerToken, int blockSize, 
     public static final double DEFAULT_CPU_WEIGHT = 0.8;
     public static final double DEFAULT_DISK_WEIGHT = 0.3;
     public static final double DEFAULT_TEMPERATURE = 0.0;
+    public static final boolean DEFAULT_DISCOUNT_SHARED_PREFIX = true;
     /** Bounds of {@code charsPerToken}; the gateway's {@code --kv-chars-per-token} row states the same range. */
     public static final int MIN_CHARS_PER_TOKEN = 1;
     public static final int MAX_CHARS_PER_TOKEN = 64;
@@ -111,7 +118,7 @@ public record KvAwareConfig(String tokenizer, int charsPerToken, int blockSize, 
     public static KvAwareConfig defaults() {
         return new KvAwareConfig(DEFAULT_TOKENIZER, DEFAULT_CHARS_PER_TOKEN, DEFAULT_BLOCK_SIZE, DEFAULT_OVERLAP_WEIGHT,
                 DEFAULT_BALANCE_ABS_THRESHOLD, DEFAULT_BALANCE_REL_THRESHOLD, DEFAULT_DECODE_LOAD_SOURCE,
-                DEFAULT_CPU_WEIGHT, DEFAULT_DISK_WEIGHT, DEFAULT_TEMPERATURE);
+                DEFAULT_CPU_WEIGHT, DEFAULT_DISK_WEIGHT, DEFAULT_TEMPERATURE, DEFAULT_DISCOUNT_SHARED_PREFIX);
     }
 
     /** From policy options; {@code kv-hash-seed} is accepted and ignored (keys no longer depend on it). */
@@ -126,42 +133,48 @@ public record KvAwareConfig(String tokenizer, int charsPerToken, int blockSize, 
                 DecodeLoadSource.parse(o.getString(KV_DECODE_LOAD_SOURCE, DEFAULT_DECODE_LOAD_SOURCE.name())),
                 o.getDouble(KV_CPU_WEIGHT, DEFAULT_CPU_WEIGHT),
                 o.getDouble(KV_DISK_WEIGHT, DEFAULT_DISK_WEIGHT),
-                o.getDouble(KV_ROUTER_TEMPERATURE, DEFAULT_TEMPERATURE));
+                o.getDouble(KV_ROUTER_TEMPERATURE, DEFAULT_TEMPERATURE),
+                o.getBoolean(KV_DISCOUNT_SHARED_PREFIX, DEFAULT_DISCOUNT_SHARED_PREFIX));
     }
 
     public KvAwareConfig withTokenizer(String v) {
         return new KvAwareConfig(v, charsPerToken, blockSize, overlapWeight, balanceAbsThreshold, balanceRelThreshold,
-                decodeLoadSource, cpuWeight, diskWeight, temperature);
+                decodeLoadSource, cpuWeight, diskWeight, temperature, discountSharedPrefix);
     }
 
     public KvAwareConfig withBlockSize(int v) {
         return new KvAwareConfig(tokenizer, charsPerToken, v, overlapWeight, balanceAbsThreshold, balanceRelThreshold,
-                decodeLoadSource, cpuWeight, diskWeight, temperature);
+                decodeLoadSource, cpuWeight, diskWeight, temperature, discountSharedPrefix);
     }
 
     public KvAwareConfig withOverlapWeight(double v) {
         return new KvAwareConfig(tokenizer, charsPerToken, blockSize, v, balanceAbsThreshold, balanceRelThreshold,
-                decodeLoadSource, cpuWeight, diskWeight, temperature);
+                decodeLoadSource, cpuWeight, diskWeight, temperature, discountSharedPrefix);
     }
 
     public KvAwareConfig withBalance(int abs, double rel) {
         return new KvAwareConfig(tokenizer, charsPerToken, blockSize, overlapWeight, abs, rel, decodeLoadSource,
-                cpuWeight, diskWeight, temperature);
+                cpuWeight, diskWeight, temperature, discountSharedPrefix);
     }
 
     public KvAwareConfig withDecodeLoadSource(DecodeLoadSource v) {
         return new KvAwareConfig(tokenizer, charsPerToken, blockSize, overlapWeight, balanceAbsThreshold,
-                balanceRelThreshold, v, cpuWeight, diskWeight, temperature);
+                balanceRelThreshold, v, cpuWeight, diskWeight, temperature, discountSharedPrefix);
     }
 
     public KvAwareConfig withTierWeights(double cpu, double disk) {
         return new KvAwareConfig(tokenizer, charsPerToken, blockSize, overlapWeight, balanceAbsThreshold,
-                balanceRelThreshold, decodeLoadSource, cpu, disk, temperature);
+                balanceRelThreshold, decodeLoadSource, cpu, disk, temperature, discountSharedPrefix);
     }
 
     public KvAwareConfig withTemperature(double v) {
         return new KvAwareConfig(tokenizer, charsPerToken, blockSize, overlapWeight, balanceAbsThreshold,
-                balanceRelThreshold, decodeLoadSource, cpuWeight, diskWeight, v);
+                balanceRelThreshold, decodeLoadSource, cpuWeight, diskWeight, v, discountSharedPrefix);
+    }
+
+    public KvAwareConfig withDiscountSharedPrefix(boolean v) {
+        return new KvAwareConfig(tokenizer, charsPerToken, blockSize, overlapWeight, balanceAbsThreshold,
+                balanceRelThreshold, decodeLoadSource, cpuWeight, diskWeight, temperature, v);
     }
 
     @Override

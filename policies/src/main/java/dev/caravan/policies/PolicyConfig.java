@@ -84,6 +84,8 @@ public sealed interface PolicyConfig permits RandomConfig, RoundRobinConfig, Pow
     String KV_DISK_WEIGHT = "kv-disk-weight";
     /** Option key {@code kv-router-temperature}: 0 = lowest cost wins; &gt; 0 = softmax sampling (kv_aware, Dynamo's). */
     String KV_ROUTER_TEMPERATURE = "kv-router-temperature";
+    /** Option key {@code kv-discount-shared-prefix} (kv_aware): a prefix much traffic branches off saves nothing. */
+    String KV_DISCOUNT_SHARED_PREFIX = "kv-discount-shared-prefix";
 
     /** The canonical SGLang name of the policy this configures, e.g. {@code cache_aware}. */
     String policyName();

@@ -43,12 +43,18 @@ import dev.caravan.policies.text.Tokenizer;
  * </pre>
  * Blocks of engines whose block size differs from {@code kv-block-size} are converted to that unit, so a mixed fleet
  * (SGLang's 1-token pages beside vLLM's 16-token blocks) compares costs in tokens.
+ * With {@code --kv-discount-shared-prefix} (default on) the weighted matched blocks count only beyond the request's
+ * shared branch point ({@link SharedPrefixes}, over the chain at {@code kv-block-size}, N = the candidate ranks): a
+ * prefix that at least 1/N of the routed requests pass through and go on from in more than one way (a hot tenant's
+ * prompt, a preamble every conversation shares) is worth nothing, so such requests choose by the decode term, while a
+ * conversation keeps its rank through what it alone holds beyond that point.
  * Temperature 0 (default): lowest cost, ties by fewer resident blocks, then a seeded random choice. Temperature T &gt; 0:
  * a candidate is drawn with probability ∝ {@code exp(−(cost − min) / ((max − min) × T))}, Dynamo's softmax.
  *
  * <p>Imbalance guard, as cache_aware's: when the candidates' in-flight loads have {@code max − min >
  * balanceAbsThreshold} and {@code max > min × balanceRelThreshold}, the least-loaded healthy worker wins whatever the
- * cache. Branches: {@code kv_hit} (the winner holds ≥ 1 leading block), {@code kv_miss_min_cost},
+ * cache. Branches: {@code kv_hit} (the winner holds ≥ 1 leading block beyond the shared branch point),
+ * {@code kv_miss_shared_prefix} (it holds none beyond a shared branch point: chosen by load), {@code kv_miss_min_cost},
  * {@code imbalanced_min_load}, {@code no_healthy_workers}.
  *
  * <p>The decision carries the chosen rank (sent as {@code X-data-parallel-rank} when the engine runs several) and a
@@ -65,6 +71,7 @@ public final class KvAwarePolicy implements LoadBalancingPolicy, PrefixHoldings 
     public static final String NAME = "kv_aware";
     public static final String BRANCH_HIT = "kv_hit";
     public static final String BRANCH_MISS = "kv_miss_min_cost";
+    public static final String BRANCH_SHARED = "kv_miss_shared_prefix";
     public static final String BRANCH_IMBALANCED = "imbalanced_min_load";
     public static final String BRANCH_NO_HEALTHY = "no_healthy_workers";
 
@@ -80,11 +87,23 @@ public final class KvAwarePolicy implements LoadBalancingPolicy, PrefixHoldings 
     private final ActiveBlocks active = new ActiveBlocks();
     private final PeerActiveBlocks peers;
     private final AtomicLong tails = new AtomicLong();
+    /** Passes through block keys, for the shared branch point; null with the discount off. */
+    private final SharedPrefixes shared;
 
-    /** One engine rank of a healthy worker, with what the request would cost there. */
-    private record Candidate(Worker worker, int rank, long[] keys, PrefixMatches.Match match, double cost) {
+    /**
+     * One engine rank of a healthy worker, with what the request would cost there.
+     *
+     * @param shared leading blocks (in the worker's block size) up to the request's shared branch point
+     */
+    private record Candidate(Worker worker, int rank, long[] keys, PrefixMatches.Match match, int shared,
+                             double cost) {
         int matched() {
             return match == null ? 0 : match.blocks();
+        }
+
+        /** Leading blocks the rank holds beyond the shared branch point. */
+        int own() {
+            return Math.max(0, matched() - shared);
         }
     }
 
@@ -109,6 +128,7 @@ public final class KvAwarePolicy implements LoadBalancingPolicy, PrefixHoldings 
         this.parity = parity;
         this.random = Objects.requireNonNull(random, "random");
         this.peers = peers;
+        this.shared = config.discountSharedPrefix() ? new SharedPrefixes() : null;
         if (peers != null) {
             peers.register(active);
         }
@@ -139,6 +159,16 @@ public final class KvAwarePolicy implements LoadBalancingPolicy, PrefixHoldings 
         long root = root(context);
         Map<Integer, long[]> keysBySize = new HashMap<>(2);
         Map<Integer, PrefixMatches> matchesBySize = new HashMap<>(2);
+        long[] chain = null;
+        int sharedTokens = 0;
+        if (shared != null) {
+            chain = keysBySize.computeIfAbsent(config.blockSize(), b -> BlockKeys.keys(tokens, b, root));
+            int parts = 0;
+            for (Worker w : healthy) {
+                parts += w.rankCount();
+            }
+            sharedTokens = shared.sharedBlocks(chain, parts) * config.blockSize();
+        }
         List<Candidate> ranks = new ArrayList<>(healthy.size());
         for (Worker w : healthy) {
             int bs = blockSize(w);
@@ -148,11 +178,12 @@ public final class KvAwarePolicy implements LoadBalancingPolicy, PrefixHoldings 
             PrefixMatches.Match best = matches.match(w.id());
             double requestBlocks = (double) tokens.length / bs;
             double unit = (double) bs / config.blockSize(); // costs in blocks of kv-block-size, whatever w's size
+            int sharedBlocks = sharedTokens / bs;
             for (int r = w.firstRank(); r < w.firstRank() + w.rankCount(); r++) {
                 PrefixMatches.Match m = best != null && best.rank() == r ? best : null;
-                double prefill = Math.max(0, requestBlocks - (m == null ? 0 : m.score()));
+                double prefill = Math.max(0, requestBlocks - ownScore(m, sharedBlocks));
                 double cost = (config.overlapWeight() * prefill + decodeBlocks(w, r, keys, bs)) * unit;
-                ranks.add(new Candidate(w, r, keys, m, cost));
+                ranks.add(new Candidate(w, r, keys, m, sharedBlocks, cost));
             }
         }
         Candidate chosen;
@@ -162,7 +193,7 @@ public final class KvAwarePolicy implements LoadBalancingPolicy, PrefixHoldings 
             branch = BRANCH_IMBALANCED;
         } else {
             chosen = config.temperature() > 0 ? sample(ranks) : lowestCost(ranks);
-            branch = chosen.matched() > 0 ? BRANCH_HIT : BRANCH_MISS;
+            branch = chosen.own() > 0 ? BRANCH_HIT : sharedTokens > 0 ? BRANCH_SHARED : BRANCH_MISS;
         }
         if (LOG.isDebugEnabled()) {
             StringBuilder sb = new StringBuilder();
@@ -170,10 +201,30 @@ public final class KvAwarePolicy implements LoadBalancingPolicy, PrefixHoldings 
                 sb.append(c.worker().id()).append('/').append(c.rank()).append(": matched ").append(c.matched())
                         .append(" cost ").append(String.format("%.1f", c.cost())).append("; ");
             }
-            LOG.debug("kv_aware: {} tokens -> {}/{} ({}); {}", tokens.length, chosen.worker().id(), chosen.rank(),
-                    branch, sb);
+            LOG.debug("kv_aware: {} tokens, shared {} -> {}/{} ({}); {}", tokens.length, sharedTokens,
+                    chosen.worker().id(), chosen.rank(), branch, sb);
+        }
+        if (shared != null) {
+            shared.record(chain);
         }
         return decide(chosen, branch);
+    }
+
+    /**
+     * The tier-weighted match beyond the first {@code shared} blocks: those count 1 each while on the GPU (the leading
+     * {@code gpuBlocks}), and beyond that the mean weight of the match's other blocks.
+     */
+    static double ownScore(PrefixMatches.Match m, int shared) {
+        if (m == null || m.blocks() <= shared) {
+            return 0;
+        }
+        if (shared == 0) {
+            return m.score();
+        }
+        int gpu = m.gpuBlocks();
+        double lead = shared <= gpu ? shared
+                : gpu + (shared - gpu) * (m.score() - gpu) / (m.blocks() - gpu);
+        return Math.max(0, m.score() - lead);
     }
 
     /** Read-only: the index's longest prefix per healthy candidate, in tokens; changes nothing, feeds no self-check. */

@@ -423,7 +423,9 @@ class KvAwarePolicyTest {
                 "kv-tokenizer", "/models/tokenizer.json", "kv-chars-per-token", "3", "kv-cpu-weight", "0.5",
                 "kv-disk-weight", "0.1", "kv-router-temperature", "0.7"));
         assertThat(c).isEqualTo(new KvAwareConfig("/models/tokenizer.json", 3, 32, 2.5, 8, 1.5,
-                DecodeLoadSource.ENGINE, 0.5, 0.1, 0.7));
+                DecodeLoadSource.ENGINE, 0.5, 0.1, 0.7, true));
+        assertThat(PolicyConfig.fromOptions("kv_aware", Map.of("kv-discount-shared-prefix", "false")))
+                .isEqualTo(KvAwareConfig.defaults().withDiscountSharedPrefix(false));
         assertThat(PolicyConfig.fromOptions("KvAware", Map.of())).isEqualTo(KvAwareConfig.defaults());
         assertThatThrownBy(() -> PolicyConfig.fromOptions("kv_aware", Map.of("kv-decode-load-source", "gpu")))
                 .hasMessage("decodeLoadSource (kv-decode-load-source) must be router or engine, was 'gpu'");

@@ -619,6 +619,12 @@ public final class CaravanFlags {
             .defaultValue(KvAwareConfig.DEFAULT_TEMPERATURE).checkedBy(BY_POLICY)
             .describe("kv_aware: 0 = the lowest cost wins; > 0 = sample workers by softmax of their normalised "
                     + "costs (Dynamo's --router-temperature).");
+    public static final CaravanFlag KV_DISCOUNT_SHARED_PREFIX = option(PolicyConfig.KV_DISCOUNT_SHARED_PREFIX,
+            BOOLEAN, KV)
+            .defaultValue(KvAwareConfig.DEFAULT_DISCOUNT_SHARED_PREFIX)
+            .describe("kv_aware: cached blocks count only beyond the request's shared branch point (a prefix at "
+                    + "least 1/N of the routed requests pass through and go on from in more than one way, N engine "
+                    + "ranks), so a hot tenant and new conversations after a common preamble choose by load.");
     public static final CaravanFlag KV_EVENTS_ENDPOINT_TEMPLATE = row("--kv-events-endpoint-template",
             "caravan.kv.events-endpoint-template", STRING, KV)
             .describe("KV-event PUB endpoint of workers registered without one, from their URL: {host} and {port} are "
