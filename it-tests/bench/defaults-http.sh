@@ -33,7 +33,7 @@ args() {
     multiturn-sequential) echo "multiturn --sequential $M --requests 320 --warmup 64 --time-scale 20" ;;
     multiturn) echo "multiturn $M --requests 1600 --warmup 320 --time-scale 2" ;;
     rag) echo "rag --requests 1200 --warmup 300 --time-scale 4" ;;
-    mooncake) echo "trace $trace --limit 2000 --time-scale 12" ;;
+    mooncake) echo "trace $trace --limit 2000 --time-scale 6" ;;
     *) echo "unknown workload $1" >&2; return 2 ;;
   esac
 }
