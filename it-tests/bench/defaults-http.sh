@@ -3,7 +3,7 @@
 # workload"): round_robin, default cache_aware, default kv_aware and consistent_hashing (the best other policy of the
 # what-if ablation) on the seven workloads of the what-if commands in "Defaults chosen from measurements", in HTTP mode
 # (the what-if mode has no KV events, so kv_aware needs real runs). Workload parameters are the what-if ones; only the
-# request counts are cut and the time scales raised so the seven fit in about 25 minutes on 2 shared cores (check each
+# request counts are cut and the time scales raised so the seven fit in about 35 minutes on 2 shared cores (check each
 # report's "sent late by p99" column). The engines keep the simulator's synthetic tokenizer, which kv_aware's default
 # pseudo tokenizer matches id for id, so kv_aware needs no --engine-tokenizer here.
 # Needs: bench/target/caravan-bench.jar (mvn -B -q -DskipTests package) and the Mooncake trace (MOONCAKE_TRACE, default
