@@ -52,6 +52,10 @@ public class KvAwareDecisionBenchmark {
     @Param({"16", "1"})
     public int blockSize;
 
+    /** kv_aware's {@code --kv-discount-shared-prefix}: the per-key pass counts walked and recorded per decision. */
+    @Param({"true", "false"})
+    public boolean discountSharedPrefix;
+
     private KvAwarePolicy policy;
     private List<Worker> workers;
     private SelectionContext[] requests;
@@ -81,7 +85,8 @@ public class KvAwareDecisionBenchmark {
                     java.util.Arrays.copyOf(tokens, blocks * blockSize), blockSize));
             requests[p] = new SelectionContext(null, "", tokens, java.util.Map.of());
         }
-        policy = new KvAwarePolicy(KvAwareConfig.defaults().withBlockSize(blockSize), index, new PseudoTokenizer(),
+        policy = new KvAwarePolicy(KvAwareConfig.defaults().withBlockSize(blockSize)
+                .withDiscountSharedPrefix(discountSharedPrefix), index, new PseudoTokenizer(),
                 null, new java.util.Random(1));
     }
 
