@@ -1,6 +1,8 @@
 package dev.caravan.bench;
 
+import java.io.IOException;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.nio.file.Path;
@@ -22,6 +24,7 @@ import dev.caravan.bench.drive.NginxProcess;
 import dev.caravan.bench.drive.NginxTarget;
 import dev.caravan.bench.drive.Progress;
 import dev.caravan.bench.drive.RequestRecord;
+import dev.caravan.bench.drive.EngineTokens;
 import dev.caravan.bench.drive.ReuseTracker;
 import dev.caravan.bench.drive.SyncMetricsReader;
 import dev.caravan.bench.report.DecisionQualityRows;
@@ -204,6 +207,15 @@ public final class BenchRunner {
         return options;
     }
 
+    /** The engines' tokenizer and chat template, so the reuse figures and ceilings count in the engines' tokens. */
+    private EngineTokens engineTokens() {
+        try {
+            return EngineTokens.of(config.engine());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot load the engines' tokenizer " + config.engine().tokenizer(), e);
+        }
+    }
+
     private PolicyResult logged(PolicyResult r) {
         LOG.info("{}: {} of {} measured requests completed", r.label(), r.completed(), r.measured());
         return r;
@@ -214,8 +226,8 @@ public final class BenchRunner {
             throws InterruptedException {
         String before = load();
         long wallStart = System.nanoTime();
-        try (Target target = target(spec, gateways, nginx)) {
-            ReuseTracker reuse = new ReuseTracker(config.engine().blockSize(), config.engine().charsPerToken());
+        try (Target target = target(spec, gateways, nginx); EngineTokens tokens = engineTokens()) {
+            ReuseTracker reuse = new ReuseTracker(config.engine().blockSize(), tokens);
             LoadDriver.Run run;
             InflightSampler sampler = new InflightSampler(target.inflightProbes(), SAMPLE_PERIOD_NANOS);
             String label = warmup == 0 && workload instanceof TruncatedWorkload ? "JVM warm-up" : spec.label();

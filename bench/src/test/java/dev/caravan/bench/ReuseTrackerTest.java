@@ -7,47 +7,52 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
+import dev.caravan.bench.drive.EngineTokens;
 import dev.caravan.bench.drive.RequestRecord;
 import dev.caravan.bench.drive.ReuseTracker;
 import dev.caravan.bench.workload.TextSource;
+import dev.caravan.sim.text.ModelText;
+import dev.caravan.sim.text.SyntheticTokenizer;
 
 class ReuseTrackerTest {
 
-    private final ReuseTracker tracker = new ReuseTracker(16, 4);
+    private static final SyntheticTokenizer SYNTHETIC = new SyntheticTokenizer(4);
+
+    private final ReuseTracker tracker = new ReuseTracker(16, new EngineTokens(ModelText.synthetic(4)));
 
     @Test
     void aNewPromptReusesNothing() {
-        assertThat(tracker.admit(TextSource.text(1, 640))).isZero();
+        assertThat(tracker.admit(ids(TextSource.text(1, 640)))).isZero();
     }
 
     @Test
     void aRepeatedPromptReusesAllButItsLastBlockWhenBlockAligned() {
         String p = TextSource.text(1, 640);
-        tracker.admit(p);
-        assertThat(tracker.admit(p)).isEqualTo(144);
+        tracker.admit(ids(p));
+        assertThat(tracker.admit(ids(p))).isEqualTo(144);
     }
 
     @Test
     void aRepeatedPromptReusesEveryFullBlockWhenNotAligned() {
         String p = TextSource.text(1, 650);
-        tracker.admit(p);
-        assertThat(tracker.admit(p)).isEqualTo(160);
+        tracker.admit(ids(p));
+        assertThat(tracker.admit(ids(p))).isEqualTo(160);
     }
 
     @Test
     void aSharedPrefixIsReusedUpToTheFirstDifferentBlock() {
         String prefix = TextSource.text(1, 256);
-        tracker.admit(prefix + TextSource.text(2, 300));
-        assertThat(tracker.admit(prefix + TextSource.text(3, 300))).isEqualTo(64);
+        tracker.admit(ids(prefix + TextSource.text(2, 300)));
+        assertThat(tracker.admit(ids(prefix + TextSource.text(3, 300)))).isEqualTo(64);
     }
 
     @Test
     void aRememberedAnswerIsReusedByTheNextTurn() {
         String turn1 = TextSource.text(1, 320);
         String answer = TextSource.text(9, 128);
-        tracker.admit(turn1);
-        tracker.remember(turn1 + answer);
-        assertThat(tracker.admit(turn1 + answer + TextSource.text(5, 100))).isEqualTo(112);
+        tracker.admit(ids(turn1));
+        tracker.remember(ids(turn1 + answer));
+        assertThat(tracker.admit(ids(turn1 + answer + TextSource.text(5, 100)))).isEqualTo(112);
     }
 
     @Test
@@ -70,10 +75,14 @@ class ReuseTrackerTest {
         assertThat(records).extracting(r -> r.beladyTokens).containsExactly(0, 0, 160);
     }
 
+    private static int[] ids(String text) {
+        return SYNTHETIC.encode(text, false);
+    }
+
     private List<RequestRecord> admitAll(String... prompts) {
         List<RequestRecord> records = new ArrayList<>();
         for (String p : prompts) {
-            records.add(new RequestRecord(records.size(), false, 0, 0, tracker.admit(p), 0, null, 0));
+            records.add(new RequestRecord(records.size(), false, 0, 0, tracker.admit(ids(p)), 0, null, 0));
         }
         return records;
     }

@@ -169,7 +169,7 @@ public final class LoadDriver {
     private void send(HttpClient client, Pending p, long seq) {
         BenchRequest req = p.request;
         boolean warm = seq < settings.warmup();
-        int reusable = reuse.admit(req.renderedText());
+        int reusable = reuse.admit(req);
         int replica = (int) (seq % settings.bases().size());
         URI base = settings.bases().get(replica);
         RequestRecord rec = new RequestRecord(seq, warm, req.atNanos(), p.dueNanos, reusable, req.prefixTokens(),
@@ -238,7 +238,7 @@ public final class LoadDriver {
             progress.onDone(rec.ok(), rec.cachedTokens, rec.promptTokens);
             if (rec.ok() && workload.needsOutputText()) {
                 String output = reader.output();
-                reuse.remember(req.renderedText() + output);
+                reuse.remember(req, output);
                 long doneVirtual = (long) ((rec.doneNanos - startNanos) * settings.timeScale());
                 BenchRequest next = workload.followUp(req, output, Math.max(doneVirtual, req.atNanos()));
                 if (next != null) {

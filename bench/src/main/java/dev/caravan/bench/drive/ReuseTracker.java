@@ -5,6 +5,7 @@ import java.util.List;
 import dev.caravan.bench.ceiling.Belady;
 import dev.caravan.bench.ceiling.BlockSequence;
 import dev.caravan.bench.ceiling.PooledLru;
+import dev.caravan.bench.workload.BenchRequest;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -15,11 +16,13 @@ import org.slf4j.LoggerFactory;
  * contained. It is the denominator of the "reuse hit" figure and of G_waste: tokens that were computed before somewhere
  * and are computed again are the waste a router can avoid.
  *
- * <p>Blocks are the engine's: {@code blockTokens} tokens of {@code charsPerToken} characters (workload text is ASCII,
- * so a block is a fixed number of characters), named by a chained 64-bit hash of their characters and all before them
- * (the same prefix-chaining as vLLM's block hashes, without the cost of SHA-256). Like vLLM, at least one prompt token is
- * always recomputed, so a prompt of exactly k blocks can reuse at most k − 1. Thread-safe (synchronised: prompts are
- * admitted by the sender thread, answers remembered by the client's event loop).
+ * <p>Blocks are the engine's: {@code blockTokens} of the engines' own tokens ({@link EngineTokens}: their tokenizer and
+ * chat template), named by a chained 64-bit hash of their token ids and all before them (the same prefix-chaining as
+ * vLLM's block hashes, without the cost of SHA-256). Counting in the engines' tokens keeps every figure derived from
+ * the tracker in the units of the {@code prompt_tokens} and {@code cached_tokens} the engines report, whatever their
+ * tokenizer. Like vLLM, at least one prompt token is always recomputed, so a prompt of exactly k blocks can reuse at
+ * most k − 1. Thread-safe (synchronised: prompts are admitted by the sender thread, answers remembered by the client's
+ * event loop).
  *
  * <p>It also keeps the order in which prompts and answers came as a {@link BlockSequence}, from which
  * {@link #applyCeilings} computes the finite-capacity references after the run: pooled LRU and Belady.
@@ -28,31 +31,41 @@ public final class ReuseTracker {
 
     private static final Logger LOG = LoggerFactory.getLogger(ReuseTracker.class);
 
-    private final int blockChars;
     private final int blockTokens;
-    private final int charsPerToken;
+    private final EngineTokens tokens;
     private final BlockSequence sequence = new BlockSequence();
 
-    public ReuseTracker(int blockTokens, int charsPerToken) {
+    public ReuseTracker(int blockTokens, EngineTokens tokens) {
+        if (blockTokens < 1) {
+            throw new IllegalArgumentException("blockTokens must be >= 1, was " + blockTokens);
+        }
         this.blockTokens = blockTokens;
-        this.charsPerToken = charsPerToken;
-        this.blockChars = blockTokens * charsPerToken;
+        this.tokens = tokens;
+    }
+
+    /** Records a request's prompt, in the engines' tokens, and returns its reusable tokens (see {@link #admit(int[])}). */
+    public int admit(BenchRequest request) {
+        return admit(tokens.prompt(request));
+    }
+
+    /** Records a request's prompt followed by its answer (see {@link #remember(int[])}). */
+    public void remember(BenchRequest request, String answer) {
+        remember(tokens.promptAndAnswer(request, answer));
     }
 
     /**
-     * Records a prompt and returns its reusable tokens: the leading full blocks seen before, capped at
+     * Records a prompt's token ids and returns its reusable tokens: the leading full blocks seen before, capped at
      * {@code (tokens − 1) / blockTokens} blocks.
      */
-    public synchronized int admit(String text) {
-        int tokens = (text.length() + charsPerToken - 1) / charsPerToken;
-        int maxBlocks = tokens == 0 ? 0 : (tokens - 1) / blockTokens;
-        int full = text.length() / blockChars;
+    public synchronized int admit(int[] ids) {
+        int maxBlocks = ids.length == 0 ? 0 : (ids.length - 1) / blockTokens;
+        int full = ids.length / blockTokens;
         long h = 0x6A09E667F3BCC908L;
         int reused = 0;
         boolean matching = true;
         int block = -1;
         for (int b = 0; b < full; b++) {
-            h = chain(h, text, b * blockChars);
+            h = chain(h, ids, b * blockTokens);
             int known = sequence.blocks();
             block = sequence.block(h, block);
             if (matching && b < maxBlocks && block < known) {
@@ -65,13 +78,13 @@ public final class ReuseTracker {
         return reused * blockTokens;
     }
 
-    /** Records the blocks of a prompt followed by its answer, so that a later turn extending it can reuse them. */
-    public synchronized void remember(String text) {
-        int full = text.length() / blockChars;
+    /** Records the token ids of a prompt followed by its answer, so that a later turn extending them can reuse them. */
+    public synchronized void remember(int[] ids) {
+        int full = ids.length / blockTokens;
         long h = 0x6A09E667F3BCC908L;
         int block = -1;
         for (int b = 0; b < full; b++) {
-            h = chain(h, text, b * blockChars);
+            h = chain(h, ids, b * blockTokens);
             block = sequence.block(h, block);
         }
         sequence.remember(block);
@@ -104,10 +117,10 @@ public final class ReuseTracker {
         }
     }
 
-    private long chain(long parent, String text, int from) {
+    private long chain(long parent, int[] ids, int from) {
         long h = parent * 0x100000001B3L + 0x9E3779B97F4A7C15L;
-        for (int i = from; i < from + blockChars; i++) {
-            h = (h ^ text.charAt(i)) * 0x100000001B3L;
+        for (int i = from; i < from + blockTokens; i++) {
+            h = (h ^ (ids[i] & 0xFFFFFFFFL)) * 0x100000001B3L;
         }
         h ^= h >>> 33;
         h *= 0xFF51AFD7ED558CCDL;

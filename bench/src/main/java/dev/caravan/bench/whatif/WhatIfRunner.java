@@ -11,6 +11,7 @@ import java.util.PriorityQueue;
 
 import dev.caravan.bench.BenchRunner;
 import dev.caravan.bench.PolicySpec;
+import dev.caravan.bench.drive.EngineTokens;
 import dev.caravan.bench.drive.Progress;
 import dev.caravan.bench.drive.RequestRecord;
 import dev.caravan.bench.drive.ReuseTracker;
@@ -31,6 +32,7 @@ import dev.caravan.policies.text.PseudoTokenizer;
 import dev.caravan.sim.SimConfig;
 import dev.caravan.sim.engine.RequestListener;
 import dev.caravan.sim.engine.SimRequest;
+import dev.caravan.sim.text.ModelText;
 
 /**
  * The what-if mode: replays a workload through Caravan's real policy code ({@link PolicyFactory}, the classes the
@@ -78,7 +80,7 @@ public final class WhatIfRunner {
             workers.add(e.worker);
             policy.onWorkerAdded(e.worker);
         }
-        ReuseTracker reuse = new ReuseTracker(c.blockSize(), c.charsPerToken());
+        ReuseTracker reuse = new ReuseTracker(c.blockSize(), new EngineTokens(ModelText.synthetic(c.charsPerToken())));
         List<RequestRecord> records = new ArrayList<>();
         PriorityQueue<Event> queue = new PriorityQueue<>((a, b) -> a.at() != b.at() ? Long.compare(a.at(), b.at())
                 : Long.compare(a.order(), b.order()));
@@ -125,7 +127,7 @@ public final class WhatIfRunner {
                             engines.forEach(e -> e.startWindow(t));
                         }
                         RequestRecord rec = new RequestRecord(seq++, warm, t, t,
-                                reuse.admit(ev.request().renderedText()), ev.request().prefixTokens(),
+                                reuse.admit(ev.request()), ev.request().prefixTokens(),
                                 ev.request().routingKey(), 0);
                         rec.sentNanos = t;
                         records.add(rec);
@@ -215,7 +217,7 @@ public final class WhatIfRunner {
                     for (int id : request.outputTokens()) {
                         out.append(e.output.text(id));
                     }
-                    reuse.remember(req.renderedText() + out);
+                    reuse.remember(req, out.toString());
                     BenchRequest next = w.followUp(req, out.toString(), request.finishedAt());
                     if (next != null) {
                         queue.add(new Event(next.atNanos(), order[0]++, Kind.ARRIVAL, -1, next, false));
