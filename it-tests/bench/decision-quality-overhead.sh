@@ -8,6 +8,7 @@
 # Usage: it-tests/bench/decision-quality-overhead.sh [ROUNDS] [SECONDS] [CONNECTIONS...]   (defaults 3 10 1 16)
 set -euo pipefail
 here="$(cd "$(dirname "$0")/../.." && pwd)"
+. "$here/it-tests/bench/lib/completions.sh"
 rounds=${1:-3}
 secs=${2:-10}
 shift $(( $# > 2 ? 2 : $# )) || true
@@ -36,17 +37,9 @@ for i in 0 1 2; do
   java ${CARAVAN_JAVA_OPTS:-} -jar "$jar" run --host 127.0.0.1 --port $port --log-level warn --prometheus-port -1 \
     --worker-urls http://127.0.0.1:$sim_port ${extra[$i]} >"$work/gw-$i.log" 2>&1 & pids+=($!)
 done
-cat >"$work/post.lua" <<'LUA'
-wrk.method = "POST"
-wrk.headers["Content-Type"] = "application/json"
-wrk.body = '{"model":"meta-llama/Meta-Llama-3-8B-Instruct","prompt":"You are a helpful assistant. Answer briefly: hello","max_tokens":1}'
-LUA
-body='{"model":"meta-llama/Meta-Llama-3-8B-Instruct","prompt":"hello","max_tokens":1}'
+post_lua "$work/post.lua" "You are a helpful assistant. Answer briefly: hello"
+await_completions "${ports[@]}"
 for port in "${ports[@]}"; do
-  for _ in $(seq 1 120); do
-    curl -sf -o /dev/null -H 'Content-Type: application/json' -d "$body" "http://127.0.0.1:$port/v1/completions" && break
-    sleep 0.5
-  done
   wrk -t2 -c16 -d20s -s "$work/post.lua" "http://127.0.0.1:$port/v1/completions" >/dev/null   # JIT warm-up
 done
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -12,6 +12,7 @@ set -euo pipefail
 [ $# -ge 4 ] || { sed -n 2,10p "$0" >&2; exit 2; }
 rounds=$1; secs=$2; conns=$3; shift 3
 command -v wrk >/dev/null || { echo "missing: wrk" >&2; exit 2; }
+. "$(dirname "$0")/lib/completions.sh"
 work="$(mktemp -d)"; base=${CPU_AB_PORT_BASE:-18400}; sim_port=$((base + 1))
 names=(); ports=(); pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$work"; }
@@ -28,18 +29,8 @@ for name in "${names[@]}"; do
     --prometheus-port -1 --worker-urls http://127.0.0.1:$sim_port >"$work/$name.log" 2>&1 &
   pids+=($!)
 done
-cat >"$work/post.lua" <<'LUA'
-wrk.method = "POST"
-wrk.headers["Content-Type"] = "application/json"
-wrk.body = '{"model":"meta-llama/Meta-Llama-3-8B-Instruct","prompt":"hello","max_tokens":1}'
-LUA
-body='{"model":"meta-llama/Meta-Llama-3-8B-Instruct","prompt":"hello","max_tokens":1}'
-for p in "${ports[@]}"; do
-  for _ in $(seq 1 120); do
-    curl -sf -o /dev/null -H 'Content-Type: application/json' -d "$body" "http://127.0.0.1:$p/v1/completions" && break
-    sleep 1
-  done
-done
+post_lua "$work/post.lua"
+await_completions "${ports[@]}"
 echo "warming up (JIT) ..." >&2
 for p in "${ports[@]}"; do wrk -t2 -c16 -d15s -s "$work/post.lua" "http://127.0.0.1:$p/v1/completions" >/dev/null; done
 ticks() { sed 's/.*) //' "/proc/$1/stat" | awk '{print $12 + $13}'; }

@@ -17,6 +17,7 @@
 # members to find each other in time.
 set -euo pipefail
 here="$(cd "$(dirname "$0")/../.." && pwd)"
+. "$here/it-tests/bench/lib/completions.sh"
 rounds=${1:-3}
 secs=${2:-10}
 shift $(( $# > 2 ? 2 : $# )) || true
@@ -79,20 +80,10 @@ http {
 NGINX
 nginx -c "$work/nginx.conf"
 
-cat >"$work/post.lua" <<'LUA'
-wrk.method = "POST"
-wrk.headers["Content-Type"] = "application/json"
-wrk.body = '{"model":"meta-llama/Meta-Llama-3-8B-Instruct","prompt":"hello","max_tokens":1}'
-LUA
-body='{"model":"meta-llama/Meta-Llama-3-8B-Instruct","prompt":"hello","max_tokens":1}'
+post_lua "$work/post.lua"
 ports=($sim_port $gw_port $gw_w_port $nginx_port)
 [ "$sync" = on ] && ports+=($gw_s_port $gw_s2_port)
-for port in "${ports[@]}"; do
-  for _ in $(seq 1 60); do
-    curl -sf -o /dev/null -H 'Content-Type: application/json' -d "$body" "http://127.0.0.1:$port/v1/completions" && break
-    sleep 1
-  done
-done
+await_completions "${ports[@]}"
 
 nginx_pids="$(cat "$work/nginx.pid"),$(pgrep -P "$(cat "$work/nginx.pid")" | paste -sd,)"
 targets=("direct:$sim_port:$sim_pid" "caravan:$gw_port:$gw_pid" "caravan-worker-dispatch:$gw_w_port:$gw_w_pid"
