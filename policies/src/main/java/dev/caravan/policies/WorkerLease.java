@@ -20,7 +20,8 @@ public final class WorkerLease implements AutoCloseable {
 
     private final Worker worker;
     private final AtomicBoolean released = new AtomicBoolean();
-    private final AtomicBoolean firstToken = new AtomicBoolean();
+    /** Null without a first-token action: most leases need none, and this is allocated per request. */
+    private final AtomicBoolean firstToken;
     private final Runnable onRelease;
     private final Runnable onFirstToken;
 
@@ -28,6 +29,7 @@ public final class WorkerLease implements AutoCloseable {
         this.worker = worker;
         this.onRelease = onRelease;
         this.onFirstToken = onFirstToken;
+        this.firstToken = onFirstToken == null ? null : new AtomicBoolean();
     }
 
     public Worker worker() {
