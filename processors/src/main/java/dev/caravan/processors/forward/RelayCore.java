@@ -27,8 +27,8 @@ import dev.caravan.processors.error.GatewayError;
  * what finishing reports).
  *
  * <p>States: <i>sending</i> ({@link #begin}; waiting for a connection and the response head) → <i>streaming</i>
- * ({@link #stream}: head written, each upstream chunk written as it arrives, the upstream paused while the client's
- * write queue is full) → <i>finished</i>. Exactly one event ends it, and {@link Hooks#finished} runs once:
+ * ({@link #stream}: head written, each upstream chunk written as it arrives — what one read brought in one write,
+ * {@link ClientWrites} — the upstream paused while the client's write queue is full) → <i>finished</i>. Exactly one event ends it, and {@link Hooks#finished} runs once:
  * <ul>
  *   <li>upstream end → client response ended, outcome {@code completed};</li>
  *   <li>upstream failure before the head ({@link #failBeforeHead}) → a 502 exception on the exchange for the route's
@@ -98,7 +98,9 @@ public final class RelayCore {
     private final boolean headLimited;
     private final long headDueNanos;
 
+    private final ClientWrites writes;
     private HttpClientRequest upstreamRequest;
+    private HttpClientResponse upstreamResponse;
     private long timerId = -1;
     private long lastActivityNanos;
     private boolean streaming;
@@ -127,6 +129,7 @@ public final class RelayCore {
         long attemptNanos = nanos(timing.attemptTimeout());
         this.headLimited = !streamed && attemptNanos > 0 && attemptNanos < requestNanos;
         this.headDueNanos = timing.nanoTime().getAsLong() + attemptNanos;
+        this.writes = new ClientWrites(client, timing.timers(), this::pauseWhileClientQueueFull);
     }
 
     /**
@@ -204,7 +207,8 @@ public final class RelayCore {
             client.setChunked(true);
         }
         TTFB_NANOS.set(exchange, now - arrivalNanos);
-        client.writeHead();
+        upstreamResponse = upstream;
+        writes.head();
         upstream.handler(chunk -> onChunk(upstream, chunk));
         upstream.exceptionHandler(this::failWhileStreaming);
         upstream.endHandler(v -> onEnd());
@@ -216,13 +220,13 @@ public final class RelayCore {
             return;
         }
         lastActivityNanos = timing.nanoTime().getAsLong();
-        Buffer out = hooks.onChunk(chunk);
-        if (out.length() > 0) {
-            // no completion handler: Vert.x then writes with Netty's void promise instead of allocating a promise and
-            // a listener per chunk (a failed write closes the connection, which onClientClosed handles)
-            client.write(out, null);
-        }
-        if (client.writeQueueFull()) {
+        writes.write(hooks.onChunk(chunk));
+    }
+
+    /** Back-pressure: the upstream waits while the client's write queue is full. */
+    private void pauseWhileClientQueueFull() {
+        if (!finished && client.writeQueueFull()) {
+            HttpClientResponse upstream = upstreamResponse;
             upstream.pause();
             client.drainHandler(v -> upstream.resume());
         }
@@ -233,11 +237,7 @@ public final class RelayCore {
             return;
         }
         finished = true;
-        Buffer tail = hooks.onEnd();
-        if (tail.length() > 0) {
-            client.write(tail);
-        }
-        client.end();
+        writes.end(hooks.onEnd());
         finish(ForwardOutcomes.COMPLETED);
     }
 
@@ -304,6 +304,7 @@ public final class RelayCore {
                 : "worker sent nothing for " + seconds(timing.idleTimeout());
         LOG.warn("Request {} to {} ended while streaming ({}): {}", requestId(), worker, outcome, reason);
         resetUpstream();
+        writes.handOver(); // what the worker sent before goes first
         ClientStreams.endOnTimeout(client, reason);
         finish(outcome);
     }
@@ -314,6 +315,7 @@ public final class RelayCore {
         }
         finished = true;
         LOG.debug("Client left request {} on {}; cancelling upstream", requestId(), worker);
+        writes.discard();
         resetUpstream();
         ClientStreams.markClientClosed(exchange);
         finish(ForwardOutcomes.CLIENT_CLOSED);
@@ -338,6 +340,7 @@ public final class RelayCore {
         LOG.warn("Request {} to {} broke while streaming ({}): {}", requestId(), worker,
                 ForwardOutcomes.UPSTREAM_FAILED, describe(cause));
         resetUpstream();
+        writes.discard();
         if (!client.ended()) {
             client.reset();
         }

@@ -17,6 +17,15 @@ public interface DelayScheduler {
     /** Cancels a scheduled task; no-op when it already ran. */
     void cancel(long handle);
 
+    /**
+     * Runs a task once the current event's work is done, before the thread waits for more: on Vert.x, a task on the
+     * calling event loop's queue, which runs after the I/O events read with the current one. The relays use it to put
+     * what one read of the worker's socket brought into one write to the client's.
+     */
+    default void runSoon(Runnable task) {
+        schedule(0, task);
+    }
+
     /** Timers of a Vert.x instance. */
     static DelayScheduler vertx(Vertx vertx) {
         return new DelayScheduler() {
@@ -28,6 +37,11 @@ public interface DelayScheduler {
             @Override
             public void cancel(long handle) {
                 vertx.cancelTimer(handle);
+            }
+
+            @Override
+            public void runSoon(Runnable task) {
+                vertx.runOnContext(v -> task.run());
             }
         };
     }

@@ -3,6 +3,8 @@ package dev.caravan.processors.forward;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
+import java.util.ArrayList;
+import java.util.List;
 
 import io.vertx.core.Future;
 import io.vertx.core.Handler;
@@ -75,6 +77,8 @@ final class FakeHttp {
     static final class Client {
         final MultiMap headers = MultiMap.caseInsensitiveMultiMap();
         final Buffer body = Buffer.buffer();
+        /** Each write to the connection as Vert.x would send it: "head", "head+body", "body", "head+body+end", ... */
+        final List<String> messages = new ArrayList<>();
         final HttpServerResponse response = proxy(HttpServerResponse.class, this);
         int status = 200;
         boolean chunked;
@@ -133,6 +137,9 @@ final class FakeHttp {
         }
 
         Future<Void> writeHead() {
+            if (!headWritten) {
+                messages.add("head");
+            }
             headWritten = true;
             return Future.succeededFuture();
         }
@@ -145,6 +152,7 @@ final class FakeHttp {
             if (ended) {
                 throw new IllegalStateException("Response has already been written");
             }
+            messages.add((headWritten ? "" : "head+") + "body");
             headWritten = true;
             body.appendBuffer(data);
             return Future.succeededFuture();
@@ -167,7 +175,12 @@ final class FakeHttp {
         }
 
         Future<Void> end(Buffer data) {
-            write(data);
+            if (ended) {
+                throw new IllegalStateException("Response has already been written");
+            }
+            messages.add((headWritten ? "" : "head+") + (data.length() > 0 ? "body+" : "") + "end");
+            headWritten = true;
+            body.appendBuffer(data);
             ended = true;
             return Future.succeededFuture();
         }

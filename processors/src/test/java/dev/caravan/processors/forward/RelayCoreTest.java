@@ -119,6 +119,61 @@ class RelayCoreTest {
     }
 
     @Test
+    void aNonStreamedAnswerReadAtOnceLeavesInOneWriteWithItsHead() {
+        FakeHttp.Upstream up = new FakeHttp.Upstream(200, "application/json");
+        RelayCore core = begun(false, up);
+
+        core.stream(up.response);
+        up.chunk("{\"id\":");
+        up.chunk("\"x\"}");
+        up.end();
+        timers.settle();
+
+        assertThat(client.messages).containsExactly("head+body+end");
+        assertThat(client.text()).isEqualTo("{\"id\":\"x\"}");
+        assertFinishedOnce(ForwardOutcomes.COMPLETED);
+    }
+
+    @Test
+    void aStreamsHeadAndEventsLeaveOnceTheReadThatBroughtThemIsHandled() {
+        FakeHttp.Upstream up = new FakeHttp.Upstream(200, "text/event-stream");
+        RelayCore core = begun(true, up);
+
+        core.stream(up.response);
+        assertThat(client.messages).as("held while the read is handled").isEmpty();
+        timers.settle();
+        assertThat(client.messages).containsExactly("head");
+
+        up.chunk("data: a\n\n");
+        up.chunk("data: b\n\n");
+        assertThat(client.text()).isEmpty();
+        timers.settle();
+        assertThat(client.messages).containsExactly("head", "body");
+        assertThat(client.text()).isEqualTo("data: a\n\ndata: b\n\n");
+
+        up.chunk("data: [DONE]\n\n");
+        up.end();
+        timers.settle();
+        assertThat(client.messages).containsExactly("head", "body", "body+end");
+        assertFinishedOnce(ForwardOutcomes.COMPLETED);
+    }
+
+    @Test
+    void aClientThatLeavesWhileAnEventIsHeldGetsNothingMore() {
+        FakeHttp.Upstream up = new FakeHttp.Upstream(200, "text/event-stream");
+        RelayCore core = begun(true, up);
+        core.stream(up.response);
+        up.chunk("data: a\n\n");
+
+        client.close();
+        timers.settle();
+
+        assertThat(client.messages).isEmpty();
+        assertThat(up.requestReset).isTrue();
+        assertFinishedOnce(ForwardOutcomes.CLIENT_CLOSED);
+    }
+
+    @Test
     void theDeadlineBeforeTheHeadIsA504Timeout() {
         FakeHttp.Upstream up = new FakeHttp.Upstream(200, null);
         relay(true, -9_000_000_000L).begin(); // arrived 9 s ago: 1 s left, before the 2 s idle limit
@@ -314,6 +369,7 @@ class RelayCoreTest {
 
         client.writeQueueFull = true;
         up.chunk("data: a\n\n");
+        timers.settle();
         assertThat(up.paused).isTrue();
         client.drain();
 

@@ -16,6 +16,7 @@ public final class ManualScheduler implements DelayScheduler {
     }
 
     private final List<Task> tasks = new ArrayList<>();
+    private final List<Runnable> soon = new ArrayList<>();
     private long nowMillis;
     private long nextHandle;
 
@@ -31,8 +32,29 @@ public final class ManualScheduler implements DelayScheduler {
         tasks.removeIf(t -> t.handle == handle);
     }
 
-    /** Moves time forward and runs what came due. */
+    /** Queued until {@link #settle} (or {@link #advance}): what a Vert.x event loop runs once the current event is done. */
+    @Override
+    public synchronized void runSoon(Runnable task) {
+        soon.add(task);
+    }
+
+    /** Runs the tasks queued by {@link #runSoon}, and those they queue, in order: the current event's work is done. */
+    public void settle() {
+        while (true) {
+            Runnable next;
+            synchronized (this) {
+                if (soon.isEmpty()) {
+                    return;
+                }
+                next = soon.remove(0);
+            }
+            next.run();
+        }
+    }
+
+    /** Moves time forward and runs what came due, after what was queued to run soon. */
     public void advance(long millis) {
+        settle();
         long target;
         synchronized (this) {
             target = nowMillis + millis;
@@ -53,6 +75,7 @@ public final class ManualScheduler implements DelayScheduler {
         }
     }
 
+    /** Timers not yet run (not counting {@link #runSoon} tasks). */
     public synchronized int pending() {
         return tasks.size();
     }
