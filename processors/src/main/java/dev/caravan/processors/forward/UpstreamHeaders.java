@@ -31,6 +31,12 @@ public final class UpstreamHeaders {
 
     public static final String REQUEST_ID = "X-Request-Id";
 
+    /**
+     * {@link #HOP_BY_HOP} and {@link #REQUEST_DROPPED} by name length: every request's headers are checked against
+     * them, and matching within one length ignoring case needs no lower-cased copy of each name.
+     */
+    private static final String[][] DROPPED_BY_LENGTH = byLength(HOP_BY_HOP, REQUEST_DROPPED);
+
     private UpstreamHeaders() {
     }
 
@@ -54,9 +60,8 @@ public final class UpstreamHeaders {
             if (value == null || name.regionMatches(true, 0, "Camel", 0, 5) || notHeaders.contains(name)) {
                 continue;
             }
-            String lower = name.toLowerCase(Locale.ROOT);
-            if (HOP_BY_HOP.contains(lower) || REQUEST_DROPPED.contains(lower) || named.contains(lower)
-                    || (apiKey != null && lower.equals("authorization"))) {
+            if (droppedFromRequest(name) || (!named.isEmpty() && named.contains(name.toLowerCase(Locale.ROOT)))
+                    || (apiKey != null && name.equalsIgnoreCase("authorization"))) {
                 continue;
             }
             if (value instanceof Iterable<?> values) {
@@ -70,6 +75,38 @@ public final class UpstreamHeaders {
             }
         }
         return finish(out, apiKey, requestId);
+    }
+
+    /** One of {@link #HOP_BY_HOP} or {@link #REQUEST_DROPPED}, in any case. */
+    static boolean droppedFromRequest(String name) {
+        if (name.length() >= DROPPED_BY_LENGTH.length) {
+            return false;
+        }
+        for (String dropped : DROPPED_BY_LENGTH[name.length()]) {
+            if (name.equalsIgnoreCase(dropped)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    @SafeVarargs
+    private static String[][] byLength(Set<String>... sets) {
+        int longest = 0;
+        for (Set<String> set : sets) {
+            for (String name : set) {
+                longest = Math.max(longest, name.length());
+            }
+        }
+        String[][] out = new String[longest + 1][0];
+        for (Set<String> set : sets) {
+            for (String name : set) {
+                String[] same = out[name.length()];
+                out[name.length()] = java.util.Arrays.copyOf(same, same.length + 1);
+                out[name.length()][same.length] = name;
+            }
+        }
+        return out;
     }
 
     private static boolean isText(Object v) {

@@ -54,6 +54,23 @@ class UpstreamHeadersTest {
     }
 
     @Test
+    void messageHeadersDropHopByHopAndGatewayHeadersInAnyCase() {
+        java.util.Map<String, Object> message = new org.apache.camel.util.CaseInsensitiveMap();
+        client().forEach(e -> message.put(e.getKey(), e.getValue()));
+        message.put("PROXY-AUTHORIZATION", "Basic x");
+        message.put("expect", "100-continue");
+        message.put("trailers", "x");
+        message.put("x-te", "kept: not the te header");
+
+        MultiMap out = UpstreamHeaders.forRequest(message, java.util.Set.of(), "sk-worker", "rid-2");
+
+        assertThat(out.names()).containsExactlyInAnyOrder("Authorization", "Content-Type", "X-Correlation-Id",
+                "traceparent", "X-Request-Id", "x-te");
+        assertThat(out.getAll("authorization")).containsExactly("Bearer sk-worker");
+        assertThat(out.getAll("x-request-id")).containsExactly("rid-2");
+    }
+
+    @Test
     void responseKeepsEndToEndHeadersAndContentLength() {
         MultiMap upstream = MultiMap.caseInsensitiveMultiMap().add("Content-Type", "text/event-stream")
                 .add("Content-Length", "10").add("Connection", "close").add("Transfer-Encoding", "chunked")
