@@ -14,6 +14,7 @@ import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -121,7 +122,10 @@ public final class GatewayBeans implements AutoCloseable {
         config.warnings().forEach(LOG::warn); // SGLang flags accepted without effect here, one line each
         PolicyConfig policyConfig = PolicyConfig.fromOptions(config.policyName(), config.policyOptions());
         this.ownsVertx = vertx == null;
-        this.vertx = vertx != null ? vertx : Vertx.vertx();
+        this.vertx = vertx != null ? vertx : Vertx.vertx(new VertxOptions().setPreferNativeTransport(true));
+        if (ownsVertx) { // epoll when netty-transport-native-epoll is on the class path (caravan-app ships it)
+            LOG.info("Network transport: {}", this.vertx.isNativeTransportEnabled() ? "native (epoll)" : "Java NIO");
+        }
         this.meterRegistry = meterRegistry != null ? meterRegistry
                 : new PrometheusMeterRegistry(io.micrometer.prometheusmetrics.PrometheusConfig.DEFAULT);
         bindJvmMetrics();
