@@ -8,6 +8,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.apache.camel.CamelContext;
 import org.apache.camel.Exchange;
 import org.apache.camel.builder.RouteBuilder;
+import org.apache.camel.component.micrometer.routepolicy.MicrometerRoutePolicy;
 import org.apache.camel.component.micrometer.routepolicy.MicrometerRoutePolicyFactory;
 import org.apache.camel.impl.DefaultCamelContext;
 import org.junit.jupiter.api.AfterEach;
@@ -18,9 +19,15 @@ class RouteTimerTest {
     private final MeterRegistry registry = new SimpleMeterRegistry();
     private final CamelContext context = new DefaultCamelContext();
 
+    /** Route-level meters only, as application.properties sets them ({@code camel.metrics.routePolicyLevel = route}). */
     private void start() throws Exception {
+        start(false);
+    }
+
+    private void start(boolean contextMeters) throws Exception {
         MicrometerRoutePolicyFactory micrometer = new MicrometerRoutePolicyFactory();
         micrometer.setMeterRegistry(registry);
+        micrometer.getPolicyConfiguration().setContextEnabled(contextMeters);
         context.addRoutePolicyFactory(micrometer);
         assertThat(RouteTimers.excludeInnerRoutes(context)).isTrue();
         context.addRoutes(new RouteBuilder() {
@@ -33,6 +40,7 @@ class RouteTimerTest {
                     assertThat(e.getProperty(RouteTimer.SAMPLE)).isInstanceOf(Timer.Sample.class);
                 });
                 from("direct:control").routeId("control").log("control");
+                from("direct:attempts").routeId("attempts").log("attempt");
             }
         });
         context.start();
@@ -63,11 +71,31 @@ class RouteTimerTest {
     }
 
     @Test
+    void untimedRoutesHaveNoRoutePolicyAndInferenceOnlyItsTimer() throws Exception {
+        start();
+        context.createProducerTemplate().sendBody("direct:attempts", "x");
+
+        assertThat(context.getRoute("attempts").getRoutePolicyList()).isEmpty();
+        assertThat(context.getRoute("inference").getRoutePolicyList()).singleElement().isInstanceOf(RouteTimer.class);
+        assertThat(registry.find("camel.exchanges.total").tag("routeId", "attempts").counter()).isNull();
+    }
+
+    @Test
+    void withContextMetersOnUntimedRoutesKeepCamelsPolicyWhichFeedsThem() throws Exception {
+        start(true);
+
+        assertThat(context.getRoute("attempts").getRoutePolicyList()).singleElement()
+                .isInstanceOf(MicrometerRoutePolicy.class);
+    }
+
+    @Test
     void otherRoutesKeepCamelsOwnPolicy() throws Exception {
         start();
         context.createProducerTemplate().sendBody("direct:control", "x");
 
         assertThat(registry.find("camel.route.policy").tag("routeId", "control").timer().count()).isEqualTo(1L);
         assertThat(count("camel.exchanges.total", "control")).isEqualTo(1.0);
+        assertThat(context.getRoute("control").getRoutePolicyList()).singleElement()
+                .isInstanceOf(MicrometerRoutePolicy.class);
     }
 }
