@@ -97,8 +97,9 @@ final class RouteTimer extends RoutePolicySupport {
         if (exchange.getProperties().remove(SAMPLE) instanceof Timer.Sample sample) {
             sample.stop(timer);
         }
-        if (longTaskTimer != null && exchange.getProperties().remove(LONG_TASK_SAMPLE) instanceof LongTaskTimer.Sample s) {
-            s.stop();
+        if (longTaskTimer != null
+                && exchange.getProperties().remove(LONG_TASK_SAMPLE) instanceof LongTaskTimer.Sample longTask) {
+            longTask.stop();
         }
         increment(total);
         if (exchange.isFailed()) {

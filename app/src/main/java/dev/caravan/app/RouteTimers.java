@@ -26,7 +26,7 @@ final class RouteTimers {
     static final String UNTIMED_ROUTES = "attempts,attempt-*,chat-completions,completions,generate,embeddings,rerank,"
             + "rerank-legacy,classify,tokenize,detokenize,responses";
 
-    /** The route every inference request runs once, timed by {@link RouteTimer} rather than camel-micrometer's policy. */
+    /** The route every inference request runs once, timed by a {@link RouteTimer}, not camel-micrometer's policy. */
     static final String INFERENCE_ROUTE = "inference";
 
     private RouteTimers() {
@@ -34,9 +34,10 @@ final class RouteTimers {
 
     /**
      * Puts a factory in place of the context's Micrometer route policy factory, if it has one: {@link #UNTIMED_ROUTES}
-     * get no policy (unless context-level meters are on), {@link #INFERENCE_ROUTE} a {@link RouteTimer} with camel-micrometer's settings, every other route
-     * camel-micrometer's own policy (its exclude pattern, set to the same routes, stays for anything that reads it).
-     * Call before the routes start (policies are created then). Returns whether a factory was found.
+     * get no policy (unless context-level meters are on), {@link #INFERENCE_ROUTE} a {@link RouteTimer} with
+     * camel-micrometer's settings, every other route camel-micrometer's own policy (its exclude pattern, set to the
+     * same routes, stays for anything that reads it). Call before the routes start (policies are created then).
+     * Returns whether a factory was found.
      */
     static boolean excludeInnerRoutes(CamelContext context) {
         List<RoutePolicyFactory> factories = context.getRoutePolicyFactories();

@@ -19,7 +19,7 @@ class RouteTimerTest {
     private final MeterRegistry registry = new SimpleMeterRegistry();
     private final CamelContext context = new DefaultCamelContext();
 
-    /** Route-level meters only, as application.properties sets them ({@code camel.metrics.routePolicyLevel = route}). */
+    /** Route-level meters only, as application.properties sets them ({@code routePolicyLevel = route}). */
     private void start() throws Exception {
         start(false);
     }

@@ -17,9 +17,10 @@ import org.slf4j.LoggerFactory;
  * 16 that is resized when it holds 12 entries and again at 24; a regular request sets about 27 (the steps' own,
  * {@link dev.caravan.processors.CaravanExchangeProperties}), so every request copied its properties into a new table
  * twice ({@code ConcurrentHashMap.transfer}, about 2 % of the event loops' samples; docs/design/request-path.md,
- * "Per-request cost"). Camel has no setting for it and only subclasses may set the map, so it is set through a
- * method handle on the package-private {@code AbstractExchange.properties}, before anything else touches the exchange's properties.
- * Should a later Camel not have that field, the exchange keeps Camel's own map (logged once at start).
+ * "Per-request cost"). Camel has no setting for it and only its own subclasses may set the map, so it is set through
+ * a method handle on the {@code properties} field of Camel's package-private {@code AbstractExchange}, before anything
+ * else touches the exchange's properties. Should a later Camel not have that field, exchanges keep Camel's own map
+ * (logged once at start).
  */
 final class RequestProperties {
 
