@@ -100,6 +100,7 @@ public final class WorkerBreakers implements WorkerListener {
             if (to == BreakerState.OPEN) {
                 entry.halfOpenSuccesses.set(0); // long before it can become half-open again
             }
+            entry.closedSuccesses.set(0);
             LOG.info("Circuit breaker of {}: {} -> {}", worker.url(), from.label(), to.label());
             for (BreakerObserver o : observers) {
                 o.onTransition(worker, from, to);
@@ -108,6 +109,7 @@ public final class WorkerBreakers implements WorkerListener {
         // SGLang's half-open rule: any failure reopens. The event comes before resilience4j's state records the error,
         // so the failure lands in the new open state and never counts towards a half-open verdict.
         breaker.getEventPublisher().onError(e -> {
+            entry.closedSuccesses.set(0);
             if (breaker.getState() == CircuitBreaker.State.HALF_OPEN) {
                 transition(breaker::transitionToOpenState);
             }
@@ -144,10 +146,25 @@ public final class WorkerBreakers implements WorkerListener {
                 transition(breaker::transitionToClosedState);
             }
         } else if (outcome == AttemptOutcome.SUCCESS) {
-            breaker.onSuccess(0, TimeUnit.NANOSECONDS);
+            recordSuccess(entry);
         } else {
             breaker.onError(0, TimeUnit.NANOSECONDS, AttemptFailure.INSTANCE);
         }
+    }
+
+    /**
+     * A success in the closed state only matters while the window still holds a failure: once the last
+     * {@code failureThreshold} recorded calls are all successes, another one changes nothing the breaker decides on, so
+     * it is not handed to resilience4j, which would build an event (with a {@code ZonedDateTime}) for this class's
+     * listeners on every success (design/request-path.md, "Per-request cost"). Any recorded failure, the control
+     * plane's included, and any transition start the count again.
+     */
+    private void recordSuccess(Entry entry) {
+        if (entry.closedSuccesses.get() >= config.failureThreshold()) {
+            return;
+        }
+        entry.closedSuccesses.incrementAndGet();
+        entry.breaker.onSuccess(0, TimeUnit.NANOSECONDS);
     }
 
     private static void transition(Runnable change) {
@@ -204,10 +221,14 @@ public final class WorkerBreakers implements WorkerListener {
         };
     }
 
-    /** A worker's breaker and the successes it has seen since it last became half-open (SGLang's half-open count). */
+    /**
+     * A worker's breaker, the successes it has seen since it last became half-open (SGLang's half-open count), and the
+     * successes recorded in its closed window since its last failure or transition.
+     */
     private static final class Entry {
         final CircuitBreaker breaker;
         final AtomicInteger halfOpenSuccesses = new AtomicInteger();
+        final AtomicInteger closedSuccesses = new AtomicInteger();
 
         Entry(CircuitBreaker breaker) {
             this.breaker = breaker;

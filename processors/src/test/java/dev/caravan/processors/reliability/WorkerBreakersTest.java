@@ -72,6 +72,39 @@ class WorkerBreakersTest {
     }
 
     @Test
+    void successesBeyondAWindowFullOfThemAreNotRecordedAndTheCountStillRestartsAfterAFailure() {
+        WorkerBreakers b = breakers(config(3, 2, 60));
+        Worker w = registry.add(Worker.builder("http://a:1").build());
+        CircuitBreaker breaker = b.controlBreaker(w);
+
+        repeat(50, () -> b.record(w, AttemptOutcome.SUCCESS));
+        assertThat(breaker.getMetrics().getNumberOfSuccessfulCalls()).isEqualTo(3);
+
+        repeat(2, () -> b.record(w, AttemptOutcome.FAILURE));
+        b.record(w, AttemptOutcome.SUCCESS);
+        repeat(2, () -> b.record(w, AttemptOutcome.FAILURE));
+        assertThat(b.state(w)).isEqualTo(BreakerState.CLOSED);
+        b.record(w, AttemptOutcome.FAILURE);
+        assertThat(b.state(w)).isEqualTo(BreakerState.OPEN);
+    }
+
+    @Test
+    void aControlCallFailureAfterManySuccessesMakesTheNextSuccessCountAgain() {
+        WorkerBreakers b = breakers(config(3, 2, 60));
+        Worker w = registry.add(Worker.builder("http://a:1").build());
+        CircuitBreaker control = b.controlBreaker(w);
+
+        repeat(50, () -> b.record(w, AttemptOutcome.SUCCESS));
+        controlCall(control, true);
+        b.record(w, AttemptOutcome.SUCCESS); // restarts the count: failure, success, failure, failure is not three
+        repeat(2, () -> b.record(w, AttemptOutcome.FAILURE));
+
+        assertThat(b.state(w)).isEqualTo(BreakerState.CLOSED);
+        b.record(w, AttemptOutcome.FAILURE);
+        assertThat(b.state(w)).isEqualTo(BreakerState.OPEN);
+    }
+
+    @Test
     void neutralOutcomesNeitherCountNorResetTheCount() {
         WorkerBreakers b = breakers(config(3, 2, 60));
         Worker w = registry.add(Worker.builder("http://a:1").build());

@@ -1,0 +1,133 @@
+package dev.caravan.app;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.LongTaskTimer;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.Timer;
+import org.apache.camel.Exchange;
+import org.apache.camel.Route;
+import org.apache.camel.component.micrometer.MicrometerConstants;
+import org.apache.camel.component.micrometer.MicrometerUtils;
+import org.apache.camel.component.micrometer.routepolicy.MicrometerRoutePolicyConfiguration;
+import org.apache.camel.component.micrometer.routepolicy.MicrometerRoutePolicyFactory;
+import org.apache.camel.component.micrometer.routepolicy.MicrometerRoutePolicyNamingStrategy;
+import org.apache.camel.support.ExchangeHelper;
+import org.apache.camel.support.RoutePolicySupport;
+
+/**
+ * The meters camel-micrometer's route policy keeps for one route (the {@code camel.route.policy} timer, the exchange
+ * counters, the optional long-task timer: same names, tags, descriptions and settings, taken from the context's
+ * {@link MicrometerRoutePolicyFactory}), kept per exchange without that policy's cost: Camel's names the exchange
+ * property holding the timer sample with {@code String.format("%s-%s-%s", ..., routeId, exchangeId)}, twice per
+ * exchange (which also makes the exchange generate its id); this one uses a fixed property name, which is enough as a
+ * route runs once per exchange. Used for the {@code inference} route, which every inference request runs
+ * ({@link RouteTimers}; docs/design/request-path.md, "Per-request cost").
+ */
+final class RouteTimer extends RoutePolicySupport {
+
+    static final String SAMPLE = "caravanRouteTimerSample";
+    static final String LONG_TASK_SAMPLE = "caravanRouteTimerLongTask";
+
+    private final MicrometerRoutePolicyFactory factory;
+    private MeterRegistry registry;
+    private Timer timer;
+    private LongTaskTimer longTaskTimer;
+    private Counter total;
+    private Counter succeeded;
+    private Counter failed;
+    private Counter failuresHandled;
+    private Counter externalRedeliveries;
+
+    RouteTimer(MicrometerRoutePolicyFactory factory) {
+        this.factory = factory;
+    }
+
+    @Override
+    public void onInit(Route route) {
+        super.onInit(route);
+        registry = factory.getMeterRegistry() != null ? factory.getMeterRegistry()
+                : MicrometerUtils.getOrCreateMeterRegistry(route.getCamelContext().getRegistry(),
+                        MicrometerConstants.METRICS_REGISTRY_NAME);
+        MicrometerRoutePolicyNamingStrategy naming = factory.getNamingStrategy();
+        MicrometerRoutePolicyConfiguration config = factory.getPolicyConfiguration();
+        Timer.Builder timerBuilder = Timer.builder(naming.getName(route)).tags(naming.getTags(route))
+                .description("Route performance metrics");
+        if (config.getTimerInitiator() != null) {
+            config.getTimerInitiator().accept(timerBuilder);
+        }
+        timer = timerBuilder.register(registry);
+        if (config.isLongTask()) {
+            LongTaskTimer.Builder longTask = LongTaskTimer.builder(naming.getLongTaskName(route))
+                    .tags(naming.getTags(route)).description("Route long task metric");
+            if (config.getLongTaskInitiator() != null) {
+                config.getLongTaskInitiator().accept(longTask);
+            }
+            longTaskTimer = longTask.register(registry);
+        }
+        if (config.isAdditionalCounters()) {
+            Tags tags = naming.getExchangeStatusTags(route);
+            total = config.isExchangesTotal() ? counter(naming.getExchangesTotalName(route), tags,
+                    "Total number of processed exchanges") : null;
+            succeeded = config.isExchangesSucceeded() ? counter(naming.getExchangesSucceededName(route), tags,
+                    "Number of successfully completed exchanges") : null;
+            failed = config.isExchangesFailed() ? counter(naming.getExchangesFailedName(route), tags,
+                    "Number of failed exchanges") : null;
+            failuresHandled = config.isFailuresHandled() ? counter(naming.getFailuresHandledName(route), tags,
+                    "Number of failures handled") : null;
+            externalRedeliveries = config.isExternalRedeliveries() ? counter(naming.getExternalRedeliveriesName(route),
+                    tags, "Number of external initiated redeliveries (such as from JMS broker)") : null;
+        }
+    }
+
+    private Counter counter(String name, Tags tags, String description) {
+        return Counter.builder(name).tags(tags).description(description).register(registry);
+    }
+
+    @Override
+    public void onExchangeBegin(Route route, Exchange exchange) {
+        exchange.getProperties().put(SAMPLE, Timer.start(registry));
+        if (longTaskTimer != null) {
+            exchange.getProperties().put(LONG_TASK_SAMPLE, longTaskTimer.start());
+        }
+    }
+
+    @Override
+    public void onExchangeDone(Route route, Exchange exchange) {
+        if (exchange.getProperties().remove(SAMPLE) instanceof Timer.Sample sample) {
+            sample.stop(timer);
+        }
+        if (longTaskTimer != null
+                && exchange.getProperties().remove(LONG_TASK_SAMPLE) instanceof LongTaskTimer.Sample longTask) {
+            longTask.stop();
+        }
+        increment(total);
+        if (exchange.isFailed()) {
+            increment(failed);
+            return;
+        }
+        increment(succeeded);
+        if (failuresHandled != null && ExchangeHelper.isFailureHandled(exchange)) {
+            failuresHandled.increment();
+        }
+        if (externalRedeliveries != null && exchange.isExternalRedelivered()) {
+            externalRedeliveries.increment();
+        }
+    }
+
+    private static void increment(Counter counter) {
+        if (counter != null) {
+            counter.increment();
+        }
+    }
+
+    @Override
+    public void onRemove(Route route) {
+        for (var meter : new io.micrometer.core.instrument.Meter[] {timer, longTaskTimer, total, succeeded, failed,
+                failuresHandled, externalRedeliveries}) {
+            if (meter != null) {
+                registry.remove(meter);
+            }
+        }
+    }
+}
