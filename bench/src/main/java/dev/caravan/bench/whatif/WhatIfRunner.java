@@ -43,8 +43,8 @@ import dev.caravan.sim.text.ModelText;
  * discrete-event simulation in simulated time: no HTTP, no wall clock, so a one-hour trace takes seconds to minutes and
  * the result is exactly reproducible. The policy's clock is the simulated clock; its maintenance (cache_aware's tree
  * eviction) runs at its configured simulated interval, {@code max-tree-size auto} sizes each worker's tree budget from
- * the simulated engine's KV capacity as the gateway does from the engine's report, and engine loads are published to the workers every
- * {@code load-check-interval} simulated seconds as the gateway's load monitor does.
+ * the simulated engine's KV capacity as the gateway does from the engine's report, and engine loads are published to
+ * the workers every {@code load-check-interval} simulated seconds as the gateway's load monitor does.
  *
  * <p>What it leaves out: the gateway's own latency and concurrency (decisions are instantaneous and one at a time),
  * HTTP, and health/retry behaviour. Compare with the HTTP mode to see those.
@@ -189,7 +189,8 @@ public final class WhatIfRunner {
      * replay of the default policy measures what the gateway would run.
      */
     static long engineSizedTreeBudget(PolicySpec spec, SimConfig c) {
-        String size = spec.options().getOrDefault(PolicyConfig.MAX_TREE_SIZE, CaravanFlags.MAX_TREE_SIZE.defaultValue());
+        String size = spec.options().getOrDefault(PolicyConfig.MAX_TREE_SIZE,
+                CaravanFlags.MAX_TREE_SIZE.defaultValue());
         if (!CaravanFlags.AUTO.equals(size)) {
             return 0;
         }

@@ -82,8 +82,8 @@ import dev.caravan.policies.tree.PrefixMatch;
  * branch (a seeding race) cannot happen here. Workers are seeded into their model's tree when added and purged from
  * every tree when removed. Eviction to the per-tenant budget runs from {@link #runMaintenance()}; the gateway schedules
  * it every {@code evictionInterval}. A budget sized from the worker's engine KV capacity ({@code max-tree-size auto})
- * is also enforced on insert, as the engine's pool is ({@link TreeBudgets}). Thread-safe: the trees are, and the policy holds no other mutable state apart from
- * concurrent maps.
+ * is also enforced on insert, as the engine's pool is ({@link TreeBudgets}). Thread-safe: the trees are, and the policy
+ * holds no other mutable state apart from concurrent maps.
  *
  * <p>Replica sync ({@link PolicyEnvironment#fleet()} with prefixes; docs/design/replica-sync.md): the routing text is
  * also hashed at geometric boundaries and matched in the fleet prefix index, which holds every replica's decisions
