@@ -40,6 +40,10 @@ import dev.caravan.policies.tree.OwnerRule;
  * a new user turn (a pool of 4,096, cycled), so the decision is the hot path: a long match, a hit, a short insert.
  * Sampled, so the median (p0.50) is reported.
  *
+ * <p>{@code treeBudget=engine} sizes each worker's budget to what it holds after the pre-fill, as
+ * {@code max-tree-size auto} does from the engine's KV capacity, so every decision's insert counts towards the next
+ * eviction on insert.
+ *
  * <p>{@code fleet=on} adds what replica sync costs on the request path: the routing text hashed at its geometric
  * boundaries (keyed HMAC), the fleet prefix index looked up and written (pre-filled with the same tenants), and the
  * decision handed to an outbox (here discarded; the sync module drains it off the request path).
@@ -78,6 +82,14 @@ public class CacheAwareDecisionBenchmark {
     @Param({"off", "on"})
     public String fleet;
 
+    /**
+     * The tree budget: {@code configured} ({@code max-tree-size}, enforced only by the periodic pass, not run here) or
+     * {@code engine} ({@code max-tree-size auto}: each worker's budget is what it holds after the pre-fill, enforced on
+     * insert, so the measured decisions include every eviction their inserts trigger once past the slack).
+     */
+    @Param({"configured", "engine"})
+    public String treeBudget;
+
     private LoadBalancingPolicy policy;
     private List<Worker> workers;
     private SelectionContext[] requests;
@@ -112,6 +124,11 @@ public class CacheAwareDecisionBenchmark {
                 if (prefixes != null) {
                     prefixes.routed(prefixes.digest(Worker.UNKNOWN_MODEL_ID, text), workers.get(t % WORKERS).url());
                 }
+            }
+        }
+        if (treeBudget.equals("engine")) {
+            for (Worker w : workers) {
+                ((TreeBacked) policy).setTenantCharBudget(w.url(), tree.tenantChars(w.url()));
             }
         }
         SplittableRandom r = new SplittableRandom(99);

@@ -20,7 +20,8 @@ import dev.caravan.policies.tree.OwnerRule;
  * @param maxTreeSize             characters each tenant (worker) may keep per model tree after eviction; &gt;= 1;
  *                                default {@value #DEFAULT_MAX_TREE_SIZE} (2^26). The option value {@code auto} parses
  *                                to the default: the gateway then replaces it per worker with a budget sized from the
- *                                engine's KV capacity ({@link TreeBacked#setTenantCharBudget}, docs/kv-events.md)
+ *                                engine's KV capacity ({@link TreeBacked#setTenantCharBudget}, docs/kv-events.md),
+ *                                which is enforced on insert as well (the policy's {@code TreeBudgets})
  * @param minPrefixMatchChars     improvement (a): a match of at least this many code points is a hit even when the
  *                                rate is at or below the threshold (long RAG suffixes); 0 = off (default)
  * @param imbalancePreferCached   improvement (b): when the guard fires, choose the worker with the longest cached prefix

@@ -29,8 +29,10 @@ public interface TreeBacked {
     Optional<ApproximateRadixTree> tree(String model);
 
     /**
-     * Replaces the configured per-tenant budget ({@code max-tree-size}) for one worker, in every tree, from the next
-     * maintenance pass on; e.g. sized from the engine's reported KV capacity.
+     * Replaces the configured per-tenant budget ({@code max-tree-size}) for one worker, in every tree, sized from the
+     * engine's reported KV capacity ({@code max-tree-size auto}). Unlike the configured size, which only the periodic
+     * maintenance pass enforces (SGLang's meaning), this budget stands for the engine's LRU pool and is also enforced
+     * on insert, once exceeded by a small slack (cache_aware: 1/32 of it).
      *
      * @throws IllegalArgumentException when {@code maxChars} is negative
      */

@@ -23,12 +23,15 @@ import dev.caravan.policies.Decision;
 import dev.caravan.policies.LoadBalancingPolicy;
 import dev.caravan.policies.Maintainable;
 import dev.caravan.policies.ManualTicker;
+import dev.caravan.policies.PolicyConfig;
 import dev.caravan.policies.PolicyEnvironment;
 import dev.caravan.policies.PolicyFactory;
 import dev.caravan.policies.SelectionContext;
+import dev.caravan.policies.TreeBacked;
 import dev.caravan.policies.Worker;
 import dev.caravan.policies.WorkerLease;
 import dev.caravan.policies.text.PseudoTokenizer;
+import dev.caravan.processors.config.CaravanFlags;
 import dev.caravan.sim.SimConfig;
 import dev.caravan.sim.engine.RequestListener;
 import dev.caravan.sim.engine.SimRequest;
@@ -39,8 +42,9 @@ import dev.caravan.sim.text.ModelText;
  * gateway runs) against models of the engines (the simulator's own {@code EngineCore} and prefix cache), as a
  * discrete-event simulation in simulated time: no HTTP, no wall clock, so a one-hour trace takes seconds to minutes and
  * the result is exactly reproducible. The policy's clock is the simulated clock; its maintenance (cache_aware's tree
- * eviction) runs at its configured simulated interval, and engine loads are published to the workers every
- * {@code load-check-interval} simulated seconds as the gateway's load monitor does.
+ * eviction) runs at its configured simulated interval, {@code max-tree-size auto} sizes each worker's tree budget from
+ * the simulated engine's KV capacity as the gateway does from the engine's report, and engine loads are published to
+ * the workers every {@code load-check-interval} simulated seconds as the gateway's load monitor does.
  *
  * <p>What it leaves out: the gateway's own latency and concurrency (decisions are instantaneous and one at a time),
  * HTTP, and health/retry behaviour. Compare with the HTTP mode to see those.
@@ -79,6 +83,10 @@ public final class WhatIfRunner {
             engines.add(e);
             workers.add(e.worker);
             policy.onWorkerAdded(e.worker);
+        }
+        long budget = engineSizedTreeBudget(spec, c);
+        if (budget > 0 && policy instanceof TreeBacked tree) {
+            workers.forEach(wk -> tree.setTenantCharBudget(wk.url(), budget));
         }
         ReuseTracker reuse = new ReuseTracker(c.blockSize(), new EngineTokens(ModelText.synthetic(c.charsPerToken())));
         List<RequestRecord> records = new ArrayList<>();
@@ -172,6 +180,23 @@ public final class WhatIfRunner {
         List<String> names = engines.stream().map(e -> String.valueOf(e.index)).toList();
         return ResultCalculator.compute(spec, "whatif", settings, records, new ResultCalculator.RunWindow(1.0,
                 c.prefillTokensPerSec(), names, inflight, (System.nanoTime() - wallStart) / 1e9));
+    }
+
+    /**
+     * The tree budget {@code max-tree-size auto} gives each worker through the gateway, or 0 when the size is a number:
+     * the engine's KV capacity in tokens ({@code max_total_num_tokens}, which the simulated engines report) times
+     * {@code kv-chars-per-token}. The option's default is the gateway's ({@link CaravanFlags#MAX_TREE_SIZE}), so a
+     * replay of the default policy measures what the gateway would run.
+     */
+    static long engineSizedTreeBudget(PolicySpec spec, SimConfig c) {
+        String size = spec.options().getOrDefault(PolicyConfig.MAX_TREE_SIZE,
+                CaravanFlags.MAX_TREE_SIZE.defaultValue());
+        if (!CaravanFlags.AUTO.equals(size)) {
+            return 0;
+        }
+        String perToken = spec.options().getOrDefault(PolicyConfig.KV_CHARS_PER_TOKEN,
+                CaravanFlags.KV_CHARS_PER_TOKEN.defaultValue());
+        return (long) c.kvCapacityTokens() * Long.parseLong(perToken);
     }
 
     private void admit(BenchRequest req, RequestRecord rec, LoadBalancingPolicy policy, List<Worker> workers,

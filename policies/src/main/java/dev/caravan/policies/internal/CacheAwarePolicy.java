@@ -81,8 +81,9 @@ import dev.caravan.policies.tree.PrefixMatch;
  * <p>Trees: one per model ({@link ModelKey}), created on first use, so SGLang's "no tree for this model, route randomly"
  * branch (a seeding race) cannot happen here. Workers are seeded into their model's tree when added and purged from
  * every tree when removed. Eviction to the per-tenant budget runs from {@link #runMaintenance()}; the gateway schedules
- * it every {@code evictionInterval}. Thread-safe: the trees are, and the policy holds no other mutable state apart from
- * concurrent maps.
+ * it every {@code evictionInterval}. A budget sized from the worker's engine KV capacity ({@code max-tree-size auto})
+ * is also enforced on insert, as the engine's pool is ({@link TreeBudgets}). Thread-safe: the trees are, and the policy
+ * holds no other mutable state apart from concurrent maps.
  *
  * <p>Replica sync ({@link PolicyEnvironment#fleet()} with prefixes; docs/design/replica-sync.md): the routing text is
  * also hashed at geometric boundaries and matched in the fleet prefix index, which holds every replica's decisions
@@ -104,7 +105,8 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy, Maintainable
     /** {@link #effectiveLoad}, allocated once for the least-loaded choices. */
     private final ToIntFunction<Worker> loadOf = this::effectiveLoad;
     private final ConcurrentHashMap<String, ApproximateRadixTree> trees = new ConcurrentHashMap<>();
-    private final ConcurrentHashMap<String, Long> budgetOverrides = new ConcurrentHashMap<>();
+    /** {@code max-tree-size}, or per worker its engine's KV capacity, enforced on insert ({@link TreeBudgets}). */
+    private final TreeBudgets budgets;
     /** The fleet's prefix index with replica sync, else null. */
     private final FleetPrefixes fleet;
     /** {@code --one-off-sink-share}'s placement of misses, else null. */
@@ -121,6 +123,7 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy, Maintainable
     public CacheAwarePolicy(CacheAwareConfig config, PolicyEnvironment env) {
         this.config = config;
         this.nanoTime = env.nanoTime();
+        this.budgets = new TreeBudgets(config.maxTreeSize());
         this.random = env.random();
         this.fleet = env.fleet() == null ? null : env.fleet().prefixes();
         this.sink = config.oneOffSinkShare() > 0
@@ -327,7 +330,7 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy, Maintainable
     /** Inserts the prompt under {@code w} and decides for it; with (i) {@code uncached} joins its prefill backlog. */
     private Decision route(ApproximateRadixTree tree, String text, Worker w, String branch, PrefixMatch match,
             RoutedPrefix routed, long uncached) {
-        tree.insert(text, w.url());
+        budgets.afterInsert(tree, w.url(), tree.insert(text, w.url()));
         if (routed != null) {
             fleet.routed(routed, w.url());
         }
@@ -436,20 +439,17 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy, Maintainable
 
     @Override
     public void setTenantCharBudget(String workerUrl, long maxChars) {
-        if (maxChars < 0) {
-            throw new IllegalArgumentException("tenant char budget must be >= 0, was " + maxChars);
-        }
-        budgetOverrides.put(workerUrl, maxChars);
+        budgets.setEngineSized(workerUrl, maxChars);
     }
 
     @Override
     public void clearTenantCharBudget(String workerUrl) {
-        budgetOverrides.remove(workerUrl);
+        budgets.clearEngineSized(workerUrl);
     }
 
     @Override
     public long tenantCharBudget(String workerUrl) {
-        return budgetOverrides.getOrDefault(workerUrl, config.maxTreeSize());
+        return budgets.of(workerUrl);
     }
 
     @Override

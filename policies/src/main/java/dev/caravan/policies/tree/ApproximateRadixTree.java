@@ -102,9 +102,10 @@ public final class ApproximateRadixTree {
 
     /**
      * Records that {@code text} was routed to {@code tenant}. Registers the tenant on first use; inserting "" only does
-     * that, which is how workers are seeded.
+     * that, which is how workers are seeded. Returns the characters the tenant holds after the insert (what
+     * {@link #tenantChars} would answer), so a caller enforcing a budget on insert needs no second lock.
      */
-    public void insert(String text, String tenant) {
+    public long insert(String text, String tenant) {
         lock.writeLock().lock();
         try {
             int t = register(tenant);
@@ -131,7 +132,7 @@ public final class ApproximateRadixTree {
                     tenantChars[t] += leaf.labelChars;
                     storedChars += leaf.labelChars;
                     nodeCount++;
-                    return;
+                    return tenantChars[t];
                 }
                 int k = commonPrefix(child.label, text, pos);
                 if (k < child.label.length()) {
@@ -149,6 +150,7 @@ public final class ApproximateRadixTree {
                 node = child;
                 pos += k;
             }
+            return tenantChars[t];
         } finally {
             lock.writeLock().unlock();
         }

@@ -47,6 +47,17 @@ class ApproximateRadixTreeTest {
     }
 
     @Test
+    void insertReturnsWhatTheTenantHoldsAfterIt() {
+        assertThat(tree.insert("", "t1")).isZero();
+        assertThat(tree.insert("hello", "t1")).isEqualTo(5);
+        assertThat(tree.insert("help", "t1")).isEqualTo(6); // "hel" shared, "p" new
+        assertThat(tree.insert("hello", "t1")).isEqualTo(6);
+        assertThat(tree.insert("help", "t2")).isEqualTo(4);
+        assertThat(tree.tenantChars("t1")).isEqualTo(6);
+        tree.verify();
+    }
+
+    @Test
     void splitsByCharacterNotByteForUtf8Text() {
         tree.insert("你好嗎", "t1");
         tree.insert("你好喔", "t2");

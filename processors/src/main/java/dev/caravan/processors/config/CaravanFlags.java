@@ -232,7 +232,8 @@ public final class CaravanFlags {
             .defaultValue(CacheAwareConfig.DEFAULT_MAX_TREE_SIZE)
             .special(AUTO, "per worker from its engine's KV capacity").checkedBy(BY_POLICY)
             .describe("cache_aware: characters each worker may keep in a model's tree after eviction; 'auto': its "
-                    + "engine's KV capacity in tokens times --kv-chars-per-token (docs/kv-events.md).");
+                    + "engine's KV capacity in tokens times --kv-chars-per-token (docs/kv-events.md), also enforced on "
+                    + "insert once passed by 1/32, as the engine's pool is.");
     public static final CaravanFlag MIN_PREFIX_MATCH_CHARS = option(PolicyConfig.MIN_PREFIX_MATCH_CHARS, INT, POLICY)
             .defaultValue(CacheAwareConfig.DEFAULT_MIN_PREFIX_MATCH_CHARS).checkedBy(BY_POLICY)
             .sglangDefault(0, "SGLang's hit test is the match rate alone, so a tenant's preamble before a long unique "
