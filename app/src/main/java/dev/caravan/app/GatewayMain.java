@@ -181,6 +181,7 @@ public final class GatewayMain {
 
             @Override
             public void afterStart(BaseMainSupport m) {
+                ExchangeEvents.onlyWhenListened(m.getCamelContext());
                 LOG.info("Caravan gateway started on {}:{} (policy {}, {} worker(s))", config.host(),
                         CaravanGateway.port(m.getCamelContext()), config.policyName(), beans.workers().size());
             }

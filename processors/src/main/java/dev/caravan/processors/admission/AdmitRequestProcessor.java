@@ -11,7 +11,6 @@ import io.vertx.core.http.HttpServerRequest;
 import org.apache.camel.AsyncCallback;
 import org.apache.camel.Exchange;
 import org.apache.camel.support.AsyncProcessorSupport;
-import org.apache.camel.support.SynchronizationAdapter;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,8 +26,8 @@ import org.slf4j.LoggerFactory;
  * {@code queue_full} / {@code rate_limited}, 408 {@code queue_timeout}, 503 {@code shutting_down}.
  *
  * <p>The ticket ({@code AdmissionTicket.PROPERTY}) is released exactly once, when the exchange completes: after the
- * response ended, failed, or the client left — the on-completion hook runs when the HTTP consumer finishes the unit of
- * work.
+ * response ended, failed, or the client left — the on-completion hook ({@link RequestCompletion}) runs when the HTTP
+ * consumer finishes the unit of work.
  */
 public final class AdmitRequestProcessor extends AsyncProcessorSupport {
 
@@ -68,12 +67,7 @@ public final class AdmitRequestProcessor extends AsyncProcessorSupport {
 
     private static void hold(Exchange exchange, AdmissionTicket ticket) {
         AdmissionTicket.PROPERTY.set(exchange, ticket);
-        exchange.getExchangeExtension().addOnCompletion(new SynchronizationAdapter() {
-            @Override
-            public void onDone(Exchange e) {
-                ticket.release();
-            }
-        });
+        RequestCompletion.onDone(exchange, e -> ticket.release());
     }
 
     private static void reject(Exchange exchange, Rejection reason) {

@@ -13,25 +13,44 @@ import java.util.Map;
  * lowest counter of the tenants already waiting, else the counter of the last tenant served). Counters only grow; they
  * are keyed by tenant name, and the tenants are those of the tenants file plus {@code other}, so the map stays small.
  *
+ * <p>Each counter is a mutable cell, so charging a request (twice per request: at admission and when it completes) is
+ * one look-up and no boxed {@code Long} (design/request-path.md, "Per-request cost").
+ *
  * <p>Not thread-safe: guarded by the {@link AdmissionController}'s lock.
  */
 final class VirtualTokenCounter {
 
-    private final Map<String, Long> counters = new HashMap<>();
+    private static final class Cell {
+        long tokens;
+    }
+
+    private final Map<String, Cell> counters = new HashMap<>();
 
     long value(String tenant) {
-        return counters.getOrDefault(tenant, 0L);
+        Cell cell = counters.get(tenant);
+        return cell == null ? 0 : cell.tokens;
     }
 
     /** Adds tokens served (a negative correction never takes a counter below zero). */
     void charge(String tenant, long tokens) {
-        counters.merge(tenant, tokens, (a, b) -> Math.max(0, a + b));
+        Cell cell = cell(tenant);
+        cell.tokens = Math.max(0, cell.tokens + tokens);
     }
 
     /** Raises the tenant's counter to {@code floor} when it is lower. */
     void lift(String tenant, long floor) {
-        if (value(tenant) < floor) {
-            counters.put(tenant, floor);
+        Cell cell = cell(tenant);
+        if (cell.tokens < floor) {
+            cell.tokens = floor;
         }
+    }
+
+    private Cell cell(String tenant) {
+        Cell cell = counters.get(tenant);
+        if (cell == null) {
+            cell = new Cell();
+            counters.put(tenant, cell);
+        }
+        return cell;
     }
 }

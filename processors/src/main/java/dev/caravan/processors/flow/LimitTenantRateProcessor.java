@@ -8,10 +8,10 @@ import java.util.Map;
 
 import org.apache.camel.Exchange;
 import org.apache.camel.Processor;
-import org.apache.camel.support.SynchronizationAdapter;
 
 import dev.caravan.processors.admission.AdmissionController;
 import dev.caravan.processors.admission.FlowKey;
+import dev.caravan.processors.admission.RequestCompletion;
 import dev.caravan.processors.error.GatewayError;
 import dev.caravan.processors.forward.OutputMeter;
 
@@ -68,11 +68,6 @@ public final class LimitTenantRateProcessor implements Processor {
         if (tenant.limits().outputTokensPerMinute() != TenantLimits.UNLIMITED) {
             OutputMeter.PROPERTY.set(exchange, charge);
         }
-        exchange.getExchangeExtension().addOnCompletion(new SynchronizationAdapter() {
-            @Override
-            public void onDone(Exchange e) {
-                charge.settle(e);
-            }
-        });
+        RequestCompletion.onDone(exchange, charge::settle);
     }
 }

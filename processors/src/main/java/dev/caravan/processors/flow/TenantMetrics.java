@@ -31,6 +31,14 @@ public final class TenantMetrics implements AdmissionObserver, TenantDirectory.R
     private final MeterRegistry registry;
     private final Map<MeterKey, Meter> cache = new ConcurrentHashMap<>();
     private volatile int configured;
+    /**
+     * The meters of the last key admitted: without a tenants file every request has an equal {@code FlowKey}, so
+     * admitting is then no meter look-up (design/request-path.md, "Per-request cost").
+     */
+    private volatile Admitted lastAdmitted;
+
+    private record Admitted(FlowKey key, Counter count, Timer waited) {
+    }
 
     public TenantMetrics(MeterRegistry registry) {
         this.registry = registry;
@@ -45,12 +53,20 @@ public final class TenantMetrics implements AdmissionObserver, TenantDirectory.R
 
     @Override
     public void onAdmitted(FlowKey key, boolean queued, long waitedNanos) {
-        counter(MeterKey.of("a", key.label(), key.tenantClass()), () -> Counter.builder("caravan.tenant.admitted")
-                .description("Inference requests admitted, by tenant and class")
-                .tags("tenant", key.label(), "class", key.tenantClass()).register(registry)).increment();
-        ((Timer) cache.computeIfAbsent(MeterKey.of("w", key.label()), k -> Timer.builder("caravan.tenant.queue.wait")
-                .description("Time admitted requests waited for a slot, by tenant").tag("tenant", key.label())
-                .register(registry))).record(waitedNanos, TimeUnit.NANOSECONDS);
+        Admitted meters = lastAdmitted;
+        if (meters == null || !meters.key.equals(key)) {
+            meters = new Admitted(key, counter(MeterKey.of("a", key.label(), key.tenantClass()),
+                    () -> Counter.builder("caravan.tenant.admitted")
+                            .description("Inference requests admitted, by tenant and class")
+                            .tags("tenant", key.label(), "class", key.tenantClass()).register(registry)),
+                    (Timer) cache.computeIfAbsent(MeterKey.of("w", key.label()),
+                            k -> Timer.builder("caravan.tenant.queue.wait")
+                                    .description("Time admitted requests waited for a slot, by tenant")
+                                    .tag("tenant", key.label()).register(registry)));
+            lastAdmitted = meters;
+        }
+        meters.count.increment();
+        meters.waited.record(waitedNanos, TimeUnit.NANOSECONDS);
     }
 
     @Override

@@ -33,6 +33,7 @@ import dev.caravan.policies.LoadBalancingPolicy;
 import dev.caravan.policies.SelectionContext;
 import dev.caravan.policies.Worker;
 import dev.caravan.policies.WorkerLease;
+import dev.caravan.processors.admission.RequestCompletion;
 import dev.caravan.processors.error.GatewayError;
 
 /**
@@ -193,7 +194,7 @@ public final class SelectWorkerProcessor implements AsyncProcessor {
         DECISION.set(exchange, decision);
         WORKER.set(exchange, worker);
         LEASE.set(exchange, lease);
-        exchange.getExchangeExtension().addOnCompletion(new LeaseHook(lease, policy));
+        RequestCompletion.onDone(exchange, new LeaseHook(lease, policy)::onDone);
         if (LOG.isDebugEnabled()) {
             StringBuilder loads = new StringBuilder();
             for (Worker w : available) {

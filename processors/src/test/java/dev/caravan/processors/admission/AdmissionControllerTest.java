@@ -63,6 +63,19 @@ class AdmissionControllerTest {
     }
 
     @Test
+    void aTenantsServedTokensAddUpAndANegativeCorrectionStopsAtZero() {
+        AdmissionController c = controller(-1, 100, 60, -1);
+        c.charge("acme", 300);
+        c.charge("acme", -100);
+        assertThat(c.served("acme")).isEqualTo(200);
+        c.charge("acme", -500);
+        assertThat(c.served("acme")).isZero();
+        c.charge("new", -50);
+        assertThat(c.served("new")).isZero();
+        assertThat(c.served("never-served")).isZero();
+    }
+
+    @Test
     void unlimitedAdmissionOnlyCountsInFlightRequests() {
         AdmissionController c = controller(-1, 100, 60, -1);
         List<AdmissionTicket> tickets = new ArrayList<>();

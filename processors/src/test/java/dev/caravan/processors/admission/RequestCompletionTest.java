@@ -1,0 +1,71 @@
+package dev.caravan.processors.admission;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.apache.camel.Exchange;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import dev.caravan.processors.StartedCamel;
+
+class RequestCompletionTest {
+
+    @RegisterExtension
+    static final StartedCamel CAMEL = new StartedCamel();
+
+    @Test
+    void theTasksOfOneExchangeShareOneHookAndRunLastAddedFirst() {
+        Exchange e = CAMEL.exchange();
+        List<String> ran = new ArrayList<>();
+        RequestCompletion.onDone(e, x -> ran.add("settle"));
+        RequestCompletion.onDone(e, x -> ran.add("release"));
+        RequestCompletion.onDone(e, x -> ran.add("third"));
+
+        var hooks = e.getExchangeExtension().handoverCompletions();
+        assertThat(hooks).hasSize(1);
+        hooks.get(0).onFailure(e);
+        assertThat(ran).containsExactly("third", "release", "settle");
+    }
+
+    @Test
+    void aTaskThatThrowsDoesNotKeepTheOthersFromRunning() {
+        Exchange e = CAMEL.exchange();
+        List<String> ran = new ArrayList<>();
+        RequestCompletion.onDone(e, x -> ran.add("settle"));
+        RequestCompletion.onDone(e, x -> {
+            throw new IllegalStateException("boom");
+        });
+
+        e.getExchangeExtension().handoverCompletions().forEach(s -> s.onComplete(e));
+        assertThat(ran).containsExactly("settle");
+    }
+
+    @Test
+    void eachExchangeHasItsOwnHook() {
+        Exchange a = CAMEL.exchange();
+        Exchange b = CAMEL.exchange();
+        List<String> ran = new ArrayList<>();
+        RequestCompletion.onDone(a, x -> ran.add("a"));
+        RequestCompletion.onDone(b, x -> ran.add("b"));
+
+        b.getExchangeExtension().handoverCompletions().forEach(s -> s.onComplete(b));
+        assertThat(ran).containsExactly("b");
+    }
+
+    @Test
+    void aCopyOfTheExchangeGetsAHookOfItsOwn() {
+        Exchange e = CAMEL.exchange();
+        List<String> ran = new ArrayList<>();
+        RequestCompletion.onDone(e, x -> ran.add("original"));
+        Exchange copy = e.copy();
+        RequestCompletion.onDone(copy, x -> ran.add("copy"));
+
+        copy.getExchangeExtension().handoverCompletions().forEach(s -> s.onComplete(copy));
+        assertThat(ran).containsExactly("copy");
+        e.getExchangeExtension().handoverCompletions().forEach(s -> s.onComplete(e));
+        assertThat(ran).containsExactly("copy", "original");
+    }
+}
