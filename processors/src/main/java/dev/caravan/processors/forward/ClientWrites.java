@@ -81,7 +81,7 @@ final class ClientWrites {
         done = true;
     }
 
-    /** Drops what is held: the response is being reset, nothing more reaches the client. */
+    /** Drops what is held: the client has gone, nothing more can reach it. */
     void discard() {
         done = true;
         pending = null;

@@ -340,7 +340,7 @@ public final class RelayCore {
         LOG.warn("Request {} to {} broke while streaming ({}): {}", requestId(), worker,
                 ForwardOutcomes.UPSTREAM_FAILED, describe(cause));
         resetUpstream();
-        writes.discard();
+        writes.handOver(); // what the worker sent before it broke still reaches the client, then the cut
         if (!client.ended()) {
             client.reset();
         }

@@ -159,6 +159,22 @@ class RelayCoreTest {
     }
 
     @Test
+    void eventsHeldWhenTheWorkerBreaksReachTheClientBeforeTheCut() {
+        FakeHttp.Upstream up = new FakeHttp.Upstream(200, "text/event-stream");
+        RelayCore core = begun(true, up);
+        core.stream(up.response);
+        up.chunk("data: a\n\n");
+
+        up.fail(new IOException("connection reset"));
+        timers.settle();
+
+        assertThat(client.messages).containsExactly("head+body");
+        assertThat(client.text()).isEqualTo("data: a\n\n");
+        assertThat(client.reset).isTrue();
+        assertFinishedOnce(ForwardOutcomes.UPSTREAM_FAILED);
+    }
+
+    @Test
     void aClientThatLeavesWhileAnEventIsHeldGetsNothingMore() {
         FakeHttp.Upstream up = new FakeHttp.Upstream(200, "text/event-stream");
         RelayCore core = begun(true, up);
