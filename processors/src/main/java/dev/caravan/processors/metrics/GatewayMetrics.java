@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.Consumer;
 
 import io.micrometer.core.instrument.Counter;
@@ -72,6 +73,10 @@ public final class GatewayMetrics implements RequestObserver, Consumer<Decision>
     private final Map<String, List<Meter>> workerMeters = new ConcurrentHashMap<>();
     // Micrometer's builder().register() allocates an id and sorts tags on every call; the hot path looks meters up here.
     private final Map<MeterKey, Meter> cache = new ConcurrentHashMap<>();
+    private final Map<String, EndpointMeters> endpoints = new ConcurrentHashMap<>();
+    private final Map<String, Counter> outcomes = new ConcurrentHashMap<>();
+    private final Map<String, Counter> promptTokens = new ConcurrentHashMap<>();
+    private final Map<String, Counter> cachedTokens = new ConcurrentHashMap<>();
     private final MultiGauge treeChars;
     private final List<PolicyRegistry> policies = new CopyOnWriteArrayList<>();
 
@@ -110,53 +115,156 @@ public final class GatewayMetrics implements RequestObserver, Consumer<Decision>
 
     @Override
     public void onRequestComplete(Exchange exchange, String endpoint, int status, long durationNanos) {
-        counter(MeterKey.of("r", endpoint, status), () -> Counter.builder("caravan.requests")
-                .description("Requests answered, by route path and HTTP status")
-                .tags("endpoint", endpoint, "status", Integer.toString(status)).register(registry)).increment();
-        timer("caravan.request.duration", "Time from request arrival to the end of the response", endpoint)
-                .record(durationNanos, TimeUnit.NANOSECONDS);
+        EndpointMeters e = endpointMeters(endpoint);
+        e.requests(status).increment();
+        e.duration.record(durationNanos, TimeUnit.NANOSECONDS);
         if (exchange == null) {
-            recordSglangHttp(null, endpoint, status, durationNanos);
+            recordSglangHttp(null, e, status, durationNanos);
             return;
         }
-        recordSglangHttp(exchange, endpoint, status, durationNanos);
+        recordSglangHttp(exchange, e, status, durationNanos);
         Long ttfb = TTFB_NANOS.get(exchange);
         if (ttfb != null) {
-            timer("caravan.time.to.first.byte", "Time from request arrival to the upstream response head", endpoint)
-                    .record(ttfb, TimeUnit.NANOSECONDS);
+            e.ttfb().record(ttfb, TimeUnit.NANOSECONDS);
         }
         String outcome = OUTCOME.get(exchange);
         if (outcome != null) {
-            counter(MeterKey.of("o", outcome), () -> Counter.builder("caravan.forward.outcomes")
-                    .description("How forwarded requests ended").tag("outcome", outcome).register(registry)).increment();
+            Counter c = outcomes.get(outcome);
+            (c != null ? c : outcomes.computeIfAbsent(outcome, this::outcomeCounter)).increment();
         }
         Usage usage = Usage.PROPERTY.get(exchange);
         Worker worker = WORKER.get(exchange);
         if (usage != null && worker != null && usage.hasPromptTokens()) {
-            counter(MeterKey.of("p", worker.url()), () -> Counter.builder("caravan.prompt.tokens")
-                    .description("Prompt tokens the engines reported").tag("worker", worker.url()).register(registry))
+            String url = worker.url();
+            Counter p = promptTokens.get(url);
+            (p != null ? p : promptTokens.computeIfAbsent(url, this::promptTokensCounter))
                     .increment(usage.promptTokens());
-            counter(MeterKey.of("c", worker.url()), () -> Counter.builder("caravan.cached.tokens")
-                    .description("Prompt tokens the engines served from their prefix cache")
-                    .tag("worker", worker.url()).register(registry)).increment(Math.max(0, usage.cachedTokens()));
+            Counter c = cachedTokens.get(url);
+            (c != null ? c : cachedTokens.computeIfAbsent(url, this::cachedTokensCounter))
+                    .increment(Math.max(0, usage.cachedTokens()));
         }
     }
 
+    private Counter outcomeCounter(String outcome) {
+        return counter(MeterKey.of("o", outcome), () -> Counter.builder("caravan.forward.outcomes")
+                .description("How forwarded requests ended").tag("outcome", outcome).register(registry));
+    }
+
+    private Counter promptTokensCounter(String url) {
+        return counter(MeterKey.of("p", url), () -> Counter.builder("caravan.prompt.tokens")
+                .description("Prompt tokens the engines reported").tag("worker", url).register(registry));
+    }
+
+    private Counter cachedTokensCounter(String url) {
+        return counter(MeterKey.of("c", url), () -> Counter.builder("caravan.cached.tokens")
+                .description("Prompt tokens the engines served from their prefix cache").tag("worker", url)
+                .register(registry));
+    }
+
     /** SGLang's layer-1 HTTP meters: requests and their duration by method and path, responses by status and code. */
-    private void recordSglangHttp(Exchange exchange, String path, int status, long durationNanos) {
+    private void recordSglangHttp(Exchange exchange, EndpointMeters e, int status, long durationNanos) {
         String method = exchange == null ? null : exchange.getIn().getHeader(Exchange.HTTP_METHOD, String.class);
-        String m = method == null ? "OTHER" : method;
-        counter(MeterKey.of("sr", m, path), () -> Counter.builder("smg.http.requests")
-                .description("Total HTTP requests by method and path (SGLang's name)")
-                .tags("method", m, "path", path).register(registry)).increment();
-        ((Timer) cache.computeIfAbsent(MeterKey.of("sd", m, path), k -> Timer.builder("smg.http.request.duration")
-                .description("HTTP request duration by method and path (SGLang's name)").tags("method", m, "path", path)
-                .serviceLevelObjectives(latencyBuckets).register(registry))).record(durationNanos, TimeUnit.NANOSECONDS);
+        MethodMeters byMethod = e.method(method == null ? "OTHER" : method);
+        byMethod.requests.increment();
+        byMethod.duration.record(durationNanos, TimeUnit.NANOSECONDS);
         String code = exchange == null ? null : ERROR_CODE.get(exchange);
-        String c = code == null ? "" : code;
-        counter(MeterKey.of("sh", c, status), () -> Counter.builder("smg.http.responses")
+        (code == null || code.isEmpty() ? e.responses(status) : responses(code, status)).increment();
+    }
+
+    private Counter responses(String c, int status) {
+        return counter(MeterKey.of("sh", c, status), () -> Counter.builder("smg.http.responses")
                 .description("Total HTTP responses by status_code and error_code (SGLang's name)")
-                .tags("status_code", Integer.toString(status), "error_code", c).register(registry)).increment();
+                .tags("status_code", Integer.toString(status), "error_code", c).register(registry));
+    }
+
+    private Counter requests(String endpoint, int status) {
+        return counter(MeterKey.of("r", endpoint, status), () -> Counter.builder("caravan.requests")
+                .description("Requests answered, by route path and HTTP status")
+                .tags("endpoint", endpoint, "status", Integer.toString(status)).register(registry));
+    }
+
+    private MethodMeters methodMeters(String m, String path) {
+        Counter requests = counter(MeterKey.of("sr", m, path), () -> Counter.builder("smg.http.requests")
+                .description("Total HTTP requests by method and path (SGLang's name)")
+                .tags("method", m, "path", path).register(registry));
+        Timer duration = (Timer) cache.computeIfAbsent(MeterKey.of("sd", m, path), k -> Timer.builder(
+                "smg.http.request.duration").description("HTTP request duration by method and path (SGLang's name)")
+                .tags("method", m, "path", path).serviceLevelObjectives(latencyBuckets).register(registry));
+        return new MethodMeters(m, requests, duration);
+    }
+
+    private EndpointMeters endpointMeters(String endpoint) {
+        EndpointMeters e = endpoints.get(endpoint);
+        return e != null ? e : endpoints.computeIfAbsent(endpoint, EndpointMeters::new);
+    }
+
+    /** One method's SGLang meters of an endpoint. */
+    private record MethodMeters(String method, Counter requests, Timer duration) {
+    }
+
+    /**
+     * The meters of one endpoint, looked up by its path alone: a request's meters are then a field or an array slot
+     * away, where each was a {@link MeterKey} built and hashed per request. Created through the same look-ups as
+     * before (the same meters, registered when first used); statuses outside 0..599 and error codes go through them.
+     */
+    private final class EndpointMeters {
+        private static final int STATUSES = 600;
+        private final String endpoint;
+        private final Timer duration;
+        private volatile Timer ttfb;
+        private volatile MethodMeters lastMethod;
+        private final AtomicReferenceArray<Counter> requests = new AtomicReferenceArray<>(STATUSES);
+        private final AtomicReferenceArray<Counter> responses = new AtomicReferenceArray<>(STATUSES);
+
+        EndpointMeters(String endpoint) {
+            this.endpoint = endpoint;
+            this.duration = timer("caravan.request.duration", "Time from request arrival to the end of the response",
+                    endpoint);
+        }
+
+        Counter requests(int status) {
+            if (status < 0 || status >= STATUSES) {
+                return GatewayMetrics.this.requests(endpoint, status);
+            }
+            Counter c = requests.get(status);
+            if (c == null) {
+                c = GatewayMetrics.this.requests(endpoint, status);
+                requests.set(status, c);
+            }
+            return c;
+        }
+
+        /** {@code smg_http_responses_total} of a response without an error code. */
+        Counter responses(int status) {
+            if (status < 0 || status >= STATUSES) {
+                return GatewayMetrics.this.responses("", status);
+            }
+            Counter c = responses.get(status);
+            if (c == null) {
+                c = GatewayMetrics.this.responses("", status);
+                responses.set(status, c);
+            }
+            return c;
+        }
+
+        Timer ttfb() {
+            Timer t = ttfb;
+            if (t == null) {
+                t = timer("caravan.time.to.first.byte", "Time from request arrival to the upstream response head",
+                        endpoint);
+                ttfb = t;
+            }
+            return t;
+        }
+
+        MethodMeters method(String m) {
+            MethodMeters last = lastMethod;
+            if (last == null || !last.method().equals(m)) {
+                last = methodMeters(m, endpoint);
+                lastMethod = last;
+            }
+            return last;
+        }
     }
 
     private Counter counter(MeterKey key, java.util.function.Supplier<Counter> create) {
