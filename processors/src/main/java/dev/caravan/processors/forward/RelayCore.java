@@ -63,6 +63,8 @@ public final class RelayCore {
 
     /** Farther than any configured limit, near enough that {@code nanoTime} differences cannot overflow. */
     private static final long MAX_LIMIT_NANOS = Long.MAX_VALUE / 4;
+    private static final long MAX_LIMIT_SECONDS = MAX_LIMIT_NANOS / 1_000_000_000L;
+    private static final int MAX_LIMIT_NANO_PART = (int) (MAX_LIMIT_NANOS % 1_000_000_000L);
 
     /** What differs between the relays. Called on the relay's event loop. */
     public interface Hooks {
@@ -101,6 +103,7 @@ public final class RelayCore {
     private final long headDueNanos;
 
     private final ClientWrites writes;
+    private final Runnable onTimer = this::onTimer;
     private HttpClientRequest upstreamRequest;
     private HttpClientResponse upstreamResponse;
     private long timerId = -1;
@@ -259,7 +262,7 @@ public final class RelayCore {
             due = earlier(due, headDueNanos);
         }
         long delayMs = Math.max(1, ceilMillis(due - now));
-        timerId = timing.timers().schedule(delayMs, this::onTimer);
+        timerId = timing.timers().schedule(delayMs, onTimer);
     }
 
     private void rearmIfPending() {
@@ -408,8 +411,13 @@ public final class RelayCore {
         return nanos <= 0 ? 0 : (nanos - 1) / 1_000_000 + 1;
     }
 
-    private static long nanos(Duration d) {
-        return d.compareTo(Duration.ofNanos(MAX_LIMIT_NANOS)) >= 0 ? MAX_LIMIT_NANOS : d.toNanos();
+    /** {@code d} in nanoseconds, at most {@link #MAX_LIMIT_NANOS} (compared field by field: no Duration per call). */
+    static long nanos(Duration d) {
+        long s = d.getSeconds();
+        if (s > MAX_LIMIT_SECONDS || (s == MAX_LIMIT_SECONDS && d.getNano() >= MAX_LIMIT_NANO_PART)) {
+            return MAX_LIMIT_NANOS;
+        }
+        return d.toNanos();
     }
 
     private static String seconds(Duration d) {
