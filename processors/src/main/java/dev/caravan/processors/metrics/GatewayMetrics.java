@@ -77,6 +77,9 @@ public final class GatewayMetrics implements RequestObserver, Consumer<Decision>
     private final Map<String, Counter> outcomes = new ConcurrentHashMap<>();
     private final Map<String, Counter> promptTokens = new ConcurrentHashMap<>();
     private final Map<String, Counter> cachedTokens = new ConcurrentHashMap<>();
+    private final Map<String, Map<String, Counter[]>> decisionMeters = new ConcurrentHashMap<>();
+    private final Map<String, Map<String, Map<String, Counter>>> selections = new ConcurrentHashMap<>();
+    private final java.util.function.BiFunction<String, String, Counter[]> decisionCounters = this::decisionCounters;
     private final MultiGauge treeChars;
     private final List<PolicyRegistry> policies = new CopyOnWriteArrayList<>();
 
@@ -282,23 +285,74 @@ public final class GatewayMetrics implements RequestObserver, Consumer<Decision>
     /** Counts one policy decision (and, under SGLang's names, the selection and the branches SGLang counts). */
     @Override
     public void accept(Decision decision) {
-        counter(MeterKey.of("d", decision.policy(), decision.branch()), () -> Counter.builder("caravan.policy.decisions")
-                .description("Policy decisions by branch")
-                .tags("policy", decision.policy(), "branch", decision.branch()).register(registry)).increment();
+        String policy = decision.policy();
+        String branch = decision.branch();
+        Counter[] branchCounters = nested(decisionMeters, policy, branch, decisionCounters);
+        branchCounters[0].increment();
         Worker w = decision.worker();
         if (w != null) {
             String role = w.role().wireName();
-            counter(MeterKey.of("ss", role, w.modelId(), decision.policy()), () ->
-                    Counter.builder("smg.worker.selection")
-                    .description("Worker selection events by worker_type, connection_mode, model, policy (SGLang's name)")
-                    .tags("worker_type", role, "connection_mode", "http", "model", w.modelId(), "policy",
-                            decision.policy()).register(registry)).increment();
+            String model = w.modelId();
+            Counter c = nested(selections, policy, role, model);
+            (c != null ? c : selection(role, model, policy)).increment();
         }
-        if (SGLANG_BRANCH_POLICIES.contains(decision.policy())) {
-            counter(MeterKey.of("sb", decision.policy(), decision.branch()), () -> Counter.builder("smg." + decision.policy() + ".policy.branch")
-                    .description("Branches of the " + decision.policy() + " policy (SGLang's name)")
-                    .tag("branch", decision.branch()).register(registry)).increment();
+        if (branchCounters[1] != null) {
+            branchCounters[1].increment();
         }
+    }
+
+    /** {@code caravan_policy_decisions_total} and, for the policies SGLang counts, its branch counter (else null). */
+    private Counter[] decisionCounters(String policy, String branch) {
+        Counter decisions = counter(MeterKey.of("d", policy, branch), () -> Counter.builder("caravan.policy.decisions")
+                .description("Policy decisions by branch")
+                .tags("policy", policy, "branch", branch).register(registry));
+        Counter sglang = !SGLANG_BRANCH_POLICIES.contains(policy) ? null : counter(MeterKey.of("sb", policy, branch),
+                () -> Counter.builder("smg." + policy + ".policy.branch")
+                        .description("Branches of the " + policy + " policy (SGLang's name)")
+                        .tag("branch", branch).register(registry));
+        return new Counter[] {decisions, sglang};
+    }
+
+    private Counter selection(String role, String model, String policy) {
+        return counter(MeterKey.of("ss", role, model, policy), () -> Counter.builder("smg.worker.selection")
+                .description("Worker selection events by worker_type, connection_mode, model, policy (SGLang's name)")
+                .tags("worker_type", role, "connection_mode", "http", "model", model, "policy", policy)
+                .register(registry));
+    }
+
+    /**
+     * The value under two labels, created on first use: label strings as keys, so a look-up allocates nothing (a
+     * {@link MeterKey} per meter and request did). A null label is not cached (a map cannot hold it).
+     */
+    private static <V> V nested(Map<String, Map<String, V>> maps, String first, String second,
+                                java.util.function.BiFunction<String, String, V> create) {
+        if (first == null || second == null) {
+            return create.apply(first, second);
+        }
+        Map<String, V> inner = maps.get(first);
+        if (inner == null) {
+            inner = maps.computeIfAbsent(first, k -> new ConcurrentHashMap<>());
+        }
+        V v = inner.get(second);
+        return v != null ? v : inner.computeIfAbsent(second, k -> create.apply(first, second));
+    }
+
+    /** {@code smg_worker_selection_total} of a policy, role and model, cached as {@link #nested}; null if a label is. */
+    private Counter nested(Map<String, Map<String, Map<String, Counter>>> maps, String policy, String role,
+                           String model) {
+        if (policy == null || role == null || model == null) {
+            return null;
+        }
+        Map<String, Map<String, Counter>> byRole = maps.get(policy);
+        if (byRole == null) {
+            byRole = maps.computeIfAbsent(policy, k -> new ConcurrentHashMap<>());
+        }
+        Map<String, Counter> byModel = byRole.get(role);
+        if (byModel == null) {
+            byModel = byRole.computeIfAbsent(role, k -> new ConcurrentHashMap<>());
+        }
+        Counter c = byModel.get(model);
+        return c != null ? c : byModel.computeIfAbsent(model, m -> selection(role, m, policy));
     }
 
     /** The policies whose branch counters SGLang exports ({@code smg_<policy>_policy_branch_total}). */

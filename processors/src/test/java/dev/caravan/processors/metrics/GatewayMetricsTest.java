@@ -8,6 +8,8 @@ import org.apache.camel.Exchange;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import dev.caravan.policies.Decision;
+import dev.caravan.policies.Worker;
 import dev.caravan.processors.CaravanExchangeProperties;
 import dev.caravan.processors.StartedCamel;
 
@@ -70,5 +72,27 @@ class GatewayMetricsTest {
         assertThat(registry.scrape()).contains("caravan_requests_total{endpoint=\"/health\",status=\"200\"} 1.0",
                 "smg_http_requests_total{method=\"OTHER\",path=\"/health\"} 1.0",
                 "smg_http_responses_total{error_code=\"\",status_code=\"200\"} 1.0");
+    }
+
+    @Test
+    void eachDecisionCountsUnderItsPolicyBranchAndWorkerAndSglangBranchesOnlyForItsPolicies() {
+        Worker a = Worker.builder("http://127.0.0.1:30001").build();
+        metrics.accept(Decision.of(a, "cache_aware", "cache_hit"));
+        metrics.accept(Decision.of(a, "cache_aware", "cache_hit"));
+        metrics.accept(Decision.of(a, "cache_aware", "balance"));
+        metrics.accept(Decision.of(a, "prefix_hash", "hash"));
+
+        String role = a.role().wireName();
+        String model = a.modelId();
+        assertThat(registry.scrape()).contains(
+                "caravan_policy_decisions_total{branch=\"cache_hit\",policy=\"cache_aware\"} 2.0",
+                "caravan_policy_decisions_total{branch=\"balance\",policy=\"cache_aware\"} 1.0",
+                "caravan_policy_decisions_total{branch=\"hash\",policy=\"prefix_hash\"} 1.0",
+                "smg_worker_selection_total{connection_mode=\"http\",model=\"" + model + "\",policy=\"cache_aware\","
+                        + "worker_type=\"" + role + "\"} 3.0",
+                "smg_worker_selection_total{connection_mode=\"http\",model=\"" + model + "\",policy=\"prefix_hash\","
+                        + "worker_type=\"" + role + "\"} 1.0",
+                "smg_prefix_hash_policy_branch_total{branch=\"hash\"} 1.0")
+                .doesNotContain("smg_cache_aware_policy_branch_total");
     }
 }
