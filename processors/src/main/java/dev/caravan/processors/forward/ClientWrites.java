@@ -19,6 +19,7 @@ final class ClientWrites {
     private final HttpServerResponse client;
     private final DelayScheduler scheduler;
     private final Runnable flush = this::flush;
+    private final Runnable beforeFlush;
     private final Runnable afterWrite;
     private Buffer pending;
     private boolean pendingOwned;
@@ -26,11 +27,15 @@ final class ClientWrites {
     private boolean done;
 
     /**
-     * @param afterWrite run after each write reaches the client connection (the relay checks its write queue there)
+     * @param beforeFlush run when the held writes' turn comes, whether or not the response is still open (the relay
+     *                    re-arms its timer there once the head has come, rather than at once: a response that ends in
+     *                    the same read never needs it)
+     * @param afterWrite  run after each write reaches the client connection (the relay checks its write queue there)
      */
-    ClientWrites(HttpServerResponse client, DelayScheduler scheduler, Runnable afterWrite) {
+    ClientWrites(HttpServerResponse client, DelayScheduler scheduler, Runnable beforeFlush, Runnable afterWrite) {
         this.client = client;
         this.scheduler = scheduler;
+        this.beforeFlush = beforeFlush;
         this.afterWrite = afterWrite;
     }
 
@@ -96,6 +101,7 @@ final class ClientWrites {
 
     private void flush() {
         flushQueued = false;
+        beforeFlush.run();
         if (done || client.ended()) {
             return;
         }

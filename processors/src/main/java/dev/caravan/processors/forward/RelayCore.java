@@ -48,8 +48,10 @@ import dev.caravan.processors.error.GatewayError;
  * </ul>
  *
  * <p><b>Timers.</b> One timer per relay, set for the earliest limit; it re-arms itself when data arrived meanwhile, so
- * chunks never touch it. Delays are rounded <em>up</em> to whole milliseconds: a timer never fires before its limit
- * (rounding down, which the P/D relay once did, woke it early and made it re-arm).
+ * chunks never touch it. The head's change of limits (the idle limit may start to apply) re-arms it when the head's
+ * write turn comes, so an answer that ends in the read that brought its head never re-arms it. Delays are rounded
+ * <em>up</em> to whole milliseconds: a timer never fires before its limit (rounding down, which the P/D relay once
+ * did, woke it early and made it re-arm).
  *
  * <p><b>Threading.</b> Every method and callback runs on the client connection's event loop: the relay is started
  * there, and Vert.x delivers client, upstream and timer events to the context that registered them. So the state needs
@@ -61,6 +63,8 @@ public final class RelayCore {
 
     /** Farther than any configured limit, near enough that {@code nanoTime} differences cannot overflow. */
     private static final long MAX_LIMIT_NANOS = Long.MAX_VALUE / 4;
+    private static final long MAX_LIMIT_SECONDS = MAX_LIMIT_NANOS / 1_000_000_000L;
+    private static final int MAX_LIMIT_NANO_PART = (int) (MAX_LIMIT_NANOS % 1_000_000_000L);
 
     /** What differs between the relays. Called on the relay's event loop. */
     public interface Hooks {
@@ -99,9 +103,12 @@ public final class RelayCore {
     private final long headDueNanos;
 
     private final ClientWrites writes;
+    private final Runnable onTimer = this::onTimer;
     private HttpClientRequest upstreamRequest;
     private HttpClientResponse upstreamResponse;
     private long timerId = -1;
+    /** The head came: the timer's due may have moved, checked when the head's write turn comes. */
+    private boolean rearmPending;
     private long lastActivityNanos;
     private boolean streaming;
     private boolean finished;
@@ -129,7 +136,7 @@ public final class RelayCore {
         long attemptNanos = nanos(timing.attemptTimeout());
         this.headLimited = !streamed && attemptNanos > 0 && attemptNanos < requestNanos;
         this.headDueNanos = timing.nanoTime().getAsLong() + attemptNanos;
-        this.writes = new ClientWrites(client, timing.timers(), this::pauseWhileClientQueueFull);
+        this.writes = new ClientWrites(client, timing.timers(), this::rearmIfPending, this::pauseWhileClientQueueFull);
     }
 
     /**
@@ -197,7 +204,10 @@ public final class RelayCore {
         streaming = true;
         long now = timing.nanoTime().getAsLong();
         lastActivityNanos = now;
-        rearm(); // the idle limit may now apply, and be due before whatever the timer waited for
+        // the idle limit may now apply, and be due before whatever the timer waited for: re-armed when the head's write
+        // turn comes (ClientWrites, later in this same pass of the event loop), so a response whose head, body and end
+        // came in one read (most non-streamed answers) ends first and its timer is cancelled once, never re-armed
+        rearmPending = true;
         RESPONSE_COMMITTED.set(exchange, true);
         RESPONSE_STATUS.set(exchange, upstream.statusCode());
         client.setStatusCode(upstream.statusCode());
@@ -242,6 +252,7 @@ public final class RelayCore {
     }
 
     private void armTimer() {
+        rearmPending = false; // the due is computed from the state as it is now
         long now = timing.nanoTime().getAsLong();
         long due = deadlineNanos;
         if (idleNanos > 0 && (streaming || idleBeforeHead)) {
@@ -251,7 +262,14 @@ public final class RelayCore {
             due = earlier(due, headDueNanos);
         }
         long delayMs = Math.max(1, ceilMillis(due - now));
-        timerId = timing.timers().schedule(delayMs, this::onTimer);
+        timerId = timing.timers().schedule(delayMs, onTimer);
+    }
+
+    private void rearmIfPending() {
+        if (rearmPending && !finished) {
+            rearmPending = false;
+            rearm();
+        }
     }
 
     private void rearm() {
@@ -393,8 +411,13 @@ public final class RelayCore {
         return nanos <= 0 ? 0 : (nanos - 1) / 1_000_000 + 1;
     }
 
-    private static long nanos(Duration d) {
-        return d.compareTo(Duration.ofNanos(MAX_LIMIT_NANOS)) >= 0 ? MAX_LIMIT_NANOS : d.toNanos();
+    /** {@code d} in nanoseconds, at most {@link #MAX_LIMIT_NANOS} (compared field by field: no Duration per call). */
+    static long nanos(Duration d) {
+        long s = d.getSeconds();
+        if (s > MAX_LIMIT_SECONDS || (s == MAX_LIMIT_SECONDS && d.getNano() >= MAX_LIMIT_NANO_PART)) {
+            return MAX_LIMIT_NANOS;
+        }
+        return d.toNanos();
     }
 
     private static String seconds(Duration d) {

@@ -2,6 +2,7 @@ package dev.caravan.processors.forward;
 
 import java.nio.charset.StandardCharsets;
 
+import io.netty.buffer.ByteBuf;
 import io.vertx.core.buffer.Buffer;
 
 /**
@@ -50,27 +51,55 @@ public final class UsageSniffer {
     }
 
     public static UsageSniffer forContentType(String contentType) {
-        String ct = contentType == null ? "" : contentType.toLowerCase(java.util.Locale.ROOT);
-        if (ct.startsWith("text/event-stream")) {
+        if (startsWithIgnoringAsciiCase(contentType, "text/event-stream")) {
             return new UsageSniffer(Mode.SSE);
         }
-        if (ct.startsWith("application/json")) {
+        if (startsWithIgnoringAsciiCase(contentType, "application/json")) {
             return new UsageSniffer(Mode.JSON);
         }
         return new UsageSniffer(Mode.NONE);
     }
 
-    public void accept(Buffer chunk) {
-        switch (mode) {
-            case SSE -> acceptSse(chunk.getBytes());
-            case JSON -> {
-                bytes += chunk.length();
-                if (bytes <= MAX_JSON_BYTES) {
-                    byte[] b = chunk.getBytes();
-                    json.feed(b, 0, b.length);
-                }
+    /**
+     * Whether {@code s} starts with {@code lower} (lower-case ASCII) in any case: what lower-casing {@code s} and then
+     * {@code startsWith} answered, without the lower-cased copy per response.
+     */
+    static boolean startsWithIgnoringAsciiCase(String s, String lower) {
+        if (s == null || s.length() < lower.length()) {
+            return false;
+        }
+        for (int i = 0; i < lower.length(); i++) {
+            char c = s.charAt(i);
+            char want = lower.charAt(i);
+            if (c != want && !(c >= 'A' && c <= 'Z' && (char) (c + ('a' - 'A')) == want)) {
+                return false;
             }
-            default -> {
+        }
+        return true;
+    }
+
+    public void accept(Buffer chunk) {
+        if (mode == Mode.NONE) {
+            return;
+        }
+        // read the chunk's own bytes where it has an array (Vert.x's heap buffers), rather than a copy of them
+        ByteBuf buf = chunk.getByteBuf();
+        byte[] array;
+        int offset;
+        int length = buf.readableBytes();
+        if (buf.hasArray()) {
+            array = buf.array();
+            offset = buf.arrayOffset() + buf.readerIndex();
+        } else {
+            array = chunk.getBytes();
+            offset = 0;
+        }
+        if (mode == Mode.SSE) {
+            acceptSse(array, offset, length);
+        } else {
+            bytes += length;
+            if (bytes <= MAX_JSON_BYTES) {
+                json.feed(array, offset, length);
             }
         }
     }
@@ -92,17 +121,19 @@ public final class UsageSniffer {
         return usage;
     }
 
-    private void acceptSse(byte[] chunk) {
+    private void acceptSse(byte[] chunk, int offset, int length) {
         byte[] data = chunk;
+        int lineStart = offset;
+        int len = offset + length;
         if (pending != null) {
-            data = new byte[pending.length + chunk.length];
+            data = new byte[pending.length + length];
             System.arraycopy(pending, 0, data, 0, pending.length);
-            System.arraycopy(chunk, 0, data, pending.length, chunk.length);
+            System.arraycopy(chunk, offset, data, pending.length, length);
             pending = null;
+            lineStart = 0;
+            len = data.length;
         }
-        int lineStart = 0;
-        int len = data.length;
-        for (int i = 0; i < len; i++) {
+        for (int i = lineStart; i < len; i++) {
             if (data[i] == '\n') {
                 inspectLine(data, lineStart, i);
                 lineStart = i + 1;

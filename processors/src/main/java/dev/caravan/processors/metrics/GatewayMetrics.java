@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.Consumer;
 
 import io.micrometer.core.instrument.Counter;
@@ -72,6 +73,13 @@ public final class GatewayMetrics implements RequestObserver, Consumer<Decision>
     private final Map<String, List<Meter>> workerMeters = new ConcurrentHashMap<>();
     // Micrometer's builder().register() allocates an id and sorts tags on every call; the hot path looks meters up here.
     private final Map<MeterKey, Meter> cache = new ConcurrentHashMap<>();
+    private final Map<String, EndpointMeters> endpoints = new ConcurrentHashMap<>();
+    private final Map<String, Counter> outcomes = new ConcurrentHashMap<>();
+    private final Map<String, Counter> promptTokens = new ConcurrentHashMap<>();
+    private final Map<String, Counter> cachedTokens = new ConcurrentHashMap<>();
+    private final Map<String, Map<String, Counter[]>> decisionMeters = new ConcurrentHashMap<>();
+    private final Map<String, Map<String, Map<String, Counter>>> selections = new ConcurrentHashMap<>();
+    private final java.util.function.BiFunction<String, String, Counter[]> decisionCounters = this::decisionCounters;
     private final MultiGauge treeChars;
     private final List<PolicyRegistry> policies = new CopyOnWriteArrayList<>();
 
@@ -110,53 +118,156 @@ public final class GatewayMetrics implements RequestObserver, Consumer<Decision>
 
     @Override
     public void onRequestComplete(Exchange exchange, String endpoint, int status, long durationNanos) {
-        counter(MeterKey.of("r", endpoint, status), () -> Counter.builder("caravan.requests")
-                .description("Requests answered, by route path and HTTP status")
-                .tags("endpoint", endpoint, "status", Integer.toString(status)).register(registry)).increment();
-        timer("caravan.request.duration", "Time from request arrival to the end of the response", endpoint)
-                .record(durationNanos, TimeUnit.NANOSECONDS);
+        EndpointMeters e = endpointMeters(endpoint);
+        e.requests(status).increment();
+        e.duration.record(durationNanos, TimeUnit.NANOSECONDS);
         if (exchange == null) {
-            recordSglangHttp(null, endpoint, status, durationNanos);
+            recordSglangHttp(null, e, status, durationNanos);
             return;
         }
-        recordSglangHttp(exchange, endpoint, status, durationNanos);
+        recordSglangHttp(exchange, e, status, durationNanos);
         Long ttfb = TTFB_NANOS.get(exchange);
         if (ttfb != null) {
-            timer("caravan.time.to.first.byte", "Time from request arrival to the upstream response head", endpoint)
-                    .record(ttfb, TimeUnit.NANOSECONDS);
+            e.ttfb().record(ttfb, TimeUnit.NANOSECONDS);
         }
         String outcome = OUTCOME.get(exchange);
         if (outcome != null) {
-            counter(MeterKey.of("o", outcome), () -> Counter.builder("caravan.forward.outcomes")
-                    .description("How forwarded requests ended").tag("outcome", outcome).register(registry)).increment();
+            Counter c = outcomes.get(outcome);
+            (c != null ? c : outcomes.computeIfAbsent(outcome, this::outcomeCounter)).increment();
         }
         Usage usage = Usage.PROPERTY.get(exchange);
         Worker worker = WORKER.get(exchange);
         if (usage != null && worker != null && usage.hasPromptTokens()) {
-            counter(MeterKey.of("p", worker.url()), () -> Counter.builder("caravan.prompt.tokens")
-                    .description("Prompt tokens the engines reported").tag("worker", worker.url()).register(registry))
+            String url = worker.url();
+            Counter p = promptTokens.get(url);
+            (p != null ? p : promptTokens.computeIfAbsent(url, this::promptTokensCounter))
                     .increment(usage.promptTokens());
-            counter(MeterKey.of("c", worker.url()), () -> Counter.builder("caravan.cached.tokens")
-                    .description("Prompt tokens the engines served from their prefix cache")
-                    .tag("worker", worker.url()).register(registry)).increment(Math.max(0, usage.cachedTokens()));
+            Counter c = cachedTokens.get(url);
+            (c != null ? c : cachedTokens.computeIfAbsent(url, this::cachedTokensCounter))
+                    .increment(Math.max(0, usage.cachedTokens()));
         }
     }
 
+    private Counter outcomeCounter(String outcome) {
+        return counter(MeterKey.of("o", outcome), () -> Counter.builder("caravan.forward.outcomes")
+                .description("How forwarded requests ended").tag("outcome", outcome).register(registry));
+    }
+
+    private Counter promptTokensCounter(String url) {
+        return counter(MeterKey.of("p", url), () -> Counter.builder("caravan.prompt.tokens")
+                .description("Prompt tokens the engines reported").tag("worker", url).register(registry));
+    }
+
+    private Counter cachedTokensCounter(String url) {
+        return counter(MeterKey.of("c", url), () -> Counter.builder("caravan.cached.tokens")
+                .description("Prompt tokens the engines served from their prefix cache").tag("worker", url)
+                .register(registry));
+    }
+
     /** SGLang's layer-1 HTTP meters: requests and their duration by method and path, responses by status and code. */
-    private void recordSglangHttp(Exchange exchange, String path, int status, long durationNanos) {
+    private void recordSglangHttp(Exchange exchange, EndpointMeters e, int status, long durationNanos) {
         String method = exchange == null ? null : exchange.getIn().getHeader(Exchange.HTTP_METHOD, String.class);
-        String m = method == null ? "OTHER" : method;
-        counter(MeterKey.of("sr", m, path), () -> Counter.builder("smg.http.requests")
-                .description("Total HTTP requests by method and path (SGLang's name)")
-                .tags("method", m, "path", path).register(registry)).increment();
-        ((Timer) cache.computeIfAbsent(MeterKey.of("sd", m, path), k -> Timer.builder("smg.http.request.duration")
-                .description("HTTP request duration by method and path (SGLang's name)").tags("method", m, "path", path)
-                .serviceLevelObjectives(latencyBuckets).register(registry))).record(durationNanos, TimeUnit.NANOSECONDS);
+        MethodMeters byMethod = e.method(method == null ? "OTHER" : method);
+        byMethod.requests.increment();
+        byMethod.duration.record(durationNanos, TimeUnit.NANOSECONDS);
         String code = exchange == null ? null : ERROR_CODE.get(exchange);
-        String c = code == null ? "" : code;
-        counter(MeterKey.of("sh", c, status), () -> Counter.builder("smg.http.responses")
+        (code == null || code.isEmpty() ? e.responses(status) : responses(code, status)).increment();
+    }
+
+    private Counter responses(String c, int status) {
+        return counter(MeterKey.of("sh", c, status), () -> Counter.builder("smg.http.responses")
                 .description("Total HTTP responses by status_code and error_code (SGLang's name)")
-                .tags("status_code", Integer.toString(status), "error_code", c).register(registry)).increment();
+                .tags("status_code", Integer.toString(status), "error_code", c).register(registry));
+    }
+
+    private Counter requests(String endpoint, int status) {
+        return counter(MeterKey.of("r", endpoint, status), () -> Counter.builder("caravan.requests")
+                .description("Requests answered, by route path and HTTP status")
+                .tags("endpoint", endpoint, "status", Integer.toString(status)).register(registry));
+    }
+
+    private MethodMeters methodMeters(String m, String path) {
+        Counter requests = counter(MeterKey.of("sr", m, path), () -> Counter.builder("smg.http.requests")
+                .description("Total HTTP requests by method and path (SGLang's name)")
+                .tags("method", m, "path", path).register(registry));
+        Timer duration = (Timer) cache.computeIfAbsent(MeterKey.of("sd", m, path), k -> Timer.builder(
+                "smg.http.request.duration").description("HTTP request duration by method and path (SGLang's name)")
+                .tags("method", m, "path", path).serviceLevelObjectives(latencyBuckets).register(registry));
+        return new MethodMeters(m, requests, duration);
+    }
+
+    private EndpointMeters endpointMeters(String endpoint) {
+        EndpointMeters e = endpoints.get(endpoint);
+        return e != null ? e : endpoints.computeIfAbsent(endpoint, EndpointMeters::new);
+    }
+
+    /** One method's SGLang meters of an endpoint. */
+    private record MethodMeters(String method, Counter requests, Timer duration) {
+    }
+
+    /**
+     * The meters of one endpoint, looked up by its path alone: a request's meters are then a field or an array slot
+     * away, where each was a {@link MeterKey} built and hashed per request. Created through the same look-ups as
+     * before (the same meters, registered when first used); statuses outside 0..599 and error codes go through them.
+     */
+    private final class EndpointMeters {
+        private static final int STATUSES = 600;
+        private final String endpoint;
+        private final Timer duration;
+        private volatile Timer ttfb;
+        private volatile MethodMeters lastMethod;
+        private final AtomicReferenceArray<Counter> requests = new AtomicReferenceArray<>(STATUSES);
+        private final AtomicReferenceArray<Counter> responses = new AtomicReferenceArray<>(STATUSES);
+
+        EndpointMeters(String endpoint) {
+            this.endpoint = endpoint;
+            this.duration = timer("caravan.request.duration", "Time from request arrival to the end of the response",
+                    endpoint);
+        }
+
+        Counter requests(int status) {
+            if (status < 0 || status >= STATUSES) {
+                return GatewayMetrics.this.requests(endpoint, status);
+            }
+            Counter c = requests.get(status);
+            if (c == null) {
+                c = GatewayMetrics.this.requests(endpoint, status);
+                requests.set(status, c);
+            }
+            return c;
+        }
+
+        /** {@code smg_http_responses_total} of a response without an error code. */
+        Counter responses(int status) {
+            if (status < 0 || status >= STATUSES) {
+                return GatewayMetrics.this.responses("", status);
+            }
+            Counter c = responses.get(status);
+            if (c == null) {
+                c = GatewayMetrics.this.responses("", status);
+                responses.set(status, c);
+            }
+            return c;
+        }
+
+        Timer ttfb() {
+            Timer t = ttfb;
+            if (t == null) {
+                t = timer("caravan.time.to.first.byte", "Time from request arrival to the upstream response head",
+                        endpoint);
+                ttfb = t;
+            }
+            return t;
+        }
+
+        MethodMeters method(String m) {
+            MethodMeters last = lastMethod;
+            if (last == null || !last.method().equals(m)) {
+                last = methodMeters(m, endpoint);
+                lastMethod = last;
+            }
+            return last;
+        }
     }
 
     private Counter counter(MeterKey key, java.util.function.Supplier<Counter> create) {
@@ -174,23 +285,74 @@ public final class GatewayMetrics implements RequestObserver, Consumer<Decision>
     /** Counts one policy decision (and, under SGLang's names, the selection and the branches SGLang counts). */
     @Override
     public void accept(Decision decision) {
-        counter(MeterKey.of("d", decision.policy(), decision.branch()), () -> Counter.builder("caravan.policy.decisions")
-                .description("Policy decisions by branch")
-                .tags("policy", decision.policy(), "branch", decision.branch()).register(registry)).increment();
+        String policy = decision.policy();
+        String branch = decision.branch();
+        Counter[] branchCounters = nested(decisionMeters, policy, branch, decisionCounters);
+        branchCounters[0].increment();
         Worker w = decision.worker();
         if (w != null) {
             String role = w.role().wireName();
-            counter(MeterKey.of("ss", role, w.modelId(), decision.policy()), () ->
-                    Counter.builder("smg.worker.selection")
-                    .description("Worker selection events by worker_type, connection_mode, model, policy (SGLang's name)")
-                    .tags("worker_type", role, "connection_mode", "http", "model", w.modelId(), "policy",
-                            decision.policy()).register(registry)).increment();
+            String model = w.modelId();
+            Counter c = nested(selections, policy, role, model);
+            (c != null ? c : selection(role, model, policy)).increment();
         }
-        if (SGLANG_BRANCH_POLICIES.contains(decision.policy())) {
-            counter(MeterKey.of("sb", decision.policy(), decision.branch()), () -> Counter.builder("smg." + decision.policy() + ".policy.branch")
-                    .description("Branches of the " + decision.policy() + " policy (SGLang's name)")
-                    .tag("branch", decision.branch()).register(registry)).increment();
+        if (branchCounters[1] != null) {
+            branchCounters[1].increment();
         }
+    }
+
+    /** {@code caravan_policy_decisions_total} and, for the policies SGLang counts, its branch counter (else null). */
+    private Counter[] decisionCounters(String policy, String branch) {
+        Counter decisions = counter(MeterKey.of("d", policy, branch), () -> Counter.builder("caravan.policy.decisions")
+                .description("Policy decisions by branch")
+                .tags("policy", policy, "branch", branch).register(registry));
+        Counter sglang = !SGLANG_BRANCH_POLICIES.contains(policy) ? null : counter(MeterKey.of("sb", policy, branch),
+                () -> Counter.builder("smg." + policy + ".policy.branch")
+                        .description("Branches of the " + policy + " policy (SGLang's name)")
+                        .tag("branch", branch).register(registry));
+        return new Counter[] {decisions, sglang};
+    }
+
+    private Counter selection(String role, String model, String policy) {
+        return counter(MeterKey.of("ss", role, model, policy), () -> Counter.builder("smg.worker.selection")
+                .description("Worker selection events by worker_type, connection_mode, model, policy (SGLang's name)")
+                .tags("worker_type", role, "connection_mode", "http", "model", model, "policy", policy)
+                .register(registry));
+    }
+
+    /**
+     * The value under two labels, created on first use: label strings as keys, so a look-up allocates nothing (a
+     * {@link MeterKey} per meter and request did). A null label is not cached (a map cannot hold it).
+     */
+    private static <V> V nested(Map<String, Map<String, V>> maps, String first, String second,
+                                java.util.function.BiFunction<String, String, V> create) {
+        if (first == null || second == null) {
+            return create.apply(first, second);
+        }
+        Map<String, V> inner = maps.get(first);
+        if (inner == null) {
+            inner = maps.computeIfAbsent(first, k -> new ConcurrentHashMap<>());
+        }
+        V v = inner.get(second);
+        return v != null ? v : inner.computeIfAbsent(second, k -> create.apply(first, second));
+    }
+
+    /** {@code smg_worker_selection_total} of a policy, role and model, cached as {@link #nested}; null if a label is. */
+    private Counter nested(Map<String, Map<String, Map<String, Counter>>> maps, String policy, String role,
+                           String model) {
+        if (policy == null || role == null || model == null) {
+            return null;
+        }
+        Map<String, Map<String, Counter>> byRole = maps.get(policy);
+        if (byRole == null) {
+            byRole = maps.computeIfAbsent(policy, k -> new ConcurrentHashMap<>());
+        }
+        Map<String, Counter> byModel = byRole.get(role);
+        if (byModel == null) {
+            byModel = byRole.computeIfAbsent(role, k -> new ConcurrentHashMap<>());
+        }
+        Counter c = byModel.get(model);
+        return c != null ? c : byModel.computeIfAbsent(model, m -> selection(role, m, policy));
     }
 
     /** The policies whose branch counters SGLang exports ({@code smg_<policy>_policy_branch_total}). */

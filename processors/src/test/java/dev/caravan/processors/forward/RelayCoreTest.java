@@ -23,6 +23,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import dev.caravan.processors.StartedCamel;
 import dev.caravan.processors.error.GatewayError;
 import dev.caravan.processors.error.GatewayException;
+import dev.caravan.processors.time.DelayScheduler;
 import dev.caravan.processors.time.ManualScheduler;
 
 /**
@@ -437,6 +438,68 @@ class RelayCoreTest {
         assertThat(finished).isEmpty();
         timers.advance(1);
         assertFinishedOnce(ForwardOutcomes.TIMEOUT);
+    }
+
+    @Test
+    void aNonStreamedAnswerEndingInTheReadOfItsHeadSetsOneTimerAndCancelsItOnce() {
+        List<String> calls = new ArrayList<>();
+        DelayScheduler counted = new DelayScheduler() {
+            @Override
+            public long schedule(long delayMillis, Runnable task) {
+                calls.add("schedule " + delayMillis);
+                return timers.schedule(delayMillis, task);
+            }
+
+            @Override
+            public void cancel(long handle) {
+                calls.add("cancel");
+                timers.cancel(handle);
+            }
+
+            @Override
+            public void runSoon(Runnable task) {
+                timers.runSoon(task);
+            }
+        };
+        FakeHttp.Upstream up = new FakeHttp.Upstream(200, "application/json");
+        RelayCore core = new RelayCore(exchange, doneSync -> callbacks++, client.response, new RelayTiming(
+                timers::nanoTime, counted, timing.requestTimeout(), timing.idleTimeout(), timing.attemptTimeout()), 0,
+                false, WORKER, hooks);
+        core.begin();
+        core.attach(up.request);
+
+        core.stream(up.response);
+        up.chunk("{}");
+        up.end();
+        timers.settle();
+
+        assertThat(calls).containsExactly("schedule 5000", "cancel"); // the attempt limit; no re-arm at the head
+        assertFinishedOnce(ForwardOutcomes.COMPLETED);
+    }
+
+    @Test
+    void theHeadRearmsTheTimerForTheIdleLimitOnceItsWriteTurnComes() {
+        FakeHttp.Upstream up = new FakeHttp.Upstream(200, "application/json");
+        RelayCore core = begun(false, up);
+        timers.advance(1_000);
+
+        core.stream(up.response);
+        assertThat(timers.nextDueMillis()).hasValue(5_000); // still the attempt limit's
+        timers.settle();
+
+        assertThat(timers.nextDueMillis()).hasValue(3_000); // the idle limit's, from the head
+        assertThat(timers.pending()).isEqualTo(1);
+    }
+
+    @Test
+    void limitsBeyondTheLargestAreClampedToIt() {
+        long max = Long.MAX_VALUE / 4;
+        assertThat(RelayCore.nanos(Duration.ZERO)).isZero();
+        assertThat(RelayCore.nanos(Duration.ofSeconds(1800))).isEqualTo(1_800_000_000_000L);
+        assertThat(RelayCore.nanos(Duration.ofNanos(max - 1))).isEqualTo(max - 1);
+        assertThat(RelayCore.nanos(Duration.ofNanos(max))).isEqualTo(max);
+        assertThat(RelayCore.nanos(Duration.ofSeconds(max / 1_000_000_000L + 1))).isEqualTo(max);
+        assertThat(RelayCore.nanos(Duration.ofSeconds(Long.MAX_VALUE))).isEqualTo(max);
     }
 
     @Test

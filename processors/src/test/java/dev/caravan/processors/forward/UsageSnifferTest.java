@@ -15,6 +15,38 @@ class UsageSnifferTest {
         return s.finish();
     }
 
+    /** A chunk that is a slice of a larger array, as a network read's buffer may be. */
+    private static Buffer slice(String text) {
+        byte[] padded = ("XXXX" + text + "YYYY").getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        return Buffer.buffer(io.netty.buffer.Unpooled.wrappedBuffer(padded).slice(4, padded.length - 8));
+    }
+
+    @Test
+    void readsOnlyTheBytesOfAChunkThatIsASliceOfALargerArray() {
+        UsageSniffer json = UsageSniffer.forContentType("application/json");
+        json.accept(slice("{\"usage\":{\"prompt_tokens\":5,"));
+        json.accept(slice("\"completion_tokens\":2}}"));
+        assertThat(json.finish()).isEqualTo(new Usage(5, -1, 2));
+
+        UsageSniffer sse = UsageSniffer.forContentType("text/event-stream");
+        sse.accept(slice("data: {\"choices\":[{}]}\n\ndata: {\"usage\":{\"prompt_to"));
+        sse.accept(slice("kens\":9,\"completion_tokens\":1}}\n\n"));
+        assertThat(sse.outputSoFar()).isEqualTo(2);
+        assertThat(sse.finish()).isEqualTo(new Usage(9, -1, 1));
+    }
+
+    @Test
+    void theContentTypeMatchesInAnyAsciiCaseAndOnlyAtItsStart() {
+        assertThat(UsageSniffer.startsWithIgnoringAsciiCase("Application/JSON; charset=utf-8", "application/json"))
+                .isTrue();
+        assertThat(UsageSniffer.startsWithIgnoringAsciiCase("TEXT/EVENT-STREAM", "text/event-stream")).isTrue();
+        assertThat(UsageSniffer.startsWithIgnoringAsciiCase("application/jso", "application/json")).isFalse();
+        assertThat(UsageSniffer.startsWithIgnoringAsciiCase(" application/json", "application/json")).isFalse();
+        assertThat(UsageSniffer.startsWithIgnoringAsciiCase("appl\u0130cation/json", "application/json")).isFalse();
+        assertThat(UsageSniffer.startsWithIgnoringAsciiCase(null, "application/json")).isFalse();
+        assertThat(feed("Application/Json", "{\"usage\":{\"prompt_tokens\":1}}")).isEqualTo(new Usage(1, -1, -1));
+    }
+
     @Test
     void readsOpenAiUsageFromTheFinalSseChunk() {
         Usage u = feed("text/event-stream",
