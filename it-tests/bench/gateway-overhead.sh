@@ -89,12 +89,13 @@ nginx_pids="$(cat "$work/nginx.pid"),$(pgrep -P "$(cat "$work/nginx.pid")" | pas
 targets=("direct:$sim_port:$sim_pid" "caravan:$gw_port:$gw_pid" "caravan-worker-dispatch:$gw_w_port:$gw_w_pid"
   "nginx:$nginx_port:$nginx_pids")
 if [ "$sync" = on ]; then
+  # the scrape is read whole before grep: with pipefail, `curl | grep -q` fails when grep stops reading first
+  members() { grep -q '^caravan_sync_members 2' <<<"$(curl -s "http://127.0.0.1:$gw_s_port/metrics")"; }
   for _ in $(seq 1 120); do # both sync members in one cluster before measuring
-    curl -s "http://127.0.0.1:$gw_s_port/metrics" | grep -q '^caravan_sync_members 2' && break
+    members && break
     sleep 1
   done
-  curl -s "http://127.0.0.1:$gw_s_port/metrics" | grep -q '^caravan_sync_members 2' \
-    || { echo "sync cluster did not form (OVERHEAD_SYNC=off measures without it)" >&2; exit 1; }
+  members || { echo "sync cluster did not form (OVERHEAD_SYNC=off measures without it)" >&2; exit 1; }
   targets+=("caravan-sync:$gw_s_port:$gw_s_pid")
 fi
 # CPU ticks (user + system) of a comma-separated list of processes
