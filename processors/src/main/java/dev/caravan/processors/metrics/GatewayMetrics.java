@@ -12,7 +12,6 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.Consumer;
 
 import io.micrometer.core.instrument.Counter;
@@ -120,7 +119,7 @@ public final class GatewayMetrics implements RequestObserver, Consumer<Decision>
     public void onRequestComplete(Exchange exchange, String endpoint, int status, long durationNanos) {
         EndpointMeters e = endpointMeters(endpoint);
         e.requests(status).increment();
-        e.duration.record(durationNanos, TimeUnit.NANOSECONDS);
+        e.duration().record(durationNanos, TimeUnit.NANOSECONDS);
         if (exchange == null) {
             recordSglangHttp(null, e, status, durationNanos);
             return;
@@ -168,25 +167,25 @@ public final class GatewayMetrics implements RequestObserver, Consumer<Decision>
     private void recordSglangHttp(Exchange exchange, EndpointMeters e, int status, long durationNanos) {
         String method = exchange == null ? null : exchange.getIn().getHeader(Exchange.HTTP_METHOD, String.class);
         MethodMeters byMethod = e.method(method == null ? "OTHER" : method);
-        byMethod.requests.increment();
-        byMethod.duration.record(durationNanos, TimeUnit.NANOSECONDS);
+        byMethod.requests().increment();
+        byMethod.duration().record(durationNanos, TimeUnit.NANOSECONDS);
         String code = exchange == null ? null : ERROR_CODE.get(exchange);
         (code == null || code.isEmpty() ? e.responses(status) : responses(code, status)).increment();
     }
 
-    private Counter responses(String c, int status) {
+    Counter responses(String c, int status) {
         return counter(MeterKey.of("sh", c, status), () -> Counter.builder("smg.http.responses")
                 .description("Total HTTP responses by status_code and error_code (SGLang's name)")
                 .tags("status_code", Integer.toString(status), "error_code", c).register(registry));
     }
 
-    private Counter requests(String endpoint, int status) {
+    Counter requests(String endpoint, int status) {
         return counter(MeterKey.of("r", endpoint, status), () -> Counter.builder("caravan.requests")
                 .description("Requests answered, by route path and HTTP status")
                 .tags("endpoint", endpoint, "status", Integer.toString(status)).register(registry));
     }
 
-    private MethodMeters methodMeters(String m, String path) {
+    MethodMeters methodMeters(String m, String path) {
         Counter requests = counter(MeterKey.of("sr", m, path), () -> Counter.builder("smg.http.requests")
                 .description("Total HTTP requests by method and path (SGLang's name)")
                 .tags("method", m, "path", path).register(registry));
@@ -198,76 +197,7 @@ public final class GatewayMetrics implements RequestObserver, Consumer<Decision>
 
     private EndpointMeters endpointMeters(String endpoint) {
         EndpointMeters e = endpoints.get(endpoint);
-        return e != null ? e : endpoints.computeIfAbsent(endpoint, EndpointMeters::new);
-    }
-
-    /** One method's SGLang meters of an endpoint. */
-    private record MethodMeters(String method, Counter requests, Timer duration) {
-    }
-
-    /**
-     * The meters of one endpoint, looked up by its path alone: a request's meters are then a field or an array slot
-     * away, where each was a {@link MeterKey} built and hashed per request. Created through the same look-ups as
-     * before (the same meters, registered when first used); statuses outside 0..599 and error codes go through them.
-     */
-    private final class EndpointMeters {
-        private static final int STATUSES = 600;
-        private final String endpoint;
-        private final Timer duration;
-        private volatile Timer ttfb;
-        private volatile MethodMeters lastMethod;
-        private final AtomicReferenceArray<Counter> requests = new AtomicReferenceArray<>(STATUSES);
-        private final AtomicReferenceArray<Counter> responses = new AtomicReferenceArray<>(STATUSES);
-
-        EndpointMeters(String endpoint) {
-            this.endpoint = endpoint;
-            this.duration = timer("caravan.request.duration", "Time from request arrival to the end of the response",
-                    endpoint);
-        }
-
-        Counter requests(int status) {
-            if (status < 0 || status >= STATUSES) {
-                return GatewayMetrics.this.requests(endpoint, status);
-            }
-            Counter c = requests.get(status);
-            if (c == null) {
-                c = GatewayMetrics.this.requests(endpoint, status);
-                requests.set(status, c);
-            }
-            return c;
-        }
-
-        /** {@code smg_http_responses_total} of a response without an error code. */
-        Counter responses(int status) {
-            if (status < 0 || status >= STATUSES) {
-                return GatewayMetrics.this.responses("", status);
-            }
-            Counter c = responses.get(status);
-            if (c == null) {
-                c = GatewayMetrics.this.responses("", status);
-                responses.set(status, c);
-            }
-            return c;
-        }
-
-        Timer ttfb() {
-            Timer t = ttfb;
-            if (t == null) {
-                t = timer("caravan.time.to.first.byte", "Time from request arrival to the upstream response head",
-                        endpoint);
-                ttfb = t;
-            }
-            return t;
-        }
-
-        MethodMeters method(String m) {
-            MethodMeters last = lastMethod;
-            if (last == null || !last.method().equals(m)) {
-                last = methodMeters(m, endpoint);
-                lastMethod = last;
-            }
-            return last;
-        }
+        return e != null ? e : endpoints.computeIfAbsent(endpoint, k -> new EndpointMeters(this, k));
     }
 
     private Counter counter(MeterKey key, java.util.function.Supplier<Counter> create) {
@@ -275,7 +205,7 @@ public final class GatewayMetrics implements RequestObserver, Consumer<Decision>
         return (Counter) (m != null ? m : cache.computeIfAbsent(key, k -> create.get()));
     }
 
-    private Timer timer(String name, String description, String endpoint) {
+    Timer timer(String name, String description, String endpoint) {
         MeterKey key = MeterKey.of(name, endpoint);
         Meter m = cache.get(key);
         return (Timer) (m != null ? m : cache.computeIfAbsent(key, k -> Timer.builder(name).description(description)
