@@ -5,9 +5,15 @@
 # of the gateway process and of its Vert.x event-loop threads (user + system, /proc), and the median requests/second.
 # For comparing a change against the build before it: copy each build's app/target/caravan.jar aside first.
 #
+# The table's last column is the median over the rounds of each build's CPU per request divided by the first build's
+# in the same round: a noisy neighbour moves both sides of a round alike, so the paired ratio is steadier than the
+# ratio of the medians.
+#
 # Needs: wrk. Usage: it-tests/bench/gateway-cpu-ab.sh ROUNDS SECONDS CONNECTIONS NAME=JAR [NAME=JAR ...]
 #   e.g. it-tests/bench/gateway-cpu-ab.sh 10 6 16 before=/tmp/before.jar after=app/target/caravan.jar
-# Ports: CPU_AB_PORT_BASE+1.. (default 18400).
+# The same jar may appear under several names, e.g. to compare JVM options: CPU_AB_JAVA_OPTS_<NAME> gives the JVM
+# options of build NAME (default: CARAVAN_JAVA_OPTS), e.g. CPU_AB_JAVA_OPTS_par=-XX:+UseParallelGC.
+# Ports: CPU_AB_PORT_BASE+1.. (default 18400). CPU_AB_WARMUP: seconds of JIT warm-up per build (default 15).
 set -euo pipefail
 [ $# -ge 4 ] || { sed -n 2,10p "$0" >&2; exit 2; }
 rounds=$1; secs=$2; conns=$3; shift 3
@@ -25,14 +31,15 @@ java -jar "$work/${names[0]}.jar" sim --port $sim_port --time-scale 1000 --defau
 pids+=($!)
 for name in "${names[@]}"; do
   port=$((port + 1)); ports+=($port)
-  java ${CARAVAN_JAVA_OPTS:-} -jar "$work/$name.jar" run --host 127.0.0.1 --port $port --log-level warn \
+  opts_var="CPU_AB_JAVA_OPTS_$name"
+  java ${!opts_var-${CARAVAN_JAVA_OPTS:-}} -jar "$work/$name.jar" run --host 127.0.0.1 --port $port --log-level warn \
     --prometheus-port -1 --worker-urls http://127.0.0.1:$sim_port >"$work/$name.log" 2>&1 &
   pids+=($!)
 done
 post_lua "$work/post.lua"
 await_completions "${ports[@]}"
 echo "warming up (JIT) ..." >&2
-for p in "${ports[@]}"; do wrk -t2 -c16 -d15s -s "$work/post.lua" "http://127.0.0.1:$p/v1/completions" >/dev/null; done
+for p in "${ports[@]}"; do wrk -t2 -c16 -d"${CPU_AB_WARMUP:-15}s" -s "$work/post.lua" "http://127.0.0.1:$p/v1/completions" >/dev/null; done
 ticks() { sed 's/.*) //' "/proc/$1/stat" | awk '{print $12 + $13}'; }
 loop_ticks() { # the Vert.x event loops' threads only (thread names are cut to 15 characters)
   local sum=0 t
@@ -61,10 +68,13 @@ rows = collections.defaultdict(list)
 for line in open(sys.argv[1]):
     name, cpu, loop, rps = line.split()
     rows[name].append((float(cpu), float(loop), float(rps)))
-print("| build | CPU µs/request, median (lowest) | event loops µs/request, median (lowest) | req/s (median) | rounds |")
-print("|---|---|---|---|---|")
+first = next(iter(rows.values()))
+print("| build | CPU µs/request, median (lowest) | event loops µs/request, median (lowest) | req/s (median) | rounds "
+      "| CPU ÷ first build's, median of the rounds |")
+print("|---|---|---|---|---|---|")
 for name, v in rows.items():
     cpu, loop, rps = zip(*v)
+    paired = statistics.median(c / f[0] for c, f in zip(cpu, first))
     print(f"| {name} | {statistics.median(cpu):.1f} ({min(cpu):.1f}) | {statistics.median(loop):.1f} ({min(loop):.1f}) "
-          f"| {statistics.median(rps):,.0f} | {len(v)} |")
+          f"| {statistics.median(rps):,.0f} | {len(v)} | {paired:.3f} |")
 PY

@@ -13,6 +13,9 @@
 # Every gateway runs with --prometheus-port -1 (several on one machine; /metrics stays on --port).
 # Each measurement also reads the CPU time (user + system, /proc) the target's own processes spent, per request: the
 # engine for direct, the gateway for Caravan, nginx's master and workers for nginx.
+# Each target is first warmed up for OVERHEAD_WARMUP seconds (default 60) of wrk -c16: on a slow machine the gateway's
+# JIT compilers are still busy after 20 s (C2 threads at a quarter of a core), which a measurement taken then charges
+# to the gateway's CPU and latency; nginx and the engine have no JIT to wait for.
 # OVERHEAD_SYNC=off leaves out the two sync replicas (caravan-sync), e.g. on a machine too loaded for Hazelcast's
 # members to find each other in time.
 set -euo pipefail
@@ -108,7 +111,7 @@ ticks_per_s=$(getconf CLK_TCK)
 echo "warming up (JIT) ..." >&2
 for t in "${targets[@]}"; do
   IFS=: read -r _ port _ <<<"$t"
-  wrk -t2 -c16 -d20s -s "$work/post.lua" "http://127.0.0.1:$port/v1/completions" >/dev/null
+  wrk -t2 -c16 -d"${OVERHEAD_WARMUP:-60}s" -s "$work/post.lua" "http://127.0.0.1:$port/v1/completions" >/dev/null
 done
 
 results="$work/results.txt"

@@ -11,9 +11,9 @@ import org.apache.camel.support.PatternHelper;
  * Which routes camel-main's Micrometer route policy times ({@code camel_exchanges_total}, {@code camel_route_...}): on
  * the request path only {@code inference}, which every inference request runs once. Left out: the endpoint routes
  * that only name the request's kind and hand over to {@code inference} ({@code caravan_requests_total{endpoint}}
- * counts and times requests per endpoint), and the attempt loop's inner routes ({@code attempts}, the attempt bodies
- * {@code attempt-forward}, {@code attempt-pd-*}), which run inside {@code inference} once per attempt
- * ({@code caravan_retries_total} counts the extra attempts). Each timed route costs every request a timer sample, a
+ * counts and times requests per endpoint), and the P/D attempt bodies ({@code attempt-pd-*}), which the attempt loop
+ * inside {@code inference} runs once per attempt ({@code caravan_retries_total} counts the extra attempts; the regular
+ * forward body is part of {@code inference} itself). Each timed route costs every request a timer sample, a
  * {@code String.format}ted exchange property and counter updates: with four timed routes per request that was about a
  * tenth of the gateway's CPU per request (docs/design/request-path.md, "Per-request cost"). {@code inference} itself is
  * timed by a {@link RouteTimer} instead of camel-micrometer's policy: the same meters without the formatted property.
@@ -23,7 +23,7 @@ import org.apache.camel.support.PatternHelper;
 final class RouteTimers {
 
     /** Camel's pattern syntax (route ids, {@code *} wildcards), comma-separated. */
-    static final String UNTIMED_ROUTES = "attempts,attempt-*,chat-completions,completions,generate,embeddings,rerank,"
+    static final String UNTIMED_ROUTES = "attempt-*,chat-completions,completions,generate,embeddings,rerank,"
             + "rerank-legacy,classify,tokenize,detokenize,responses";
 
     /** The route every inference request runs once, timed by a {@link RouteTimer}, not camel-micrometer's policy. */

@@ -40,7 +40,7 @@ class RouteTimerTest {
                     assertThat(e.getProperty(RouteTimer.SAMPLE)).isInstanceOf(Timer.Sample.class);
                 });
                 from("direct:control").routeId("control").log("control");
-                from("direct:attempts").routeId("attempts").log("attempt");
+                from("direct:attempt-pd-sglang").routeId("attempt-pd-sglang").log("attempt");
             }
         });
         context.start();
@@ -73,18 +73,18 @@ class RouteTimerTest {
     @Test
     void untimedRoutesHaveNoRoutePolicyAndInferenceOnlyItsTimer() throws Exception {
         start();
-        context.createProducerTemplate().sendBody("direct:attempts", "x");
+        context.createProducerTemplate().sendBody("direct:attempt-pd-sglang", "x");
 
-        assertThat(context.getRoute("attempts").getRoutePolicyList()).isEmpty();
+        assertThat(context.getRoute("attempt-pd-sglang").getRoutePolicyList()).isEmpty();
         assertThat(context.getRoute("inference").getRoutePolicyList()).singleElement().isInstanceOf(RouteTimer.class);
-        assertThat(registry.find("camel.exchanges.total").tag("routeId", "attempts").counter()).isNull();
+        assertThat(registry.find("camel.exchanges.total").tag("routeId", "attempt-pd-sglang").counter()).isNull();
     }
 
     @Test
     void withContextMetersOnUntimedRoutesKeepCamelsPolicyWhichFeedsThem() throws Exception {
         start(true);
 
-        assertThat(context.getRoute("attempts").getRoutePolicyList()).singleElement()
+        assertThat(context.getRoute("attempt-pd-sglang").getRoutePolicyList()).singleElement()
                 .isInstanceOf(MicrometerRoutePolicy.class);
     }
 

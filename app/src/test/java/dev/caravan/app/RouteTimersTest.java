@@ -41,14 +41,21 @@ class RouteTimersTest {
     void everyEndpointRouteHandingOverToInferenceIsUntimedAndInferenceIsTimed() throws IOException {
         List<List<String>> routes = ingressRoutes();
         assertThat(routes.get(0)).hasSize(10).allMatch(RouteTimersTest::untimed);
-        assertThat(routes.get(1)).contains("inference", "attempts", "attempt-forward", "stored-response");
-        assertThat(routes.get(1)).filteredOn(id -> !id.equals("attempts") && !id.startsWith("attempt-"))
+        assertThat(routes.get(1)).contains("inference", "stored-response", "shadow-policies")
                 .noneMatch(RouteTimersTest::untimed);
     }
 
     @Test
-    void theAttemptLoopAndEveryAttemptBodyAreUntimed() {
-        assertThat(List.of("attempts", "attempt-forward", "attempt-pd-sglang", "attempt-pd-vllm"))
+    void theAttemptLoopAndTheForwardBodyRunInsideInference() throws IOException {
+        List<String> others = ingressRoutes().get(1);
+
+        assertThat(others).doesNotContain("attempts", "attempt-forward");
+        assertThat(Files.readString(INGRESS)).doesNotContain("direct:attempts", "direct:attempt-forward");
+    }
+
+    @Test
+    void everyPdAttemptBodyIsUntimed() {
+        assertThat(List.of("attempt-pd-sglang", "attempt-pd-vllm"))
                 .allMatch(RouteTimersTest::untimed);
         assertThat(List.of("inference", "pd-prefill-leg", "pd-decode-leg", "call-workers", "response-get"))
                 .noneMatch(RouteTimersTest::untimed);

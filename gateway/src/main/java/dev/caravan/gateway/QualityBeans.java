@@ -30,7 +30,7 @@ import dev.caravan.processors.routing.PolicyRegistry;
 
 /**
  * Decision quality and shadow policies (docs/observability.md, "Decision quality"): the steps {@code measurePrefixes}
- * and {@code scoreShadowPolicies} of the {@code attempt-forward} route. With neither {@code --decision-quality} nor
+ * and {@code scoreShadowPolicies} of the regular attempt body (the inference route). With neither {@code --decision-quality} nor
  * {@code --shadow-policies} the first does nothing and the second is never reached. Also kv_aware's fallback to
  * cache_aware while its parity self-check is degraded ({@code --kv-parity-fallback}).
  */

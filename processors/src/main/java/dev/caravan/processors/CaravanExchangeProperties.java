@@ -129,7 +129,7 @@ public final class CaravanExchangeProperties {
     public static final ExchangeProperty<Map<String, String>> RESPONSE_HEADERS =
             ExchangeProperty.ofGeneric("caravanResponseHeaders", Map.class);
 
-    // ---- the attempt loop (routes/ingress.camel.yaml direct:attempts, docs/reliability.md) ------------------------
+    // ---- the attempt loop (routes/ingress.camel.yaml, route inference, docs/reliability.md) --------------------
 
     /**
      * Route-settable and route-read. The attempt body the loop runs, {@code direct:attempt-<value>}: {@code forward}

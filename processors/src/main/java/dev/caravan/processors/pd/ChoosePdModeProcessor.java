@@ -12,7 +12,7 @@ import dev.caravan.processors.request.RequestKind;
 /**
  * Inference route step {@code choosePdMode}: with {@code --pd-disaggregation}, gives chat, completions and generate
  * requests the P/D attempt body of the configured mode ({@code ATTEMPT} = {@code pd-sglang} / {@code pd-vllm}: the
- * attempt loop then runs {@code direct:attempt-pd-<mode>} instead of {@code direct:attempt-forward}). Embeddings have no
+ * attempt loop then runs {@code direct:attempt-pd-<mode>} instead of the regular forward steps). Embeddings have no
  * decode phase and stay on regular workers. In vLLM mode {@code /generate} (SGLang's API, which vLLM's
  * {@code kv_transfer_params} protocol does not cover) is a 400. Without P/D it does nothing.
  *

@@ -15,9 +15,10 @@ import org.apache.camel.Processor;
  * ({@code EXCLUDED_WORKERS}) and, when a retry is allowed, tells the relaying steps to hold back a retryable status
  * instead of relaying it ({@code HOLD_BACK_STATUSES}).
  *
- * <p>The loop ({@code direct:attempts}, ingress.camel.yaml), written once for every attempt body:
- * {@code beginAttempts → loop while ATTEMPT_PENDING [ doTry(direct:attempt-<ATTEMPT>) → decideRetry → awaitBackoff ]},
- * where the body is {@code attempt-forward} (selectWorker, forwardStream) or a P/D one (pd.camel.yaml).
+ * <p>The loop (in the {@code inference} route, ingress.camel.yaml), written once for every attempt body:
+ * {@code beginAttempts → loop while ATTEMPT_PENDING [ doTry(attempt body) → decideRetry → awaitBackoff ]}, where the
+ * body is the regular forward (selectWorker, forwardStream) or {@code direct:attempt-<ATTEMPT>}, a P/D one
+ * (pd.camel.yaml).
  */
 public final class BeginAttemptsProcessor implements Processor {
 
