@@ -17,10 +17,11 @@ import dev.caravan.policies.tree.ApproximateRadixTree;
  * load up at once and down after {@link #SHRINK_AFTER_NANOS} of lower load.
  *
  * <ul>
- *   <li><b>Which prefix.</b> The prompt's shared branch point in its model's tree
- *       ({@link ApproximateRadixTree#sharedPrefixChars} with {@value #CANDIDATE_PARTS}·N parts, N the healthy
- *       candidates): a preamble that requests branch off from, or a hot tenant's system prompt.</li>
- *   <li><b>Its load.</b> Every request whose deepest such branch point it is counts, in requests per second decayed
+ *   <li><b>Which prefix.</b> One of the prompt's shared branch points in its model's tree
+ *       ({@link ApproximateRadixTree#sharedBranchPoints} with {@value #CANDIDATE_PARTS}·N parts, N the healthy
+ *       candidates): a preamble that requests branch off from, or a hot tenant's system prompt. Of nested ones, the
+ *       shallowest that alone makes the request a hit, else the deepest ({@link #keyPoint}).</li>
+ *   <li><b>Its load.</b> Every request keyed to it counts, in requests per second decayed
  *       with a half-life of {@link #HALF_LIFE_NANOS} on the injected clock, against the model's requests since the
  *       prefix was first seen, decayed the same way: {@code share = prefix / total}; k stays 1 until the model has
  *       routed {@value #MIN_EVIDENCE}·N requests since then (counted, not decayed: slow traffic gets there too).</li>
@@ -76,7 +77,7 @@ final class HotPrefixes {
     Worker pick(String model, ApproximateRadixTree tree, String text, List<Worker> healthy,
                 ToIntFunction<Worker> loadOf, LongPredicate onlyByPrefix) {
         int n = healthy.size();
-        long shared = tree.sharedPrefixChars(text, CANDIDATE_PARTS * n);
+        long shared = keyPoint(tree.sharedBranchPoints(text, CANDIDATE_PARTS * n), onlyByPrefix);
         long now = nanoTime.getAsLong();
         synchronized (this) {
             Rate all = totals.computeIfAbsent(model, m -> new Rate());
@@ -94,6 +95,21 @@ final class HotPrefixes {
             }
             return onlyByPrefix.test(shared) ? p.spread(healthy) : null;
         }
+    }
+
+    /**
+     * The branch point a request counts against: the shallowest that alone makes it a hit, so a hot prompt's requests
+     * all count against the prompt although some also pass its own deeper branch points ("hot prompt + Q1" for requests
+     * 1, 10-19, 100-199... while those carry 1/N of the traffic); else (a miss, or a conversation whose own history
+     * hits) the deepest, as a preamble's later turns do. 0 for none.
+     */
+    static long keyPoint(long[] points, LongPredicate onlyByPrefix) {
+        for (long p : points) {
+            if (onlyByPrefix.test(p)) {
+                return p;
+            }
+        }
+        return points.length == 0 ? 0 : points[points.length - 1];
     }
 
     /**

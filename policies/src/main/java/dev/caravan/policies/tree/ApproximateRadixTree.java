@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.PriorityQueue;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.LongConsumer;
 import java.util.function.ToLongFunction;
 
 /**
@@ -63,7 +64,7 @@ public final class ApproximateRadixTree {
 
     /** Leaves removed per write-lock hold during eviction. */
     static final int EVICTION_BATCH = 512;
-    /** Root pass count at which every node's {@link Node#passes} is halved (far from int overflow). */
+    /** Root pass count at which every node's {@link Node#passes()} is halved (far from int overflow). */
     static final int PASSES_HALVING_AT = 1 << 30;
 
     private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
@@ -110,8 +111,11 @@ public final class ApproximateRadixTree {
         try {
             int t = register(tenant);
             long now = epoch.incrementAndGet();
-            if (!text.isEmpty() && ++root.passes >= PASSES_HALVING_AT) { // seeding a worker is no traffic
-                halvePasses();
+            if (!text.isEmpty()) { // seeding a worker is no traffic
+                root.addPass();
+                if (root.passes() >= PASSES_HALVING_AT) {
+                    halvePasses();
+                }
             }
             root.addTenant(t, 0);
             if (latestOwns) {
@@ -125,7 +129,7 @@ public final class ApproximateRadixTree {
                 Node child = node.child(cp);
                 if (child == null) {
                     Node leaf = new Node(text.substring(pos), node);
-                    leaf.passes = 1;
+                    leaf.setPasses(1);
                     leaf.addTenant(t, now);
                     leaf.owner = t;
                     node.putChild(cp, leaf);
@@ -138,7 +142,7 @@ public final class ApproximateRadixTree {
                 if (k < child.label.length()) {
                     child = split(node, cp, child, k);
                 }
-                child.passes++;
+                child.addPass();
                 if (child.addTenant(t, now)) {
                     tenantChars[t] += child.labelChars;
                 } else {
@@ -162,7 +166,7 @@ public final class ApproximateRadixTree {
         mid.tenants = child.tenants.clone();
         mid.stamps = child.stamps.clone();
         mid.owner = child.owner;
-        mid.passes = child.passes;
+        mid.setPasses(child.passes());
         child.label = child.label.substring(k);
         child.labelChars -= mid.labelChars;
         child.parent = mid;
@@ -264,7 +268,9 @@ public final class ApproximateRadixTree {
     /**
      * Code points of the longest prefix of {@code text} that ends at a <em>shared branch point</em>: a point on the
      * text's matched path from which at least two continuations leave (the tree's children there, plus the text itself
-     * when it would branch off there) and through which at least {@code 1/parts} of all inserts so far passed. Such a
+     * when it would branch off there) or have left since the node was created (children since evicted still count, as
+     * their traffic still counts in the node's passes: a preamble whose older continuations the tree forgot, with one
+     * recent one left, stays shared) and through which at least {@code 1/parts} of all inserts so far passed. Such a
      * prefix, a preamble that many conversations or requests go on from, is worth little as a reason to pick a worker:
      * it carries so much traffic that every worker can be expected to hold it. 0 when there is none (or no insert yet).
      * A conversation that only grows never branches, so its own history is never shared, however much traffic it has.
@@ -272,22 +278,60 @@ public final class ApproximateRadixTree {
      * @param parts the share's denominator, e.g. the number of healthy workers; &gt;= 1
      */
     public long sharedPrefixChars(String text, int parts) {
+        return sharedWalk(text, parts, null);
+    }
+
+    /**
+     * Every shared branch point on the text's path, as {@link #sharedPrefixChars} defines them, in code points from the
+     * shallowest to the deepest ({@link #sharedPrefixChars} is the last, or 0 for none): a hot tenant's prompt and,
+     * deeper, its requests' own branch points (request numbers 1, 10-19, 100-199...) when those too carry 1/parts of
+     * the traffic, so a caller can choose among the nested prefixes rather than take the deepest.
+     *
+     * @param parts the share's denominator; &gt;= 1
+     */
+    public long[] sharedBranchPoints(String text, int parts) {
+        Points points = new Points();
+        sharedWalk(text, parts, points);
+        return Arrays.copyOf(points.chars, points.size);
+    }
+
+    /** A growable list of branch points' lengths. */
+    private static final class Points implements LongConsumer {
+        long[] chars = new long[4];
+        int size;
+
+        @Override
+        public void accept(long value) {
+            if (size == chars.length) {
+                chars = Arrays.copyOf(chars, size * 2);
+            }
+            chars[size++] = value;
+        }
+    }
+
+    /** One walk for both of the above; {@code each} (when not null) is given every shared point, shallowest first. */
+    private long sharedWalk(String text, int parts, LongConsumer each) {
         if (parts < 1) {
             throw new IllegalArgumentException("parts must be >= 1, was " + parts);
         }
         int len = text.length();
         lock.readLock().lock();
         try {
-            long total = root.passes;
+            long total = root.passes();
             Node node = root;
             long matched = 0;
             long shared = 0;
             int pos = 0;
             while (pos < len) {
                 Node child = node.child(text.codePointAt(pos));
-                int continuations = node.childCount() + (child == null ? 1 : 0);
-                if (node != root && continuations >= 2 && (long) node.passes * parts >= total) {
+                // branching here: the text would leave it as a new continuation, or the node branched before (its
+                // other continuations may since be evicted; its count still holds their traffic)
+                boolean branches = node.branched() || (child == null && node.childCount() > 0);
+                if (node != root && branches && (long) node.passes() * parts >= total) {
                     shared = matched;
+                    if (each != null) {
+                        each.accept(shared);
+                    }
                 }
                 if (child == null) {
                     break;
@@ -296,8 +340,11 @@ public final class ApproximateRadixTree {
                 if (k < child.label.length()) {
                     // diverges inside the edge (two continuations) unless the text simply ends there
                     matched += child.label.codePointCount(0, k);
-                    if (pos + k < len && k > 0 && (long) child.passes * parts >= total) {
+                    if (pos + k < len && k > 0 && (long) child.passes() * parts >= total) {
                         shared = matched;
+                        if (each != null) {
+                            each.accept(shared);
+                        }
                     }
                     break;
                 }
@@ -317,7 +364,7 @@ public final class ApproximateRadixTree {
         stack.push(root);
         while (!stack.isEmpty()) {
             Node n = stack.pop();
-            n.passes >>= 1;
+            n.halvePasses();
             for (int i = 0, c = n.childCount(); i < c; i++) {
                 stack.push(n.childAt(i));
             }
@@ -614,8 +661,11 @@ public final class ApproximateRadixTree {
                     if (n.child(child.firstCodePoint()) != child) {
                         throw new IllegalStateException("child keyed by the wrong code point: '" + child.label + "'");
                     }
-                    if (child.passes > n.passes) {
+                    if (child.passes() > n.passes()) {
                         throw new IllegalStateException("more passes through '" + child.label + "' than its parent");
+                    }
+                    if (c >= 2 && !n.branched()) {
+                        throw new IllegalStateException("'" + n.label + "' has " + c + " children but never branched");
                     }
                     stack.push(child);
                 }

@@ -37,13 +37,14 @@ final class Node {
      */
     int owner = -1;
     /**
-     * Inserts whose text passed through (or ended on) this node, a split's upper half inheriting the lower's count;
-     * halved everywhere when the root's reaches {@link ApproximateRadixTree#PASSES_HALVING_AT}, so ratios survive. It
-     * took the place of a {@code removed} flag ({@link #removed()} is derived instead), so a node is still 48 bytes
-     * with compressed references.
+     * The pass count and the branched flag in one int, so a node is still 48 bytes with compressed references (the
+     * count took the place of a {@code removed} flag, {@link #removed()} being derived instead; a separate boolean would
+     * make it 56). Bits 0-30: {@link #passes()}; bit 31: {@link #branched()}.
      */
-    int passes;
+    private int passBits;
 
+    private static final int BRANCHED = Integer.MIN_VALUE;
+    private static final int COUNT = Integer.MAX_VALUE;
     Node(String label, Node parent) {
         this.label = label;
         this.labelChars = label.codePointCount(0, label.length());
@@ -56,6 +57,39 @@ final class Node {
      */
     boolean removed() {
         return parent == null && labelChars > 0;
+    }
+
+    /**
+     * Inserts whose text passed through (or ended on) this node, a split's upper half inheriting the lower's count;
+     * halved everywhere when the root's reaches {@link ApproximateRadixTree#PASSES_HALVING_AT} (so below 2^30, clear of
+     * the flag bit), so ratios survive. Children's evictions leave it alone: it keeps counting the traffic that went on
+     * into continuations since forgotten.
+     */
+    int passes() {
+        return passBits & COUNT;
+    }
+
+    void setPasses(int passes) {
+        passBits = (passBits & BRANCHED) | passes;
+    }
+
+    void addPass() {
+        passBits++;
+    }
+
+    void halvePasses() {
+        passBits = (passBits & BRANCHED) | ((passBits & COUNT) >> 1);
+    }
+
+    /**
+     * True once two or more children have left this node at the same time: traffic branched here, a fact that
+     * evicting all but one of those children (or all of them) does not undo, just as it does not undo the count. A
+     * node that only ever had one child at a time (a conversation that only grows, its tail evicted and re-inserted)
+     * never branched. A split's upper half starts unbranched: the branch point it inherits the count of is the lower
+     * half's end, not its own.
+     */
+    boolean branched() {
+        return passBits < 0;
     }
 
     Node child(int firstCodePoint) {
@@ -90,6 +124,9 @@ final class Node {
         System.arraycopy(children, at, nodes, at + 1, n - at);
         childKeys = keys;
         children = nodes;
+        if (n >= 1) {
+            passBits |= BRANCHED;
+        }
     }
 
     void removeChild(int firstCodePoint) {

@@ -144,6 +144,43 @@ class CacheAwareHotPrefixTest {
     }
 
     @Test
+    void aHotPromptsRequestsAllCountAgainstThePromptNotAlsoAgainstItsDeeperBranchPoints() {
+        CacheAwarePolicy p = replicating();
+        // 5/8 of the traffic is the hot prompt; three of its five requests go on with "Kind A", two with "Kind B", so
+        // "hot prompt + Kind A: Question " is itself a branch point with 3/8 of the traffic (over 1/4) below it
+        Map<String, Integer> byWorker = new LinkedHashMap<>();
+        Map<String, Integer> branches = new LinkedHashMap<>();
+        int hotSent = 0;
+        for (int i = 0; i < 760; i++) {
+            clock.advance(STEP);
+            int q = sent++;
+            if (((i % 8) + 1) * 5 / 8 > (i % 8) * 5 / 8) {
+                String kind = hotSent++ % 5 < 3 ? "Kind A: " : "Kind B: ";
+                Decision d = p.select(workers, SelectionContext.ofText(HOT + kind + question(q)));
+                if (i >= 600) {
+                    byWorker.merge(d.worker().url(), 1, Integer::sum);
+                    branches.merge(d.branch(), 1, Integer::sum);
+                }
+            } else {
+                p.select(workers, SelectionContext.ofText("Cold tenant " + q % COLD_TENANTS + " prompt: "
+                        + "keep it short. ".repeat(16) + question(q)));
+            }
+        }
+        // one prefix with 5/8 of the traffic: four holders taking turns (keyed by the deepest point instead, the
+        // "Kind A" requests count against a prefix of their own, 3/8 of the traffic, and spread over three)
+        assertThat(branches).containsExactly(Map.entry("hot_prefix", 100));
+        assertThat(byWorker).hasSize(4).allSatisfy((url, n) -> assertThat(n).isEqualTo(25));
+    }
+
+    @Test
+    void ofNestedBranchPointsARequestIsKeyedToTheShallowestThatAloneMakesItAHitElseTheDeepest() {
+        long[] points = {18, 350, 368};
+        assertThat(HotPrefixes.keyPoint(points, shared -> shared >= 350)).isEqualTo(350);
+        assertThat(HotPrefixes.keyPoint(points, shared -> false)).isEqualTo(368);
+        assertThat(HotPrefixes.keyPoint(new long[0], shared -> true)).isZero();
+    }
+
+    @Test
     void tenantsWithLessThanOneWorkersShareKeepTheirWorkerWhileAnotherPrefixIsReplicated() {
         CacheAwarePolicy p = replicating();
         Run run = drive(p, 5, 800);

@@ -64,6 +64,18 @@ class ApproximateRadixTreeSharedPrefixTest {
     }
 
     @Test
+    void sharedBranchPointsListsEveryQualifyingPointShallowestFirstEndingWithTheDeepest() {
+        for (int t = 0; t < 8; t++) {
+            tree.insert("tenant " + t + " system prompt. question " + t, "w" + (t % 4));
+        }
+        String again = "tenant 0 system prompt. question again";
+        assertThat(tree.sharedBranchPoints(again, 8))
+                .containsExactly("tenant ".length(), "tenant 0 system prompt. question ".length());
+        assertThat(tree.sharedBranchPoints(again, 4)).containsExactly("tenant ".length());
+        assertThat(tree.sharedBranchPoints("other", 4)).isEmpty();
+    }
+
+    @Test
     void aTextEndingInsideAnEdgeDoesNotBranch() {
         tree.insert(PREAMBLE + "one", "w1");
         assertThat(tree.sharedPrefixChars(PREAMBLE.substring(0, 10), 1)).isZero();
@@ -75,6 +87,52 @@ class ApproximateRadixTreeSharedPrefixTest {
         tree.insert(PREAMBLE + "y", "w2");
         tree.verify(); // the split node inherited the first insert's pass, then counted the second
         assertThat(tree.sharedPrefixChars(PREAMBLE + "z", 1)).isEqualTo(PREAMBLE.length());
+    }
+
+    @Test
+    void aPreambleStaysSharedAfterEvictionLeftItOneNewContinuation() {
+        for (char c = 'A'; c <= 'H'; c++) {
+            tree.insert(PREAMBLE + c + " asks question " + c + ".", "w1");
+        }
+        tree.evictTenantTo("w1", PREAMBLE.length()); // the eight continuations go, the preamble node stays
+        tree.insert(PREAMBLE + "I asks question I.", "w1");
+        // the preamble's only child is the new continuation, and this text follows it past the preamble; all nine
+        // inserts crossed the preamble, eight of them into continuations since evicted
+        assertThat(tree.sharedPrefixChars(PREAMBLE + "I asks question I, again?", 2)).isEqualTo(PREAMBLE.length());
+        tree.verify();
+    }
+
+    @Test
+    void aHotPromptStaysSharedWhenOnlyTheRecentRequestNumbersSubtreeIsLeft() {
+        // the b2b hot tenant's shape: user turns "Q<i> ..." branch off its prompt by request number
+        String hot = PREAMBLE + "User: Q";
+        ApproximateRadixTree recent = new ApproximateRadixTree();
+        for (int i = 1; i <= 39; i++) {
+            String text = hot + i + " question text " + i;
+            tree.insert(text, "w" + (i % 2));
+            if (i >= 30) {
+                recent.insert(text, "w" + (i % 2));
+            }
+        }
+        // both workers forget requests 1 to 29 (a tenant's count is the size of its texts' trie, whatever the edges)
+        tree.evictTenantTo("w0", recent.tenantChars("w0"));
+        tree.evictTenantTo("w1", recent.tenantChars("w1"));
+        assertThat(tree.prefixMatch(hot + "1").matchedChars()).isEqualTo(hot.length()); // only "3" is left under it
+        assertThat(tree.sharedPrefixChars(hot + "35 question text 35, and more", 2)).isEqualTo(hot.length());
+        tree.verify();
+    }
+
+    @Test
+    void aConversationThatOnlyGrowsStaysUnsharedAfterItsTailWasEvicted() {
+        String turn1 = PREAMBLE + "Session 1: user turn one.";
+        String turn2 = turn1 + " Answer one. User turn two.";
+        String turn3 = turn2 + " Answer two. User turn three.";
+        tree.insert(turn1, "w1");
+        tree.insert(turn2, "w1");
+        tree.evictTenantTo("w1", turn1.length()); // turn two's suffix goes: turn one's node has passes 2, no child
+        tree.insert(turn3, "w1");
+        assertThat(tree.sharedPrefixChars(turn3 + " Answer three. User turn four.", 1)).isZero();
+        tree.verify();
     }
 
     @Test
