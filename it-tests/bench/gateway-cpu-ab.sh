@@ -7,7 +7,7 @@
 #
 # The table's last column is the median over the rounds of each build's CPU per request divided by the first build's
 # in the same round: a noisy neighbour moves both sides of a round alike, so the paired ratio is steadier than the
-# ratio of the medians.
+# ratio of the medians. Every other round runs the builds in reverse order, so that neither is always measured first.
 #
 # Needs: wrk. Usage: it-tests/bench/gateway-cpu-ab.sh ROUNDS SECONDS CONNECTIONS NAME=JAR [NAME=JAR ...]
 #   e.g. it-tests/bench/gateway-cpu-ab.sh 10 6 16 before=/tmp/before.jar after=app/target/caravan.jar
@@ -50,8 +50,11 @@ loop_ticks() { # the Vert.x event loops' threads only (thread names are cut to 1
 }
 hz=$(getconf CLK_TCK); threads=$(( conns < 2 ? 1 : 2 ))
 echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
+order=("${!names[@]}"); reversed=(); for ((k = ${#names[@]} - 1; k >= 0; k--)); do reversed+=("$k"); done
 for r in $(seq 1 "$rounds"); do
-  for i in "${!names[@]}"; do
+  # every other round in reverse order (A B, B A, ...), so that neither build is always measured first
+  if (( r % 2 == 0 )); then turn=("${reversed[@]}"); else turn=("${order[@]}"); fi
+  for i in "${turn[@]}"; do
     pid=${pids[$((i + 1))]}
     c0=$(ticks "$pid"); l0=$(loop_ticks "$pid")
     out=$(wrk -t"$threads" -c"$conns" -d"${secs}s" -s "$work/post.lua" "http://127.0.0.1:${ports[$i]}/v1/completions")
