@@ -31,12 +31,10 @@ class ApproximateRadixTreeSharedPrefixTest {
 
     @Test
     void aConversationThatOnlyGrowsNeverSharesItsOwnHistoryHoweverMuchTrafficItCarries() {
-        String turn1 = PREAMBLE + "Session 1: user turn one.";
-        String turn2 = turn1 + " Answer one. User turn two.";
-        String turn3 = turn2 + " Answer two. User turn three.";
-        tree.insert(turn1, "w1");
-        tree.insert(turn2, "w1");
-        assertThat(tree.sharedPrefixChars(turn3, 1)).isZero();
+        String[] turns = growingConversation();
+        tree.insert(turns[0], "w1");
+        tree.insert(turns[1], "w1");
+        assertThat(tree.sharedPrefixChars(turns[2], 1)).isZero();
     }
 
     @Test
@@ -124,14 +122,12 @@ class ApproximateRadixTreeSharedPrefixTest {
 
     @Test
     void aConversationThatOnlyGrowsStaysUnsharedAfterItsTailWasEvicted() {
-        String turn1 = PREAMBLE + "Session 1: user turn one.";
-        String turn2 = turn1 + " Answer one. User turn two.";
-        String turn3 = turn2 + " Answer two. User turn three.";
-        tree.insert(turn1, "w1");
-        tree.insert(turn2, "w1");
-        tree.evictTenantTo("w1", turn1.length()); // turn two's suffix goes: turn one's node has passes 2, no child
-        tree.insert(turn3, "w1");
-        assertThat(tree.sharedPrefixChars(turn3 + " Answer three. User turn four.", 1)).isZero();
+        String[] turns = growingConversation();
+        tree.insert(turns[0], "w1");
+        tree.insert(turns[1], "w1");
+        tree.evictTenantTo("w1", turns[0].length()); // turn two's suffix goes: turn one's node has passes 2, no child
+        tree.insert(turns[2], "w1");
+        assertThat(tree.sharedPrefixChars(turns[2] + " Answer three. User turn four.", 1)).isZero();
         tree.verify();
     }
 
@@ -148,5 +144,12 @@ class ApproximateRadixTreeSharedPrefixTest {
     void refusesAShareDenominatorBelowOne() {
         assertThatThrownBy(() -> tree.sharedPrefixChars("x", 0)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("parts must be >= 1, was 0");
+    }
+
+    /** Three turns of one conversation, each the previous one plus an answer and a new user turn. */
+    private static String[] growingConversation() {
+        String turn1 = PREAMBLE + "Session 1: user turn one.";
+        String turn2 = turn1 + " Answer one. User turn two.";
+        return new String[] {turn1, turn2, turn2 + " Answer two. User turn three."};
     }
 }
