@@ -4,8 +4,6 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
@@ -17,6 +15,7 @@ import org.slf4j.LoggerFactory;
 
 import dev.caravan.policies.Worker;
 import dev.caravan.policies.WorkerListener;
+import dev.caravan.processors.RouteChangeThread;
 import dev.caravan.processors.RouteChanges;
 import dev.caravan.processors.WhenFullyStarted;
 import dev.caravan.processors.reliability.WorkerBreakers;
@@ -34,8 +33,9 @@ import dev.caravan.processors.reliability.WorkerBreakers;
  * {@code worker-control-<W.id>-breaker}). On removal: the route is stopped and removed, then the bean unbound.
  *
  * <p>Threading and start-up as {@link dev.caravan.processors.kv.KvRouteManager}: every change runs on this manager's
- * own thread in registration order, and workers registered before the Camel context has fully started wait for
- * {@link #start}.
+ * own {@link RouteChangeThread} in registration order, none once the context is stopping (a route removed while
+ * Camel's stop walked the routes failed the stop with a {@code ConcurrentModificationException}), and workers
+ * registered before the Camel context has fully started wait for {@link #start}.
  */
 public final class WorkerControlRoutes implements WorkerListener, AutoCloseable {
 
@@ -50,11 +50,7 @@ public final class WorkerControlRoutes implements WorkerListener, AutoCloseable 
     private static final long STOP_TIMEOUT_SECONDS = 10;
 
     private final WorkerBreakers breakers;
-    private final ExecutorService executor = Executors.newSingleThreadExecutor(r -> {
-        Thread t = new Thread(r, "caravan-control-routes");
-        t.setDaemon(true);
-        return t;
-    });
+    private final RouteChangeThread changes = new RouteChangeThread("caravan-control-routes", "Control route changes");
     private final Map<String, Worker> pending = new LinkedHashMap<>();
     private final Set<String> routes = ConcurrentHashMap.newKeySet();
     private CamelContext camel;
@@ -76,11 +72,12 @@ public final class WorkerControlRoutes implements WorkerListener, AutoCloseable 
 
     /** Hands over the context: the routes of the workers registered so far are created once it has fully started. */
     public void start(CamelContext context) {
+        changes.stopWith(context); // Camel's stop walks the routes: no route may come or go meanwhile
         WhenFullyStarted.run(context, this::handOver);
     }
 
     private void handOver(CamelContext context) {
-        executor.execute(() -> {
+        changes.submit(() -> {
             camel = context;
             pending.values().forEach(this::add);
             pending.clear();
@@ -89,7 +86,7 @@ public final class WorkerControlRoutes implements WorkerListener, AutoCloseable 
 
     @Override
     public void onWorkerAdded(Worker worker) {
-        executor.execute(() -> {
+        changes.submit(() -> {
             if (camel == null) {
                 pending.put(worker.id(), worker);
             } else {
@@ -100,7 +97,7 @@ public final class WorkerControlRoutes implements WorkerListener, AutoCloseable 
 
     @Override
     public void onWorkerRemoved(Worker worker) {
-        executor.execute(() -> {
+        changes.submit(() -> {
             pending.remove(worker.id());
             remove(worker);
         });
@@ -154,6 +151,6 @@ public final class WorkerControlRoutes implements WorkerListener, AutoCloseable 
     /** Stops the manager's thread; the routes themselves stop with the Camel context. */
     @Override
     public void close() {
-        executor.shutdownNow();
+        changes.close();
     }
 }

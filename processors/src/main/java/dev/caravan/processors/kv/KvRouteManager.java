@@ -6,8 +6,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
@@ -15,12 +13,12 @@ import java.util.function.Consumer;
 import org.apache.camel.CamelContext;
 import org.apache.camel.builder.TemplatedRouteBuilder;
 import org.apache.camel.model.ModelCamelContext;
-import org.apache.camel.support.LifecycleStrategySupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import dev.caravan.policies.Worker;
 import dev.caravan.policies.WorkerListener;
+import dev.caravan.processors.RouteChangeThread;
 import dev.caravan.processors.RouteChanges;
 import dev.caravan.processors.WhenFullyStarted;
 
@@ -41,10 +39,9 @@ import dev.caravan.processors.WhenFullyStarted;
  * collisions. On removal: the worker's routes are stopped and removed first (so no event re-registers W), then the
  * ingestor, the meters and every {@code forgetter} (block index, parity, capacities, calibration) drop W.
  *
- * <p>Threading: registry listeners run on whatever thread changed the registry — an admin request on a Vert.x event
- * loop, the discovery route, start-up — and stopping a ZeroMQ consumer waits for its thread, so every change runs on
- * this manager's own single thread, in registration order. Workers registered before the Camel context started (the
- * {@code --worker-urls}) wait until {@link #start} hands over the started context.
+ * <p>Threading: every change runs on the manager's own {@link RouteChangeThread}, in registration order (stopping a
+ * ZeroMQ consumer waits for its thread), and none once the context is stopping. Workers registered before the Camel
+ * context started (the {@code --worker-urls}) wait until {@link #start} hands over the started context.
  */
 public final class KvRouteManager implements WorkerListener, AutoCloseable {
 
@@ -68,11 +65,7 @@ public final class KvRouteManager implements WorkerListener, AutoCloseable {
     private final KvEventIngestor ingestor;
     private final KvMetrics metrics;
     private final List<Consumer<String>> forgetters;
-    private final ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, r -> {
-        Thread t = new Thread(r, "caravan-kv-routes");
-        t.setDaemon(true);
-        return t;
-    });
+    private final RouteChangeThread changes = new RouteChangeThread("caravan-kv-routes", "KV-event route changes");
     private final AtomicLong failedAttempts = new AtomicLong();
     private final Map<String, Worker> pending = new LinkedHashMap<>();
     private final Set<String> routes = ConcurrentHashMap.newKeySet();
@@ -92,8 +85,6 @@ public final class KvRouteManager implements WorkerListener, AutoCloseable {
         this.ingestor = ingestor;
         this.metrics = metrics;
         this.forgetters = List.copyOf(forgetters);
-        // retries still waiting when the context stops are dropped, not run
-        executor.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
     }
 
     /** The route id of a worker's rank-0 KV-event route. */
@@ -127,12 +118,7 @@ public final class KvRouteManager implements WorkerListener, AutoCloseable {
      * them unstarted, hence the wait.
      */
     public void start(CamelContext context) {
-        context.addLifecycleStrategy(new LifecycleStrategySupport() {
-            @Override
-            public void onContextStopping(CamelContext c) {
-                finishChanges(); // Camel's stop walks the routes: no route may come or go meanwhile
-            }
-        });
+        changes.stopWith(context); // Camel's stop walks the routes: no route may come or go meanwhile
         WhenFullyStarted.run(context, this::handOver);
     }
 
@@ -207,15 +193,11 @@ public final class KvRouteManager implements WorkerListener, AutoCloseable {
                 long delay = FIRST_RETRY_MS << (attempt - 1);
                 LOG.info("KV-event route of {} rank {}: attempt {} of {} in {} ms", worker.url(), rank, attempt + 1,
                         ROUTE_ATTEMPTS, delay);
-                try {
-                    executor.schedule(() -> {
-                        if (routed.get(worker.id()) == worker) {
-                            addRanks(worker, endpoints, rank, attempt + 1);
-                        }
-                    }, delay, TimeUnit.MILLISECONDS);
-                } catch (RejectedExecutionException e) {
-                    LOG.debug("KV-event route retry skipped: the context is stopping");
-                }
+                changes.schedule(() -> {
+                    if (routed.get(worker.id()) == worker) {
+                        addRanks(worker, endpoints, rank, attempt + 1);
+                    }
+                }, delay);
             } else if (rank == worker.firstRank()) {
                 LOG.warn("KV-event route of {} not created after {} attempts: kv_aware does not see its blocks",
                         worker.url(), ROUTE_ATTEMPTS);
@@ -315,31 +297,14 @@ public final class KvRouteManager implements WorkerListener, AutoCloseable {
         }
     }
 
-    /** Lets the changes already queued finish (bounded), then refuses new ones. */
-    private void finishChanges() {
-        executor.shutdown();
-        try {
-            if (!executor.awaitTermination(STOP_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
-                LOG.warn("KV-event route changes still running after {} s; the context stops anyway",
-                        STOP_TIMEOUT_SECONDS);
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
     /** Runs a change on the manager's thread; none once the context is stopping. */
     private void submit(Runnable change) {
-        try {
-            executor.execute(change);
-        } catch (RejectedExecutionException e) {
-            LOG.debug("KV-event route change skipped: the context is stopping");
-        }
+        changes.submit(change);
     }
 
     /** Stops the manager's thread; the routes themselves stop with the Camel context. */
     @Override
     public void close() {
-        executor.shutdownNow();
+        changes.close();
     }
 }
