@@ -45,6 +45,7 @@ final class Node {
 
     private static final int BRANCHED = Integer.MIN_VALUE;
     private static final int COUNT = Integer.MAX_VALUE;
+
     Node(String label, Node parent) {
         this.label = label;
         this.labelChars = label.codePointCount(0, label.length());
