@@ -132,8 +132,9 @@ public final class CaravanExchangeProperties {
     // ---- the attempt loop (routes/ingress.camel.yaml, route inference, docs/reliability.md) --------------------
 
     /**
-     * Route-settable and route-read. The attempt body the loop runs, {@code direct:attempt-<value>}: {@code forward}
-     * (set by the inference route), or {@code pd-sglang} / {@code pd-vllm} (set by {@code choosePdMode}).
+     * Route-settable and route-read. The attempt body the loop runs: {@code forward} (set by the inference route; the
+     * regular forward steps, inline in that route), or {@code pd-sglang} / {@code pd-vllm} (set by
+     * {@code choosePdMode}; route {@code direct:attempt-<value>}).
      */
     public static final ExchangeProperty<String> ATTEMPT = ExchangeProperty.of("caravanAttempt", String.class);
     /** Route-read. Another attempt is due: the condition of the attempt loop. */
