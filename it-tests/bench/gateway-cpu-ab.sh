@@ -2,12 +2,14 @@
 # Interleaved CPU per proxied request of several Caravan builds (docs/benchmarks.md, "After the request-path trim"):
 # one simulated engine answering at once, one gateway per jar (defaults), then ROUNDS rounds of `wrk` against each in
 # turn, so a noisy neighbour hits every build alike. Reports, per build, the median and the lowest CPU time per request
-# of the gateway process and of its Vert.x event-loop threads (user + system, /proc), and the median requests/second.
+# of the gateway process and of its Vert.x event-loop threads (user + system, /proc), the median requests/second and
+# the median p50 latency (at one connection the latency a change adds or saves, as the CPU columns are at many).
 # For comparing a change against the build before it: copy each build's app/target/caravan.jar aside first.
 #
 # The table's last column is the median over the rounds of each build's CPU per request divided by the first build's
 # in the same round: a noisy neighbour moves both sides of a round alike, so the paired ratio is steadier than the
-# ratio of the medians. Every other round runs the builds in reverse order, so that neither is always measured first.
+# ratio of the medians; likewise the last but one, the median over the rounds of each build's p50 minus the first
+# build's. Every other round runs the builds in reverse order, so that neither is always measured first.
 #
 # Needs: wrk. Usage: it-tests/bench/gateway-cpu-ab.sh ROUNDS SECONDS CONNECTIONS NAME=JAR [NAME=JAR ...]
 #   e.g. it-tests/bench/gateway-cpu-ab.sh 10 6 16 before=/tmp/before.jar after=app/target/caravan.jar
@@ -57,11 +59,14 @@ for r in $(seq 1 "$rounds"); do
   for i in "${turn[@]}"; do
     pid=${pids[$((i + 1))]}
     c0=$(ticks "$pid"); l0=$(loop_ticks "$pid")
-    out=$(wrk -t"$threads" -c"$conns" -d"${secs}s" -s "$work/post.lua" "http://127.0.0.1:${ports[$i]}/v1/completions")
+    out=$(wrk -t"$threads" -c"$conns" -d"${secs}s" --latency -s "$work/post.lua" \
+      "http://127.0.0.1:${ports[$i]}/v1/completions")
     c1=$(ticks "$pid"); l1=$(loop_ticks "$pid")
     n=$(echo "$out" | awk '/requests in/ {print $1}'); rps=$(echo "$out" | awk '/Requests\/sec/ {print $2}')
-    awk -v t="${names[$i]}" -v c=$((c1 - c0)) -v l=$((l1 - l0)) -v n="$n" -v r="$rps" -v hz="$hz" \
-      'BEGIN {printf "%s %.1f %.1f %s\n", t, c * 1e6 / hz / n, l * 1e6 / hz / n, r}' | tee -a "$work/results.txt" >&2
+    p50=$(echo "$out" | awk '/ 50%/ {v = $2; if (v ~ /us$/) {sub(/us/, "", v); v /= 1000} else if (v ~ /ms$/) sub(/ms/, "", v);
+      else {sub(/s/, "", v); v *= 1000}; print v}')
+    awk -v t="${names[$i]}" -v c=$((c1 - c0)) -v l=$((l1 - l0)) -v n="$n" -v r="$rps" -v p="$p50" -v hz="$hz" \
+      'BEGIN {printf "%s %.1f %.1f %s %.3f\n", t, c * 1e6 / hz / n, l * 1e6 / hz / n, r, p}' | tee -a "$work/results.txt" >&2
   done
 done
 echo "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
@@ -69,15 +74,19 @@ python3 - "$work/results.txt" <<'PY'
 import sys, statistics, collections
 rows = collections.defaultdict(list)
 for line in open(sys.argv[1]):
-    name, cpu, loop, rps = line.split()
-    rows[name].append((float(cpu), float(loop), float(rps)))
+    name, cpu, loop, rps, p50 = line.split()
+    rows[name].append((float(cpu), float(loop), float(rps), float(p50)))
 first = next(iter(rows.values()))
-print("| build | CPU µs/request, median (lowest) | event loops µs/request, median (lowest) | req/s (median) | rounds "
+print("| build | CPU µs/request, median (lowest) | event loops µs/request, median (lowest) | req/s (median) "
+      "| p50 ms (median) | rounds | p50 − first build's, median of the rounds (ms; rounds lower) "
       "| CPU ÷ first build's, median of the rounds |")
-print("|---|---|---|---|---|---|")
+print("|---|---|---|---|---|---|---|---|")
 for name, v in rows.items():
-    cpu, loop, rps = zip(*v)
+    cpu, loop, rps, p50 = zip(*v)
     paired = statistics.median(c / f[0] for c, f in zip(cpu, first))
+    diffs = [p - f[3] for p, f in zip(p50, first)]
+    lower = sum(d < 0 for d in diffs)
     print(f"| {name} | {statistics.median(cpu):.1f} ({min(cpu):.1f}) | {statistics.median(loop):.1f} ({min(loop):.1f}) "
-          f"| {statistics.median(rps):,.0f} | {len(v)} | {paired:.3f} |")
+          f"| {statistics.median(rps):,.0f} | {statistics.median(p50):.3f} | {len(v)} "
+          f"| {statistics.median(diffs):+.3f} ({lower}/{len(v)}) | {paired:.3f} |")
 PY

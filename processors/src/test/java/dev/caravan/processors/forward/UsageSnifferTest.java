@@ -92,6 +92,7 @@ class UsageSnifferTest {
     void reportsNothingForBodiesWithoutUsage() {
         assertThat(feed("application/json", "{\"ok\":true}")).isEqualTo(Usage.NONE);
         assertThat(feed("application/json", "not json")).isEqualTo(Usage.NONE);
+        assertThat(feed("application/json")).as("an empty body").isEqualTo(Usage.NONE);
         assertThat(feed("text/plain", "prompt_tokens 5")).isEqualTo(Usage.NONE);
         assertThat(feed("text/event-stream", "data: {\"prompt_tokens\": broken\n")).isEqualTo(Usage.NONE);
     }
