@@ -63,8 +63,7 @@ for r in $(seq 1 "$rounds"); do
       "http://127.0.0.1:${ports[$i]}/v1/completions")
     c1=$(ticks "$pid"); l1=$(loop_ticks "$pid")
     n=$(echo "$out" | awk '/requests in/ {print $1}'); rps=$(echo "$out" | awk '/Requests\/sec/ {print $2}')
-    p50=$(echo "$out" | awk '/ 50%/ {v = $2; if (v ~ /us$/) {sub(/us/, "", v); v /= 1000} else if (v ~ /ms$/) sub(/ms/, "", v);
-      else {sub(/s/, "", v); v *= 1000}; print v}')
+    p50=$(wrk_p50_ms <<<"$out")
     awk -v t="${names[$i]}" -v c=$((c1 - c0)) -v l=$((l1 - l0)) -v n="$n" -v r="$rps" -v p="$p50" -v hz="$hz" \
       'BEGIN {printf "%s %.1f %.1f %s %.3f\n", t, c * 1e6 / hz / n, l * 1e6 / hz / n, r, p}' | tee -a "$work/results.txt" >&2
   done

@@ -67,21 +67,7 @@ for _ in $(seq 1 120); do curl -sf -o /dev/null "http://127.0.0.1:$gw_s_port/met
 java ${CARAVAN_JAVA_OPTS:-} -jar "$jar" run --host 127.0.0.1 --port $gw_s2_port --log-level warn --prometheus-port -1 \
   --worker-urls http://127.0.0.1:$sim_port "${sync_flags[@]}" --sync-port $sync2_port >"$work/gw-sync2.log" 2>&1 & pids+=($!)
 fi
-cat >"$work/nginx.conf" <<NGINX
-worker_processes auto;
-pid $work/nginx.pid;
-error_log $work/nginx-error.log warn;
-events { worker_connections 4096; }
-http {
-  access_log off;
-  upstream sim { server 127.0.0.1:$sim_port; keepalive 64; }
-  server {
-    listen 127.0.0.1:$nginx_port;
-    location / { proxy_pass http://sim; proxy_http_version 1.1; proxy_set_header Connection ""; proxy_buffering off; }
-  }
-}
-NGINX
-nginx -c "$work/nginx.conf"
+start_nginx "$work" $nginx_port $sim_port
 
 post_lua "$work/post.lua"
 ports=($sim_port $gw_port $gw_w_port $nginx_port)

@@ -34,21 +34,7 @@ pids+=($!); bare_pid=$!
 java -jar "$work/caravan.jar" run --host 127.0.0.1 --port $gw_port --log-level warn --prometheus-port -1 \
   --worker-urls http://127.0.0.1:$sim_port >"$work/caravan.log" 2>&1 &
 pids+=($!); gw_pid=$!
-cat >"$work/nginx.conf" <<NGINX
-worker_processes auto;
-pid $work/nginx.pid;
-error_log $work/nginx-error.log warn;
-events { worker_connections 4096; }
-http {
-  access_log off;
-  upstream sim { server 127.0.0.1:$sim_port; keepalive 64; }
-  server {
-    listen 127.0.0.1:$nginx_port;
-    location / { proxy_pass http://sim; proxy_http_version 1.1; proxy_set_header Connection ""; proxy_buffering off; }
-  }
-}
-NGINX
-nginx -c "$work/nginx.conf"
+start_nginx "$work" $nginx_port $sim_port
 post_lua "$work/post.lua"
 await_completions $sim_port $nginx_port $bare_port $gw_port
 targets=("direct:$sim_port" "nginx:$nginx_port" "bare-vertx:$bare_port" "caravan:$gw_port")
@@ -56,12 +42,11 @@ echo "warming up (JIT) ..." >&2
 for t in "${targets[@]}"; do
   wrk -t2 -c16 -d"${FLOOR_WARMUP:-60}s" -s "$work/post.lua" "http://127.0.0.1:${t#*:}/v1/completions" >/dev/null
 done
-p50() { awk '/ 50%/{v=$2; if (v ~ /us$/) {sub(/us/,"",v); v/=1000} else if (v ~ /ms$/) sub(/ms/,"",v); else {sub(/s/,"",v); v*=1000}; print v}'; }
 echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 for r in $(seq 1 "$rounds"); do
   for t in "${targets[@]}"; do
     out=$(wrk -t1 -c1 -d"${secs}s" --latency -s "$work/post.lua" "http://127.0.0.1:${t#*:}/v1/completions")
-    echo "${t%%:*} $(p50 <<<"$out") $(awk '/Requests\/sec/ {print $2}' <<<"$out")" | tee -a "$work/results.txt" >&2
+    echo "${t%%:*} $(wrk_p50_ms <<<"$out") $(awk '/Requests\/sec/ {print $2}' <<<"$out")" | tee -a "$work/results.txt" >&2
   done
 done
 echo "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)" >&2

@@ -24,7 +24,6 @@ java -jar "$work/caravan.jar" sim --port $sim_port --time-scale 1000 --default-m
 pids+=($!)
 await_completions $sim_port
 hz=$(getconf CLK_TCK)
-p50() { awk '/ 50%/{v=$2; if (v ~ /us$/) {sub(/us/,"",v); v/=1000} else if (v ~ /ms$/) sub(/ms/,"",v); else {sub(/s/,"",v); v*=1000}; print v}'; }
 loops() { # user and system ticks of the event loops' threads, then the process's minor faults
   local u=0 s=0 t a b
   for t in /proc/"$1"/task/*; do
@@ -34,7 +33,7 @@ loops() { # user and system ticks of the event loops' threads, then the process'
   echo "$u $s $(sed 's/.*) //' "/proc/$1/stat" | awk '{print $8}')"
 }
 wrk -t1 -c1 -d"${SPLIT_WARMUP:-40}s" -s "$work/post.lua" "http://127.0.0.1:$sim_port/v1/completions" >/dev/null
-direct=$(wrk -t1 -c1 -d"${secs}s" --latency -s "$work/post.lua" "http://127.0.0.1:$sim_port/v1/completions" | p50)
+direct=$(wrk -t1 -c1 -d"${secs}s" --latency -s "$work/post.lua" "http://127.0.0.1:$sim_port/v1/completions" | wrk_p50_ms)
 echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg); direct p50 ${direct} ms" >&2
 echo "| configuration | JVM options | requests | p50 ms | added p50 ms | event loops user µs/request | system µs/request | minor faults/request |"
 echo "|---|---|---|---|---|---|---|---|"
@@ -49,7 +48,7 @@ for spec in "$@"; do
   read -r u0 s0 f0 < <(loops $gw)
   out=$(wrk -t1 -c1 -d"${secs}s" --latency -s "$work/post.lua" "http://127.0.0.1:$port/v1/completions")
   read -r u1 s1 f1 < <(loops $gw)
-  n=$(awk '/requests in/{print $1}' <<<"$out"); p=$(p50 <<<"$out")
+  n=$(awk '/requests in/{print $1}' <<<"$out"); p=$(wrk_p50_ms <<<"$out")
   awk -v name="$name" -v opts="${opts:-(none)}" -v n="$n" -v p="$p" -v d="$direct" -v hz="$hz" \
     -v u=$((u1 - u0)) -v s=$((s1 - s0)) -v f=$((f1 - f0)) \
     'BEGIN { printf "| %s | `%s` | %d | %.3f | %+.3f | %.0f | %.0f | %.2f |\n", name, opts, n, p, p - d, u * 1e6 / hz / n, s * 1e6 / hz / n, f / n }'
