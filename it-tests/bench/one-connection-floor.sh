@@ -79,10 +79,10 @@ done
 python3 - "$work" <<'PY'
 import sys, re, collections
 work = sys.argv[1]
+# the innermost frame's library names the sample; the first prefix that matches wins (the bench's handler before Caravan)
 groups = [("dev.caravan.bench", "the bare proxy's handler"), ("dev.caravan", "Caravan"), ("org.apache.camel", "Camel"),
-          ("io.vertx.ext.web", "Vert.x Web"),
-          ("io.vertx", "Vert.x core"), ("io.netty", "Netty"), ("com.fasterxml", "Jackson"),
-          ("io.micrometer", "Micrometer"), ("io.github.resilience4j", "resilience4j")]
+          ("io.vertx.ext.web", "Vert.x Web"), ("io.vertx", "Vert.x core"), ("io.netty", "Netty"),
+          ("com.fasterxml", "Jackson"), ("io.micrometer", "Micrometer"), ("io.github.resilience4j", "resilience4j")]
 table, names = collections.defaultdict(dict), []
 for line in open(f"{work}/jfr-requests.txt"):
     name, requests = line.split(); names.append(name); counts = collections.Counter()
