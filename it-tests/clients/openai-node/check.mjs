@@ -41,6 +41,14 @@ const checks = {
     assert.deepEqual(ids, [model]);
     return ids.join(',');
   },
+  'models.retrieve finds the model by its id (slash and all) and 404s an unknown one': async () => {
+    const m = await client.models.retrieve(model);
+    assert.equal(m.id, model);
+    assert.equal(m.object, 'model');
+    const missing = await rejects('unknown model', () => client.models.retrieve('no-such-model'),
+      OpenAI.NotFoundError, 404, /no-such-model/);
+    return `${m.id}; ${missing}`;
+  },
   'chat completion, then the same prompt again on the same engine as a cache hit': async () => {
     const messages = user('Tell me about caravans, the SDK check');
     const first = await client.chat.completions.create({ model, messages, max_tokens: 8 }).withResponse();

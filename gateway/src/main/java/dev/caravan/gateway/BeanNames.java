@@ -76,6 +76,8 @@ public final class BeanNames {
     public static final String SUMMARIZE_HEALTH_GENERATE = "summarizeHealthGenerate";
     public static final String PLAN_LIST_MODELS = "planListModels";
     public static final String MERGE_MODELS = "mergeModels";
+    public static final String MODEL_FROM_PATH = "modelFromPath";
+    public static final String RETRIEVE_MODEL = "retrieveModel";
     public static final String PLAN_GET_LOADS = "planGetLoads";
     public static final String SUMMARIZE_LOADS = "summarizeLoads";
     public static final String PLAN_FLUSH_CACHE = "planFlushCache";

@@ -39,6 +39,8 @@ import dev.caravan.processors.control.CallWorkerProcessor;
 import dev.caravan.processors.control.CheckControlAnswerProcessor;
 import dev.caravan.processors.control.CollectControlResultsStrategy;
 import dev.caravan.processors.control.MergeModelsProcessor;
+import dev.caravan.processors.control.ModelFromPathProcessor;
+import dev.caravan.processors.control.RetrieveModelProcessor;
 import dev.caravan.processors.control.PlanControlCallsProcessor;
 import dev.caravan.processors.control.PlanControlCallsProcessor.Scope;
 import dev.caravan.processors.control.PrepareControlCallProcessor;
@@ -235,6 +237,8 @@ public final class GatewayBeans implements AutoCloseable {
         beans.put(BeanNames.COLLECT_CONTROL_RESULTS, new CollectControlResultsStrategy());
         beans.put(BeanNames.SUMMARIZE_FLUSH_CACHE, new SummarizeFlushCacheProcessor(workers, policies));
         beans.put(BeanNames.MERGE_MODELS, new MergeModelsProcessor(workers));
+        beans.put(BeanNames.MODEL_FROM_PATH, new ModelFromPathProcessor());
+        beans.put(BeanNames.RETRIEVE_MODEL, new RetrieveModelProcessor());
         beans.put(BeanNames.SUMMARIZE_LOADS, new SummarizeLoadsProcessor(workers));
         beans.put(BeanNames.APPLY_ENGINE_LOADS, new ApplyEngineLoadsProcessor(System::nanoTime));
         beans.put(BeanNames.RUN_MAINTENANCE, new RunMaintenanceProcessor(maintained(), System::nanoTime));

@@ -3,7 +3,9 @@ package dev.caravan.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import java.net.URLEncoder;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
@@ -142,6 +144,17 @@ class AdminApiIT {
         JsonNode models = GatewayClient.parse(gateway.client().get("/v1/models").body());
         assertThat(models.path("data")).hasSize(1);
         assertThat(models.path("data").get(0).path("id").asText()).isEqualTo(SIMS.model());
+        // OpenAI's retrieve: the id percent-encoded (as the SDKs send it) or with its slashes as they are
+        String encoded = URLEncoder.encode(SIMS.model(), StandardCharsets.UTF_8);
+        for (String path : List.of("/v1/models/" + encoded, "/v1/models/" + SIMS.model())) {
+            HttpResponse<String> one = gateway.client().get(path);
+            assertThat(one.statusCode()).as(path).isEqualTo(200);
+            assertThat(GatewayClient.parse(one.body())).isEqualTo(models.path("data").get(0));
+        }
+        HttpResponse<String> unknown = gateway.client().get("/v1/models/no-such-model");
+        assertThat(unknown.statusCode()).isEqualTo(404);
+        assertThat(GatewayClient.parse(unknown.body()).path("error").path("message").asText())
+                .isEqualTo("The model `no-such-model` does not exist.");
     }
 
     @Test

@@ -9,7 +9,8 @@ import org.slf4j.LoggerFactory;
 import dev.caravan.processors.error.GatewayError;
 
 /**
- * Gives the errors Vert.x Web answers before any Camel route runs the gateway's JSON error shape: an unknown path (404),
+ * Gives the errors Vert.x Web answers before any Camel route runs the gateway's JSON error shape: a path it cannot
+ * decode (400), an unknown path (404),
  * a known path with another method (405), a body over {@code --max-payload-size} (413, raised by the body handler while it
  * reads the body or from {@code Content-Length}), and anything failing inside the router (500). Each is reported to the
  * {@link RequestObserver} so the metrics count them.
@@ -26,6 +27,9 @@ public final class RouterErrorHandlers {
 
     /** Installs the handlers on a router (the gateway's: {@link GatewayHttpServer}). */
     public static void install(Router router, RequestObserver observer) {
+        // Vert.x Web's own 400: a request path it cannot decode (a malformed percent-escape), before any route
+        router.errorHandler(400, ctx -> answer(ctx, GatewayError.INVALID_REQUEST,
+                "malformed request path " + ctx.request().path(), observer));
         router.errorHandler(404, ctx -> answer(ctx, GatewayError.NOT_FOUND,
                 "no route for " + ctx.request().method() + " " + ctx.request().path(), observer));
         router.errorHandler(405, ctx -> answer(ctx, GatewayError.METHOD_NOT_ALLOWED,

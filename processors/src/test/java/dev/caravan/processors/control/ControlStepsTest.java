@@ -19,6 +19,8 @@ import dev.caravan.policies.Worker;
 import dev.caravan.policies.WorkerRegistry;
 import dev.caravan.processors.Json;
 import dev.caravan.processors.StartedCamel;
+import dev.caravan.processors.error.GatewayError;
+import dev.caravan.processors.error.GatewayException;
 import dev.caravan.processors.routing.PolicyRegistry;
 
 class ControlStepsTest {
@@ -144,6 +146,49 @@ class ControlStepsTest {
         new MergeModelsProcessor(workers).process(agg);
         assertThat(agg.getMessage().getBody(String.class))
                 .isEqualTo("{\"object\":\"list\",\"data\":[{\"id\":\"m1\"},{\"id\":\"m2\"}]}");
+    }
+
+    private static Exchange retrieve(String path, String mergedList) {
+        Exchange e = exchange(mergedList);
+        e.getMessage().setHeader(Exchange.HTTP_PATH, path);
+        new ModelFromPathProcessor().process(e);
+        new RetrieveModelProcessor().process(e);
+        return e;
+    }
+
+    @Test
+    void retrievesOneModelOfTheMergedListByItsDecodedId() {
+        Exchange e = retrieve("/v1/models/org%2Fm+2", "{\"object\":\"list\",\"data\":[{\"id\":\"m1\"},"
+                + "{\"id\":\"org/m+2\",\"owned_by\":\"vllm\"}]}");
+        assertThat(e.getMessage().getBody(String.class)).isEqualTo("{\"id\":\"org/m+2\",\"owned_by\":\"vllm\"}");
+        assertThat(e.getMessage().getHeader(Exchange.HTTP_RESPONSE_CODE)).isEqualTo(200);
+    }
+
+    @Test
+    void retrievesAModelWhoseIdArrivesWithRawSlashes() {
+        Exchange e = retrieve("/v1/models/org/m1", "{\"object\":\"list\",\"data\":[{\"id\":\"org/m1\"}]}");
+        assertThat(e.getMessage().getBody(String.class)).isEqualTo("{\"id\":\"org/m1\"}");
+    }
+
+    @Test
+    void aModelNoWorkerListsIs404InOpenAisWords() {
+        assertThatThrownBy(() -> retrieve("/v1/models/m2", "{\"object\":\"list\",\"data\":[{\"id\":\"m1\"}]}"))
+                .isInstanceOfSatisfying(GatewayException.class,
+                        g -> assertThat(g.error()).isEqualTo(GatewayError.MODEL_NOT_FOUND))
+                .hasMessage("The model `m2` does not exist.");
+    }
+
+    @Test
+    void nothingAfterTheModelsPrefixLeavesTheList() {
+        String list = "{\"object\":\"list\",\"data\":[{\"id\":\"m1\"}]}";
+        assertThat(retrieve("/v1/models/", list).getMessage().getBody(String.class)).isEqualTo(list);
+    }
+
+    @Test
+    void aMalformedPercentEscapeInTheModelIdIs400() {
+        assertThatThrownBy(() -> retrieve("/v1/models/m%zz", "{\"object\":\"list\",\"data\":[]}"))
+                .isInstanceOfSatisfying(GatewayException.class,
+                        g -> assertThat(g.error()).isEqualTo(GatewayError.INVALID_REQUEST));
     }
 
     @Test

@@ -152,6 +152,17 @@ class GatewayHttpServerTest {
     }
 
     @Test
+    void aPathWithAMalformedPercentEscapeIs400WithTheJsonErrorBody() throws IOException {
+        String response = exchange("GET /v1/models/a%zz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+
+        assertThat(response).startsWith("HTTP/1.1 400 Bad Request\r\n")
+                .containsIgnoringCase("\r\ncontent-type: application/json\r\n")
+                .endsWith("{\"error\":{\"type\":\"Bad Request\",\"code\":\"invalid_request\","
+                        + "\"message\":\"malformed request path /v1/models/a%zz\"}}");
+        await().atMost(Duration.ofSeconds(5)).until(() -> observed.equals(List.of("unmatched 400")));
+    }
+
+    @Test
     void oversizedHeadersAre431WithTheJsonErrorBodyAndTheConnectionCloses() throws IOException {
         String response = exchange("POST /v1/completions HTTP/1.1\r\nHost: x\r\nX-Huge: " + "a".repeat(20_000)
                 + "\r\nContent-Length: 2\r\n\r\n{}");
