@@ -87,7 +87,8 @@ public final class Json {
     }
 
     /**
-     * The request's JSON object body; 415 unless the content type is JSON, 400 unless the body is a JSON object.
+     * The request's JSON object body; 415 unless the content type is JSON and the body uncompressed, 400 unless the
+     * body is a JSON object.
      */
     public static Map<String, Object> requestObject(Exchange exchange) {
         String contentType = exchange.getIn().getHeader(Exchange.CONTENT_TYPE, String.class);
@@ -95,7 +96,20 @@ public final class Json {
             throw GatewayError.UNSUPPORTED_MEDIA_TYPE.exception("Content-Type must be application/json, was "
                     + (contentType == null ? "missing" : "'" + contentType + "'"));
         }
+        requireIdentityEncoding(exchange);
         return parseObject(bodyBytes(exchange));
+    }
+
+    /**
+     * 415 for a request body with a {@code Content-Encoding} (gzip, deflate, ...): the gateway reads and forwards
+     * bodies as they are, and engines take JSON uncompressed (RFC 7694: 415 for an unsupported content coding).
+     */
+    public static void requireIdentityEncoding(Exchange exchange) {
+        String encoding = exchange.getIn().getHeader("Content-Encoding", String.class);
+        if (encoding != null && !encoding.isBlank() && !encoding.trim().equalsIgnoreCase("identity")) {
+            throw GatewayError.UNSUPPORTED_MEDIA_TYPE.exception("Content-Encoding '" + encoding
+                    + "' is not supported; send the request body uncompressed");
+        }
     }
 
     /** The exchange's body as bytes (a platform-http body is a Vert.x Buffer). */

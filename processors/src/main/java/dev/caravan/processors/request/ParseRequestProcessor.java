@@ -35,7 +35,8 @@ import dev.caravan.processors.error.GatewayError;
  * Route step {@code parseRequest}: validates and parses an inference request's JSON body.
  *
  * <p>Rejects, with the gateway's JSON error: a content type other than {@code application/json} (or {@code +json}),
- * including a missing one and curl's default {@code application/x-www-form-urlencoded} (415); an empty or malformed body,
+ * including a missing one and curl's default {@code application/x-www-form-urlencoded} (415); a compressed body (a
+ * {@code Content-Encoding} other than {@code identity}: 415); an empty or malformed body,
  * or a body that is not a JSON object (400 {@code invalid_json}); {@code model} that is not a string or {@code stream}
  * that is not a boolean (400 {@code invalid_request}). Malformed UTF-8, anything after the object, and nesting deeper
  * than the configured depth are {@code invalid_json} too. Oversized bodies never get here (413 from the HTTP layer).
@@ -91,6 +92,7 @@ public final class ParseRequestProcessor implements Processor {
             throw GatewayError.UNSUPPORTED_MEDIA_TYPE.exception("Content-Type must be application/json, was "
                     + (contentType == null ? "missing" : "'" + contentType + "'"));
         }
+        Json.requireIdentityEncoding(exchange);
         byte[] bytes = bytesOf(exchange);
         Map<String, Object> json = parse(bytes);
         REQUEST_BODY.set(exchange, exchange.getIn().getBody() instanceof Buffer b ? b : Buffer.buffer(bytes));

@@ -88,6 +88,22 @@ class ParseRequestProcessorTest {
     }
 
     @Test
+    void rejectsACompressedBodyWith415() {
+        Exchange e = exchange("chat", "application/json", "{\"messages\":[]}");
+        e.getIn().setHeader("Content-Encoding", "gzip");
+        assertError(e, GatewayError.UNSUPPORTED_MEDIA_TYPE,
+                "Content-Encoding 'gzip' is not supported; send the request body uncompressed");
+    }
+
+    @Test
+    void acceptsTheIdentityContentEncoding() throws Exception {
+        Exchange e = exchange("chat", "application/json", "{\"messages\":[]}");
+        e.getIn().setHeader("Content-Encoding", "identity");
+        parse.process(e);
+        assertThat(REQUEST_JSON.get(e)).containsKey("messages");
+    }
+
+    @Test
     void rejectsAMissingContentTypeWith415() {
         assertError(exchange("chat", null, "{}"), GatewayError.UNSUPPORTED_MEDIA_TYPE,
                 "Content-Type must be application/json, was missing");
