@@ -137,10 +137,18 @@ class PdBootstrapIT {
     }
 
     @Test
-    void embeddingsStayOnRegularWorkers() {
-        HttpResponse<String> r = gateway.client().postJson("/v1/embeddings", "{\"input\":\"hi\"}");
-        assertThat(r.statusCode()).isEqualTo(503);
-        assertThat(r.headers().firstValue("X-Caravan-Error-Code")).hasValue("no_available_workers");
+    void embeddingsAndTheResponsesApiStayOnRegularWorkers() {
+        for (String[] call : new String[][] {{"/v1/embeddings", "{\"input\":\"hi\"}"},
+                {"/v1/responses", "{\"input\":\"hi\"}"}}) {
+            HttpResponse<String> r = gateway.client().postJson(call[0], call[1]);
+            assertThat(r.statusCode()).as(call[0]).isEqualTo(503);
+            assertThat(r.headers().firstValue("X-Caravan-Error-Code")).hasValue("no_available_workers");
+            assertThat(GatewayClient.parse(r.body()).path("error").path("message").asText()).isEqualTo(
+                    "No regular workers are registered (the registered ones are decode and prefill workers, which "
+                    + "serve chat, completions and generate only; this endpoint needs a regular worker)");
+        }
+        assertThat(prefill.received()).isEmpty();
+        assertThat(prefillNoPort.received()).isEmpty();
         assertThat(decode.received()).isEmpty();
     }
 

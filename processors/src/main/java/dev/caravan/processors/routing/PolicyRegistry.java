@@ -6,6 +6,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
@@ -143,6 +144,23 @@ public final class PolicyRegistry implements WorkerListener {
             return new Pool(only, all, policyFor(only));
         }
         throw GatewayError.MODEL_REQUIRED.exception("model is required: workers serve " + String.join(", ", models));
+    }
+
+    /**
+     * Why a pool of this role is empty, for the 503: no workers at all, or only workers of other roles — with
+     * {@code --pd-disaggregation} only prefill and decode workers, which serve chat, completions and generate, while
+     * embeddings, rerank and the other endpoints need a regular worker.
+     */
+    public String emptyPoolReason() {
+        Set<String> others = new TreeSet<>();
+        registry.all().forEach(w -> others.add(w.role().wireName()));
+        others.remove(role.wireName());
+        if (others.isEmpty()) {
+            return "No workers are registered";
+        }
+        return "No " + role.wireName() + " workers are registered (the registered ones are " + String.join(" and ",
+                others) + " workers" + (role == WorkerRole.REGULAR
+                ? ", which serve chat, completions and generate only; this endpoint needs a regular worker)" : ")");
     }
 
     private static List<Worker> ofModel(List<Worker> workers, String model) {

@@ -147,7 +147,7 @@ public final class SelectWorkerProcessor implements AsyncProcessor {
         }
         if (available.isEmpty()) {
             throw GatewayError.NO_AVAILABLE_WORKERS.exception(pool.workers().isEmpty()
-                    ? "No workers are registered" : "No available workers (all circuits open or unhealthy)");
+                    ? policies.emptyPoolReason() : "No available workers (all circuits open or unhealthy)");
         }
         SelectionContext context = context(exchange, pool.model());
         LoadBalancingPolicy policy = pool.policy();

@@ -25,6 +25,7 @@ import dev.caravan.policies.Decision;
 import dev.caravan.policies.Worker;
 import dev.caravan.policies.WorkerLease;
 import dev.caravan.policies.WorkerRegistry;
+import dev.caravan.policies.WorkerRole;
 import dev.caravan.processors.StartedCamel;
 import dev.caravan.processors.error.GatewayError;
 import dev.caravan.processors.error.GatewayException;
@@ -116,6 +117,15 @@ class SelectWorkerProcessorTest {
     @Test
     void noWorkersAtAllIs503() {
         assertThatThrownBy(() -> select.process(exchange())).hasMessage("No workers are registered");
+    }
+
+    @Test
+    void onlyPrefillAndDecodeWorkersIs503SayingARegularOneIsNeeded() {
+        workers.add(Worker.builder("http://p:1").role(WorkerRole.PREFILL).build());
+        workers.add(Worker.builder("http://d:1").role(WorkerRole.DECODE).build());
+        assertThatThrownBy(() -> select.process(exchange())).hasMessage("No regular workers are registered (the "
+                + "registered ones are decode and prefill workers, which serve chat, completions and generate only; "
+                + "this endpoint needs a regular worker)");
     }
 
     @Test
