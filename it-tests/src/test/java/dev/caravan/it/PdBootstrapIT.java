@@ -144,8 +144,8 @@ class PdBootstrapIT {
             assertThat(r.statusCode()).as(call[0]).isEqualTo(503);
             assertThat(r.headers().firstValue("X-Caravan-Error-Code")).hasValue("no_available_workers");
             assertThat(GatewayClient.parse(r.body()).path("error").path("message").asText()).isEqualTo(
-                    "No regular workers are registered (the registered ones are decode and prefill workers, which "
-                    + "serve chat, completions and generate only; this endpoint needs a regular worker)");
+                    "No regular workers are registered (the registered ones are decode and prefill workers; "
+                    + "embeddings and the Responses API need a regular worker)");
         }
         assertThat(prefill.received()).isEmpty();
         assertThat(prefillNoPort.received()).isEmpty();

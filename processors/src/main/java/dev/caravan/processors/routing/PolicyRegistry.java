@@ -148,8 +148,8 @@ public final class PolicyRegistry implements WorkerListener {
 
     /**
      * Why a pool of this role is empty, for the 503: no workers at all, or only workers of other roles — with
-     * {@code --pd-disaggregation} only prefill and decode workers, which serve chat, completions and generate, while
-     * embeddings, rerank and the other endpoints need a regular worker.
+     * {@code --pd-disaggregation} only prefill and decode workers, while embeddings and the Responses API, which stay
+     * off the pairs ({@code choosePdMode}), need a regular worker.
      */
     public String emptyPoolReason() {
         Set<String> others = new TreeSet<>();
@@ -160,7 +160,7 @@ public final class PolicyRegistry implements WorkerListener {
         }
         return "No " + role.wireName() + " workers are registered (the registered ones are " + String.join(" and ",
                 others) + " workers" + (role == WorkerRole.REGULAR
-                ? ", which serve chat, completions and generate only; this endpoint needs a regular worker)" : ")");
+                ? "; embeddings and the Responses API need a regular worker)" : ")");
     }
 
     private static List<Worker> ofModel(List<Worker> workers, String model) {

@@ -124,8 +124,8 @@ class SelectWorkerProcessorTest {
         workers.add(Worker.builder("http://p:1").role(WorkerRole.PREFILL).build());
         workers.add(Worker.builder("http://d:1").role(WorkerRole.DECODE).build());
         assertThatThrownBy(() -> select.process(exchange())).hasMessage("No regular workers are registered (the "
-                + "registered ones are decode and prefill workers, which serve chat, completions and generate only; "
-                + "this endpoint needs a regular worker)");
+                + "registered ones are decode and prefill workers; embeddings and the Responses API need a regular "
+                + "worker)");
     }
 
     @Test
