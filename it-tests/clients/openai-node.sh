@@ -4,10 +4,16 @@
 # embeddings, the Responses API, the SDK's error classes, an aborted stream freeing its engine, 20 concurrent streams
 # (the checks: openai-node/check.mjs; docs/design/testing.md, "A real client").
 #
+# With --pd the engines are a prefill engine (with a KV bootstrap port) and a decode engine behind
+# --pd-disaggregation, SGLang's protocol: the same checks, decisions naming both legs, and embeddings and the
+# Responses API 503 (they need a regular worker).
+#
 # Needs: the built jar (mvn -B -q -DskipTests package), node >= 18 and npm with the npm registry reachable. Not part
 # of `mvn -B verify`, which needs neither.
-# Usage: it-tests/clients/openai-node.sh [SDK_VERSION]   (default 6: the newest 6.x)
+# Usage: it-tests/clients/openai-node.sh [--pd] [SDK_VERSION]   (default 6: the newest 6.x)
 set -euo pipefail
+mode=regular
+if [ "${1:-}" = --pd ]; then mode=pd; shift; fi
 here="$(cd "$(dirname "$0")/../.." && pwd)"
 for tool in java node npm curl python3; do command -v "$tool" >/dev/null || { echo "missing: $tool" >&2; exit 2; }; done
 jar="$here/app/target/caravan.jar"
@@ -16,19 +22,28 @@ model=meta-llama/Meta-Llama-3-8B-Instruct
 work="$(mktemp -d)"; pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; rm -rf "$work"; }
 trap cleanup EXIT
-read -r e1 e2 gw < <(python3 -c 'import socket
-s = [socket.socket() for _ in range(3)]
+read -r e1 e2 gw bootstrap < <(python3 -c 'import socket
+s = [socket.socket() for _ in range(4)]
 for x in s: x.bind(("127.0.0.1", 0))
 print(*[x.getsockname()[1] for x in s])')
 cp "$jar" "$work/caravan.jar" # a copy: rebuilding the jar under a running JVM breaks its lazy class loading
-for port in $e1 $e2; do
-  # a token every 25 ms, so that a buffered stream would show
-  java -jar "$work/caravan.jar" sim --port "$port" --engine-api vllm --model "$model" --decode-ms-per-token 25 \
+sim() { # PORT [FLAG...]: one simulated engine decoding a token every 25 ms, so that a buffered stream would show
+  local port=$1; shift
+  java -jar "$work/caravan.jar" sim --port "$port" --model "$model" --decode-ms-per-token 25 "$@" \
     >"$work/sim-$port.log" 2>&1 &
   pids+=($!)
-done
+}
+if [ "$mode" = pd ]; then
+  sim "$e1" --role prefill --bootstrap-port "$bootstrap"
+  sim "$e2" --role decode
+  workers=(--pd-disaggregation --prefill "http://127.0.0.1:$e1" "$bootstrap" --decode "http://127.0.0.1:$e2")
+else
+  sim "$e1" --engine-api vllm
+  sim "$e2" --engine-api vllm
+  workers=(--worker-urls "http://127.0.0.1:$e1" "http://127.0.0.1:$e2")
+fi
 java -jar "$work/caravan.jar" run --host 127.0.0.1 --port "$gw" --prometheus-port -1 --log-level warn \
-  --policy cache_aware --worker-urls "http://127.0.0.1:$e1" "http://127.0.0.1:$e2" >"$work/gateway.log" 2>&1 &
+  --policy cache_aware "${workers[@]}" >"$work/gateway.log" 2>&1 &
 pids+=($!)
 (cd "$work" && npm init -y >/dev/null && npm install --no-audit --no-fund --loglevel=error "openai@${1:-6}" >/dev/null)
 cp "$here/it-tests/clients/openai-node/check.mjs" "$work/check.mjs"
@@ -36,4 +51,4 @@ for _ in $(seq 1 120); do
   [ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$gw/readiness")" = 200 ] && break
   sleep 0.5
 done
-node "$work/check.mjs" "http://127.0.0.1:$gw" "$model" || { echo "--- gateway log" >&2; tail -40 "$work/gateway.log" >&2; exit 1; }
+node "$work/check.mjs" "http://127.0.0.1:$gw" "$model" "$mode" || { echo "--- gateway log" >&2; tail -40 "$work/gateway.log" >&2; exit 1; }

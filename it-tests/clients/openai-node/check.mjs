@@ -1,18 +1,27 @@
 // The official OpenAI Node SDK against a running gateway: what a client written for OpenAI gets from Caravan.
 // Run by it-tests/clients/openai-node.sh (which starts the gateway and two simulated engines); usage:
-//   node check.mjs BASE_URL MODEL
-// Prints one line per check and exits 1 at the first that fails.
+//   node check.mjs BASE_URL MODEL [regular|pd]
+// With pd the engines are a prefill and a decode engine behind --pd-disaggregation: decisions name both legs, and
+// embeddings and the Responses API, which need a regular worker, are 503. Prints one line per check and exits 1 at the
+// first that fails.
 import assert from 'node:assert/strict';
 import OpenAI from 'openai';
 import { VERSION } from 'openai/version';
 
-const [base, model] = process.argv.slice(2);
+const [base, model, mode = 'regular'] = process.argv.slice(2);
+const pd = mode === 'pd';
 const client = new OpenAI({ baseURL: `${base}/v1`, apiKey: 'none', maxRetries: 0 });
 const user = (content) => [{ role: 'user', content }];
 
 async function loads() {
   const body = await (await fetch(`${base}/workers`)).json();
   return body.workers.map((w) => w.load);
+}
+
+/** The in-flight count of the workers that stream answers: all of them, or with P/D the decode workers. */
+async function streamingLoad() {
+  const body = await (await fetch(`${base}/workers`)).json();
+  return body.workers.filter((w) => !pd || w.worker_type === 'decode').reduce((sum, w) => sum + w.load, 0);
 }
 
 async function loadsBackToZero() {
@@ -59,7 +68,8 @@ const checks = {
     assert.equal(chat.choices[0].finish_reason, 'length');
     assert.equal(chat.usage.completion_tokens, 8);
     assert.ok(chat.usage.prompt_tokens > 0);
-    assert.equal(again.response.headers.get('x-caravan-decision'), 'cache_aware:cache_hit');
+    assert.equal(again.response.headers.get('x-caravan-decision'),
+      pd ? 'prefill=cache_aware:cache_hit; decode=cache_aware:cache_hit' : 'cache_aware:cache_hit');
     assert.equal(again.response.headers.get('x-caravan-worker'), first.response.headers.get('x-caravan-worker'));
     return `${first.response.headers.get('x-caravan-decision')} then ${again.response.headers.get('x-caravan-decision')}`;
   },
@@ -96,25 +106,6 @@ const checks = {
     assert.equal(pieces, 8);
     return `${whole.usage.prompt_tokens} prompt tokens, 8 streamed pieces`;
   },
-  'embeddings (the SDK asks for base64)': async () => {
-    const e = await client.embeddings.create({ model, input: ['hello', 'world'] });
-    assert.equal(e.data.length, 2);
-    assert.ok(e.data[0].embedding.length > 0);
-    assert.equal(e.data[1].embedding.length, e.data[0].embedding.length);
-    return `2 x ${e.data[0].embedding.length} floats`;
-  },
-  'Responses API: create, retrieve, stream': async () => {
-    const r = await client.responses.create({ model, input: 'hello there', max_output_tokens: 8 });
-    assert.equal(r.status, 'completed');
-    assert.equal(r.usage.output_tokens, 8);
-    assert.equal((await client.responses.retrieve(r.id)).id, r.id);
-    const types = new Set();
-    for await (const ev of await client.responses.create({ model, input: 'hello there', stream: true, max_output_tokens: 8 })) {
-      types.add(ev.type);
-    }
-    for (const t of ['response.created', 'response.output_text.delta', 'response.completed']) assert.ok(types.has(t), t);
-    return `${r.id} retrieved; stream events ${[...types].join(',')}`;
-  },
   'a bad request is a BadRequestError with the reason': () => rejects('no messages',
     () => client.chat.completions.create({ model }), OpenAI.BadRequestError, 400, /messages/),
   'an unknown model is a NotFoundError': () => rejects('unknown model',
@@ -132,7 +123,7 @@ const checks = {
     try {
       for await (const _ of stream) {
         if (++chunks === 3) {
-          during = (await loads()).reduce((a, b) => a + b, 0);
+          during = await streamingLoad();
           ac.abort();
         }
       }
@@ -155,6 +146,37 @@ const checks = {
     return '20 x 8 tokens; load back to 0';
   },
 };
+
+// embeddings and the Responses API need a regular worker
+Object.assign(checks, pd ? {
+  'with P/D, embeddings and the Responses API are 503 naming the regular worker they need': async () => {
+    const embeddings = await rejects('embeddings', () => client.embeddings.create({ model, input: ['hello'] }),
+      OpenAI.InternalServerError, 503, /regular worker/);
+    await rejects('responses', () => client.responses.create({ model, input: 'hello there' }),
+      OpenAI.InternalServerError, 503, /regular worker/);
+    return embeddings;
+  },
+} : {
+  'embeddings (the SDK asks for base64)': async () => {
+    const e = await client.embeddings.create({ model, input: ['hello', 'world'] });
+    assert.equal(e.data.length, 2);
+    assert.ok(e.data[0].embedding.length > 0);
+    assert.equal(e.data[1].embedding.length, e.data[0].embedding.length);
+    return `2 x ${e.data[0].embedding.length} floats`;
+  },
+  'Responses API: create, retrieve, stream': async () => {
+    const r = await client.responses.create({ model, input: 'hello there', max_output_tokens: 8 });
+    assert.equal(r.status, 'completed');
+    assert.equal(r.usage.output_tokens, 8);
+    assert.equal((await client.responses.retrieve(r.id)).id, r.id);
+    const types = new Set();
+    for await (const ev of await client.responses.create({ model, input: 'hello there', stream: true, max_output_tokens: 8 })) {
+      types.add(ev.type);
+    }
+    for (const t of ['response.created', 'response.output_text.delta', 'response.completed']) assert.ok(types.has(t), t);
+    return `${r.id} retrieved; stream events ${[...types].join(',')}`;
+  },
+});
 
 for (const [name, check] of Object.entries(checks)) {
   try {
