@@ -10,10 +10,9 @@ import dev.caravan.processors.error.GatewayError;
 
 /**
  * Gives the errors Vert.x Web answers before any Camel route runs the gateway's JSON error shape: a path it cannot
- * decode (400), an unknown path (404),
- * a known path with another method (405), a body over {@code --max-payload-size} (413, raised by the body handler while it
- * reads the body or from {@code Content-Length}), and anything failing inside the router (500). Each is reported to the
- * {@link RequestObserver} so the metrics count them.
+ * decode (400), an unknown path (404), a known path with another method (405), a body over {@code --max-payload-size}
+ * (413, raised by the body handler while it reads the body or from {@code Content-Length}), and anything failing inside
+ * the router (500). Each is reported to the {@link RequestObserver} so the metrics count them.
  */
 public final class RouterErrorHandlers {
 
