@@ -13,15 +13,17 @@ const pd = mode === 'pd';
 const client = new OpenAI({ baseURL: `${base}/v1`, apiKey: 'none', maxRetries: 0 });
 const user = (content) => [{ role: 'user', content }];
 
+async function workers() {
+  return (await (await fetch(`${base}/workers`)).json()).workers;
+}
+
 async function loads() {
-  const body = await (await fetch(`${base}/workers`)).json();
-  return body.workers.map((w) => w.load);
+  return (await workers()).map((w) => w.load);
 }
 
 /** The in-flight count of the workers that stream answers: all of them, or with P/D the decode workers. */
 async function streamingLoad() {
-  const body = await (await fetch(`${base}/workers`)).json();
-  return body.workers.filter((w) => !pd || w.worker_type === 'decode').reduce((sum, w) => sum + w.load, 0);
+  return (await workers()).filter((w) => !pd || w.worker_type === 'decode').reduce((sum, w) => sum + w.load, 0);
 }
 
 async function loadsBackToZero() {
