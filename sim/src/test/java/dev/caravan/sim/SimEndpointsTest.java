@@ -4,6 +4,10 @@ import static dev.caravan.sim.Http.at;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.http.HttpResponse;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 
@@ -66,8 +70,32 @@ class SimEndpointsTest {
         List<Double> c = at(r, "data", 2, "embedding");
         assertThat(a).hasSize(SimConfig.DEFAULT_EMBEDDING_DIM).isEqualTo(at(r, "data", 1, "embedding"));
         assertThat(c).isNotEqualTo(a);
-        assertThat(a.stream().mapToDouble(x -> x * x).sum()).isCloseTo(1.0, org.assertj.core.data.Offset.offset(1e-9));
+        // float32 values: unit length to float32's precision
+        assertThat(a.stream().mapToDouble(x -> x * x).sum()).isCloseTo(1.0, org.assertj.core.data.Offset.offset(1e-6));
         assertThat((Integer) at(r, "usage", "prompt_tokens")).isEqualTo(2 + 2 + 1);
+    }
+
+    @Test
+    void base64EmbeddingsAreTheLittleEndianFloat32BytesOfTheFloatAnswer() {
+        Map<String, Object> floats = Http.map(Http.post(engine.url() + "/v1/embeddings", Map.of("input", "alpha",
+                "encoding_format", "float")).body());
+        Map<String, Object> encoded = Http.map(Http.post(engine.url() + "/v1/embeddings", Map.of("input", "alpha",
+                "encoding_format", "base64")).body());
+        ByteBuffer bytes = ByteBuffer.wrap(Base64.getDecoder().decode((String) at(encoded, "data", 0, "embedding")))
+                .order(ByteOrder.LITTLE_ENDIAN);
+        List<Double> decoded = new ArrayList<>();
+        while (bytes.hasRemaining()) {
+            decoded.add((double) bytes.getFloat());
+        }
+        assertThat(decoded).hasSize(SimConfig.DEFAULT_EMBEDDING_DIM).isEqualTo(at(floats, "data", 0, "embedding"));
+    }
+
+    @Test
+    void unknownEmbeddingEncodingIsA400() {
+        HttpResponse<String> r = Http.post(engine.url() + "/v1/embeddings", Map.of("input", "alpha",
+                "encoding_format", "int8"));
+        assertThat(r.statusCode()).isEqualTo(400);
+        assertThat(r.body()).contains("encoding_format must be 'float' or 'base64', got int8");
     }
 
     @Test
