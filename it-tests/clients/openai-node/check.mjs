@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import OpenAI from 'openai';
 import { VERSION } from 'openai/version';
+import { runChecks } from './run-checks.mjs';
 
 const [base, model, mode = 'regular'] = process.argv.slice(2);
 const pd = mode === 'pd';
@@ -181,12 +182,4 @@ Object.assign(checks, pd ? {
   },
 });
 
-for (const [name, check] of Object.entries(checks)) {
-  try {
-    console.log(`ok    ${name}: ${await check()}`);
-  } catch (e) {
-    console.log(`FAIL  ${name}: ${e.message}`);
-    process.exit(1);
-  }
-}
-console.log(`all ${Object.keys(checks).length} checks passed (openai ${VERSION})`);
+await runChecks(checks, `openai ${VERSION}`);
