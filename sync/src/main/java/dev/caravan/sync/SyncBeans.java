@@ -19,6 +19,7 @@ import dev.caravan.processors.config.CaravanFlags;
 import dev.caravan.processors.config.GatewayConfig;
 import dev.caravan.processors.flow.TenantDirectory;
 import dev.caravan.processors.flow.TenantRateLimiter;
+import dev.caravan.processors.responses.ResponseAffinity;
 import dev.caravan.processors.routing.PolicyRegistry;
 
 /**
@@ -47,6 +48,9 @@ public final class SyncBeans implements GatewayExtension {
     public static final String RECORD_FAILURE = "recordSyncFailure";
     public static final String REPORT_TENANT_USAGE = "reportTenantUsage";
     public static final String APPLY_PEER_TENANT_USAGE = "applyPeerTenantUsage";
+    public static final String DRAIN_RESPONSES = "drainSyncResponses";
+    public static final String PUBLISH_RESPONSES = "publishSyncResponses";
+    public static final String APPLY_PEER_RESPONSE = "applyPeerResponse";
 
     private SyncNode node;
 
@@ -122,6 +126,13 @@ public final class SyncBeans implements GatewayExtension {
                 (TenantDirectory) beans.get(BeanNames.TENANT_DIRECTORY));
         beans.put(REPORT_TENANT_USAGE, new ReportTenantUsageProcessor(node, tenantUsage));
         beans.put(APPLY_PEER_TENANT_USAGE, new ApplyPeerTenantUsageProcessor(node, tenantUsage));
+        ResponseAffinity responses = (ResponseAffinity) beans.get(BeanNames.RESPONSE_AFFINITY);
+        ResponseOutbox outbox = new ResponseOutbox(node.metrics());
+        responses.onStored(outbox::add);
+        beans.put(DRAIN_RESPONSES, new DrainSyncResponsesProcessor(outbox, node.metrics()));
+        beans.put(PUBLISH_RESPONSES, new PublishSyncResponsesProcessor(
+                () -> node.instance().getMap(SyncMember.RESPONSES)));
+        beans.put(APPLY_PEER_RESPONSE, new ApplyPeerResponseProcessor(responses, node.metrics()));
     }
 
     @Override

@@ -3,9 +3,12 @@ package dev.caravan.sync;
 import java.util.Map;
 
 import com.hazelcast.config.Config;
+import com.hazelcast.config.EvictionConfig;
+import com.hazelcast.config.EvictionPolicy;
 import com.hazelcast.config.ExecutorConfig;
 import com.hazelcast.config.JoinConfig;
 import com.hazelcast.config.MapConfig;
+import com.hazelcast.config.MaxSizePolicy;
 import com.hazelcast.config.MergePolicyConfig;
 import com.hazelcast.config.NetworkConfig;
 import com.hazelcast.core.Hazelcast;
@@ -13,6 +16,8 @@ import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.spi.merge.PutIfAbsentMergePolicy;
 import com.hazelcast.spi.properties.ClusterProperty;
 import com.hazelcast.spi.properties.HazelcastProperty;
+
+import dev.caravan.processors.responses.ResponseAffinity;
 
 /**
  * Builds and starts the embedded Hazelcast member from {@link SyncConfig}: the cluster name, this member's address,
@@ -24,6 +29,11 @@ final class SyncMember {
 
     /** Shared sessions (manual): one synchronous backup, so one member's death loses no assignment. */
     static final String SESSIONS = "caravan.sessions";
+    /**
+     * Which worker stored which Responses API response: one synchronous backup, forgotten after a day unused and
+     * bounded per member, as each replica's own {@code ResponseAffinity}.
+     */
+    static final String RESPONSES = "caravan.responses";
     /** Per-member in-flight load reports. */
     static final String LOADS = "caravan.loads";
     /** Decision batches. */
@@ -85,6 +95,10 @@ final class SyncMember {
         // sessions idle fleet-wide for manual's --max-idle-secs expire (replicas touch the keys they route)
         config.addMapConfig(new MapConfig(SESSIONS).setBackupCount(1).setMaxIdleSeconds(Math.max(0, maxIdleSeconds))
                 .setMergePolicyConfig(new MergePolicyConfig(PutIfAbsentMergePolicy.class.getName(), 100)));
+        config.addMapConfig(new MapConfig(RESPONSES).setBackupCount(1)
+                .setMaxIdleSeconds((int) ResponseAffinity.DEFAULT_TTL.toSeconds())
+                .setEvictionConfig(new EvictionConfig().setEvictionPolicy(EvictionPolicy.LRU)
+                        .setMaxSizePolicy(MaxSizePolicy.PER_NODE).setSize(ResponseAffinity.DEFAULT_MAX_ENTRIES)));
         config.addExecutorConfig(new ExecutorConfig(SNAPSHOTS).setPoolSize(2));
         config.getUserContext().putAll(userContext);
         return config;

@@ -67,8 +67,8 @@ final class SyncMetrics {
     }
 
     void dropped(String channel) {
-        counter("caravan.sync.outbox.dropped", "Decisions dropped because the outbox was full", "channel", channel)
-                .increment();
+        counter("caravan.sync.outbox.dropped", "Entries dropped because an outbox was full (decisions, response ids)",
+                "channel", channel).increment();
     }
 
     void claim(String outcome) {

@@ -3,6 +3,7 @@ package dev.caravan.processors.responses;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.BiConsumer;
 import java.util.function.LongSupplier;
 
 import dev.caravan.policies.Worker;
@@ -15,6 +16,10 @@ import dev.caravan.processors.forward.ResponseIdSink;
  * <p>Bounded and expiring: at most {@code maxEntries} ids, least recently used dropped first, and an id not used for
  * {@code ttl} is forgotten (an engine that restarted has forgotten it too). Thread-safe: one lock around a small
  * access-ordered map; both operations are O(1) and run once per Responses request.
+ *
+ * <p>Gateway replicas ({@code --sync hazelcast}) share it: replica sync listens to the ids this replica's workers store
+ * ({@link #onStored}) and hands it the ids its peers' workers stored ({@link #remember}), so a request continuing a
+ * response reaches the engine that holds it through any replica.
  */
 public final class ResponseAffinity implements ResponseIdSink {
 
@@ -30,6 +35,7 @@ public final class ResponseAffinity implements ResponseIdSink {
     private final long ttlNanos;
     private final LongSupplier nanoTime;
     private final LinkedHashMap<String, Entry> byId;
+    private volatile BiConsumer<String, String> stored = (id, url) -> { };
 
     /**
      * @param maxEntries ids remembered at most (&gt;= 1)
@@ -54,12 +60,23 @@ public final class ResponseAffinity implements ResponseIdSink {
         };
     }
 
-    /** Remembers that {@code worker} stored response {@code responseId}. */
+    /** Remembers that {@code worker} stored response {@code responseId}, and tells the {@link #onStored} listener. */
     @Override
     public void onResponseId(String responseId, Worker worker) {
+        remember(responseId, worker.url());
+        stored.accept(responseId, worker.url());
+    }
+
+    /** Remembers that the worker at {@code workerUrl} stored {@code responseId} (a peer replica's id), quietly. */
+    public void remember(String responseId, String workerUrl) {
         synchronized (byId) {
-            byId.put(responseId, new Entry(worker.url(), nanoTime.getAsLong()));
+            byId.put(responseId, new Entry(workerUrl, nanoTime.getAsLong()));
         }
+    }
+
+    /** The one listener told of every id this replica's workers store (id, worker URL), on the request's thread. */
+    public void onStored(BiConsumer<String, String> listener) {
+        this.stored = listener;
     }
 
     /** The URL of the worker that stored {@code responseId}, or null when unknown or expired. */

@@ -8,6 +8,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -36,6 +38,17 @@ class ResponseAffinityTest {
         assertThat(affinity.workerOf("resp_1")).isEqualTo("http://a:1");
         assertThat(affinity.workerOf("resp_2")).isEqualTo("http://b:1");
         assertThat(affinity.workerOf("resp_3")).isNull();
+    }
+
+    @Test
+    void tellsTheListenerOfOwnIdsButNotOfThoseRememberedFromPeers() {
+        ResponseAffinity affinity = new ResponseAffinity(10, Duration.ofMinutes(1), now::get);
+        List<String> told = new ArrayList<>();
+        affinity.onStored((id, url) -> told.add(id + "@" + url));
+        affinity.onResponseId("resp_own", a);
+        affinity.remember("resp_peer", "http://b:1");
+        assertThat(told).containsExactly("resp_own@http://a:1");
+        assertThat(affinity.workerOf("resp_peer")).isEqualTo("http://b:1");
     }
 
     @Test
