@@ -1,6 +1,8 @@
 package dev.caravan.sync;
 
 import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 
 import io.micrometer.core.instrument.MeterRegistry;
 
@@ -51,6 +53,8 @@ public final class SyncBeans implements GatewayExtension {
     public static final String DRAIN_RESPONSES = "drainSyncResponses";
     public static final String PUBLISH_RESPONSES = "publishSyncResponses";
     public static final String APPLY_PEER_RESPONSE = "applyPeerResponse";
+    public static final String DRAIN_FLUSHES = "drainSyncFlushes";
+    public static final String APPLY_PEER_FLUSHES = "applyPeerFlushes";
 
     private SyncNode node;
 
@@ -133,6 +137,11 @@ public final class SyncBeans implements GatewayExtension {
         beans.put(PUBLISH_RESPONSES, new PublishSyncResponsesProcessor(
                 () -> node.instance().getMap(SyncMember.RESPONSES)));
         beans.put(APPLY_PEER_RESPONSE, new ApplyPeerResponseProcessor(responses, node.metrics()));
+        PolicyRegistry policies = (PolicyRegistry) beans.get(BeanNames.POLICY_REGISTRY);
+        Queue<String> flushed = new ConcurrentLinkedQueue<>();
+        policies.onCacheFlushed(w -> flushed.add(w.url()));
+        beans.put(DRAIN_FLUSHES, new DrainSyncFlushesProcessor(flushed, node.metrics()));
+        beans.put(APPLY_PEER_FLUSHES, new ApplyPeerFlushesProcessor(workers, policies, node.metrics()));
     }
 
     @Override

@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 import org.slf4j.Logger;
@@ -56,6 +57,7 @@ public final class PolicyRegistry implements WorkerListener {
     private final Function<String, LoadBalancingPolicy> factory;
     private final boolean canonicalOrder;
     private final Map<String, LoadBalancingPolicy> byModel = new ConcurrentHashMap<>();
+    private volatile Consumer<Worker> flushed = w -> { };
     private static final Comparator<Worker> BY_URL = Comparator.comparing(Worker::url);
 
     /**
@@ -198,14 +200,26 @@ public final class PolicyRegistry implements WorkerListener {
 
     /**
      * Makes the worker's policy forget what it learned about the worker's cache (tree tenancy, sticky keys) by removing
-     * and re-adding it: used after the engine's cache was flushed.
+     * and re-adding it: used after the engine's cache was flushed through this gateway. The {@link #onCacheFlushed}
+     * listener (replica sync) is told, so that the other replicas forget it too.
      */
-    public synchronized void forgetCache(Worker worker) {
+    public void forgetCache(Worker worker) {
+        forgetFlushedCache(worker);
+        flushed.accept(worker);
+    }
+
+    /** As {@link #forgetCache}, for an engine flushed through another gateway replica: the listener is not told. */
+    public synchronized void forgetFlushedCache(Worker worker) {
         LoadBalancingPolicy p = worker.role() == role ? byModel.get(worker.modelId()) : null;
         if (p != null) {
             p.onWorkerRemoved(worker);
             p.onWorkerAdded(worker);
         }
+    }
+
+    /** The one listener told of every worker whose cache this gateway flushed ({@link #forgetCache}). */
+    public void onCacheFlushed(Consumer<Worker> listener) {
+        this.flushed = listener;
     }
 
     /** Forgets every policy's learned state (trees, counters, sticky keys), e.g. after the engines' caches were flushed. */

@@ -3,7 +3,9 @@ package dev.caravan.processors.routing;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
@@ -112,5 +114,17 @@ class PolicyRegistryTest {
         policies.forgetCache(a);
         assertThat(created.get("llama").events).containsExactly("added http://a:1", "removed http://a:1",
                 "added http://a:1");
+    }
+
+    @Test
+    void aFlushThroughThisGatewayIsToldToTheListenerAndOneThroughAPeerIsNot() {
+        Worker a = add("http://a:1", "llama");
+        Worker b = add("http://b:1", "llama");
+        List<String> told = new ArrayList<>();
+        policies.onCacheFlushed(w -> told.add(w.url()));
+        policies.forgetCache(a);
+        policies.forgetFlushedCache(b);
+        assertThat(told).containsExactly("http://a:1");
+        assertThat(created.get("llama").events).endsWith("removed http://b:1", "added http://b:1");
     }
 }

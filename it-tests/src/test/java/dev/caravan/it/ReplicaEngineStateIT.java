@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 import org.junit.jupiter.api.AfterAll;
@@ -15,11 +16,12 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import dev.caravan.processors.forward.ForwardStreamProcessor;
 
 /**
- * Two syncing replicas and the Responses API: a response stored through one replica is continued
- * ({@code previous_response_id}) and retrieved ({@code GET /v1/responses/{id}}) through the other, and reaches the
- * engine that stored it, as a client behind a load balancer over the replicas does.
+ * Two syncing replicas and what the engines hold, seen through either replica: a response stored through one replica
+ * is continued ({@code previous_response_id}) and retrieved ({@code GET /v1/responses/{id}}) through the other and
+ * reaches the engine that stored it, as a client behind a load balancer over the replicas does; and engine caches
+ * flushed through one replica are forgotten by the other's policy too.
  */
-class ReplicaResponsesIT {
+class ReplicaEngineStateIT {
 
     @RegisterExtension
     static final SimFleetExtension SIMS = new SimFleetExtension(4, b -> b.timeScale(50).defaultMaxTokens(4));
@@ -73,5 +75,27 @@ class ReplicaResponsesIT {
                     "previous_response_id", nextId));
             assertThat(header(third, ForwardStreamProcessor.WORKER_HEADER)).isEqualTo(worker);
         }
+    }
+
+    private static String decision(GatewayHarness replica, String prompt) {
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("model", SIMS.model());
+        body.put("prompt", prompt);
+        HttpResponse<String> r = replica.client().postJson("/v1/completions", GatewayClient.json(body));
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+        return header(r, ForwardStreamProcessor.DECISION_HEADER);
+    }
+
+    @Test
+    void cachesFlushedThroughOneReplicaAreForgottenByTheOther() {
+        String prompt = "Flush me. " + "A long shared preamble that both replicas learn. ".repeat(120);
+        decision(fleet.replica(0), prompt);
+        decision(fleet.replica(1), prompt);
+        assertThat(decision(fleet.replica(1), prompt)).startsWith("cache_aware:cache_hit");
+        HttpResponse<String> flushed = fleet.replica(0).client().postJson("/flush_cache", "");
+        assertThat(flushed.statusCode()).as(flushed.body()).isEqualTo(200);
+        await().atMost(Duration.ofSeconds(5)).until(() -> SyncFleet.metric(fleet.replica(1),
+                "caravan_sync_messages_received_total", "channel=\"flushes\"") >= 1);
+        assertThat(decision(fleet.replica(1), prompt)).doesNotContain("cache_hit");
     }
 }
