@@ -235,7 +235,6 @@ public final class GatewayBeans implements AutoCloseable {
         workers.addListener(controlRoutes);
         beans.put(BeanNames.WORKER_CONTROL_ROUTES, controlRoutes);
         beans.put(BeanNames.COLLECT_CONTROL_RESULTS, new CollectControlResultsStrategy());
-        beans.put(BeanNames.SUMMARIZE_FLUSH_CACHE, new SummarizeFlushCacheProcessor(workers, policies));
         beans.put(BeanNames.MERGE_MODELS, new MergeModelsProcessor(workers));
         beans.put(BeanNames.MODEL_FROM_PATH, new ModelFromPathProcessor());
         beans.put(BeanNames.RETRIEVE_MODEL, new RetrieveModelProcessor());
@@ -247,13 +246,17 @@ public final class GatewayBeans implements AutoCloseable {
         // KV events (kv-events.camel.yaml): per-worker routes, block index, kv_aware's ground truth, tree calibration
         // (before the extensions: replica sync hands a joining replica a peer's block index)
         kv.define(policies, beans);
+        // prefill/decode disaggregation (pd.camel.yaml); before the extensions, which may hook its policy registries
+        PdBeans.define(config, workers, upstream, metrics, beans);
+        // POST /flush_cache: the flushed engines are forgotten in their role's pool
+        beans.put(BeanNames.SUMMARIZE_FLUSH_CACHE, new SummarizeFlushCacheProcessor(workers, List.of(policies,
+                (PolicyRegistry) beans.get(BeanNames.PREFILL_POLICY_REGISTRY),
+                (PolicyRegistry) beans.get(BeanNames.DECODE_POLICY_REGISTRY))));
         // optional modules on the class path, e.g. Kubernetes service discovery (discovery.camel.yaml) with
         // --service-discovery
         for (GatewayExtension extension : enabled) {
             extension.define(config, workers, meterRegistry, beans);
         }
-        // prefill/decode disaggregation (pd.camel.yaml)
-        PdBeans.define(config, workers, upstream, metrics, beans);
         // --enable-trace: the request span step, and the selection, attempt and P/D leg steps wrapped in spans
         TracingBeans.define(tracing, beans);
     }

@@ -20,12 +20,12 @@ import dev.caravan.processors.routing.PolicyRegistry;
 final class ApplyPeerFlushesProcessor implements Processor {
 
     private final WorkerRegistry workers;
-    private final PolicyRegistry policies;
+    private final List<PolicyRegistry> policies;
     private final SyncMetrics metrics;
 
-    ApplyPeerFlushesProcessor(WorkerRegistry workers, PolicyRegistry policies, SyncMetrics metrics) {
+    ApplyPeerFlushesProcessor(WorkerRegistry workers, List<PolicyRegistry> policies, SyncMetrics metrics) {
         this.workers = workers;
-        this.policies = policies;
+        this.policies = List.copyOf(policies);
         this.metrics = metrics;
     }
 
@@ -44,7 +44,7 @@ final class ApplyPeerFlushesProcessor implements Processor {
         }
         for (Worker w : workers.all()) {
             if (urls.contains(w.url())) {
-                policies.forgetFlushedCache(w);
+                policies.forEach(p -> p.forgetFlushedCache(w));
             }
         }
         metrics.received(DrainSyncFlushesProcessor.CHANNEL);

@@ -1,5 +1,7 @@
 package dev.caravan.sync;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -137,9 +139,15 @@ public final class SyncBeans implements GatewayExtension {
         beans.put(PUBLISH_RESPONSES, new PublishSyncResponsesProcessor(
                 () -> node.instance().getMap(SyncMember.RESPONSES)));
         beans.put(APPLY_PEER_RESPONSE, new ApplyPeerResponseProcessor(responses, node.metrics()));
-        PolicyRegistry policies = (PolicyRegistry) beans.get(BeanNames.POLICY_REGISTRY);
+        List<PolicyRegistry> policies = new ArrayList<>();
+        for (String name : List.of(BeanNames.POLICY_REGISTRY, BeanNames.PREFILL_POLICY_REGISTRY,
+                BeanNames.DECODE_POLICY_REGISTRY)) {
+            if (beans.get(name) instanceof PolicyRegistry registry) {
+                policies.add(registry);
+            }
+        }
         Queue<String> flushed = new ConcurrentLinkedQueue<>();
-        policies.onCacheFlushed(w -> flushed.add(w.url()));
+        policies.forEach(p -> p.onCacheFlushed(w -> flushed.add(w.url())));
         beans.put(DRAIN_FLUSHES, new DrainSyncFlushesProcessor(flushed, node.metrics()));
         beans.put(APPLY_PEER_FLUSHES, new ApplyPeerFlushesProcessor(workers, policies, node.metrics()));
     }

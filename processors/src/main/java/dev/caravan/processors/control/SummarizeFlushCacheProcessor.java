@@ -19,17 +19,23 @@ import dev.caravan.processors.routing.PolicyRegistry;
  * successful:[url], failed:[{worker, error}]}} — 200 unless every worker failed (502).
  *
  * <p>One entry per engine ({@code planFlushCache} calls each engine once, at its own endpoint). Each worker whose
- * engine's cache was flushed (every rank of it) is also forgotten by its model's policy ({@link PolicyRegistry#forgetCache}):
+ * engine's cache was flushed (every rank of it) is also forgotten by its model's policy in its role's pool (regular,
+ * prefill or decode; {@link PolicyRegistry#forgetCache}):
  * the tree's picture of what that engine caches would otherwise keep attracting requests to an empty cache.
  */
 public final class SummarizeFlushCacheProcessor implements Processor {
 
     private final WorkerRegistry registry;
-    private final PolicyRegistry policies;
+    private final List<PolicyRegistry> policies;
+
+    /** @param policies the regular pool's policies, and with prefill/decode disaggregation the two legs' */
+    public SummarizeFlushCacheProcessor(WorkerRegistry registry, List<PolicyRegistry> policies) {
+        this.registry = registry;
+        this.policies = List.copyOf(policies);
+    }
 
     public SummarizeFlushCacheProcessor(WorkerRegistry registry, PolicyRegistry policies) {
-        this.registry = registry;
-        this.policies = policies;
+        this(registry, List.of(policies));
     }
 
     @Override
@@ -42,7 +48,7 @@ public final class SummarizeFlushCacheProcessor implements Processor {
                 successful.add(r.call().worker().engineUrl());
                 for (Worker w : registry.all()) {
                     if (w.engineUrl().equals(r.call().worker().engineUrl())) {
-                        policies.forgetCache(w); // every rank of the engine
+                        policies.forEach(p -> p.forgetCache(w)); // every rank of the engine, in its role's pool
                     }
                 }
             } else {

@@ -201,11 +201,14 @@ public final class PolicyRegistry implements WorkerListener {
     /**
      * Makes the worker's policy forget what it learned about the worker's cache (tree tenancy, sticky keys) by removing
      * and re-adding it: used after the engine's cache was flushed through this gateway. The {@link #onCacheFlushed}
-     * listener (replica sync) is told, so that the other replicas forget it too.
+     * listener (replica sync) is told, so that the other replicas forget it too. A worker of another role is not this
+     * registry's: nothing happens.
      */
     public void forgetCache(Worker worker) {
-        forgetFlushedCache(worker);
-        flushed.accept(worker);
+        if (worker.role() == role) {
+            forgetFlushedCache(worker);
+            flushed.accept(worker);
+        }
     }
 
     /** As {@link #forgetCache}, for an engine flushed through another gateway replica: the listener is not told. */

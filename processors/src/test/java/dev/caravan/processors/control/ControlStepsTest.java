@@ -17,6 +17,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import dev.caravan.policies.EngineLoad;
 import dev.caravan.policies.Worker;
 import dev.caravan.policies.WorkerRegistry;
+import dev.caravan.policies.WorkerRole;
 import dev.caravan.processors.Json;
 import dev.caravan.processors.StartedCamel;
 import dev.caravan.processors.error.GatewayError;
@@ -106,10 +107,9 @@ class ControlStepsTest {
         assertThat(b.engineLoad()).isNull();
     }
 
-    @Test
-    void summarizesAPartialFlushAndForgetsTheFlushedWorkersCache() {
-        List<String> events = new ArrayList<>();
-        PolicyRegistry policies = new PolicyRegistry(workers, m -> new dev.caravan.policies.LoadBalancingPolicy() {
+    /** A registry of {@code role}'s workers whose policy records each worker it forgets into {@code events}. */
+    private PolicyRegistry recording(WorkerRole role, List<String> events) {
+        return new PolicyRegistry(workers, role, m -> new dev.caravan.policies.LoadBalancingPolicy() {
             @Override
             public dev.caravan.policies.Decision select(List<Worker> c, dev.caravan.policies.SelectionContext x) {
                 return dev.caravan.policies.Decision.of(c.get(0), "t", "t");
@@ -125,6 +125,12 @@ class ControlStepsTest {
                 events.add("removed " + w.url());
             }
         });
+    }
+
+    @Test
+    void summarizesAPartialFlushAndForgetsTheFlushedWorkersCache() {
+        List<String> events = new ArrayList<>();
+        PolicyRegistry policies = recording(WorkerRole.REGULAR, events);
         Exchange agg = collect(response(new ControlCall(a, "POST", "/flush_cache", null), 200, "ok"),
                 response(new ControlCall(b, "POST", "/flush_cache", null), 500, "err"));
         new SummarizeFlushCacheProcessor(workers, policies).process(agg);
@@ -135,6 +141,19 @@ class ControlStepsTest {
                 .containsEntry("total_http_workers", 2).containsEntry("successful", List.of("http://a:1"))
                 .containsEntry("failed", List.of(Map.of("worker", "http://b:1", "error", "HTTP 500")));
         assertThat(events).containsExactly("removed http://a:1");
+    }
+
+    @Test
+    void aFlushedPrefillEngineIsForgottenByThePrefillPoolsPolicy() {
+        Worker p = workers.add(Worker.builder("http://p:1").role(WorkerRole.PREFILL).build());
+        List<String> regular = new ArrayList<>();
+        List<String> prefill = new ArrayList<>();
+        PolicyRegistry regularPolicies = recording(WorkerRole.REGULAR, regular);
+        PolicyRegistry prefillPolicies = recording(WorkerRole.PREFILL, prefill);
+        Exchange agg = collect(response(new ControlCall(p, "POST", "/flush_cache", null), 200, "ok"));
+        new SummarizeFlushCacheProcessor(workers, List.of(regularPolicies, prefillPolicies)).process(agg);
+        assertThat(prefill).containsExactly("removed http://p:1");
+        assertThat(regular).isEmpty();
     }
 
     @Test
