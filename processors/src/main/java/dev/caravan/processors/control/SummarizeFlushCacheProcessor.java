@@ -34,10 +34,6 @@ public final class SummarizeFlushCacheProcessor implements Processor {
         this.policies = List.copyOf(policies);
     }
 
-    public SummarizeFlushCacheProcessor(WorkerRegistry registry, PolicyRegistry policies) {
-        this(registry, List.of(policies));
-    }
-
     @Override
     public void process(Exchange exchange) {
         List<ControlResult> results = ControlResults.of(exchange);

@@ -133,7 +133,7 @@ class ControlStepsTest {
         PolicyRegistry policies = recording(WorkerRole.REGULAR, events);
         Exchange agg = collect(response(new ControlCall(a, "POST", "/flush_cache", null), 200, "ok"),
                 response(new ControlCall(b, "POST", "/flush_cache", null), 500, "err"));
-        new SummarizeFlushCacheProcessor(workers, policies).process(agg);
+        new SummarizeFlushCacheProcessor(workers, List.of(policies)).process(agg);
 
         assertThat(agg.getMessage().getHeader(Exchange.HTTP_RESPONSE_CODE)).isEqualTo(200);
         Map<String, Object> body = Json.parseObject(agg.getMessage().getBody(String.class).getBytes());
