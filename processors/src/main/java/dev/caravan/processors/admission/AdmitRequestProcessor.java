@@ -14,6 +14,8 @@ import org.apache.camel.support.AsyncProcessorSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.caravan.processors.RequestCompletion;
+
 /**
  * Route step {@code admitRequest} (inference routes, before the first attempt): asks the {@link AdmissionController}
  * for a ticket, without holding a thread while the request waits in the queue. The request's tenant and class

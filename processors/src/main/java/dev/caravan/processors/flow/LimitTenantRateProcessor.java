@@ -9,9 +9,9 @@ import java.util.Map;
 import org.apache.camel.Exchange;
 import org.apache.camel.Processor;
 
+import dev.caravan.processors.RequestCompletion;
 import dev.caravan.processors.admission.AdmissionController;
 import dev.caravan.processors.admission.FlowKey;
-import dev.caravan.processors.admission.RequestCompletion;
 import dev.caravan.processors.error.GatewayError;
 import dev.caravan.processors.forward.OutputMeter;
 

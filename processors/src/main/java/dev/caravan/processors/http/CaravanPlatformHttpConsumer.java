@@ -16,6 +16,7 @@ import org.apache.camel.component.platform.http.vertx.VertxPlatformHttpConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.caravan.processors.RequestCompletion;
 import dev.caravan.processors.error.GatewayError;
 
 /**
@@ -40,6 +41,10 @@ import dev.caravan.processors.error.GatewayError;
  * <p>Writing: {@link ResponseWriter} writes the Camel message ({@code exchange.getMessage()}; exchanges are
  * {@code InOnly}, so no route copies it into an out message) unless the response is already committed. Errors that
  * escape the route become a JSON 500 without a stack trace.
+ *
+ * <p>The {@link RequestObserver} (the request metrics) is told when the request completes ({@link RequestCompletion}):
+ * for an answer the relay streamed, when its response ended, just before Camel's route end; otherwise after the
+ * response was written, as the unit of work completes.
  */
 public class CaravanPlatformHttpConsumer extends VertxPlatformHttpConsumer {
 
@@ -98,6 +103,8 @@ public class CaravanPlatformHttpConsumer extends VertxPlatformHttpConsumer {
             finish(exchange, ctx, e, start);
             return;
         }
+        // reported when the request completes: for a relayed answer when its response ends, before the route does
+        RequestCompletion.onDone(exchange, done -> report(done, ctx, start));
         // The callback may run on this thread (route finished synchronously) or later on whatever thread completes the
         // last asynchronous step; writing always happens on the connection's event loop.
         getAsyncProcessor().process(exchange, doneSync -> {
@@ -127,7 +134,17 @@ public class CaravanPlatformHttpConsumer extends VertxPlatformHttpConsumer {
         done(exchange, ctx, start);
     }
 
+    /** Completes the exchange: its unit of work runs the request's completion, the report included. */
     private void done(Exchange exchange, RoutingContext ctx, long start) {
+        if (exchange.getUnitOfWork() != null) {
+            doneUoW(exchange);
+        } else {
+            report(exchange, ctx, start);
+        }
+        releaseExchange(exchange, false);
+    }
+
+    private void report(Exchange exchange, RoutingContext ctx, long start) {
         Integer status = RESPONSE_STATUS.get(exchange);
         int code = status != null ? status : ctx.response().getStatusCode();
         try {
@@ -135,9 +152,5 @@ public class CaravanPlatformHttpConsumer extends VertxPlatformHttpConsumer {
         } catch (RuntimeException e) {
             LOG.warn("Request observer failed: {}", e.toString());
         }
-        if (exchange.getUnitOfWork() != null) {
-            doneUoW(exchange);
-        }
-        releaseExchange(exchange, false);
     }
 }

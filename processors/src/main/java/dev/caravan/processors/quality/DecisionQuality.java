@@ -11,7 +11,6 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.apache.camel.Exchange;
-import org.apache.camel.support.SynchronizationAdapter;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -44,12 +43,6 @@ public final class DecisionQuality {
     private final DecisionQualityConfig config;
     private final LongSupplier nanoClock;
     private final Map<String, PolicyMeters> byPolicy = new ConcurrentHashMap<>();
-    private final SynchronizationAdapter hook = new SynchronizationAdapter() {
-        @Override
-        public void onDone(Exchange exchange) {
-            record(exchange);
-        }
-    };
 
     private record PolicyMeters(Counter expected, Counter reachable, Counter captured, Counter reported,
                                 Counter unreported, CaptureWindow window) {
@@ -59,11 +52,6 @@ public final class DecisionQuality {
         this.registry = registry;
         this.config = config;
         this.nanoClock = nanoClock;
-    }
-
-    /** Records the exchange's last decision when it completes (one shared, stateless hook). */
-    SynchronizationAdapter hook() {
-        return hook;
     }
 
     /** The exchange's decision, what was held when it was made, and the engine's report. */

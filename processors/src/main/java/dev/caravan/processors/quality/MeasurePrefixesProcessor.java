@@ -10,6 +10,7 @@ import org.apache.camel.Processor;
 import dev.caravan.policies.HeldPrefixes;
 import dev.caravan.policies.Worker;
 import dev.caravan.processors.ExchangeProperty;
+import dev.caravan.processors.RequestCompletion;
 import dev.caravan.processors.error.GatewayException;
 import dev.caravan.processors.routing.PolicyRegistry;
 import dev.caravan.processors.routing.SelectWorkerProcessor;
@@ -80,7 +81,7 @@ public final class MeasurePrefixesProcessor implements Processor {
         }
         if (quality != null && HOOKED.get(exchange) == null) {
             HOOKED.set(exchange, Boolean.TRUE);
-            exchange.getExchangeExtension().addOnCompletion(quality.hook());
+            RequestCompletion.onDone(exchange, quality::record);
         }
         if (shadows) {
             SHADOW_PENDING.set(exchange, Boolean.TRUE);

@@ -33,7 +33,7 @@ import dev.caravan.policies.LoadBalancingPolicy;
 import dev.caravan.policies.SelectionContext;
 import dev.caravan.policies.Worker;
 import dev.caravan.policies.WorkerLease;
-import dev.caravan.processors.admission.RequestCompletion;
+import dev.caravan.processors.RequestCompletion;
 import dev.caravan.processors.error.GatewayError;
 
 /**

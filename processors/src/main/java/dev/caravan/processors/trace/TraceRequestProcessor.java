@@ -18,16 +18,17 @@ import io.opentelemetry.context.Context;
 import org.apache.camel.Exchange;
 import org.apache.camel.Processor;
 import org.apache.camel.component.platform.http.vertx.HttpMessage;
-import org.apache.camel.support.SynchronizationAdapter;
 
 import dev.caravan.policies.Decision;
 import dev.caravan.policies.Worker;
+import dev.caravan.processors.RequestCompletion;
 
 /**
  * Route step {@code traceRequest} (first in the inference route; a no-op without {@code --enable-trace}): starts the
  * request's span — named {@code POST <path>}, a server span continuing the client's {@code traceparent} if it sent
  * one, started when the request arrived ({@code START_NANOS}) — and keeps its context in {@link RequestTracing#CONTEXT}
- * for the step spans. The span ends when the exchange completes, with what the request became: the status, the error
+ * for the step spans. The span ends when the request completes ({@link RequestCompletion}: for an answer the relay
+ * streamed, when its response ended), with what the request became: the status, the error
  * code, the model, the request id, and the decision that placed it ({@code caravan.policy}, {@code caravan.branch},
  * {@code caravan.worker}); a 5xx or a failure is an error span.
  */
@@ -56,12 +57,7 @@ public final class TraceRequestProcessor implements Processor {
         }
         Span span = builder.startSpan();
         RequestTracing.CONTEXT.set(exchange, Context.root().with(span));
-        exchange.getExchangeExtension().addOnCompletion(new SynchronizationAdapter() {
-            @Override
-            public void onDone(Exchange done) {
-                end(span, done);
-            }
-        });
+        RequestCompletion.onDone(exchange, done -> end(span, done));
     }
 
     private static void end(Span span, Exchange exchange) {

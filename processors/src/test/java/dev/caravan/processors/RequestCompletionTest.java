@@ -1,4 +1,4 @@
-package dev.caravan.processors.admission;
+package dev.caravan.processors;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -9,7 +9,6 @@ import org.apache.camel.Exchange;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import dev.caravan.processors.StartedCamel;
 
 class RequestCompletionTest {
 
@@ -67,5 +66,31 @@ class RequestCompletionTest {
         assertThat(ran).containsExactly("copy");
         e.getExchangeExtension().handoverCompletions().forEach(s -> s.onComplete(e));
         assertThat(ran).containsExactly("copy", "original");
+    }
+
+    @Test
+    void completingNowRunsTheTasksOnceAndTheExchangesEndOnlyThoseAddedAfter() {
+        Exchange e = CAMEL.exchange();
+        List<String> ran = new ArrayList<>();
+        RequestCompletion.onDone(e, x -> ran.add("report"));
+        RequestCompletion.onDone(e, x -> ran.add("release"));
+
+        RequestCompletion.completeNow(e);
+        assertThat(ran).containsExactly("release", "report");
+        RequestCompletion.onDone(e, x -> ran.add("late"));
+        e.getExchangeExtension().handoverCompletions().forEach(s -> s.onComplete(e));
+        assertThat(ran).containsExactly("release", "report", "late");
+    }
+
+    @Test
+    void completingACopyNowLeavesTheOriginalsTasksAlone() {
+        Exchange e = CAMEL.exchange();
+        List<String> ran = new ArrayList<>();
+        RequestCompletion.onDone(e, x -> ran.add("original"));
+
+        RequestCompletion.completeNow(e.copy());
+        assertThat(ran).isEmpty();
+        RequestCompletion.completeNow(e);
+        assertThat(ran).containsExactly("original");
     }
 }
