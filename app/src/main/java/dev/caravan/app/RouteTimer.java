@@ -1,5 +1,10 @@
 package dev.caravan.app;
 
+import static dev.caravan.processors.CaravanExchangeProperties.RESPONSE_END_NANOS;
+
+import java.util.concurrent.TimeUnit;
+
+import io.micrometer.core.instrument.Clock;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.LongTaskTimer;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -21,7 +26,8 @@ import org.apache.camel.support.RoutePolicySupport;
  * {@link MicrometerRoutePolicyFactory}), kept per exchange without that policy's cost: Camel's names the exchange
  * property holding the timer sample with {@code String.format("%s-%s-%s", ..., routeId, exchangeId)}, twice per
  * exchange (which also makes the exchange generate its id); this one uses a fixed property name, which is enough as a
- * route runs once per exchange. Used for the {@code inference} route, which every inference request runs
+ * route runs once per exchange, and keeps the start time there. A request whose answer was streamed is timed to the
+ * end of its response, not to Camel's route end a moment later (design/request-path.md, "Per-request cost"). Used for the {@code inference} route, which every inference request runs
  * ({@link RouteTimers}; docs/design/request-path.md, "Per-request cost").
  */
 final class RouteTimer extends RoutePolicySupport {
@@ -31,6 +37,7 @@ final class RouteTimer extends RoutePolicySupport {
 
     private final MicrometerRoutePolicyFactory factory;
     private MeterRegistry registry;
+    private Clock clock;
     private Timer timer;
     private LongTaskTimer longTaskTimer;
     private Counter total;
@@ -49,6 +56,7 @@ final class RouteTimer extends RoutePolicySupport {
         registry = factory.getMeterRegistry() != null ? factory.getMeterRegistry()
                 : MicrometerUtils.getOrCreateMeterRegistry(route.getCamelContext().getRegistry(),
                         MicrometerConstants.METRICS_REGISTRY_NAME);
+        clock = registry.config().clock();
         MicrometerRoutePolicyNamingStrategy naming = factory.getNamingStrategy();
         MicrometerRoutePolicyConfiguration config = factory.getPolicyConfiguration();
         Timer.Builder timerBuilder = Timer.builder(naming.getName(route)).tags(naming.getTags(route))
@@ -86,7 +94,7 @@ final class RouteTimer extends RoutePolicySupport {
 
     @Override
     public void onExchangeBegin(Route route, Exchange exchange) {
-        exchange.getProperties().put(SAMPLE, Timer.start(registry));
+        exchange.getProperties().put(SAMPLE, clock.monotonicTime());
         if (longTaskTimer != null) {
             exchange.getProperties().put(LONG_TASK_SAMPLE, longTaskTimer.start());
         }
@@ -94,8 +102,8 @@ final class RouteTimer extends RoutePolicySupport {
 
     @Override
     public void onExchangeDone(Route route, Exchange exchange) {
-        if (exchange.getProperties().remove(SAMPLE) instanceof Timer.Sample sample) {
-            sample.stop(timer);
+        if (exchange.getProperties().remove(SAMPLE) instanceof Long start) {
+            timer.record(endNanos(exchange) - start, TimeUnit.NANOSECONDS);
         }
         if (longTaskTimer != null
                 && exchange.getProperties().remove(LONG_TASK_SAMPLE) instanceof LongTaskTimer.Sample longTask) {
@@ -113,6 +121,16 @@ final class RouteTimer extends RoutePolicySupport {
         if (externalRedeliveries != null && exchange.isExternalRedelivered()) {
             externalRedeliveries.increment();
         }
+    }
+
+    /**
+     * When the route's work ended: for a request whose answer the relay streamed, when its response ended
+     * ({@code RESPONSE_END_NANOS}, on {@link System#nanoTime()}'s scale, so only when the registry's clock is the
+     * system's); Camel resumes the route a moment later.
+     */
+    private long endNanos(Exchange exchange) {
+        Long end = clock == Clock.SYSTEM ? RESPONSE_END_NANOS.get(exchange) : null;
+        return end != null ? end : clock.monotonicTime();
     }
 
     private static void increment(Counter counter) {

@@ -1,6 +1,10 @@
 package dev.caravan.app;
 
+import static dev.caravan.processors.CaravanExchangeProperties.RESPONSE_END_NANOS;
+
 import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.concurrent.TimeUnit;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -37,7 +41,10 @@ class RouteTimerTest {
                     if (e.getIn().getBody(String.class).equals("fail")) {
                         throw new IllegalStateException("failed");
                     }
-                    assertThat(e.getProperty(RouteTimer.SAMPLE)).isInstanceOf(Timer.Sample.class);
+                    assertThat(e.getProperty(RouteTimer.SAMPLE)).isInstanceOf(Long.class);
+                    if (e.getIn().getBody(String.class).equals("answered")) { // the answer ended 7 ms after the start
+                        RESPONSE_END_NANOS.set(e, e.getProperty(RouteTimer.SAMPLE, Long.class) + 7_000_000L);
+                    }
                 });
                 from("direct:control").routeId("control").log("control");
                 from("direct:attempt-pd-sglang").routeId("attempt-pd-sglang").log("attempt");
@@ -97,5 +104,15 @@ class RouteTimerTest {
         assertThat(count("camel.exchanges.total", "control")).isEqualTo(1.0);
         assertThat(context.getRoute("control").getRoutePolicyList()).singleElement()
                 .isInstanceOf(MicrometerRoutePolicy.class);
+    }
+
+    @Test
+    void aStreamedAnswerIsTimedToTheEndOfItsResponseNotToTheRoutesEnd() throws Exception {
+        start();
+        context.createProducerTemplate().sendBody("direct:inference", "answered");
+
+        Timer timer = registry.find("camel.route.policy").tag("routeId", "inference").timer();
+        assertThat(timer.count()).isEqualTo(1L);
+        assertThat(timer.totalTime(TimeUnit.NANOSECONDS)).isEqualTo(7_000_000.0);
     }
 }

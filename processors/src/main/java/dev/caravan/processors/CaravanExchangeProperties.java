@@ -58,7 +58,8 @@ import dev.caravan.policies.text.PromptTokens;
  * selectWorker       DECISION, WORKER, LEASE                                  (each attempt)
  * resolveEnginePath  UPSTREAM_PATH (the worker's engine's path)               (each attempt)
  * pinDataParallel... UPSTREAM_BODY, X-data-parallel-rank header (rank workers) (each attempt)
- * forwardStream      RESPONSE_STATUS, RESPONSE_COMMITTED, TTFB_NANOS, Usage.PROPERTY, OUTCOME  (each attempt)
+ * forwardStream      RESPONSE_STATUS, RESPONSE_COMMITTED, TTFB_NANOS, Usage.PROPERTY, OUTCOME  (each attempt),
+ *                    RESPONSE_END_NANOS (the answer)
  * decideRetry        ATTEMPT_PENDING, HOLD_BACK_STATUSES (clears the failed attempt's properties)
  * error mapping      ERROR_CODE, RESPONSE_STATUS
  * </pre>
@@ -120,6 +121,13 @@ public final class CaravanExchangeProperties {
             ExchangeProperty.of("caravanResponseCommitted", Boolean.class);
     /** Nanoseconds from the request's arrival to the first response byte. */
     public static final ExchangeProperty<Long> TTFB_NANOS = ExchangeProperty.of("caravanTtfbNanos", Long.class);
+    /**
+     * {@link System#nanoTime()} when the relay that answered the request ended its response, set by
+     * {@code forwardStream} just before the exchange's route resumes (a moment later: design/request-path.md,
+     * "Per-request cost"), so what times the request ends it here.
+     */
+    public static final ExchangeProperty<Long> RESPONSE_END_NANOS =
+            ExchangeProperty.of("caravanResponseEndNanos", Long.class);
     /** How the attempt ended ({@code ForwardOutcomes}: {@code completed}, {@code upstream_failed}, ...). */
     public static final ExchangeProperty<String> OUTCOME = ExchangeProperty.of("caravanOutcome", String.class);
     /** The error code of a mapped error ({@code no_available_workers}, ...), also sent as X-Caravan-Error-Code. */

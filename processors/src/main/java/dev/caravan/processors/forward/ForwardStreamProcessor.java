@@ -57,6 +57,7 @@ public final class ForwardStreamProcessor extends AsyncProcessorSupport {
 
     private final UpstreamClient upstream;
     private final RelayTiming timing;
+    private final RouteEnds routeEnds;
     private final boolean decisionHeaders;
     private final String gatewayApiKey;
     private final ForwardAttemptListener attempts;
@@ -77,6 +78,7 @@ public final class ForwardStreamProcessor extends AsyncProcessorSupport {
                                   ForwardAttemptListener attempts) {
         this.upstream = upstream;
         this.timing = RelayTiming.of(upstream);
+        this.routeEnds = new RouteEnds(timing.timers());
         this.decisionHeaders = decisionHeaders;
         this.gatewayApiKey = gatewayApiKey;
         this.attempts = attempts;
@@ -183,6 +185,10 @@ public final class ForwardStreamProcessor extends AsyncProcessorSupport {
 
     RelayTiming timing() {
         return timing;
+    }
+
+    RouteEnds routeEnds() {
+        return routeEnds;
     }
 
     /** Reports one ended attempt; a failing listener must not break the relay. */

@@ -3,6 +3,7 @@ package dev.caravan.processors.forward;
 import static dev.caravan.processors.CaravanExchangeProperties.OUTCOME;
 import static dev.caravan.processors.CaravanExchangeProperties.REQUEST_ID;
 import static dev.caravan.processors.CaravanExchangeProperties.RESPONSE_COMMITTED;
+import static dev.caravan.processors.CaravanExchangeProperties.RESPONSE_END_NANOS;
 import static dev.caravan.processors.CaravanExchangeProperties.RESPONSE_STATUS;
 import static dev.caravan.processors.CaravanExchangeProperties.TTFB_NANOS;
 
@@ -18,6 +19,7 @@ import org.apache.camel.Exchange;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.caravan.processors.RequestCompletion;
 import dev.caravan.processors.error.GatewayError;
 
 /**
@@ -30,7 +32,8 @@ import dev.caravan.processors.error.GatewayError;
  * ({@link #stream}: head written, each upstream chunk written as it arrives — what one read brought in one write,
  * {@link ClientWrites} — the upstream paused while the client's write queue is full) → <i>finished</i>. Exactly one event ends it, and {@link Hooks#finished} runs once:
  * <ul>
- *   <li>upstream end → client response ended, outcome {@code completed};</li>
+ *   <li>upstream end → client response ended, outcome {@code completed} (for the request's answer the exchange
+ *       resumes a moment later: {@link RouteEnds});</li>
  *   <li>upstream failure before the head ({@link #failBeforeHead}) → a 502 exception on the exchange for the route's
  *       error handler, outcome {@code upstream_failed};</li>
  *   <li>upstream failure while streaming → client connection reset (a truncated stream must not look complete),
@@ -87,6 +90,16 @@ public final class RelayCore {
          * exchange completes right after this returns (or throws).
          */
         void finished(String outcome);
+
+        /**
+         * Where a completed response's route end waits, if this relay's response is the request's answer: nothing
+         * after it in the route can change what the request held or reports, so the request completes when the
+         * response ends and Camel resumes later ({@link #finish}). Null (the default): Camel resumes at once. The data
+         * plane's relay answers; P/D's decode leg, whose exchange the aggregation still reads, does not.
+         */
+        default RouteEnds routeEnds() {
+            return null;
+        }
     }
 
     private final Exchange exchange;
@@ -393,8 +406,28 @@ public final class RelayCore {
         } catch (RuntimeException e) {
             LOG.warn("Request {}: finishing the relay failed: {}", requestId(), e.toString());
         } finally {
-            callback.done(false);
+            RouteEnds ends = ForwardOutcomes.COMPLETED.equals(outcome) ? hooks.routeEnds() : null;
+            if (ends != null) {
+                answered(ends);
+            } else {
+                callback.done(false);
+            }
         }
+    }
+
+    /**
+     * The request's answer has ended. What the request held is released and what reports it runs now
+     * ({@link RequestCompletion#completeNow}: the ticket, the tenant's settlement, the metrics, the trace span);
+     * Camel's continuation (the rest of the route, which for a completed answer only ends the attempt loop, and the
+     * unit of work) waits in {@link RouteEnds} until this event loop has forwarded its next request, 1 ms at the
+     * latest. So a client's next request on a keep-alive connection, sent as soon as this response reached it, is read
+     * and forwarded before the previous request's bookkeeping instead of after it. Nothing is saved; the work moves
+     * off the next request's path.
+     */
+    private void answered(RouteEnds ends) {
+        RESPONSE_END_NANOS.set(exchange, timing.nanoTime().getAsLong());
+        RequestCompletion.completeNow(exchange);
+        ends.defer(callback);
     }
 
     private String requestId() {

@@ -72,6 +72,7 @@ final class StreamRelay implements RelayCore.Hooks {
                         onResponse(sent.result());
                     }
                 });
+                owner.routeEnds().runPending(); // the request is on its way: earlier answers' route ends may run
             }
         });
     }
@@ -108,6 +109,12 @@ final class StreamRelay implements RelayCore.Hooks {
             idSniffer.accept(chunk); // before the chunk is written: the id is known before the client sees it
         }
         return chunk;
+    }
+
+    /** The data plane's response is the request's answer. */
+    @Override
+    public RouteEnds routeEnds() {
+        return owner.routeEnds();
     }
 
     @Override

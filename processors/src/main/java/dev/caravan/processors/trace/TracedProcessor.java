@@ -1,5 +1,8 @@
 package dev.caravan.processors.trace;
 
+import static dev.caravan.processors.CaravanExchangeProperties.RESPONSE_END_NANOS;
+
+import java.time.Instant;
 import java.util.function.BiConsumer;
 
 import io.opentelemetry.api.trace.Span;
@@ -16,7 +19,7 @@ import org.apache.camel.support.AsyncProcessorSupport;
 /**
  * A route step wrapped in a child span of the request's ({@link RequestTracing#CONTEXT}): the span starts before the
  * step and ends when it is done — for an asynchronous step (an attempt streaming its answer, a P/D leg) when it
- * completes, not when it returns. A {@link SpanKind#CLIENT} span (a call to an engine) first puts its
+ * completes, not when it returns; for the attempt whose response answered the request, when that response ended. A {@link SpanKind#CLIENT} span (a call to an engine) first puts its
  * {@code traceparent} in the message headers the call sends. What the span says is the describer's ({@code before}
  * the step: e.g. the worker; {@code after}: e.g. the decision, the status); a failure the step left on the exchange
  * marks the span as an error. Without a request span (tracing off, or a request the route did not trace) the step runs
@@ -58,6 +61,7 @@ public final class TracedProcessor extends AsyncProcessorSupport {
         if (kind == SpanKind.CLIENT) {
             RequestTracing.inject(span, exchange.getIn());
         }
+        long began = System.nanoTime();
         return step.process(exchange, doneSync -> {
             try {
                 after.accept(span, exchange);
@@ -66,10 +70,24 @@ public final class TracedProcessor extends AsyncProcessorSupport {
                     span.setStatus(StatusCode.ERROR, String.valueOf(exchange.getException().getMessage()));
                 }
             } finally {
-                span.end();
+                endSpan(span, exchange, began);
                 callback.done(doneSync);
             }
         });
+    }
+
+    /**
+     * Ends the span when the step's work ended: for the step that streamed the request's answer, when its response
+     * ended ({@code RESPONSE_END_NANOS}; the exchange resumes a moment later), otherwise now.
+     */
+    private static void endSpan(Span span, Exchange exchange, long began) {
+        Long ended = RESPONSE_END_NANOS.get(exchange);
+        long sinceEnd = ended == null ? -1 : System.nanoTime() - ended;
+        if (ended != null && ended - began > 0 && sinceEnd > 0) {
+            span.end(Instant.now().minusNanos(sinceEnd));
+        } else {
+            span.end();
+        }
     }
 
     /** The wrapped step. */

@@ -2,6 +2,7 @@ package dev.caravan.processors.forward;
 
 import static dev.caravan.processors.CaravanExchangeProperties.OUTCOME;
 import static dev.caravan.processors.CaravanExchangeProperties.RESPONSE_COMMITTED;
+import static dev.caravan.processors.CaravanExchangeProperties.RESPONSE_END_NANOS;
 import static dev.caravan.processors.CaravanExchangeProperties.RESPONSE_STATUS;
 import static dev.caravan.processors.CaravanExchangeProperties.TTFB_NANOS;
 
@@ -20,6 +21,7 @@ import org.apache.camel.Exchange;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import dev.caravan.processors.RequestCompletion;
 import dev.caravan.processors.StartedCamel;
 import dev.caravan.processors.error.GatewayError;
 import dev.caravan.processors.error.GatewayException;
@@ -46,6 +48,8 @@ class RelayCoreTest {
     private int callbacks;
     private UnaryOperator<Buffer> rewrite = UnaryOperator.identity();
     private Buffer tail = Buffer.buffer();
+    private boolean answers;
+    private final RouteEnds ends = new RouteEnds(timers);
 
     private final RelayCore.Hooks hooks = new RelayCore.Hooks() {
         @Override
@@ -66,6 +70,11 @@ class RelayCoreTest {
         @Override
         public void finished(String outcome) {
             finished.add(outcome);
+        }
+
+        @Override
+        public RouteEnds routeEnds() {
+            return answers ? ends : null;
         }
     };
 
@@ -509,5 +518,84 @@ class RelayCoreTest {
         assertThat(RelayCore.ceilMillis(1)).isEqualTo(1);
         assertThat(RelayCore.ceilMillis(1_000_000)).isEqualTo(1);
         assertThat(RelayCore.ceilMillis(1_000_001)).isEqualTo(2);
+    }
+
+    @Test
+    void anAnswerCompletesTheRequestWhenItsResponseEndsAndTheRouteResumesAMillisecondLaterAtTheLatest() {
+        answers = true;
+        List<String> completed = new ArrayList<>();
+        RequestCompletion.onDone(exchange, e -> completed.add("released at " + timers.nanoTime()));
+        FakeHttp.Upstream up = new FakeHttp.Upstream(200, "application/json");
+        RelayCore core = begun(false, up);
+        timers.advance(40);
+
+        core.stream(up.response);
+        up.chunk("{}");
+        up.end();
+
+        assertThat(client.ended).isTrue();
+        assertThat(finished).containsExactly(ForwardOutcomes.COMPLETED);
+        assertThat(completed).containsExactly("released at 40000000");
+        assertThat(RESPONSE_END_NANOS.get(exchange)).isEqualTo(40_000_000L);
+        assertThat(callbacks).as("Camel's continuation waits for the loop's next request, or the timer").isZero();
+        assertThat(timers.pending()).isEqualTo(1);
+
+        timers.advance(1);
+        assertThat(callbacks).isEqualTo(1);
+        assertThat(timers.pending()).isZero();
+        exchange.getExchangeExtension().handoverCompletions().forEach(s -> s.onComplete(exchange));
+        assertThat(completed).as("the tasks ran once").hasSize(1);
+    }
+
+    @Test
+    void anAnswersRouteResumesOnceTheLoopHasSentItsNextRequestAndItsTimerIsCancelled() {
+        answers = true;
+        FakeHttp.Upstream up = new FakeHttp.Upstream(200, "application/json");
+        RelayCore core = begun(false, up);
+        core.stream(up.response);
+        up.chunk("{}");
+        up.end();
+        assertThat(callbacks).isZero();
+
+        ends.runPending();
+
+        assertThat(callbacks).isEqualTo(1);
+        assertThat(timers.pending()).as("the fallback timer is cancelled").isZero();
+        ends.runPending();
+        timers.advance(5);
+        assertThat(callbacks).as("resumed once").isEqualTo(1);
+    }
+
+    @Test
+    void anAnswerThatFailsHandsTheExchangeBackAtOnceAndLeavesTheTasksToItsCompletion() {
+        answers = true;
+        List<String> completed = new ArrayList<>();
+        RequestCompletion.onDone(exchange, e -> completed.add("released"));
+        FakeHttp.Upstream up = new FakeHttp.Upstream(200, "text/event-stream");
+        RelayCore core = begun(true, up);
+
+        core.stream(up.response);
+        up.chunk("data: a\n\n");
+        up.fail(new IOException("connection reset"));
+
+        assertFinishedOnce(ForwardOutcomes.UPSTREAM_FAILED);
+        assertThat(completed).isEmpty();
+        assertThat(RESPONSE_END_NANOS.get(exchange)).isNull();
+    }
+
+    @Test
+    void aCompletedResponseThatIsNotTheAnswerHandsTheExchangeBackAtOnce() {
+        List<String> completed = new ArrayList<>();
+        RequestCompletion.onDone(exchange, e -> completed.add("released"));
+        FakeHttp.Upstream up = new FakeHttp.Upstream(200, "application/json");
+        RelayCore core = begun(false, up);
+
+        core.stream(up.response);
+        up.chunk("{}");
+        up.end();
+
+        assertFinishedOnce(ForwardOutcomes.COMPLETED);
+        assertThat(completed).isEmpty();
+        assertThat(RESPONSE_END_NANOS.get(exchange)).isNull();
     }
 }
