@@ -1,0 +1,150 @@
+package dev.caravan.gateway;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import org.apache.camel.CamelContext;
+import org.apache.camel.ManagementStatisticsLevel;
+import org.apache.camel.Processor;
+import org.apache.camel.model.ChoiceDefinition;
+import org.apache.camel.model.ModelCamelContext;
+import org.apache.camel.model.ModelLifecycleStrategySupport;
+import org.apache.camel.model.ProcessDefinition;
+import org.apache.camel.model.ProcessorDefinition;
+import org.apache.camel.model.RouteDefinition;
+import org.apache.camel.model.TryDefinition;
+import org.apache.camel.spi.ManagementAgent;
+
+/**
+ * Runs consecutive steps of the gateway's own as one Camel step ({@link FusedSteps}), in the order the YAML gives them.
+ *
+ * <p>Why: Camel runs each step of a route inside a channel of its own (its error handler, its advices) and as a task
+ * of its reactive executor, scheduled again when the step is done. That machinery, not the steps' own work, was the
+ * largest share of Camel's CPU per request, about twenty steps a request (design/request-path.md, "Per-request cost",
+ * the seventh pass). A run of steps needs it once.
+ *
+ * <p>What is fused: in any list of steps (a route's, a {@code when}'s, an {@code otherwise}'s, a loop's, a
+ * {@code doTry}'s, ...), two or more consecutive {@code - process: {ref: NAME}} where NAME is a bean the gateway binds
+ * ({@link BeanNames}), the step has no id of its own and is not disabled. Anything else between them (a
+ * {@code setProperty}, a {@code filter}, a {@code to}, a step of the application's own) ends the run, and stays as it
+ * is. The route definitions are rewritten when they are added to the context (or, for those already there, when the
+ * gateway is installed), before Camel builds them; the YAML files are untouched.
+ *
+ * <p>What a request sees does not change: the run stops where Camel's pipeline stops (a failure, a handled error, a
+ * route stop), and a failure goes to the error handler around the run, which is the one that was around each of its
+ * steps (the route's {@code onException}, or the enclosing {@code doTry}). What changes is what Camel's per-step views
+ * show: one node {@code steps[a, b, c]} instead of three. So nothing is fused while Camel's tracer, backlog tracer,
+ * debugger, message history or per-processor JMX statistics are on.
+ */
+final class StepFusion extends ModelLifecycleStrategySupport {
+
+    private final CamelContext context;
+    private final Map<String, ?> beans;
+
+    private StepFusion(CamelContext context, Map<String, ?> beans) {
+        this.context = context;
+        this.beans = beans;
+    }
+
+    /**
+     * Fuses the steps of the routes the context holds but has not built yet, and of every route added to it later.
+     *
+     * @param beans the gateway's beans by name: only steps naming one of them are fused
+     */
+    static void install(CamelContext context, Map<String, ?> beans) {
+        ModelCamelContext model = (ModelCamelContext) context;
+        StepFusion fusion = new StepFusion(context, beans);
+        for (RouteDefinition route : model.getRouteDefinitions()) {
+            if (route.getRouteId() == null || context.getRoute(route.getRouteId()) == null) {
+                fusion.onAddRouteDefinition(route);
+            }
+        }
+        model.addModelLifecycleStrategy(fusion);
+    }
+
+    @Override
+    public void onAddRouteDefinition(RouteDefinition route) {
+        if (!perStepViews(context)) {
+            fuse(route.getOutputs());
+        }
+    }
+
+    /** Whether one of Camel's features that show or count each step is on. */
+    static boolean perStepViews(CamelContext context) {
+        if (context.isTracing() || context.isBacklogTracing() || context.isDebugging()
+                || context.isMessageHistory()) {
+            return true;
+        }
+        ManagementAgent agent = context.getManagementStrategy().getManagementAgent();
+        ManagementStatisticsLevel level = agent == null ? null : agent.getStatisticsLevel();
+        return level == ManagementStatisticsLevel.Default || level == ManagementStatisticsLevel.Extended;
+    }
+
+    private void fuse(List<ProcessorDefinition<?>> steps) {
+        List<ProcessorDefinition<?>> rewritten = new ArrayList<>(steps.size());
+        List<ProcessDefinition> run = new ArrayList<>();
+        for (ProcessorDefinition<?> step : steps) {
+            if (fusable(step)) {
+                run.add((ProcessDefinition) step);
+                continue;
+            }
+            end(run, rewritten);
+            rewritten.add(step);
+            inside(step);
+        }
+        end(run, rewritten);
+        if (rewritten.size() != steps.size()) {
+            steps.clear();
+            steps.addAll(rewritten);
+        }
+    }
+
+    private void fuse(ProcessorDefinition<?> parent, List<ProcessorDefinition<?>> steps) {
+        int before = steps.size();
+        fuse(steps);
+        if (parent instanceof TryDefinition doTry && steps.size() != before) {
+            doTry.setOutputs(new ArrayList<>(steps)); // a doTry keeps its steps apart from its catches: recomputed
+        }
+    }
+
+    /** The steps nested in {@code step}: a choice's branches, a loop's or a doTry's body, ... */
+    private void inside(ProcessorDefinition<?> step) {
+        if (step instanceof ChoiceDefinition choice) {
+            choice.getWhenClauses().forEach(when -> fuse(when.getOutputs()));
+            if (choice.getOtherwise() != null) {
+                fuse(choice.getOtherwise().getOutputs());
+            }
+        } else if (step instanceof TryDefinition doTry) {
+            fuse(doTry, doTry.getOutputs());
+            doTry.getCatchClauses().forEach(c -> fuse(c.getOutputs()));
+            if (doTry.getFinallyClause() != null) {
+                fuse(doTry.getFinallyClause().getOutputs());
+            }
+        } else if (step.getOutputs() != null) {
+            fuse(step.getOutputs());
+        }
+    }
+
+    private void end(List<ProcessDefinition> run, List<ProcessorDefinition<?>> rewritten) {
+        if (run.size() == 1) {
+            rewritten.add(run.get(0));
+        } else if (run.size() > 1) {
+            List<String> names = new ArrayList<>(run.size());
+            List<Processor> processors = new ArrayList<>(run.size());
+            for (ProcessDefinition step : run) {
+                names.add(step.getRef());
+                processors.add((Processor) beans.get(step.getRef()));
+            }
+            ProcessDefinition fused = new ProcessDefinition(new FusedSteps(names, processors));
+            fused.setParent(run.get(0).getParent());
+            rewritten.add(fused);
+        }
+        run.clear();
+    }
+
+    private boolean fusable(ProcessorDefinition<?> step) {
+        return step instanceof ProcessDefinition p && p.getRef() != null && !p.hasCustomIdAssigned()
+                && p.getDisabled() == null && beans.get(p.getRef()) instanceof Processor;
+    }
+}
