@@ -21,6 +21,7 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")/../.." && pwd)"
 . "$here/it-tests/bench/lib/completions.sh"
+. "$here/it-tests/bench/lib/sync-pair.sh"
 rounds=${1:-3}
 secs=${2:-10}
 shift $(( $# > 2 ? 2 : $# )) || true
@@ -54,18 +55,9 @@ java ${CARAVAN_JAVA_OPTS:-} -jar "$jar" run --host 127.0.0.1 --port $gw_port --l
 java ${CARAVAN_JAVA_OPTS:-} -jar "$jar" run --host 127.0.0.1 --port $gw_w_port --log-level warn --prometheus-port -1 \
   --dispatch worker --worker-urls http://127.0.0.1:$sim_port >"$work/gw-worker.log" 2>&1 & pids+=($!); gw_w_pid=$!
 sync=${OVERHEAD_SYNC:-on}
-# sync on: two replicas in one cluster (a cluster name and a secret of this run only); wrk loads the first
-sync_flags=(--sync hazelcast --sync-host 127.0.0.1 --sync-members "127.0.0.1:$sync_port,127.0.0.1:$sync2_port"
-  --sync-cluster-name "overhead-$$" --sync-secret "$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')")
 if [ "$sync" = on ]; then
-java ${CARAVAN_JAVA_OPTS:-} -jar "$jar" run --host 127.0.0.1 --port $gw_s_port --log-level warn --prometheus-port -1 \
-  --worker-urls http://127.0.0.1:$sim_port "${sync_flags[@]}" --sync-port $sync_port >"$work/gw-sync.log" 2>&1 & pids+=($!)
-gw_s_pid=$!
-# the second member starts once the first listens (two members starting at once may each form a cluster of their own,
-# merged only by Hazelcast's split-brain healing tens of seconds later)
-for _ in $(seq 1 120); do curl -sf -o /dev/null "http://127.0.0.1:$gw_s_port/metrics" && break; sleep 1; done
-java ${CARAVAN_JAVA_OPTS:-} -jar "$jar" run --host 127.0.0.1 --port $gw_s2_port --log-level warn --prometheus-port -1 \
-  --worker-urls http://127.0.0.1:$sim_port "${sync_flags[@]}" --sync-port $sync2_port >"$work/gw-sync2.log" 2>&1 & pids+=($!)
+  start_sync_pair "$work" "$jar" "http://127.0.0.1:$sim_port" $gw_s_port $gw_s2_port $sync_port $sync2_port
+  gw_s_pid=$sync_pid
 fi
 start_nginx "$work" $nginx_port $sim_port
 
@@ -77,14 +69,8 @@ await_completions "${ports[@]}"
 nginx_pids="$(cat "$work/nginx.pid"),$(pgrep -P "$(cat "$work/nginx.pid")" | paste -sd,)"
 targets=("direct:$sim_port:$sim_pid" "caravan:$gw_port:$gw_pid" "caravan-worker-dispatch:$gw_w_port:$gw_w_pid"
   "nginx:$nginx_port:$nginx_pids")
-if [ "$sync" = on ]; then
-  # the scrape is read whole before grep: with pipefail, `curl | grep -q` fails when grep stops reading first
-  members() { grep -q '^caravan_sync_members 2' <<<"$(curl -s "http://127.0.0.1:$gw_s_port/metrics")"; }
-  for _ in $(seq 1 120); do # both sync members in one cluster before measuring
-    members && break
-    sleep 1
-  done
-  members || { echo "sync cluster did not form (OVERHEAD_SYNC=off measures without it)" >&2; exit 1; }
+if [ "$sync" = on ]; then # both sync members in one cluster before measuring
+  await_sync_pair $gw_s_port || { echo "(OVERHEAD_SYNC=off measures without it)" >&2; exit 1; }
   targets+=("caravan-sync:$gw_s_port:$gw_s_pid")
 fi
 # CPU ticks (user + system) of a comma-separated list of processes

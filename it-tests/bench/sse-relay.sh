@@ -8,7 +8,8 @@
 # (dev.caravan.bench.sse.SseClient) keeps STREAMS streams open through the target (a new one starts when one ends) and
 # reads each event's one-way latency (CLOCK_MONOTONIC is shared by the machine's processes). Real sockets on
 # 127.0.0.1 throughout. Rounds are interleaved and the table reports medians; "added" is the target's latency
-# percentile minus the direct one's.
+# percentile minus the direct one's. caravan-sync is Caravan with replica sync on: two replicas in one Hazelcast
+# cluster on loopback, the streams sent to the first (SSE_SYNC=off leaves it out).
 #
 # Needs: the built jars (mvn -B -q -DskipTests package), nginx on the PATH (apt-get install -y nginx).
 # Usage: it-tests/bench/sse-relay.sh [ROUNDS] [SECONDS] [STREAMS] [INTERVAL_MS] [TOKENS]
@@ -16,6 +17,7 @@
 #        stream), 200 tokens per stream (10 s).
 set -euo pipefail
 here="$(cd "$(dirname "$0")/../.." && pwd)"
+. "$here/it-tests/bench/lib/sync-pair.sh"
 rounds=${1:-3}
 secs=${2:-20}
 streams=${3:-1000}
@@ -34,6 +36,8 @@ jar="$work/caravan.jar"; bench="$work/bench.jar"
 # ports: SSE_PORT_BASE+1.. (default 18300)
 base=${SSE_PORT_BASE:-18300}
 origin_port=$((base + 1)); gw_port=$((base + 2)); nginx_port=$((base + 3))
+gw_s_port=$((base + 4)); gw_s2_port=$((base + 5)); sync_port=$((base + 11)); sync2_port=$((base + 12))
+sync=${SSE_SYNC:-on}
 pids=()
 cleanup() {
   for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
@@ -46,6 +50,10 @@ ulimit -n 65536 2>/dev/null || ulimit -n "$(ulimit -Hn)"
 java -cp "$bench" dev.caravan.bench.sse.SseOrigin $origin_port "$tokens" "$interval" >"$work/origin.log" 2>&1 & pids+=($!)
 java ${CARAVAN_JAVA_OPTS:-} -jar "$jar" run --host 127.0.0.1 --port $gw_port --log-level warn --prometheus-port -1 \
   --worker-urls http://127.0.0.1:$origin_port >"$work/gw.log" 2>&1 & gw_pid=$!; pids+=($gw_pid)
+if [ "$sync" = on ]; then
+  start_sync_pair "$work" "$jar" "http://127.0.0.1:$origin_port" $gw_s_port $gw_s2_port $sync_port $sync2_port
+  gw_s_pid=$sync_pid
+fi
 cat >"$work/nginx.conf" <<NGINX
 worker_processes auto;
 worker_rlimit_nofile 65536;
@@ -64,7 +72,9 @@ NGINX
 nginx -c "$work/nginx.conf"
 
 body='{"model":"bench-model","stream":true,"messages":[{"role":"user","content":"hi"}]}'
-for port in $origin_port $gw_port $nginx_port; do
+ports=($origin_port $gw_port $nginx_port)
+[ "$sync" = on ] && ports+=($gw_s_port $gw_s2_port)
+for port in "${ports[@]}"; do
   for _ in $(seq 1 90); do
     curl -sf -o /dev/null -m 30 -H 'Content-Type: application/json' -d "$body" \
       "http://127.0.0.1:$port/v1/chat/completions" && break
@@ -73,6 +83,10 @@ for port in $origin_port $gw_port $nginx_port; do
 done
 nginx_pids="$(cat "$work/nginx.pid"),$(pgrep -P "$(cat "$work/nginx.pid")" | paste -sd,)"
 targets=("direct:$origin_port:-" "nginx:$nginx_port:$nginx_pids" "caravan:$gw_port:$gw_pid")
+if [ "$sync" = on ]; then
+  await_sync_pair $gw_s_port || { echo "(SSE_SYNC=off measures without it)" >&2; exit 1; }
+  targets+=("caravan-sync:$gw_s_port:$gw_s_pid")
+fi
 
 results="$work/results.txt"
 for r in $(seq 1 "$rounds"); do
@@ -81,8 +95,8 @@ for r in $(seq 1 "$rounds"); do
     out=$(java -cp "$bench" dev.caravan.bench.sse.SseClient "http://127.0.0.1:$port/v1/chat/completions" \
       "$streams" "$warmup" "$secs" "$tpids")
     heap=""
-    if [ "$name" = caravan ]; then
-      heap=$(curl -s "http://127.0.0.1:$gw_port/metrics" \
+    if [[ "$name" == caravan* ]]; then
+      heap=$(curl -s "http://127.0.0.1:$port/metrics" \
         | awk '/^jvm_memory_used_bytes/ && /area="heap"/ {s += $NF} END {printf "heap_mb=%.0f", s / 1048576}')
     fi
     echo "$name $out $heap" >>"$results"
@@ -103,7 +117,7 @@ print(f"{int(sys.argv[2])} streams, one event every {sys.argv[3]} ms per stream,
 print("| target | events/s relayed | latency p50 ms | p99 ms | added p50 ms | added p99 ms | CPU ms per 1,000 events "
       "| stream errors | threads | RSS MB | heap used MB |")
 print("|---|---|---|---|---|---|---|---|---|---|---|")
-for name in ("direct", "nginx", "caravan"):
+for name in ("direct", "nginx", "caravan", "caravan-sync"):
     if name not in rows:
         continue
     p50, p99 = med(name, "lat_p50_ms"), med(name, "lat_p99_ms")
@@ -112,7 +126,7 @@ for name in ("direct", "nginx", "caravan"):
     cpu = "" if name == "direct" else f"{med(name, 'cpu_ms_per_1k_events'):.1f}"
     threads = "" if name == "direct" else f"{med(name, 'threads'):.0f}"
     rss = "" if name == "direct" else f"{med(name, 'rss_mb'):.0f}"
-    heap = f"{med(name, 'heap_mb'):.0f}" if name == "caravan" else ""
+    heap = f"{med(name, 'heap_mb'):.0f}" if name.startswith("caravan") else ""
     errors = sum(r["stream_errors"] for r in rows[name])
     print(f"| {name} | {med(name, 'events_per_s'):,.0f} | {p50:.3f} | {p99:.3f} | {added} | {added99} | {cpu} "
           f"| {errors:.0f} | {threads} | {rss} | {heap} |")
