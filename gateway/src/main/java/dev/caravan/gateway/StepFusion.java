@@ -8,8 +8,10 @@ import org.apache.camel.CamelContext;
 import org.apache.camel.ManagementStatisticsLevel;
 import org.apache.camel.Processor;
 import org.apache.camel.model.ChoiceDefinition;
+import org.apache.camel.model.LoadBalanceDefinition;
 import org.apache.camel.model.ModelCamelContext;
 import org.apache.camel.model.ModelLifecycleStrategySupport;
+import org.apache.camel.model.MulticastDefinition;
 import org.apache.camel.model.ProcessDefinition;
 import org.apache.camel.model.ProcessorDefinition;
 import org.apache.camel.model.RouteDefinition;
@@ -24,8 +26,8 @@ import org.apache.camel.spi.ManagementAgent;
  * largest share of Camel's CPU per request, about twenty steps a request (design/request-path.md, "Per-request cost",
  * the seventh pass). A run of steps needs it once.
  *
- * <p>What is fused: in any list of steps (a route's, a {@code when}'s, an {@code otherwise}'s, a loop's, a
- * {@code doTry}'s, ...), two or more consecutive {@code - process: {ref: NAME}} where NAME is a bean the gateway binds
+ * <p>What is fused: in any list of steps run in a row (a route's, a {@code when}'s, an {@code otherwise}'s, a loop's,
+ * a {@code doTry}'s, ...; not a multicast's or a load balancer's branches), two or more consecutive {@code - process: {ref: NAME}} where NAME is a bean the gateway binds
  * ({@link BeanNames}), the step has no id of its own and is not disabled. Anything else between them (a
  * {@code setProperty}, a {@code filter}, a {@code to}, a step of the application's own) ends the run, and stays as it
  * is. The route definitions are rewritten when they are added to the context (or, for those already there, when the
@@ -108,13 +110,18 @@ final class StepFusion extends ModelLifecycleStrategySupport {
         }
     }
 
-    /** The steps nested in {@code step}: a choice's branches, a loop's or a doTry's body, ... */
+    /**
+     * The steps nested in {@code step}: a choice's branches, a loop's or a doTry's body, ... A multicast's or a load
+     * balancer's outputs are alternatives or parallel branches, not steps in a row, so they are never fused together.
+     */
     private void inside(ProcessorDefinition<?> step) {
         if (step instanceof ChoiceDefinition choice) {
             choice.getWhenClauses().forEach(when -> fuse(when.getOutputs()));
             if (choice.getOtherwise() != null) {
                 fuse(choice.getOtherwise().getOutputs());
             }
+        } else if (step instanceof MulticastDefinition || step instanceof LoadBalanceDefinition) {
+            step.getOutputs().forEach(this::inside); // branches, not a sequence: each branch's own steps only
         } else if (step instanceof TryDefinition doTry) {
             fuse(doTry, doTry.getOutputs());
             doTry.getCatchClauses().forEach(c -> fuse(c.getOutputs()));

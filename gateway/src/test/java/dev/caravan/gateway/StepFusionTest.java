@@ -214,6 +214,18 @@ class StepFusionTest {
     }
 
     @Test
+    void aMulticastsBranchesStayBranchesEachOnItsOwnCopy() throws Exception {
+        start(route("""
+                - multicast:
+                    steps:
+                """ + process("a", "b").indent(6)));
+
+        assertThat(runs()).isEmpty();
+        assertThat(send()).isEqualTo("end");
+        assertThat(ran).containsExactlyInAnyOrder("a", "b");
+    }
+
+    @Test
     void stepsWithAnIdOfTheirOwnOrNotTheGatewaysStayCamelSteps() throws Exception {
         start(route(process("a", "hostStep", "b") + "- process:\n    id: named\n    ref: c\n" + process("d")));
 
