@@ -8,6 +8,7 @@ import org.apache.camel.CamelContext;
 import org.apache.camel.ManagementStatisticsLevel;
 import org.apache.camel.Processor;
 import org.apache.camel.model.ChoiceDefinition;
+import org.apache.camel.model.InterceptDefinition;
 import org.apache.camel.model.LoadBalanceDefinition;
 import org.apache.camel.model.ModelCamelContext;
 import org.apache.camel.model.ModelLifecycleStrategySupport;
@@ -17,6 +18,8 @@ import org.apache.camel.model.ProcessorDefinition;
 import org.apache.camel.model.RouteDefinition;
 import org.apache.camel.model.TryDefinition;
 import org.apache.camel.spi.ManagementAgent;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Runs consecutive steps of the gateway's own as one Camel step ({@link FusedSteps}), in the order the YAML gives them.
@@ -36,13 +39,17 @@ import org.apache.camel.spi.ManagementAgent;
  * <p>What a request sees does not change: the run stops where Camel's pipeline stops (a failure, a handled error, a
  * route stop), and a failure goes to the error handler around the run, which is the one that was around each of its
  * steps (the route's {@code onException}, or the enclosing {@code doTry}). What changes is what Camel's per-step views
- * show: one node {@code steps[a, b, c]} instead of three. So nothing is fused while Camel's tracer, backlog tracer,
- * debugger, message history or per-processor JMX statistics are on.
+ * show: one node {@code steps[a, b, c]} instead of three, and what Camel does around each step it does once around the
+ * run. So nothing is fused while Camel's tracer, backlog tracer, debugger, message history, per-processor JMX
+ * statistics, an intercept strategy or an {@code intercept} is on ({@link #perStepView}); the log says so once.
  */
 final class StepFusion extends ModelLifecycleStrategySupport {
 
+    private static final Logger LOG = LoggerFactory.getLogger(StepFusion.class);
+
     private final CamelContext context;
     private final Map<String, ?> beans;
+    private boolean toldWhyNot;
 
     private StepFusion(CamelContext context, Map<String, ?> beans) {
         this.context = context;
@@ -67,20 +74,43 @@ final class StepFusion extends ModelLifecycleStrategySupport {
 
     @Override
     public void onAddRouteDefinition(RouteDefinition route) {
-        if (!perStepViews(context)) {
+        String view = perStepView(route);
+        if (view == null) {
             fuse(route.getOutputs());
+        } else if (!toldWhyNot) {
+            toldWhyNot = true;
+            LOG.info("Route steps are not fused while {} is on: each step is a Camel node of its own "
+                    + "(docs/architecture.md, \"Request path and route graph\")", view);
         }
     }
 
-    /** Whether one of Camel's features that show or count each step is on. */
-    static boolean perStepViews(CamelContext context) {
-        if (context.isTracing() || context.isBacklogTracing() || context.isDebugging()
-                || context.isMessageHistory()) {
-            return true;
+    /**
+     * Which of Camel's features that act on, show or count each step of {@code route} is on, or null for none:
+     * the tracer, the backlog tracer, the debugger, message history, per-processor JMX statistics, an intercept
+     * strategy of the context's, or an {@code intercept} (of the route's or of a route configuration's).
+     */
+    String perStepView(RouteDefinition route) {
+        if (context.isTracing() || context.isBacklogTracing()) {
+            return "Camel's tracer";
+        }
+        if (context.isDebugging()) {
+            return "Camel's debugger";
+        }
+        if (context.isMessageHistory()) {
+            return "Camel's message history";
         }
         ManagementAgent agent = context.getManagementStrategy().getManagementAgent();
         ManagementStatisticsLevel level = agent == null ? null : agent.getStatisticsLevel();
-        return level == ManagementStatisticsLevel.Default || level == ManagementStatisticsLevel.Extended;
+        if (level == ManagementStatisticsLevel.Default || level == ManagementStatisticsLevel.Extended) {
+            return "JMX statistics at level " + level;
+        }
+        if (!context.getCamelContextExtension().getInterceptStrategies().isEmpty()) {
+            return "an intercept strategy";
+        }
+        boolean intercepted = route.getOutputs().stream().anyMatch(InterceptDefinition.class::isInstance)
+                || ((ModelCamelContext) context).getRouteConfigurationDefinitions().stream()
+                        .anyMatch(c -> !c.getIntercepts().isEmpty());
+        return intercepted ? "an intercept" : null;
     }
 
     private void fuse(List<ProcessorDefinition<?>> steps) {

@@ -245,6 +245,22 @@ class StepFusionTest {
     }
 
     @Test
+    void withAnInterceptEveryStepStaysACamelStepAndIsInterceptedOnItsOwn() throws Exception {
+        start(route(process("a", "b")) + """
+                - routeConfiguration:
+                    intercept:
+                      - intercept:
+                          steps:
+                            - process:
+                                ref: hostStep
+                """);
+
+        assertThat(runs()).isEmpty();
+        assertThat(send()).isEqualTo("end");
+        assertThat(ran).containsSubsequence("hostStep", "a", "hostStep", "b");
+    }
+
+    @Test
     void theGatewaysInferenceRouteRunsEachStretchOfItsOwnStepsAsOneCamelStep() throws Exception {
         CaravanGateway.install(camel, GatewayConfig.defaults().with(CaravanFlags.HOST, "127.0.0.1")
                 .with(CaravanFlags.PORT, "0").with(CaravanFlags.LOAD_CHECK_INTERVAL, "0"));
