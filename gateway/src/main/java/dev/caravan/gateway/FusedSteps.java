@@ -13,17 +13,27 @@ import org.apache.camel.support.service.ServiceHelper;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.caravan.processors.ExchangeProperty;
+
 /**
  * A run of route steps as one Camel step ({@link StepFusion}): each step runs when the one before it is done, and the
  * run ends where Camel's pipeline would end it ({@link PipelineHelper#continueProcessing}: a failure, an error the
  * error handler handled, a rollback, a route stop). A step that throws leaves its exception on the exchange, as
- * Camel's wrapper of a synchronous processor does, for the error handler around the run. An asynchronous step
- * ({@code admitRequest} waiting in the queue, {@code forwardStream}) resumes the run from its callback, on whatever
- * thread completes it. The run keeps no state of its own per exchange beyond that callback.
+ * Camel's wrapper of a synchronous processor does, for the error handler around the run. If that error handler
+ * redelivers the exchange (a {@code redeliveryPolicy}), the run starts again at the step that failed, as Camel would
+ * redeliver to that step's own node: a failed step is noted on the exchange ({@code caravanFusedStepsResume}), the
+ * only state a run keeps. An asynchronous step ({@code admitRequest} waiting in the queue, {@code forwardStream})
+ * resumes the run from its callback, on whatever thread completes it.
  */
 final class FusedSteps extends AsyncProcessorSupport {
 
     private static final Logger LOG = LoggerFactory.getLogger(FusedSteps.class);
+
+    /** Which run's step failed last: where a redelivery of the exchange to that run starts. */
+    private record Resume(FusedSteps run, int step) {
+    }
+
+    private static final ExchangeProperty<Resume> RESUME = ExchangeProperty.of("caravanFusedStepsResume", Resume.class);
 
     private final List<String> names;
     private final Processor[] steps;
@@ -43,7 +53,15 @@ final class FusedSteps extends AsyncProcessorSupport {
 
     @Override
     public boolean process(Exchange exchange, AsyncCallback callback) {
-        return run(0, exchange, callback, false);
+        int from = 0;
+        Resume resume = RESUME.get(exchange);
+        if (resume != null) {
+            RESUME.remove(exchange);
+            if (resume.run() == this && Boolean.TRUE.equals(exchange.getIn().getHeader(Exchange.REDELIVERED))) {
+                from = resume.step(); // Camel's error handler redelivers: the failed step again, as for its own node
+            }
+        }
+        return run(from, exchange, callback, false);
     }
 
     /**
@@ -52,8 +70,8 @@ final class FusedSteps extends AsyncProcessorSupport {
      */
     private boolean run(int from, Exchange exchange, AsyncCallback callback, boolean resumed) {
         for (int i = from; i < steps.length; i++) {
-            if (i > 0 && !PipelineHelper.continueProcessing(exchange, "so breaking out of the fused steps", LOG)) {
-                break;
+            if (i > 0 && !proceed(exchange, i - 1)) {
+                return end(callback, resumed);
             }
             ExchangeHelper.prepareOutToIn(exchange);
             if (steps[i] instanceof AsyncProcessor step) {
@@ -74,6 +92,24 @@ final class FusedSteps extends AsyncProcessorSupport {
                 }
             }
         }
+        noteFailure(exchange, steps.length - 1);
+        return end(callback, resumed);
+    }
+
+    /** Whether the run goes on after step {@code done} (as Camel's pipeline would go on to the next node). */
+    private boolean proceed(Exchange exchange, int done) {
+        noteFailure(exchange, done);
+        return PipelineHelper.continueProcessing(exchange, "so breaking out of the fused steps", LOG);
+    }
+
+    /** A step that failed is where a redelivery of the exchange to this run starts. */
+    private void noteFailure(Exchange exchange, int step) {
+        if (exchange.getException() != null) {
+            RESUME.set(exchange, new Resume(this, step));
+        }
+    }
+
+    private static boolean end(AsyncCallback callback, boolean resumed) {
         callback.done(!resumed);
         return !resumed;
     }

@@ -13,8 +13,10 @@ import org.apache.camel.model.LoadBalanceDefinition;
 import org.apache.camel.model.ModelCamelContext;
 import org.apache.camel.model.ModelLifecycleStrategySupport;
 import org.apache.camel.model.MulticastDefinition;
+import org.apache.camel.model.OnExceptionDefinition;
 import org.apache.camel.model.ProcessDefinition;
 import org.apache.camel.model.ProcessorDefinition;
+import org.apache.camel.model.RouteConfigurationDefinition;
 import org.apache.camel.model.RouteDefinition;
 import org.apache.camel.model.TryDefinition;
 import org.apache.camel.spi.ManagementAgent;
@@ -41,7 +43,8 @@ import org.slf4j.LoggerFactory;
  * steps (the route's {@code onException}, or the enclosing {@code doTry}). What changes is what Camel's per-step views
  * show: one node {@code steps[a, b, c]} instead of three, and what Camel does around each step it does once around the
  * run. So nothing is fused while Camel's tracer, backlog tracer, debugger, message history, per-processor JMX
- * statistics, an intercept strategy or an {@code intercept} is on ({@link #perStepView}); the log says so once.
+ * statistics, an intercept strategy, an {@code intercept} or an {@code onException} that continues is on
+ * ({@link #perStepView}); the log says so once.
  */
 final class StepFusion extends ModelLifecycleStrategySupport {
 
@@ -87,7 +90,9 @@ final class StepFusion extends ModelLifecycleStrategySupport {
     /**
      * Which of Camel's features that act on, show or count each step of {@code route} is on, or null for none:
      * the tracer, the backlog tracer, the debugger, message history, per-processor JMX statistics, an intercept
-     * strategy of the context's, or an {@code intercept} (of the route's or of a route configuration's).
+     * strategy of the context's, an {@code intercept}, or an {@code onException} that continues after the failed step
+     * (of the route's or of a route configuration's: with a run, it would continue after the run). A redelivery needs
+     * nothing here: a run starts again at the step that failed ({@link FusedSteps}).
      */
     String perStepView(RouteDefinition route) {
         if (context.isTracing() || context.isBacklogTracing()) {
@@ -107,10 +112,21 @@ final class StepFusion extends ModelLifecycleStrategySupport {
         if (!context.getCamelContextExtension().getInterceptStrategies().isEmpty()) {
             return "an intercept strategy";
         }
-        boolean intercepted = route.getOutputs().stream().anyMatch(InterceptDefinition.class::isInstance)
-                || ((ModelCamelContext) context).getRouteConfigurationDefinitions().stream()
-                        .anyMatch(c -> !c.getIntercepts().isEmpty());
-        return intercepted ? "an intercept" : null;
+        List<RouteConfigurationDefinition> configurations =
+                ((ModelCamelContext) context).getRouteConfigurationDefinitions();
+        if (route.getOutputs().stream().anyMatch(InterceptDefinition.class::isInstance)
+                || configurations.stream().anyMatch(c -> !c.getIntercepts().isEmpty())) {
+            return "an intercept";
+        }
+        boolean continued = route.getOutputs().stream().anyMatch(StepFusion::continues)
+                || configurations.stream().flatMap(c -> c.getOnExceptions().stream()).anyMatch(StepFusion::continues);
+        return continued ? "an onException that continues" : null;
+    }
+
+    /** An onException that continues routing after the step that failed (Camel's {@code continued}). */
+    private static boolean continues(ProcessorDefinition<?> step) {
+        return step instanceof OnExceptionDefinition onException
+                && (onException.getContinued() != null || onException.getContinuedPolicy() != null);
     }
 
     private void fuse(List<ProcessorDefinition<?>> steps) {

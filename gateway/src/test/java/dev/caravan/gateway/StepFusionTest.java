@@ -43,6 +43,11 @@ class StepFusionTest {
             throw new IllegalStateException("step failed");
         });
         step("stop", e -> e.setRouteStop(true));
+        step("flaky", e -> {
+            if (ran.stream().filter(r -> r.startsWith("flaky")).count() == 1) {
+                throw new IllegalStateException("first try failed");
+            }
+        });
         beans.put("later", new Later());
         beans.put("notAStep", "a string");
     }
@@ -171,6 +176,21 @@ class StepFusionTest {
     }
 
     @Test
+    void aRedeliveryRunsTheFailedStepAgainNotTheRunFromItsStart() throws Exception {
+        start(route(process("a", "flaky", "b")) + """
+                - routeConfiguration:
+                    errorHandler:
+                      defaultErrorHandler:
+                        redeliveryPolicy:
+                          maximumRedeliveries: 2
+                          redeliveryDelay: 0
+                """);
+
+        assertThat(send()).isEqualTo("end");
+        assertThat(ran).containsExactly("a*", "flaky*", "flaky*", "b*");
+    }
+
+    @Test
     void aStepThatStopsTheRouteEndsTheRunAndTheRoute() throws Exception {
         start(route(process("a", "stop", "b")));
 
@@ -258,6 +278,23 @@ class StepFusionTest {
         assertThat(runs()).isEmpty();
         assertThat(send()).isEqualTo("end");
         assertThat(ran).containsSubsequence("hostStep", "a", "hostStep", "b");
+    }
+
+    @Test
+    void withAnOnExceptionThatContinuesTheStepsAfterTheFailedOneStillRun() throws Exception {
+        start(route(process("a", "fail", "b")) + """
+                - routeConfiguration:
+                    onException:
+                      - onException:
+                          exception:
+                            - java.lang.IllegalStateException
+                          continued:
+                            constant: true
+                """);
+
+        assertThat(runs()).isEmpty();
+        assertThat(send()).isEqualTo("end");
+        assertThat(ran).containsExactly("a", "fail", "b");
     }
 
     @Test
