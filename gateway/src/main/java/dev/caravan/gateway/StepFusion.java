@@ -28,15 +28,16 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Why: Camel runs each step of a route inside a channel of its own (its error handler, its advices) and as a task
  * of its reactive executor, scheduled again when the step is done. That machinery, not the steps' own work, was the
- * largest share of Camel's CPU per request, about twenty steps a request (design/request-path.md, "Per-request cost",
- * the seventh pass). A run of steps needs it once.
+ * largest share of Camel's CPU per request, 25 nodes a request (design/request-path.md, "Per-request cost", the
+ * seventh pass). A run of steps needs it once.
  *
  * <p>What is fused: in any list of steps run in a row (a route's, a {@code when}'s, an {@code otherwise}'s, a loop's,
- * a {@code doTry}'s, ...; not a multicast's or a load balancer's branches), two or more consecutive {@code - process: {ref: NAME}} where NAME is a bean the gateway binds
- * ({@link BeanNames}), the step has no id of its own and is not disabled. Anything else between them (a
- * {@code setProperty}, a {@code filter}, a {@code to}, a step of the application's own) ends the run, and stays as it
- * is. The route definitions are rewritten when they are added to the context (or, for those already there, when the
- * gateway is installed), before Camel builds them; the YAML files are untouched.
+ * a {@code doTry}'s, ...; not a multicast's or a load balancer's branches), two or more consecutive
+ * {@code - process: {ref: NAME}} where NAME is a bean the gateway binds ({@link BeanNames}) and the step has no id of
+ * its own, is not disabled and keeps the route's error handler. Anything else between them (a {@code setProperty}, a
+ * {@code filter}, a {@code to}, a step of the application's own) ends the run, and stays as it is. The route
+ * definitions are rewritten when they are added to the context (or, for those already there, when the gateway is
+ * installed), before Camel builds them; the YAML files are untouched.
  *
  * <p>What a request sees does not change: the run stops where Camel's pipeline stops (a failure, a handled error, a
  * route stop), and a failure goes to the error handler around the run, which is the one that was around each of its
@@ -198,6 +199,7 @@ final class StepFusion extends ModelLifecycleStrategySupport {
 
     private boolean fusable(ProcessorDefinition<?> step) {
         return step instanceof ProcessDefinition p && p.getRef() != null && !p.hasCustomIdAssigned()
-                && p.getDisabled() == null && beans.get(p.getRef()) instanceof Processor;
+                && p.getDisabled() == null && !Boolean.FALSE.equals(p.getInheritErrorHandler())
+                && beans.get(p.getRef()) instanceof Processor;
     }
 }
