@@ -149,14 +149,6 @@ final class StepFusion extends ModelLifecycleStrategySupport {
         }
     }
 
-    private void fuse(ProcessorDefinition<?> parent, List<ProcessorDefinition<?>> steps) {
-        int before = steps.size();
-        fuse(steps);
-        if (parent instanceof TryDefinition doTry && steps.size() != before) {
-            doTry.setOutputs(new ArrayList<>(steps)); // a doTry keeps its steps apart from its catches: recomputed
-        }
-    }
-
     /**
      * The steps nested in {@code step}: a choice's branches, a loop's or a doTry's body, ... A multicast's or a load
      * balancer's outputs are alternatives or parallel branches, not steps in a row, so they are never fused together.
@@ -170,7 +162,12 @@ final class StepFusion extends ModelLifecycleStrategySupport {
         } else if (step instanceof MulticastDefinition || step instanceof LoadBalanceDefinition) {
             step.getOutputs().forEach(this::inside); // branches, not a sequence: each branch's own steps only
         } else if (step instanceof TryDefinition doTry) {
-            fuse(doTry, doTry.getOutputs());
+            List<ProcessorDefinition<?>> body = doTry.getOutputs();
+            int before = body.size();
+            fuse(body);
+            if (body.size() != before) {
+                doTry.setOutputs(new ArrayList<>(body)); // a doTry keeps its steps apart from its catches: recomputed
+            }
             doTry.getCatchClauses().forEach(c -> fuse(c.getOutputs()));
             if (doTry.getFinallyClause() != null) {
                 fuse(doTry.getFinallyClause().getOutputs());

@@ -111,6 +111,17 @@ class StepFusionTest {
         return yaml.toString();
     }
 
+    /** A route configuration whose onException for IllegalStateException has {@code clause} (YAML at column 0). */
+    private static String onIllegalState(String clause) {
+        return """
+                - routeConfiguration:
+                    onException:
+                      - onException:
+                          exception:
+                            - java.lang.IllegalStateException
+                """ + clause.indent(10);
+    }
+
     /** The route's steps, a fused run as the list of its steps' names (the route configuration's onException left out). */
     private List<Object> topSteps() {
         return ((ModelCamelContext) camel).getRouteDefinition("r").getOutputs().stream()
@@ -157,18 +168,13 @@ class StepFusionTest {
 
     @Test
     void aFailingStepEndsTheRunAndTheRoutesErrorHandlerAnswersAsForAnUnfusedStep() throws Exception {
-        start(route(process("a", "fail", "b")) + """
-                - routeConfiguration:
-                    onException:
-                      - onException:
-                          exception:
-                            - java.lang.IllegalStateException
-                          handled:
-                            constant: true
-                          steps:
-                            - setBody:
-                                simple: "mapped: ${exception.message}"
-                """);
+        start(route(process("a", "fail", "b")) + onIllegalState("""
+                handled:
+                  constant: true
+                steps:
+                  - setBody:
+                      simple: "mapped: ${exception.message}"
+                """));
 
         assertThat(topSteps()).containsExactly(List.of("a", "fail", "b"), "setBody");
         assertThat(send()).isEqualTo("mapped: step failed");
@@ -282,15 +288,10 @@ class StepFusionTest {
 
     @Test
     void withAnOnExceptionThatContinuesTheStepsAfterTheFailedOneStillRun() throws Exception {
-        start(route(process("a", "fail", "b")) + """
-                - routeConfiguration:
-                    onException:
-                      - onException:
-                          exception:
-                            - java.lang.IllegalStateException
-                          continued:
-                            constant: true
-                """);
+        start(route(process("a", "fail", "b")) + onIllegalState("""
+                continued:
+                  constant: true
+                """));
 
         assertThat(runs()).isEmpty();
         assertThat(send()).isEqualTo("end");
