@@ -19,6 +19,10 @@ import com.fasterxml.jackson.core.async.ByteArrayFeeder;
  * ({@link Usage#NONE}) for malformed or incomplete JSON, and for a value in which no key (or string) is exactly
  * {@code prompt_tokens}. Whatever follows the first complete value is ignored.
  *
+ * <p>A value already whole in memory (a body that came in one piece, an SSE event's line) is read by {@link #read}
+ * with Jackson's blocking parser instead, which tokenizes bytes it holds faster than the non-blocking one and gives the
+ * same counts.
+ *
  * <p>Not thread-safe: one instance per value.
  */
 final class JsonUsageReader {
@@ -62,6 +66,31 @@ final class JsonUsageReader {
         feeder = (ByteArrayFeeder) parser.getNonBlockingInputFeeder();
     }
 
+    private JsonUsageReader(JsonParser whole) {
+        parser = whole;
+        feeder = null;
+    }
+
+    /**
+     * The counts of a value that is whole in {@code bytes}: what feeding it in one piece and finishing gives (the same
+     * rules, malformed or incomplete JSON included), read with the blocking parser.
+     */
+    static Usage read(byte[] bytes, int offset, int length) {
+        JsonUsageReader reader;
+        try {
+            reader = new JsonUsageReader(FACTORY.createParser(bytes, offset, length));
+        } catch (IOException e) {
+            return Usage.NONE;
+        }
+        try {
+            reader.drain(); // the blocking parser ends with null at the end of the bytes, or fails if the value is cut
+        } catch (IOException | RuntimeException e) {
+            reader.failed = true;
+        }
+        reader.closeParser();
+        return reader.result();
+    }
+
     /** Feeds the next piece (read at once; the array may be reused afterwards). */
     void feed(byte[] bytes, int offset, int length) {
         if (done || failed || length == 0) {
@@ -86,6 +115,10 @@ final class JsonUsageReader {
             }
         }
         closeParser();
+        return result();
+    }
+
+    private Usage result() {
         return done && !failed && marker ? total : Usage.NONE;
     }
 

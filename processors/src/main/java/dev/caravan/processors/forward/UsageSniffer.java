@@ -13,9 +13,11 @@ import io.vertx.core.buffer.Buffer;
  *       only {@code data:} lines that mention {@code "prompt_tokens"} — OpenAI's final usage chunk
  *       ({@code stream_options.include_usage}) or SGLang's per-chunk {@code meta_info}. The last report wins (SGLang's
  *       counts are cumulative).</li>
- *   <li>JSON: parses each chunk as it arrives ({@link JsonUsageReader}: a non-blocking parser that keeps only the counts,
- *       so the body is neither copied nor built into a tree); a top-level array (batch {@code /generate}) sums its
- *       elements. Bodies larger than {@link #MAX_JSON_BYTES} are not counted.</li>
+ *   <li>JSON: a body that comes in one chunk (a non-streamed answer usually does) is read whole when it ends
+ *       ({@link JsonUsageReader#read}, Jackson's blocking parser over the chunk's own bytes); once a second chunk
+ *       comes, each is parsed as it arrives ({@link JsonUsageReader}: a non-blocking parser). Either way only the counts
+ *       are kept, so the body is neither copied nor built into a tree; a top-level array (batch {@code /generate})
+ *       sums its elements. Bodies larger than {@link #MAX_JSON_BYTES} are not counted.</li>
  *   <li>Anything else: ignored.</li>
  * </ul>
  * While an SSE stream passes, {@link #outputSoFar} estimates its output tokens: one per {@code data:} event (engines
@@ -38,7 +40,11 @@ public final class UsageSniffer {
     private enum Mode { SSE, JSON, NONE }
 
     private final Mode mode;
-    private final JsonUsageReader json;
+    /** JSON: the body's only chunk so far, read whole at the end unless another follows. */
+    private Buffer first;
+    /** JSON: the piecewise reader, from the second chunk on. */
+    private JsonUsageReader json;
+    private boolean finished;
     /** SSE: the bytes of an incomplete line carried over from the previous chunk. */
     private byte[] pending;
     private long bytes;
@@ -47,7 +53,6 @@ public final class UsageSniffer {
 
     private UsageSniffer(Mode mode) {
         this.mode = mode;
-        this.json = mode == Mode.JSON ? new JsonUsageReader() : null;
     }
 
     public static UsageSniffer forContentType(String contentType) {
@@ -82,6 +87,10 @@ public final class UsageSniffer {
         if (mode == Mode.NONE) {
             return;
         }
+        if (mode == Mode.JSON) {
+            acceptJson(chunk);
+            return;
+        }
         // read the chunk's own bytes where it has an array (Vert.x's heap buffers), rather than a copy of them
         ByteBuf buf = chunk.getByteBuf();
         byte[] array;
@@ -94,14 +103,53 @@ public final class UsageSniffer {
             array = chunk.getBytes();
             offset = 0;
         }
-        if (mode == Mode.SSE) {
-            acceptSse(array, offset, length);
-        } else {
-            bytes += length;
-            if (bytes <= MAX_JSON_BYTES) {
-                json.feed(array, offset, length);
-            }
+        acceptSse(array, offset, length);
+    }
+
+    /**
+     * Holds a body's first chunk (the relay's buffers are not changed once relayed), and feeds the piecewise reader
+     * from the second on.
+     */
+    private void acceptJson(Buffer chunk) {
+        int length = chunk.length();
+        if (length == 0) {
+            return;
         }
+        bytes += length;
+        if (bytes > MAX_JSON_BYTES) {
+            first = null;
+            json = null;
+            return;
+        }
+        if (json == null && first == null) {
+            first = chunk;
+            return;
+        }
+        if (json == null) {
+            json = new JsonUsageReader();
+            feed(json, first);
+            first = null;
+        }
+        feed(json, chunk);
+    }
+
+    private static void feed(JsonUsageReader reader, Buffer chunk) {
+        ByteBuf buf = chunk.getByteBuf();
+        if (buf.hasArray()) {
+            reader.feed(buf.array(), buf.arrayOffset() + buf.readerIndex(), buf.readableBytes());
+        } else {
+            byte[] copy = chunk.getBytes();
+            reader.feed(copy, 0, copy.length);
+        }
+    }
+
+    private static Usage readWhole(Buffer chunk) {
+        ByteBuf buf = chunk.getByteBuf();
+        if (buf.hasArray()) {
+            return JsonUsageReader.read(buf.array(), buf.arrayOffset() + buf.readerIndex(), buf.readableBytes());
+        }
+        byte[] copy = chunk.getBytes();
+        return JsonUsageReader.read(copy, 0, copy.length);
     }
 
     /**
@@ -114,9 +162,17 @@ public final class UsageSniffer {
 
     /** The counts read so far; call after the last chunk. */
     public Usage finish() {
-        if (mode == Mode.JSON) {
-            Usage u = json.finish();
-            usage = bytes <= MAX_JSON_BYTES ? u : Usage.NONE;
+        if (mode == Mode.JSON && !finished) {
+            finished = true;
+            if (bytes > MAX_JSON_BYTES || (first == null && json == null)) {
+                usage = Usage.NONE; // too long to count, or no body
+            } else if (json == null) {
+                usage = readWhole(first);
+            } else {
+                usage = json.finish();
+            }
+            first = null;
+            json = null;
         }
         return usage;
     }
@@ -170,9 +226,7 @@ public final class UsageSniffer {
         if (!contains(data, from, to, MARKER)) {
             return;
         }
-        JsonUsageReader reader = new JsonUsageReader();
-        reader.feed(data, from, to - from);
-        Usage u = reader.finish();
+        Usage u = JsonUsageReader.read(data, from, to - from);
         if (u.hasPromptTokens()) {
             usage = u;
         }

@@ -121,6 +121,17 @@ class JsonUsageReaderTest {
     }
 
     @Test
+    void readingAWholeValueGivesWhatTheTreeSays() {
+        for (String body : BODIES) {
+            byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+            assertThat(JsonUsageReader.read(bytes, 0, bytes.length)).as("whole: %s", body).isEqualTo(fromTree(body));
+            byte[] padded = ("[{" + body + "}]").getBytes(StandardCharsets.UTF_8); // only the value's own bytes count
+            assertThat(JsonUsageReader.read(padded, 2, bytes.length)).as("inside a larger array: %s", body)
+                    .isEqualTo(fromTree(body));
+        }
+    }
+
+    @Test
     void readsTheCountsOfTypicalBodies() {
         assertThat(streamed(BODIES.get(0).getBytes(StandardCharsets.UTF_8))).isEqualTo(new Usage(2, 0, 1));
         assertThat(streamed(BODIES.get(3).getBytes(StandardCharsets.UTF_8))).isEqualTo(new Usage(12, 1, 2));

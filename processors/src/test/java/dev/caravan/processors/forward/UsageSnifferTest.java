@@ -82,6 +82,21 @@ class UsageSnifferTest {
     }
 
     @Test
+    void aJsonBodyInOneChunkIsReadAtItsEndAndABodyInSeveralIncludesItsFirstChunk() {
+        UsageSniffer one = UsageSniffer.forContentType("application/json");
+        one.accept(slice("{\"usage\":{\"prompt_tokens\":6,\"completion_tokens\":1}}"));
+        assertThat(one.outputSoFar()).isZero();
+        assertThat(one.finish()).isEqualTo(new Usage(6, -1, 1));
+        assertThat(one.finish()).as("asked again").isEqualTo(new Usage(6, -1, 1));
+
+        assertThat(feed("application/json", "{\"usage\":{\"prompt_tokens\":6}}", "\n")).isEqualTo(new Usage(6, -1, -1));
+        assertThat(feed("application/json", "{\"usage\":{\"prompt_tokens\":6}", "}")).isEqualTo(new Usage(6, -1, -1));
+        assertThat(feed("application/json", "{\"usage\":{\"prompt_tokens\":6}", "", "")).isEqualTo(Usage.NONE);
+        assertThat(feed("application/json", "{\"usage\":{\"prompt_tokens\":6}}", "not json"))
+                .as("what follows the value is ignored, as before").isEqualTo(new Usage(6, -1, -1));
+    }
+
+    @Test
     void sumsABatchGenerateResponse() {
         Usage u = feed("application/json", "[{\"meta_info\":{\"prompt_tokens\":3,\"cached_tokens\":1}},"
                 + "{\"meta_info\":{\"prompt_tokens\":4,\"cached_tokens\":2}}]");
@@ -104,6 +119,12 @@ class UsageSnifferTest {
         s.accept(Buffer.buffer(new byte[UsageSniffer.MAX_JSON_BYTES]));
         s.accept(Buffer.buffer("\"}"));
         assertThat(s.finish()).isEqualTo(Usage.NONE);
+
+        UsageSniffer whole = UsageSniffer.forContentType("application/json");
+        byte[] big = ("{\"usage\":{\"prompt_tokens\":1},\"pad\":\"" + "x".repeat(UsageSniffer.MAX_JSON_BYTES) + "\"}")
+                .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        whole.accept(Buffer.buffer(big));
+        assertThat(whole.finish()).as("in one chunk").isEqualTo(Usage.NONE);
     }
 
     @Test
