@@ -14,7 +14,9 @@
 # Needs: wrk. Usage: it-tests/bench/gateway-cpu-ab.sh ROUNDS SECONDS CONNECTIONS NAME=JAR [NAME=JAR ...]
 #   e.g. it-tests/bench/gateway-cpu-ab.sh 10 6 16 before=/tmp/before.jar after=app/target/caravan.jar
 # The same jar may appear under several names, e.g. to compare JVM options: CPU_AB_JAVA_OPTS_<NAME> gives the JVM
-# options of build NAME (default: CARAVAN_JAVA_OPTS), e.g. CPU_AB_JAVA_OPTS_par=-XX:+UseParallelGC.
+# options of build NAME (default: CARAVAN_JAVA_OPTS), e.g. CPU_AB_JAVA_OPTS_par=-XX:+UseParallelGC; CPU_AB_JAVA_<NAME>
+# the java launcher it runs on (default: java on the PATH), e.g. CPU_AB_JAVA_jdk25=/usr/lib/jvm/<a JDK 25>/bin/java.
+# The simulated engine always runs on the PATH's java.
 # Ports: CPU_AB_PORT_BASE+1.. (default 18400). CPU_AB_WARMUP: seconds of JIT warm-up per build (default 15).
 set -euo pipefail
 [ $# -ge 4 ] || { sed -n 2,10p "$0" >&2; exit 2; }
@@ -33,8 +35,8 @@ java -jar "$work/${names[0]}.jar" sim --port $sim_port --time-scale 1000 --defau
 pids+=($!)
 for name in "${names[@]}"; do
   port=$((port + 1)); ports+=($port)
-  opts_var="CPU_AB_JAVA_OPTS_$name"
-  java ${!opts_var-${CARAVAN_JAVA_OPTS:-}} -jar "$work/$name.jar" run --host 127.0.0.1 --port $port --log-level warn \
+  opts_var="CPU_AB_JAVA_OPTS_$name"; java_var="CPU_AB_JAVA_$name"
+  "${!java_var:-java}" ${!opts_var-${CARAVAN_JAVA_OPTS:-}} -jar "$work/$name.jar" run --host 127.0.0.1 --port $port --log-level warn \
     --prometheus-port -1 --worker-urls http://127.0.0.1:$sim_port >"$work/$name.log" 2>&1 &
   pids+=($!)
 done

@@ -18,6 +18,8 @@
 # to the gateway's CPU and latency; nginx and the engine have no JIT to wait for.
 # OVERHEAD_SYNC=off leaves out the two sync replicas (caravan-sync), e.g. on a machine too loaded for Hazelcast's
 # members to find each other in time.
+# CARAVAN_GATEWAY_JAVA: the java launcher the gateways run on (default: java on the PATH, which the engine always
+# uses), e.g. a newer JDK's bin/java; CARAVAN_JAVA_OPTS: the gateways' JVM options.
 set -euo pipefail
 here="$(cd "$(dirname "$0")/../.." && pwd)"
 . "$here/it-tests/bench/lib/completions.sh"
@@ -50,9 +52,9 @@ trap cleanup EXIT
 # An engine that answers at once: 1 output token, virtual time 1000x faster than wall time.
 java -jar "$jar" sim --port $sim_port --time-scale 1000 --default-max-tokens 1 >"$work/sim.log" 2>&1 & pids+=($!)
 sim_pid=${pids[-1]}
-java ${CARAVAN_JAVA_OPTS:-} -jar "$jar" run --host 127.0.0.1 --port $gw_port --log-level warn --prometheus-port -1 \
+"${CARAVAN_GATEWAY_JAVA:-java}" ${CARAVAN_JAVA_OPTS:-} -jar "$jar" run --host 127.0.0.1 --port $gw_port --log-level warn --prometheus-port -1 \
   --worker-urls http://127.0.0.1:$sim_port >"$work/gw.log" 2>&1 & pids+=($!); gw_pid=$!
-java ${CARAVAN_JAVA_OPTS:-} -jar "$jar" run --host 127.0.0.1 --port $gw_w_port --log-level warn --prometheus-port -1 \
+"${CARAVAN_GATEWAY_JAVA:-java}" ${CARAVAN_JAVA_OPTS:-} -jar "$jar" run --host 127.0.0.1 --port $gw_w_port --log-level warn --prometheus-port -1 \
   --dispatch worker --worker-urls http://127.0.0.1:$sim_port >"$work/gw-worker.log" 2>&1 & pids+=($!); gw_w_pid=$!
 sync=${OVERHEAD_SYNC:-on}
 if [ "$sync" = on ]; then

@@ -15,6 +15,8 @@
 # Usage: it-tests/bench/sse-relay.sh [ROUNDS] [SECONDS] [STREAMS] [INTERVAL_MS] [TOKENS]
 #        defaults: 3 rounds, 20 s measured (after 12 s of warm-up) per target, 1000 streams, 50 ms (20 tokens/s per
 #        stream), 200 tokens per stream (10 s).
+# CARAVAN_GATEWAY_JAVA: the java launcher the gateways run on (default: java on the PATH, which the origin and the
+# clients always use); CARAVAN_JAVA_OPTS: the gateways' JVM options.
 set -euo pipefail
 here="$(cd "$(dirname "$0")/../.." && pwd)"
 . "$here/it-tests/bench/lib/sync-pair.sh"
@@ -48,7 +50,7 @@ trap cleanup EXIT
 ulimit -n 65536 2>/dev/null || ulimit -n "$(ulimit -Hn)"
 
 java -cp "$bench" dev.caravan.bench.sse.SseOrigin $origin_port "$tokens" "$interval" >"$work/origin.log" 2>&1 & pids+=($!)
-java ${CARAVAN_JAVA_OPTS:-} -jar "$jar" run --host 127.0.0.1 --port $gw_port --log-level warn --prometheus-port -1 \
+"${CARAVAN_GATEWAY_JAVA:-java}" ${CARAVAN_JAVA_OPTS:-} -jar "$jar" run --host 127.0.0.1 --port $gw_port --log-level warn --prometheus-port -1 \
   --worker-urls http://127.0.0.1:$origin_port >"$work/gw.log" 2>&1 & gw_pid=$!; pids+=($gw_pid)
 if [ "$sync" = on ]; then
   start_sync_pair "$work" "$jar" "http://127.0.0.1:$origin_port" $gw_s_port $gw_s2_port $sync_port $sync2_port

@@ -11,11 +11,11 @@ start_sync_pair() {
   local flags=(--host 127.0.0.1 --log-level warn --prometheus-port -1 --worker-urls "$upstream"
     --sync hazelcast --sync-host 127.0.0.1 --sync-members "127.0.0.1:$sync1,127.0.0.1:$sync2"
     --sync-cluster-name "bench-$$" --sync-secret "$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')")
-  java ${CARAVAN_JAVA_OPTS:-} -jar "$jar" run --port "$port1" "${flags[@]}" --sync-port "$sync1" \
+  "${CARAVAN_GATEWAY_JAVA:-java}" ${CARAVAN_JAVA_OPTS:-} -jar "$jar" run --port "$port1" "${flags[@]}" --sync-port "$sync1" \
     >"$work/gw-sync.log" 2>&1 &
   pids+=($!); sync_pid=$!
   for _ in $(seq 1 120); do curl -sf -o /dev/null "http://127.0.0.1:$port1/metrics" && break; sleep 1; done
-  java ${CARAVAN_JAVA_OPTS:-} -jar "$jar" run --port "$port2" "${flags[@]}" --sync-port "$sync2" \
+  "${CARAVAN_GATEWAY_JAVA:-java}" ${CARAVAN_JAVA_OPTS:-} -jar "$jar" run --port "$port2" "${flags[@]}" --sync-port "$sync2" \
     >"$work/gw-sync2.log" 2>&1 &
   pids+=($!)
 }
