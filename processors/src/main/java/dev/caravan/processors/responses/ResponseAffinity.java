@@ -28,13 +28,13 @@ public final class ResponseAffinity implements ResponseIdSink {
     /** A day: conversations resumed later most likely find their engine restarted or the response evicted. */
     public static final Duration DEFAULT_TTL = Duration.ofHours(24);
 
-    private record Entry(String workerUrl, long touchedNanos) {
+    private record StoredAt(String workerUrl, long touchedNanos) {
     }
 
     private final int maxEntries;
     private final long ttlNanos;
     private final LongSupplier nanoTime;
-    private final LinkedHashMap<String, Entry> byId;
+    private final LinkedHashMap<String, StoredAt> byId;
     private volatile BiConsumer<String, String> stored = (id, url) -> { };
 
     /**
@@ -54,7 +54,7 @@ public final class ResponseAffinity implements ResponseIdSink {
         this.nanoTime = nanoTime;
         this.byId = new LinkedHashMap<>(16, 0.75f, true) {
             @Override
-            protected boolean removeEldestEntry(Map.Entry<String, Entry> eldest) {
+            protected boolean removeEldestEntry(Map.Entry<String, StoredAt> eldest) {
                 return size() > ResponseAffinity.this.maxEntries;
             }
         };
@@ -70,7 +70,7 @@ public final class ResponseAffinity implements ResponseIdSink {
     /** Remembers that the worker at {@code workerUrl} stored {@code responseId} (a peer replica's id), quietly. */
     public void remember(String responseId, String workerUrl) {
         synchronized (byId) {
-            byId.put(responseId, new Entry(workerUrl, nanoTime.getAsLong()));
+            byId.put(responseId, new StoredAt(workerUrl, nanoTime.getAsLong()));
         }
     }
 
@@ -83,7 +83,7 @@ public final class ResponseAffinity implements ResponseIdSink {
     public String workerOf(String responseId) {
         long now = nanoTime.getAsLong();
         synchronized (byId) {
-            Entry e = byId.get(responseId);
+            StoredAt e = byId.get(responseId);
             if (e == null) {
                 return null;
             }
@@ -91,7 +91,7 @@ public final class ResponseAffinity implements ResponseIdSink {
                 byId.remove(responseId);
                 return null;
             }
-            byId.put(responseId, new Entry(e.workerUrl(), now));
+            byId.put(responseId, new StoredAt(e.workerUrl(), now));
             return e.workerUrl();
         }
     }

@@ -6,6 +6,8 @@ import static org.awaitility.Awaitility.await;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.camel.component.platform.http.vertx.VertxPlatformHttpServer;
@@ -25,14 +27,22 @@ import dev.caravan.sim.SimFleet;
 class CamelMainAppIT {
 
     private static SimFleet fleet;
+    /**
+     * Threads of the test's own: {@code main.run()} blocks one until the context stops, and the stream in flight needs
+     * another meanwhile. The common pool has one worker on a two-core machine, which newer JDKs' CompletableFuture
+     * uses rather than a thread per task, so the stream would wait for {@code run()} to return.
+     */
+    private static ExecutorService threads;
 
     @BeforeAll
     static void start() {
         fleet = Fleet.start();
+        threads = Executors.newCachedThreadPool();
     }
 
     @AfterAll
     static void stop() {
+        threads.shutdownNow();
         fleet.close();
     }
 
@@ -48,7 +58,7 @@ class CamelMainAppIT {
             } catch (Exception e) {
                 throw new IllegalStateException(e);
             }
-        });
+        }, threads);
         await().atMost(Duration.ofSeconds(60)).until(() -> running.isDone() || (main.getCamelContext() != null
                 && main.getCamelContext().isStarted()));
         assertThat(running).isNotDone();
@@ -68,7 +78,7 @@ class CamelMainAppIT {
 
         CountDownLatch firstToken = new CountDownLatch(1);
         CompletableFuture<Http.Streamed> inFlight = CompletableFuture.supplyAsync(() -> gateway.stream(
-                "/v1/chat/completions", Fleet.chat(fleet, true, 40), line -> firstToken.countDown()));
+                "/v1/chat/completions", Fleet.chat(fleet, true, 40), line -> firstToken.countDown()), threads);
         assertThat(firstToken.await(20, TimeUnit.SECONDS)).isTrue();
         main.completed(); // what camel-main's SIGTERM hook does
         running.get(60, TimeUnit.SECONDS);
