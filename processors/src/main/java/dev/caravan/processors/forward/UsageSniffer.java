@@ -89,21 +89,27 @@ public final class UsageSniffer {
         }
         if (mode == Mode.JSON) {
             acceptJson(chunk);
-            return;
-        }
-        // read the chunk's own bytes where it has an array (Vert.x's heap buffers), rather than a copy of them
-        ByteBuf buf = chunk.getByteBuf();
-        byte[] array;
-        int offset;
-        int length = buf.readableBytes();
-        if (buf.hasArray()) {
-            array = buf.array();
-            offset = buf.arrayOffset() + buf.readerIndex();
         } else {
-            array = chunk.getBytes();
-            offset = 0;
+            bytesOf(chunk, (array, offset, length) -> {
+                acceptSse(array, offset, length);
+                return null;
+            });
         }
-        acceptSse(array, offset, length);
+    }
+
+    /** What {@code use} makes of a piece of bytes. */
+    private interface BytesUse<T> {
+        T apply(byte[] array, int offset, int length);
+    }
+
+    /** Gives {@code use} the chunk's own bytes where it has an array (Vert.x's heap buffers), else a copy of them. */
+    private static <T> T bytesOf(Buffer chunk, BytesUse<T> use) {
+        ByteBuf buf = chunk.getByteBuf();
+        if (buf.hasArray()) {
+            return use.apply(buf.array(), buf.arrayOffset() + buf.readerIndex(), buf.readableBytes());
+        }
+        byte[] copy = chunk.getBytes();
+        return use.apply(copy, 0, copy.length);
     }
 
     /**
@@ -134,22 +140,10 @@ public final class UsageSniffer {
     }
 
     private static void feed(JsonUsageReader reader, Buffer chunk) {
-        ByteBuf buf = chunk.getByteBuf();
-        if (buf.hasArray()) {
-            reader.feed(buf.array(), buf.arrayOffset() + buf.readerIndex(), buf.readableBytes());
-        } else {
-            byte[] copy = chunk.getBytes();
-            reader.feed(copy, 0, copy.length);
-        }
-    }
-
-    private static Usage readWhole(Buffer chunk) {
-        ByteBuf buf = chunk.getByteBuf();
-        if (buf.hasArray()) {
-            return JsonUsageReader.read(buf.array(), buf.arrayOffset() + buf.readerIndex(), buf.readableBytes());
-        }
-        byte[] copy = chunk.getBytes();
-        return JsonUsageReader.read(copy, 0, copy.length);
+        bytesOf(chunk, (array, offset, length) -> {
+            reader.feed(array, offset, length);
+            return null;
+        });
     }
 
     /**
@@ -167,7 +161,7 @@ public final class UsageSniffer {
             if (bytes > MAX_JSON_BYTES || (first == null && json == null)) {
                 usage = Usage.NONE; // too long to count, or no body
             } else if (json == null) {
-                usage = readWhole(first);
+                usage = bytesOf(first, JsonUsageReader::read);
             } else {
                 usage = json.finish();
             }
