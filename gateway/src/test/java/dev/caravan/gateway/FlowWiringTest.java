@@ -20,7 +20,6 @@ import dev.caravan.processors.config.ConfigResolver;
 import dev.caravan.processors.config.GatewayConfig;
 import dev.caravan.processors.flow.TenantDirectory;
 import dev.caravan.processors.flow.TenantMetrics;
-import dev.caravan.processors.time.DelayScheduler;
 
 /** --tenants-file becomes the tenants in force, the flow beans and the reload route's placeholders. */
 class FlowWiringTest {
@@ -29,16 +28,7 @@ class FlowWiringTest {
     Path dir;
 
     private final AdmissionController admission = new AdmissionController(AdmissionConfig.defaults(),
-            new DelayScheduler() {
-                @Override
-                public long schedule(long delayMillis, Runnable task) {
-                    return 0;
-                }
-
-                @Override
-                public void cancel(long handle) {
-                }
-            }, System::nanoTime, AdmissionObserver.NONE);
+            (delayMillis, task) -> () -> { }, System::nanoTime, AdmissionObserver.NONE);
 
     private GatewayConfig parse(String... args) {
         return ConfigResolver.resolve(args, Map.of(), dir).config();

@@ -161,7 +161,7 @@ public final class AdmissionController {
         } finally {
             lock.unlock();
         }
-        scheduler.cancel(entry.timer);
+        entry.timer.cancel();
         observer.onRejected(entry.key, reason);
         entry.waiter.rejected(reason);
     }
@@ -187,7 +187,7 @@ public final class AdmissionController {
             lock.unlock();
         }
         if (next != null) {
-            scheduler.cancel(next.timer);
+            next.timer.cancel();
             observer.onAdmitted(next.key, true, nanoTime.getAsLong() - next.queuedAtNanos);
             next.waiter.admitted(new AdmissionTicket(this));
         }

@@ -6,6 +6,8 @@ import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.TreeMap;
 
+import dev.caravan.processors.time.DelayScheduler;
+
 /**
  * The admission queue: strict priority between classes, and within a class the waiting tenant with the lowest
  * {@link VirtualTokenCounter virtual token counter} first (its oldest request). With one tenant in one class — every
@@ -24,7 +26,7 @@ final class FairQueue {
         final long cost;
         final long queuedAtNanos;
         final long seq;
-        long timer;
+        DelayScheduler.Scheduled timer;
 
         Entry(AdmissionController.Waiter waiter, FlowKey key, long cost, long queuedAtNanos, long seq) {
             this.waiter = waiter;

@@ -21,6 +21,7 @@ import org.slf4j.LoggerFactory;
 
 import dev.caravan.processors.RequestCompletion;
 import dev.caravan.processors.error.GatewayError;
+import dev.caravan.processors.time.DelayScheduler;
 
 /**
  * The state machine of relaying one upstream response to the client, shared by the data plane's {@link StreamRelay} and
@@ -119,7 +120,7 @@ public final class RelayCore {
     private final Runnable onTimer = this::onTimer;
     private HttpClientRequest upstreamRequest;
     private HttpClientResponse upstreamResponse;
-    private long timerId = -1;
+    private DelayScheduler.Scheduled timer;
     /** The head came: the timer's due may have moved, checked when the head's write turn comes. */
     private boolean rearmPending;
     private long lastActivityNanos;
@@ -275,7 +276,7 @@ public final class RelayCore {
             due = earlier(due, headDueNanos);
         }
         long delayMs = Math.max(1, ceilMillis(due - now));
-        timerId = timing.timers().schedule(delayMs, onTimer);
+        timer = timing.timers().schedule(delayMs, onTimer);
     }
 
     private void rearmIfPending() {
@@ -286,14 +287,14 @@ public final class RelayCore {
     }
 
     private void rearm() {
-        if (timerId >= 0) {
-            timing.timers().cancel(timerId);
+        if (timer != null) {
+            timer.cancel();
         }
         armTimer();
     }
 
     private void onTimer() {
-        timerId = -1;
+        timer = null;
         if (finished) {
             return;
         }
@@ -396,9 +397,9 @@ public final class RelayCore {
 
     /** Every caller has set {@code finished} first, so this runs once; the exchange completes even if a hook fails. */
     private void finish(String outcome) {
-        if (timerId >= 0) {
-            timing.timers().cancel(timerId);
-            timerId = -1;
+        if (timer != null) {
+            timer.cancel();
+            timer = null;
         }
         OUTCOME.set(exchange, outcome);
         try {

@@ -40,9 +40,9 @@ public final class RouteEnds {
     void defer(AsyncCallback callback) {
         Loop loop = loops.get();
         loop.waiting.add(callback);
-        if (loop.timer < 0) {
+        if (loop.timer == null) {
             loop.timer = timers.schedule(LATEST_MS, () -> {
-                loop.timer = -1;
+                loop.timer = null;
                 loop.runAll();
             });
         }
@@ -54,16 +54,16 @@ public final class RouteEnds {
         if (loop.waiting.isEmpty()) {
             return;
         }
-        if (loop.timer >= 0) {
-            timers.cancel(loop.timer);
-            loop.timer = -1;
+        if (loop.timer != null) {
+            loop.timer.cancel();
+            loop.timer = null;
         }
         loop.runAll();
     }
 
     private static final class Loop {
         final ArrayDeque<AsyncCallback> waiting = new ArrayDeque<>();
-        long timer = -1;
+        DelayScheduler.Scheduled timer;
 
         /** In the order the answers ended; an end deferred meanwhile (a route that answers at once) runs too. */
         void runAll() {

@@ -454,15 +454,13 @@ class RelayCoreTest {
         List<String> calls = new ArrayList<>();
         DelayScheduler counted = new DelayScheduler() {
             @Override
-            public long schedule(long delayMillis, Runnable task) {
+            public Scheduled schedule(long delayMillis, Runnable task) {
                 calls.add("schedule " + delayMillis);
-                return timers.schedule(delayMillis, task);
-            }
-
-            @Override
-            public void cancel(long handle) {
-                calls.add("cancel");
-                timers.cancel(handle);
+                Scheduled scheduled = timers.schedule(delayMillis, task);
+                return () -> {
+                    calls.add("cancel");
+                    scheduled.cancel();
+                };
             }
 
             @Override

@@ -15,21 +15,26 @@ public final class ManualScheduler implements DelayScheduler {
     private record Task(long handle, long dueMillis, Runnable run) {
     }
 
+    /** A handle of this scheduler; cancelling removes its task (nothing once it ran). */
+    private record Handle(ManualScheduler owner, long handle) implements Scheduled {
+        @Override
+        public void cancel() {
+            synchronized (owner) {
+                owner.tasks.removeIf(t -> t.handle == handle);
+            }
+        }
+    }
+
     private final List<Task> tasks = new ArrayList<>();
     private final List<Runnable> soon = new ArrayList<>();
     private long nowMillis;
     private long nextHandle;
 
     @Override
-    public synchronized long schedule(long delayMillis, Runnable task) {
+    public synchronized Scheduled schedule(long delayMillis, Runnable task) {
         long handle = nextHandle++;
         tasks.add(new Task(handle, nowMillis + delayMillis, task));
-        return handle;
-    }
-
-    @Override
-    public synchronized void cancel(long handle) {
-        tasks.removeIf(t -> t.handle == handle);
+        return new Handle(this, handle);
     }
 
     /** Queued until {@link #settle} (or {@link #advance}): what a Vert.x event loop runs once the current event is done. */
