@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 
 import org.apache.camel.CamelContext;
+import org.apache.camel.Expression;
 import org.apache.camel.ManagementStatisticsLevel;
 import org.apache.camel.Processor;
 import org.apache.camel.model.ChoiceDefinition;
@@ -18,8 +19,13 @@ import org.apache.camel.model.ProcessDefinition;
 import org.apache.camel.model.ProcessorDefinition;
 import org.apache.camel.model.RouteConfigurationDefinition;
 import org.apache.camel.model.RouteDefinition;
+import org.apache.camel.model.SetPropertyDefinition;
 import org.apache.camel.model.TryDefinition;
+import org.apache.camel.model.language.ConstantExpression;
+import org.apache.camel.processor.SetPropertyProcessor;
+import org.apache.camel.reifier.language.ExpressionReifier;
 import org.apache.camel.spi.ManagementAgent;
+import org.apache.camel.support.LanguageSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -33,9 +39,12 @@ import org.slf4j.LoggerFactory;
  *
  * <p>What is fused: in any list of steps run in a row (a route's, a {@code when}'s, an {@code otherwise}'s, a loop's,
  * a {@code doTry}'s, ...; not a multicast's or a load balancer's branches), two or more consecutive
- * {@code - process: {ref: NAME}} where NAME is a bean the gateway binds ({@link BeanNames}) and the step has no id of
- * its own, is not disabled and keeps the route's error handler. Anything else between them (a {@code setProperty}, a
- * {@code filter}, a {@code to}, a step of the application's own) ends the run, and stays as it is. The route
+ * {@code - process: {ref: NAME}} where NAME is a bean the gateway binds ({@link BeanNames}), and the
+ * {@code - setProperty: {name: NAME, constant: VALUE}} between them (a literal name and value: no {@code ${...}} and
+ * no {@code {{...}}} placeholder, which a route template resolves only when it builds the route), each without an id
+ * of its own, not disabled and keeping the route's error handler. A fused {@code setProperty} is Camel's own
+ * processor for it, built as Camel builds it. Anything else between them (a {@code filter}, a {@code to}, a step of
+ * the application's own) ends the run, and stays as it is. The route
  * definitions are rewritten when they are added to the context (or, for those already there, when the gateway is
  * installed), before Camel builds them; the YAML files are untouched.
  *
@@ -132,10 +141,10 @@ final class StepFusion extends ModelLifecycleStrategySupport {
 
     private void fuse(List<ProcessorDefinition<?>> steps) {
         List<ProcessorDefinition<?>> rewritten = new ArrayList<>(steps.size());
-        List<ProcessDefinition> run = new ArrayList<>();
+        List<ProcessorDefinition<?>> run = new ArrayList<>();
         for (ProcessorDefinition<?> step : steps) {
-            if (fusable(step)) {
-                run.add((ProcessDefinition) step);
+            if (fusable(step) || constantProperty(step)) {
+                run.add(step);
                 continue;
             }
             end(run, rewritten);
@@ -177,15 +186,21 @@ final class StepFusion extends ModelLifecycleStrategySupport {
         }
     }
 
-    private void end(List<ProcessDefinition> run, List<ProcessorDefinition<?>> rewritten) {
+    private void end(List<ProcessorDefinition<?>> run, List<ProcessorDefinition<?>> rewritten) {
         if (run.size() == 1) {
             rewritten.add(run.get(0));
         } else if (run.size() > 1) {
             List<String> names = new ArrayList<>(run.size());
             List<Processor> processors = new ArrayList<>(run.size());
-            for (ProcessDefinition step : run) {
-                names.add(step.getRef());
-                processors.add((Processor) beans.get(step.getRef()));
+            for (ProcessorDefinition<?> step : run) {
+                if (step instanceof SetPropertyDefinition set) {
+                    names.add("setProperty[" + set.getName() + "]");
+                    processors.add(setProperty(set));
+                } else {
+                    String ref = ((ProcessDefinition) step).getRef();
+                    names.add(ref);
+                    processors.add((Processor) beans.get(ref));
+                }
             }
             ProcessDefinition fused = new ProcessDefinition(new FusedSteps(names, processors));
             fused.setParent(run.get(0).getParent());
@@ -195,8 +210,32 @@ final class StepFusion extends ModelLifecycleStrategySupport {
     }
 
     private boolean fusable(ProcessorDefinition<?> step) {
-        return step instanceof ProcessDefinition p && p.getRef() != null && !p.hasCustomIdAssigned()
-                && p.getDisabled() == null && !Boolean.FALSE.equals(p.getInheritErrorHandler())
+        return step instanceof ProcessDefinition p && p.getRef() != null && plain(p)
                 && beans.get(p.getRef()) instanceof Processor;
+    }
+
+    /** A {@code setProperty} of a literal constant to a literal name. */
+    private static boolean constantProperty(ProcessorDefinition<?> step) {
+        return step instanceof SetPropertyDefinition set && plain(set) && literal(set.getName())
+                && set.getExpression() instanceof ConstantExpression constant && literal(constant.getExpression());
+    }
+
+    /** No id of its own, not disabled, the route's error handler. */
+    private static boolean plain(ProcessorDefinition<?> step) {
+        return !step.hasCustomIdAssigned() && step.getDisabled() == null
+                && !Boolean.FALSE.equals(step.getInheritErrorHandler());
+    }
+
+    private static boolean literal(String text) {
+        return text != null && !LanguageSupport.hasSimpleFunction(text) && !text.contains("{{");
+    }
+
+    /** Camel's processor for a {@code setProperty}, its name and value expressions built as Camel's reifier builds them. */
+    private Processor setProperty(SetPropertyDefinition set) {
+        Expression value = ExpressionReifier.reifier(context, set.getExpression()).createExpression();
+        Expression name = context.resolveLanguage("constant").createExpression(set.getName());
+        value.init(context);
+        name.init(context);
+        return new SetPropertyProcessor(name, value);
     }
 }

@@ -78,6 +78,14 @@ class StepFusionTest {
     }
 
     private void start(String yaml) throws Exception {
+        start(yaml, Map.of());
+    }
+
+    /** With {@code properties} for the routes' {@code {{...}}} placeholders. */
+    private void start(String yaml, Map<String, String> properties) throws Exception {
+        java.util.Properties initial = new java.util.Properties();
+        initial.putAll(properties);
+        camel.getPropertiesComponent().setInitialProperties(initial);
         beans.forEach(camel.getRegistry()::bind);
         camel.getRegistry().bind("hostStep", (Processor) e -> ran.add("hostStep"));
         StepFusion.install(camel, beans);
@@ -159,11 +167,25 @@ class StepFusionTest {
 
     @Test
     void consecutiveGatewayStepsRunAsOneCamelStepInTheOrderTheYamlGives() throws Exception {
-        start(route(process("a", "b", "c") + "- setProperty:\n    name: p\n    constant: x\n" + process("d", "e")));
+        start(route(process("a", "b", "c") + "- setProperty:\n    name: p\n    simple: ${body}\n" + process("d", "e")));
 
         assertThat(topSteps()).containsExactly(List.of("a", "b", "c"), "setProperty", List.of("d", "e"), "setBody");
         assertThat(send()).isEqualTo("end");
         assertThat(ran).containsExactly("a*", "b*", "c*", "d*", "e*");
+    }
+
+    @Test
+    void aConstantSetPropertyBetweenGatewayStepsJoinsTheirRunAndSetsWhatCamelWouldSet() throws Exception {
+        step("readsP", e -> ran.add("p=" + e.getProperty("p") + " " + e.getProperty("p").getClass().getSimpleName()));
+        start(route(process("a") + "- setProperty:\n    name: p\n    constant: \" forward \"\n"
+                + process("readsP") + "- setProperty:\n    name: q\n    constant: \"{{x}}\"\n"
+                + process("b", "c")).replace("constant: end", "simple: ${exchangeProperty.p}-${exchangeProperty.q}"),
+                Map.of("x", "placeholder"));
+
+        assertThat(topSteps()).containsExactly(List.of("a", "setProperty[p]", "readsP"), "setProperty",
+                List.of("b", "c"), "setBody");
+        assertThat(send()).isEqualTo("forward-placeholder"); // trimmed, as Camel's constant language trims
+        assertThat(ran).containsExactly("a*", "readsP*", "p=forward String", "b*", "c*");
     }
 
     @Test
@@ -308,8 +330,8 @@ class StepFusionTest {
         collect(((ModelCamelContext) camel).getRouteDefinition("inference").getOutputs(), runs);
         assertThat(runs).containsExactly(
                 List.of("traceRequest", "checkApiKey", "identifyTenant", "parseRequest", "extractRoutingText",
-                        "limitTenantRate", "admitRequest", "tokenizePrompt", "recallPreviousResponse"),
-                List.of("choosePdMode", "beginAttempts"),
+                        "limitTenantRate", "admitRequest", "tokenizePrompt", "recallPreviousResponse",
+                        "setProperty[caravanAttempt]", "choosePdMode", "beginAttempts"),
                 List.of("measurePrefixes", "selectWorker"),
                 List.of("resolveEnginePath", "pinDataParallelRank", "forwardStream"),
                 List.of("decideRetry", "awaitBackoff"));
