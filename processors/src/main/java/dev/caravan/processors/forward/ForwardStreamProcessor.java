@@ -14,6 +14,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Set;
 import java.util.TreeSet;
 
+import io.netty.util.AsciiString;
 import io.vertx.core.Context;
 import io.vertx.core.MultiMap;
 import io.vertx.core.buffer.Buffer;
@@ -54,6 +55,12 @@ public final class ForwardStreamProcessor extends AsyncProcessorSupport {
 
     public static final String WORKER_HEADER = "X-Caravan-Worker";
     public static final String DECISION_HEADER = "X-Caravan-Decision";
+
+    // the names decorate() sets on every response, with their hashes computed once (Vert.x's header map hashes a
+    // String name on every call)
+    private static final AsciiString REQUEST_ID_NAME = AsciiString.cached(UpstreamHeaders.REQUEST_ID);
+    private static final AsciiString WORKER_NAME = AsciiString.cached(WORKER_HEADER);
+    private static final AsciiString DECISION_NAME = AsciiString.cached(DECISION_HEADER);
 
     private final UpstreamClient upstream;
     private final RelayTiming timing;
@@ -162,8 +169,8 @@ public final class ForwardStreamProcessor extends AsyncProcessorSupport {
     /** Adds the gateway's own response headers (called by the relay just before it writes the head). */
     void decorate(Exchange exchange, MultiMap headers) {
         String requestId = REQUEST_ID.get(exchange);
-        if (requestId != null && !headers.contains(UpstreamHeaders.REQUEST_ID)) {
-            headers.set(UpstreamHeaders.REQUEST_ID, requestId);
+        if (requestId != null && !headers.contains(REQUEST_ID_NAME)) {
+            headers.set(REQUEST_ID_NAME, requestId);
         }
         UpstreamHeaders.addResponseHeaders(exchange, headers);
         if (!decisionHeaders) {
@@ -172,10 +179,10 @@ public final class ForwardStreamProcessor extends AsyncProcessorSupport {
         Worker worker = WORKER.get(exchange);
         Decision decision = DECISION.get(exchange);
         if (worker != null) {
-            headers.set(WORKER_HEADER, worker.url());
+            headers.set(WORKER_NAME, worker.url());
         }
         if (decision != null) {
-            headers.set(DECISION_HEADER, decision.label());
+            headers.set(DECISION_NAME, decision.label());
         }
     }
 

@@ -5,6 +5,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
+import io.netty.handler.codec.http.HttpHeaderNames;
 import io.vertx.core.MultiMap;
 
 /**
@@ -36,6 +37,9 @@ public final class UpstreamHeaders {
      * them, and matching within one length ignoring case needs no lower-cased copy of each name.
      */
     private static final String[][] DROPPED_BY_LENGTH = byLength(HOP_BY_HOP, REQUEST_DROPPED);
+
+    /** {@link #HOP_BY_HOP} by name length, for every response's headers. */
+    private static final String[][] HOP_BY_HOP_BY_LENGTH = byLength(HOP_BY_HOP);
 
     private UpstreamHeaders() {
     }
@@ -79,11 +83,16 @@ public final class UpstreamHeaders {
 
     /** One of {@link #HOP_BY_HOP} or {@link #REQUEST_DROPPED}, in any case. */
     static boolean droppedFromRequest(String name) {
-        if (name.length() >= DROPPED_BY_LENGTH.length) {
+        return among(DROPPED_BY_LENGTH, name);
+    }
+
+    /** Whether {@code name} is, ignoring case, one of the names {@code byLength} holds. */
+    private static boolean among(String[][] byLength, String name) {
+        if (name.length() >= byLength.length) {
             return false;
         }
-        for (String dropped : DROPPED_BY_LENGTH[name.length()]) {
-            if (name.equalsIgnoreCase(dropped)) {
+        for (String candidate : byLength[name.length()]) {
+            if (name.equalsIgnoreCase(candidate)) {
                 return true;
             }
         }
@@ -146,9 +155,10 @@ public final class UpstreamHeaders {
     public static void copyResponse(MultiMap upstream, MultiMap target) {
         Set<String> named = connectionTokens(upstream);
         for (Map.Entry<String, String> e : upstream) {
-            String name = e.getKey().toLowerCase(Locale.ROOT);
-            if (!HOP_BY_HOP.contains(name) && !named.contains(name)) {
-                target.add(e.getKey(), e.getValue());
+            String name = e.getKey();
+            if (!among(HOP_BY_HOP_BY_LENGTH, name)
+                    && (named.isEmpty() || !named.contains(name.toLowerCase(Locale.ROOT)))) {
+                target.add(name, e.getValue());
             }
         }
     }
@@ -165,7 +175,7 @@ public final class UpstreamHeaders {
     }
 
     private static Set<String> connectionTokens(MultiMap headers) {
-        String connection = headers.get("connection");
+        String connection = headers.get(HttpHeaderNames.CONNECTION); // its hash is computed once, not per response
         return connection == null ? Set.of() : tokens(connection);
     }
 

@@ -1,5 +1,6 @@
 package dev.caravan.processors.metrics;
 
+import static dev.caravan.processors.CaravanExchangeProperties.CLIENT_REQUEST;
 import static dev.caravan.processors.CaravanExchangeProperties.ERROR_CODE;
 import static dev.caravan.processors.CaravanExchangeProperties.OUTCOME;
 import static dev.caravan.processors.CaravanExchangeProperties.TTFB_NANOS;
@@ -21,6 +22,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.MultiGauge;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
+import io.vertx.core.http.HttpServerRequest;
 import org.apache.camel.Exchange;
 
 import dev.caravan.policies.Decision;
@@ -165,12 +167,18 @@ public final class GatewayMetrics implements RequestObserver, Consumer<Decision>
 
     /** SGLang's layer-1 HTTP meters: requests and their duration by method and path, responses by status and code. */
     private void recordSglangHttp(Exchange exchange, EndpointMeters e, int status, long durationNanos) {
-        String method = exchange == null ? null : exchange.getIn().getHeader(Exchange.HTTP_METHOD, String.class);
+        String method = exchange == null ? null : methodOf(exchange);
         MethodMeters byMethod = e.method(method == null ? "OTHER" : method);
         byMethod.requests().increment();
         byMethod.duration().record(durationNanos, TimeUnit.NANOSECONDS);
         String code = exchange == null ? null : ERROR_CODE.get(exchange);
         (code == null || code.isEmpty() ? e.responses(status) : responses(code, status)).increment();
+    }
+
+    /** The client's HTTP method: from its request when the exchange has it (no look-up in the header map). */
+    private static String methodOf(Exchange exchange) {
+        HttpServerRequest request = CLIENT_REQUEST.get(exchange);
+        return request != null ? request.method().name() : exchange.getIn().getHeader(Exchange.HTTP_METHOD, String.class);
     }
 
     Counter responses(String c, int status) {

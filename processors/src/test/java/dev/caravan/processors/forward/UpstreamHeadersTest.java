@@ -79,4 +79,14 @@ class UpstreamHeadersTest {
         UpstreamHeaders.copyResponse(upstream, target);
         assertThat(target.names()).containsExactlyInAnyOrder("Content-Type", "Content-Length", "X-Engine");
     }
+
+    @Test
+    void responseDropsHopByHopHeadersInAnyCaseAndThoseItsConnectionHeaderNames() {
+        MultiMap upstream = MultiMap.caseInsensitiveMultiMap().add("content-type", "application/json")
+                .add("KEEP-ALIVE", "timeout=5").add("Connection", "X-Hop, Keep-Alive").add("x-hop", "1")
+                .add("Upgrade", "h2c").add("Trailer", "x").add("X-Kept", "2");
+        MultiMap target = MultiMap.caseInsensitiveMultiMap();
+        UpstreamHeaders.copyResponse(upstream, target);
+        assertThat(target.names()).containsExactlyInAnyOrder("content-type", "X-Kept");
+    }
 }
