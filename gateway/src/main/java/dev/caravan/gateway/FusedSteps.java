@@ -37,6 +37,8 @@ final class FusedSteps extends AsyncProcessorSupport {
 
     private final List<String> names;
     private final Processor[] steps;
+    /** Each step as an {@link AsyncProcessor}, or null where it is a plain processor: checked once, not per request. */
+    private final AsyncProcessor[] async;
 
     FusedSteps(List<String> names, List<Processor> steps) {
         if (names.size() != steps.size() || steps.size() < 2) {
@@ -44,6 +46,10 @@ final class FusedSteps extends AsyncProcessorSupport {
         }
         this.names = List.copyOf(names);
         this.steps = steps.toArray(Processor[]::new);
+        this.async = new AsyncProcessor[this.steps.length];
+        for (int i = 0; i < this.steps.length; i++) {
+            async[i] = this.steps[i] instanceof AsyncProcessor a ? a : null;
+        }
     }
 
     /** The steps' bean names, in the order they run. */
@@ -74,7 +80,8 @@ final class FusedSteps extends AsyncProcessorSupport {
                 return end(callback, resumed);
             }
             ExchangeHelper.prepareOutToIn(exchange);
-            if (steps[i] instanceof AsyncProcessor step) {
+            AsyncProcessor step = async[i];
+            if (step != null) {
                 int next = i + 1;
                 boolean sync = step.process(exchange, doneSync -> {
                     if (!doneSync) {

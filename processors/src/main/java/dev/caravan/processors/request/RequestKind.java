@@ -73,7 +73,13 @@ public enum RequestKind {
             return k;
         }
         if (value != null) {
-            String trimmed = value.toString().trim();
+            String text = value.toString();
+            for (RequestKind k : KINDS) {
+                if (k.wireName.equals(text)) { // what the routes set; several steps parse it per request
+                    return k;
+                }
+            }
+            String trimmed = text.trim();
             for (RequestKind k : KINDS) {
                 if (k.wireName.equalsIgnoreCase(trimmed)) {
                     return k;
