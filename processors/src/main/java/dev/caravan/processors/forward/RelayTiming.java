@@ -11,8 +11,8 @@ import dev.caravan.processors.time.DelayScheduler;
  * relays. Tests pass a hand-moved scheduler and its clock, so no relay test sleeps.
  *
  * @param nanoTime       the monotonic clock ({@link System#nanoTime()} in production)
- * @param timers         where the relay's one timer is set (Vert.x timers in production: they fire on the event loop
- *                       that set them, the relay's)
+ * @param timers         where the relay's one timer is set ({@code DelayScheduler.vertx} in production: it fires on
+ *                       the event loop that set it, the relay's)
  * @param requestTimeout end-to-end limit, counted from the request's arrival ({@code --request-timeout-secs})
  * @param idleTimeout    longest silence from the worker; {@link Duration#ZERO} = no limit
  *                       ({@code --stream-idle-timeout-secs})

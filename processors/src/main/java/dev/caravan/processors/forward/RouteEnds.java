@@ -20,7 +20,7 @@ import dev.caravan.processors.time.DelayScheduler;
  * it (design/request-path.md, "Per-request cost").
  *
  * <p>Threading: each event loop has its own waiting ends (a thread-local per instance), touched only by that loop's
- * thread, where the relays run and where the Vert.x timer set from it fires.
+ * thread, where the relays run and where the timer set from it fires.
  */
 public final class RouteEnds {
 
