@@ -32,6 +32,8 @@ public final class UpstreamHeaders {
 
     public static final String REQUEST_ID = "X-Request-Id";
 
+    private static final String CONNECTION = "connection";
+
     /**
      * {@link #HOP_BY_HOP} and {@link #REQUEST_DROPPED} by name length: every request's headers are checked against
      * them, and matching within one length ignoring case needs no lower-cased copy of each name.
@@ -55,17 +57,21 @@ public final class UpstreamHeaders {
      */
     public static MultiMap forRequest(Map<String, Object> message, Set<String> notHeaders, String apiKey,
                                       String requestId) {
-        Object connection = message.get("connection");
-        Set<String> named = connection instanceof String c ? tokens(c) : Set.of();
+        Object connection = null;
         MultiMap out = MultiMap.caseInsensitiveMultiMap();
         for (Map.Entry<String, Object> e : message.entrySet()) {
             String name = e.getKey();
             Object value = e.getValue();
-            if (value == null || name.regionMatches(true, 0, "Camel", 0, 5) || notHeaders.contains(name)) {
+            if (value == null || camels(name) || notHeaders.contains(name)) {
                 continue;
             }
-            if (droppedFromRequest(name) || (!named.isEmpty() && named.contains(name.toLowerCase(Locale.ROOT)))
-                    || (apiKey != null && name.equalsIgnoreCase("authorization"))) {
+            if (droppedFromRequest(name)) {
+                if (name.length() == CONNECTION.length() && name.equalsIgnoreCase(CONNECTION)) {
+                    connection = value;
+                }
+                continue;
+            }
+            if (apiKey != null && name.equalsIgnoreCase("authorization")) {
                 continue;
             }
             if (value instanceof Iterable<?> values) {
@@ -78,7 +84,16 @@ public final class UpstreamHeaders {
                 out.add(name, value.toString());
             }
         }
+        if (connection instanceof String c) {
+            tokens(c).forEach(out::remove); // the headers the client's Connection header names: hop-by-hop too
+        }
         return finish(out, apiKey, requestId);
+    }
+
+    /** Camel's own header ({@code Camel...}, in any case): most of a request's message headers are. */
+    private static boolean camels(String name) {
+        return name.startsWith("Camel") || (name.length() >= 5 && (name.charAt(0) | 0x20) == 'c'
+                && name.regionMatches(true, 0, "Camel", 0, 5));
     }
 
     /** One of {@link #HOP_BY_HOP} or {@link #REQUEST_DROPPED}, in any case. */

@@ -89,4 +89,19 @@ class UpstreamHeadersTest {
         UpstreamHeaders.copyResponse(upstream, target);
         assertThat(target.names()).containsExactlyInAnyOrder("content-type", "X-Kept");
     }
+
+    @Test
+    void messageHeadersNamedByTheConnectionHeaderAndCamelsInAnyCaseStayBehind() {
+        java.util.Map<String, Object> message = new org.apache.camel.util.CaseInsensitiveMap();
+        message.put("CONNECTION", "close, X-Hop, Authorization");
+        message.put("x-hop", "1");
+        message.put("Authorization", "Bearer client");
+        message.put("camelSomething", "x");
+        message.put("Cache-Control", "no-cache");
+        message.put("C", "short");
+
+        MultiMap out = UpstreamHeaders.forRequest(message, java.util.Set.of(), null, "rid-3");
+
+        assertThat(out.names()).containsExactlyInAnyOrder("Cache-Control", "C", "X-Request-Id");
+    }
 }
