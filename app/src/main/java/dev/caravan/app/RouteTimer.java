@@ -20,6 +20,8 @@ import org.apache.camel.component.micrometer.routepolicy.MicrometerRoutePolicyNa
 import org.apache.camel.support.ExchangeHelper;
 import org.apache.camel.support.RoutePolicySupport;
 
+import dev.caravan.processors.ExchangeProperty;
+
 /**
  * The meters camel-micrometer's route policy keeps for one route (the {@code camel.route.policy} timer, the exchange
  * counters, the optional long-task timer: same names, tags, descriptions and settings, taken from the context's
@@ -34,6 +36,10 @@ final class RouteTimer extends RoutePolicySupport {
 
     static final String SAMPLE = "caravanRouteTimerSample";
     static final String LONG_TASK_SAMPLE = "caravanRouteTimerLongTask";
+    // typed, so a request's property map keeps them in slots of their own
+    private static final ExchangeProperty<Long> STARTED = ExchangeProperty.of(SAMPLE, Long.class);
+    private static final ExchangeProperty<LongTaskTimer.Sample> LONG_TASK =
+            ExchangeProperty.of(LONG_TASK_SAMPLE, LongTaskTimer.Sample.class);
 
     private final MicrometerRoutePolicyFactory factory;
     private MeterRegistry registry;
@@ -94,19 +100,22 @@ final class RouteTimer extends RoutePolicySupport {
 
     @Override
     public void onExchangeBegin(Route route, Exchange exchange) {
-        exchange.getProperties().put(SAMPLE, clock.monotonicTime());
+        STARTED.set(exchange, clock.monotonicTime());
         if (longTaskTimer != null) {
-            exchange.getProperties().put(LONG_TASK_SAMPLE, longTaskTimer.start());
+            LONG_TASK.set(exchange, longTaskTimer.start());
         }
     }
 
     @Override
     public void onExchangeDone(Route route, Exchange exchange) {
-        if (exchange.getProperties().remove(SAMPLE) instanceof Long start) {
+        Long start = STARTED.get(exchange);
+        if (start != null) {
+            STARTED.remove(exchange);
             timer.record(endNanos(exchange) - start, TimeUnit.NANOSECONDS);
         }
-        if (longTaskTimer != null
-                && exchange.getProperties().remove(LONG_TASK_SAMPLE) instanceof LongTaskTimer.Sample longTask) {
+        LongTaskTimer.Sample longTask = longTaskTimer != null ? LONG_TASK.get(exchange) : null;
+        if (longTask != null) {
+            LONG_TASK.remove(exchange);
             longTask.stop();
         }
         increment(total);

@@ -1,5 +1,6 @@
 package dev.caravan.processors;
 
+import java.util.Map;
 import java.util.Objects;
 
 import org.apache.camel.Exchange;
@@ -24,7 +25,8 @@ import org.apache.camel.ExchangePropertyKey;
  * {@code getProperty(String)} and {@code setProperty(String, Object)} first look the name up among Camel's own keys
  * (a string switch per call) before the exchange's property map; here that look-up is done once, at construction, and
  * a name that is not Camel's goes straight to the map ({@code exchange.getProperties()}), as Camel's methods do with
- * such a name (design/request-path.md, "Per-request cost").
+ * such a name; in a request's {@link PropertyMap}, straight to this name's slot (design/request-path.md, "Per-request
+ * cost").
  *
  * @param <T> the type of the value
  */
@@ -34,11 +36,14 @@ public final class ExchangeProperty<T> {
     private final Class<T> type;
     /** Camel's own key of this name ({@code CamelExceptionCaught}, ...), kept apart from the map by Camel; or null. */
     private final ExchangePropertyKey camelKey;
+    /** This name's slot in a request's {@link PropertyMap}; -1 for Camel's own keys. */
+    private final int slot;
 
     private ExchangeProperty(String name, Class<T> type) {
         this.name = Objects.requireNonNull(name, "name");
         this.type = Objects.requireNonNull(type, "type");
         this.camelKey = ExchangePropertyKey.asExchangePropertyKey(name);
+        this.slot = camelKey == null ? PropertyMap.slotOf(name) : -1;
     }
 
     public static <T> ExchangeProperty<T> of(String name, Class<T> type) {
@@ -67,7 +72,8 @@ public final class ExchangeProperty<T> {
     @SuppressWarnings("unchecked")
     public T get(Exchange exchange) {
         if (camelKey == null) {
-            Object value = exchange.getProperties().get(name);
+            Map<String, Object> properties = exchange.getProperties();
+            Object value = properties instanceof PropertyMap slots ? slots.get(slot, name) : properties.get(name);
             if (value == null || type.isInstance(value)) {
                 return (T) value;
             }
@@ -85,10 +91,15 @@ public final class ExchangeProperty<T> {
     public void set(Exchange exchange, T value) {
         if (camelKey != null) {
             exchange.setProperty(camelKey, value);
+            return;
+        }
+        Map<String, Object> properties = exchange.getProperties();
+        if (properties instanceof PropertyMap slots) {
+            slots.set(slot, name, value);
         } else if (value != null) {
-            exchange.getProperties().put(name, value);
+            properties.put(name, value);
         } else {
-            exchange.getProperties().remove(name);
+            properties.remove(name);
         }
     }
 
@@ -96,7 +107,7 @@ public final class ExchangeProperty<T> {
         if (camelKey != null) {
             exchange.removeProperty(camelKey);
         } else {
-            exchange.getProperties().remove(name);
+            set(exchange, null);
         }
     }
 

@@ -4,31 +4,27 @@ import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 
 import org.apache.camel.Exchange;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.caravan.processors.PropertyMap;
+
 /**
- * Gives a new request exchange a property map sized for the properties a request collects.
+ * Gives a new request exchange a {@link PropertyMap}: a slot for each of the steps' own properties.
  *
  * <p>Why: Camel 4.18 creates an exchange's property map on first use as {@code new ConcurrentHashMap<>(8)}, a table of
  * 16 that is resized when it holds 12 entries and again at 24; a regular request sets about 27 (the steps' own,
  * {@link dev.caravan.processors.CaravanExchangeProperties}), so every request copied its properties into a new table
- * twice ({@code ConcurrentHashMap.transfer}, about 2 % of the event loops' samples; docs/design/request-path.md,
- * "Per-request cost"). Camel has no setting for it and only its own subclasses may set the map, so it is set through
+ * twice ({@code ConcurrentHashMap.transfer}, about 2 % of the event loops' samples), and each of its hundred or so
+ * reads and writes hashed a name into a shared table (docs/design/request-path.md, "Per-request cost"). Camel has no
+ * setting for it and only its own subclasses may set the map, so it is set through
  * a method handle on the {@code properties} field of Camel's package-private {@code AbstractExchange}, before anything
  * else touches the exchange's properties. Should a later Camel not have that field, exchanges keep Camel's own map
  * (logged once at start).
  */
 final class RequestProperties {
-
-    /**
-     * The initial capacity: {@code ConcurrentHashMap} sizes its table to hold this many entries without resizing (a
-     * table of 64, resized at 48 entries), room for the P/D and feature properties on top of a regular request's.
-     */
-    static final int EXPECTED = 32;
 
     private static final Logger LOG = LoggerFactory.getLogger(RequestProperties.class);
     private static final Class<?> OWNER;
@@ -63,14 +59,14 @@ final class RequestProperties {
         return OWNER != null;
     }
 
-    /** Gives {@code exchange} the sized map if it has no property map yet; otherwise leaves it as it is. */
+    /** Gives {@code exchange} a {@link PropertyMap} if it has no property map yet; otherwise leaves it as it is. */
     static void presize(Exchange exchange) {
         install(exchange, null);
     }
 
     /**
-     * Makes {@code map} (a new sized map when null) the exchange's property map if it has none yet; returns whether it
-     * did.
+     * Makes {@code map} (a new {@link PropertyMap} when null) the exchange's property map if it has none yet; returns
+     * whether it did.
      */
     static boolean install(Exchange exchange, Map<String, Object> map) {
         if (OWNER == null || !OWNER.isInstance(exchange)) {
@@ -80,7 +76,7 @@ final class RequestProperties {
             if ((Map<?, ?>) GET.invokeExact(exchange) != null) {
                 return false;
             }
-            Map<String, Object> properties = map != null ? map : new ConcurrentHashMap<>(EXPECTED);
+            Map<String, Object> properties = map != null ? map : new PropertyMap();
             SET.invokeExact(exchange, properties);
             return true;
         } catch (Throwable e) {
