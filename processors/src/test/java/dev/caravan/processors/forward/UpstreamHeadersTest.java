@@ -92,16 +92,20 @@ class UpstreamHeadersTest {
 
     @Test
     void messageHeadersNamedByTheConnectionHeaderAndCamelsInAnyCaseStayBehind() {
-        java.util.Map<String, Object> message = new org.apache.camel.util.CaseInsensitiveMap();
-        message.put("CONNECTION", "close, X-Hop, Authorization");
-        message.put("x-hop", "1");
-        message.put("Authorization", "Bearer client");
-        message.put("camelSomething", "x");
-        message.put("Cache-Control", "no-cache");
-        message.put("C", "short");
+        java.util.Map<String, Object> message = messageOf("CONNECTION", "close, X-Hop, Authorization", "x-hop", "1",
+                "Authorization", "Bearer client", "camelSomething", "x", "Cache-Control", "no-cache", "C", "short");
 
         MultiMap out = UpstreamHeaders.forRequest(message, java.util.Set.of(), null, "rid-3");
 
         assertThat(out.names()).containsExactlyInAnyOrder("Cache-Control", "C", "X-Request-Id");
+    }
+
+    /** Camel's case-insensitive header map holding the given names and values, in pairs. */
+    private static java.util.Map<String, Object> messageOf(String... namesAndValues) {
+        java.util.Map<String, Object> message = new org.apache.camel.util.CaseInsensitiveMap();
+        for (int i = 0; i < namesAndValues.length; i += 2) {
+            message.put(namesAndValues[i], namesAndValues[i + 1]);
+        }
+        return message;
     }
 }
