@@ -66,7 +66,7 @@ public final class UpstreamHeaders {
                 continue;
             }
             if (droppedFromRequest(name)) {
-                if (name.length() == CONNECTION.length() && name.equalsIgnoreCase(CONNECTION)) {
+                if (CONNECTION.equalsIgnoreCase(name)) {
                     connection = value;
                 }
                 continue;
@@ -135,25 +135,6 @@ public final class UpstreamHeaders {
 
     private static boolean isText(Object v) {
         return v instanceof CharSequence || v instanceof Number || v instanceof Boolean;
-    }
-
-    /**
-     * @param client    the client's request headers
-     * @param apiKey    the key to send as {@code Authorization: Bearer ...}, or null to keep the client's
-     * @param requestId the request id to send as {@code X-Request-Id}
-     */
-    public static MultiMap forRequest(MultiMap client, String apiKey, String requestId) {
-        Set<String> named = connectionTokens(client);
-        MultiMap out = MultiMap.caseInsensitiveMultiMap();
-        for (Map.Entry<String, String> e : client) {
-            String name = e.getKey().toLowerCase(Locale.ROOT);
-            if (HOP_BY_HOP.contains(name) || REQUEST_DROPPED.contains(name) || named.contains(name)
-                    || (apiKey != null && name.equals("authorization"))) {
-                continue;
-            }
-            out.add(e.getKey(), e.getValue());
-        }
-        return finish(out, apiKey, requestId);
     }
 
     private static MultiMap finish(MultiMap out, String apiKey, String requestId) {
