@@ -40,7 +40,33 @@ final class SyncFleet implements AutoCloseable {
         this.syncPorts = new int[replicas];
         this.replicas = new GatewayHarness[replicas];
         for (int i = 0; i < replicas; i++) {
-            syncPorts[i] = ServerEventLoops.freePort("127.0.0.1");
+            syncPorts[i] = portOutsideEphemeralRange(java.util.Arrays.copyOf(syncPorts, i));
+        }
+    }
+
+    /**
+     * A free port below Linux's ephemeral range (32768 and up). The members' ports are chosen before the first replica
+     * starts and bound as each one starts; a port the kernel hands out (bind to 0) can meanwhile become the source port
+     * of a member's own outgoing connection, and the next replica then cannot bind it (a flake seen in the full suite).
+     * The kernel never picks a source port below its ephemeral range.
+     */
+    private static int portOutsideEphemeralRange(int[] taken) {
+        java.util.concurrent.ThreadLocalRandom random = java.util.concurrent.ThreadLocalRandom.current();
+        for (int attempt = 0; attempt < 200; attempt++) {
+            int port = random.nextInt(20_000, 32_000);
+            if (java.util.Arrays.stream(taken).noneMatch(t -> t == port) && bindable(port)) {
+                return port;
+            }
+        }
+        return ServerEventLoops.freePort("127.0.0.1");
+    }
+
+    private static boolean bindable(int port) {
+        try (java.net.ServerSocket s = new java.net.ServerSocket()) {
+            s.bind(new java.net.InetSocketAddress("127.0.0.1", port));
+            return true;
+        } catch (java.io.IOException e) {
+            return false;
         }
     }
 
