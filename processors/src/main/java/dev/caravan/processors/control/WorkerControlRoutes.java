@@ -26,11 +26,14 @@ import dev.caravan.processors.reliability.WorkerBreakers;
  * worker ({@code direct:call-workers}: load polls, {@code /flush_cache}, server info, model listings,
  * {@code /health_generate}) goes through its route, whose circuitBreaker EIP uses the worker's own breaker.
  *
- * <p>On registration of worker W: W's control view of its breaker ({@link WorkerBreakers#controlBreaker}) is bound in
- * the Camel registry as {@code caravanBreaker-<W.id>} (what the EIP's {@code circuitBreaker} option looks up), then route
- * {@code worker-control-<W.id>} ({@code direct:worker-control-<W.id>}) is added with template parameters
- * {@code workerId} and {@code breaker}; its node ids are prefixed with the route id, so JMX names them apart (the EIP is
- * {@code worker-control-<W.id>-breaker}). On removal: the route is stopped and removed, then the bean unbound.
+ * <p>On registration of worker W: route {@code worker-control-<W.id>} ({@code direct:worker-control-<W.id>}) is added
+ * with template parameters {@code workerId} and {@code breaker}, and W's control view of its breaker
+ * ({@link WorkerBreakers#controlBreaker}) as the template's local bean {@code caravanBreaker-<W.id>}, which the EIP's
+ * {@code circuitBreaker} option looks up while the route is built. Nothing is written to the context's registry: its
+ * beans are a plain map that other threads read meanwhile (a health check's scan of the registry failed with a
+ * {@code ConcurrentModificationException} when a worker's bean was unbound). The route's node ids are prefixed with the
+ * route id, so JMX names them apart (the EIP is {@code worker-control-<W.id>-breaker}). On removal: the route is
+ * stopped and removed.
  *
  * <p>Threading and start-up as {@link dev.caravan.processors.kv.KvRouteManager}: every change runs on this manager's
  * own {@link RouteChangeThread} in registration order, none once the context is stopping (a route removed while
@@ -43,7 +46,7 @@ public final class WorkerControlRoutes implements WorkerListener, AutoCloseable 
     public static final String TEMPLATE_ID = "worker-control";
     /** Route ids and {@code direct:} names are this prefix plus the worker id. */
     public static final String ROUTE_PREFIX = "worker-control-";
-    /** Registry names of the workers' breakers are this prefix plus the worker id. */
+    /** The workers' breakers are their routes' local beans named this prefix plus the worker id. */
     public static final String BREAKER_PREFIX = "caravanBreaker-";
 
     private static final Logger LOG = LoggerFactory.getLogger(WorkerControlRoutes.class);
@@ -65,7 +68,7 @@ public final class WorkerControlRoutes implements WorkerListener, AutoCloseable 
         return ROUTE_PREFIX + worker.id();
     }
 
-    /** The registry name of a worker's breaker. */
+    /** The name of a worker's breaker among its control route's template-local beans. */
     public static String breakerBean(Worker worker) {
         return BREAKER_PREFIX + worker.id();
     }
@@ -119,18 +122,17 @@ public final class WorkerControlRoutes implements WorkerListener, AutoCloseable 
         }
         String id = routeId(worker);
         String bean = breakerBean(worker);
-        camel.getRegistry().bind(bean, CircuitBreaker.class, breakers.controlBreaker(worker));
         try {
             RouteChanges.run(camel, () -> TemplatedRouteBuilder.builder(camel, TEMPLATE_ID).routeId(id)
                     .prefixId(id + "-")
                     .parameter("workerId", worker.id())
                     .parameter("breaker", bean)
+                    .bean(bean, CircuitBreaker.class, breakers.controlBreaker(worker))
                     .add());
             routes.add(id);
             LOG.debug("Control route {} for {}", id, worker.url());
         } catch (Exception e) {
             LOG.error("Cannot create the control route of {}: {}", worker.url(), e.toString());
-            camel.getRegistry().unbind(bean);
         }
     }
 
@@ -144,7 +146,6 @@ public final class WorkerControlRoutes implements WorkerListener, AutoCloseable 
             } catch (Exception e) {
                 LOG.warn("Cannot remove control route {}: {}", id, e.toString());
             }
-            camel.getRegistry().unbind(breakerBean(worker));
         }
     }
 
