@@ -159,8 +159,9 @@ class PdRoutingIT {
     void anEarlyDecodeRejectionAbortsTheRunningPrefill() {
         // 400: a rejection no retry would change (a retryable 503 would be retried on a new pair)
         PD.decode(0).setFaults(Faults.NONE.merge(Map.of("error_rate", 1.0, "error_status", 400)));
-        // ~1,000 tokens: half a second of prefill, still running when decode rejects
-        String longPrompt = "word ".repeat(800);
+        // ~5,000 tokens: two and a half seconds of prefill, still running when decode rejects (within milliseconds)
+        // even if the machine stalls for a while; a prefill left running would show as finished
+        String longPrompt = "word ".repeat(4_000);
         HttpResponse<String> r = gateway.client().postJson("/generate", generate(longPrompt, 4, false, false));
 
         assertThat(r.statusCode()).isEqualTo(400);
@@ -170,6 +171,7 @@ class PdRoutingIT {
         assertThat(PD.prefill(0).stats().finished()).isZero();
         assertThat(gateway.client().get("/metrics").body()).contains("caravan_pd_early_rejections_total 1.0");
         awaitNoLoad();
+        await().atMost(Duration.ofSeconds(10)).until(() -> PD.prefill(0).running() == 0);
     }
 
     @Test
