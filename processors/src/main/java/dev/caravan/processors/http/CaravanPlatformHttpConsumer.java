@@ -78,7 +78,7 @@ public class CaravanPlatformHttpConsumer extends VertxPlatformHttpConsumer {
         // message at its end (ExchangeHelper.copyResults), four routes per request, for a reply that is the same
         // message; ResponseWriter writes whichever exchange.getMessage() is.
         exchange.setPattern(ExchangePattern.InOnly);
-        RequestProperties.presize(exchange);
+        RequestProperties.installPropertyMap(exchange);
         START_NANOS.set(exchange, start);
         processHttpRequest(exchange, ctx).onComplete(populated -> {
             if (populated.failed()) {

@@ -54,13 +54,13 @@ final class RequestProperties {
     private RequestProperties() {
     }
 
-    /** Whether {@link #presize} can replace Camel's map on this JVM and Camel version. */
+    /** Whether {@link #installPropertyMap} can replace Camel's map on this JVM and Camel version. */
     static boolean available() {
         return OWNER != null;
     }
 
     /** Gives {@code exchange} a {@link PropertyMap} if it has no property map yet; otherwise leaves it as it is. */
-    static void presize(Exchange exchange) {
+    static void installPropertyMap(Exchange exchange) {
         install(exchange, null);
     }
 

@@ -40,7 +40,7 @@ class RequestPropertiesTest {
         exchange.setProperty("caravanModel", "m");
         Map<String, Object> before = exchange.getProperties();
 
-        RequestProperties.presize(exchange);
+        RequestProperties.installPropertyMap(exchange);
 
         assertThat(RequestProperties.install(exchange, new ConcurrentHashMap<>())).isFalse();
         assertThat(exchange.getProperties()).isSameAs(before).containsExactly(Map.entry("caravanModel", "m"));
@@ -50,7 +50,7 @@ class RequestPropertiesTest {
     void aRequestExchangeGetsASlotMap() {
         Exchange exchange = new DefaultExchange(context);
 
-        RequestProperties.presize(exchange);
+        RequestProperties.installPropertyMap(exchange);
 
         assertThat(exchange.getProperties()).isInstanceOf(PropertyMap.class).isEmpty();
     }
@@ -58,7 +58,7 @@ class RequestPropertiesTest {
     @Test
     void aPresizedExchangeCopiesWithItsProperties() {
         Exchange exchange = new DefaultExchange(context);
-        RequestProperties.presize(exchange);
+        RequestProperties.installPropertyMap(exchange);
         for (int i = 0; i < 40; i++) {
             exchange.setProperty("p" + i, i);
         }
@@ -98,7 +98,7 @@ class RequestPropertiesTest {
 
     private Exchange exchangeWithSlots() {
         Exchange exchange = new DefaultExchange(context);
-        RequestProperties.presize(exchange);
+        RequestProperties.installPropertyMap(exchange);
         return exchange;
     }
 }
