@@ -56,7 +56,7 @@ class RequestPropertiesTest {
     }
 
     @Test
-    void aPresizedExchangeCopiesWithItsProperties() {
+    void aRequestExchangeCopiesWithItsProperties() {
         Exchange exchange = new DefaultExchange(context);
         RequestProperties.installPropertyMap(exchange);
         for (int i = 0; i < 40; i++) {
