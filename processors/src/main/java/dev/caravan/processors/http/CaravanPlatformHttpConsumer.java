@@ -79,6 +79,8 @@ public class CaravanPlatformHttpConsumer extends VertxPlatformHttpConsumer {
         // message; ResponseWriter writes whichever exchange.getMessage() is.
         exchange.setPattern(ExchangePattern.InOnly);
         RequestProperties.installPropertyMap(exchange);
+        // Camel's consumer fills a message it finds in place of creating its own: this one hashes its headers
+        exchange.setIn(new RequestMessage(exchange, ctx.request(), ctx.response()));
         START_NANOS.set(exchange, start);
         processHttpRequest(exchange, ctx).onComplete(populated -> {
             if (populated.failed()) {
