@@ -53,6 +53,10 @@ public final class ParseRequestProcessor implements Processor {
     private static final TypeReference<Map<String, Object>> MAP = new TypeReference<>() {
     };
     private static final char[] ID_CHARS = "abcdefghijklmnopqrstuvwxyz0123456789".toCharArray();
+    private static final int ID_LENGTH = 24;
+    private static final int DIGITS_PER_DRAW = 12;
+    /** 36^12: every string of 12 of {@link #ID_CHARS} equally likely from one draw below it. */
+    private static final long DRAW_BOUND = 4_738_381_338_321_616_896L;
 
     private final List<String> requestIdHeaders;
     private final Supplier<RandomGenerator> random;
@@ -158,9 +162,14 @@ public final class ParseRequestProcessor implements Processor {
             }
         }
         RandomGenerator r = random.get();
-        char[] id = new char[24];
-        for (int i = 0; i < id.length; i++) {
-            id[i] = ID_CHARS[r.nextInt(ID_CHARS.length)];
+        char[] id = new char[ID_LENGTH];
+        for (int i = 0; i < ID_LENGTH; i += DIGITS_PER_DRAW) {
+            // one uniform draw of 12 base-36 digits instead of 12 draws of one (36^12 < 2^63)
+            long draw = r.nextLong(DRAW_BOUND);
+            for (int j = i; j < i + DIGITS_PER_DRAW; j++) {
+                id[j] = ID_CHARS[(int) (draw % ID_CHARS.length)];
+                draw /= ID_CHARS.length;
+            }
         }
         return kind.idPrefix() + new String(id);
     }

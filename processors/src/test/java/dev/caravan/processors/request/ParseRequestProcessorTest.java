@@ -12,9 +12,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 
 import io.vertx.core.buffer.Buffer;
 import org.apache.camel.Exchange;
@@ -62,6 +65,29 @@ class ParseRequestProcessorTest {
         Exchange e = exchange("completions", "application/json", "{\"prompt\":\"x\"}");
         parse.process(e);
         assertThat(REQUEST_ID.get(e)).matches("cmpl-[a-z0-9]{24}");
+    }
+
+    @Test
+    void generatedIdsUseEveryCharacterAtEveryPositionAndDifferEachTime() throws Exception {
+        Random seeded = new Random(18);
+        ParseRequestProcessor ids = new ParseRequestProcessor(List.of(), () -> seeded);
+        List<Set<Character>> seen = new ArrayList<>();
+        Set<String> distinct = new HashSet<>();
+        for (int i = 0; i < 24; i++) {
+            seen.add(new HashSet<>());
+        }
+        for (int n = 0; n < 2_000; n++) {
+            Exchange e = exchange("completions", "application/json", "{\"prompt\":\"x\"}");
+            ids.process(e);
+            String random = REQUEST_ID.get(e).substring("cmpl-".length());
+            distinct.add(random);
+            for (int i = 0; i < 24; i++) {
+                seen.get(i).add(random.charAt(i));
+            }
+        }
+
+        assertThat(distinct).hasSize(2_000);
+        assertThat(seen).allSatisfy(chars -> assertThat(chars).hasSize(36)); // a-z and 0-9 at each position
     }
 
     @Test
