@@ -46,6 +46,8 @@ final class JsonUsageReader {
     private boolean done;
     private boolean failed;
     private boolean marker;
+    /** Whether string values are read for the marker (the piecewise reader always; {@link #read} when it must). */
+    private boolean strings = true;
     private Usage total = Usage.NONE;
     // the item (the root object, or one element of a root array) being read
     private boolean usageObject;
@@ -76,18 +78,31 @@ final class JsonUsageReader {
      * rules, malformed or incomplete JSON included), read with the blocking parser.
      */
     static Usage read(byte[] bytes, int offset, int length) {
+        // Strings are first left undecoded (Jackson decodes one only when asked for its text): a string value can
+        // only matter as the marker, and only when the counts were found without a prompt_tokens key, which is rare;
+        // then the value is read again with its strings.
+        Usage counts = read(bytes, offset, length, false);
+        return counts != null ? counts : read(bytes, offset, length, true);
+    }
+
+    /** The counts; without {@code strings}, {@code null} when only a string value could still be the marker. */
+    private static Usage read(byte[] bytes, int offset, int length, boolean strings) {
         JsonUsageReader reader;
         try {
             reader = new JsonUsageReader(FACTORY.createParser(bytes, offset, length));
         } catch (IOException e) {
             return Usage.NONE;
         }
+        reader.strings = strings;
         try {
             reader.drain(); // the blocking parser ends with null at the end of the bytes, or fails if the value is cut
         } catch (IOException | RuntimeException e) {
             reader.failed = true;
         }
         reader.closeParser();
+        if (!strings && reader.done && !reader.failed && !reader.marker && !Usage.NONE.equals(reader.total)) {
+            return null;
+        }
         return reader.result();
     }
 
@@ -197,7 +212,7 @@ final class JsonUsageReader {
     }
 
     private void value(JsonToken t) throws IOException {
-        if (t == JsonToken.VALUE_STRING && parser.getTextLength() == PROMPT.length()) {
+        if (strings && t == JsonToken.VALUE_STRING && parser.getTextLength() == PROMPT.length()) {
             marker |= PROMPT.equals(parser.getText());
         }
         if (depth == 0) {

@@ -48,6 +48,10 @@ class JsonUsageReaderTest {
             "   {\"usage\" : { \"prompt_tokens\" : 4 } }  ",
             "{\"usage\":{\"prompt_tokens\":4}",
             "not json",
+            // malformed inside a string value that is never the marker: still malformed
+            "{\"x\":\"bad \\q escape\",\"usage\":{\"prompt_tokens\":4}}",
+            "{\"x\":\"raw \u0001 control\",\"usage\":{\"prompt_tokens\":4}}",
+            "{\"x\":\"escaped \\u00e9 \\\"quote\\\" \u00e9t\u00e9\",\"usage\":{\"prompt_tokens\":4}}",
             "");
 
     /** The reference: the tree the previous implementation built, read the same way. */
