@@ -24,7 +24,7 @@ import java.util.Set;
  * and keeps the key's first spelling; a {@code null} key is refused, a {@code null} value kept. Not thread-safe, as
  * Camel's is not: a message's headers belong to the thread working on its exchange.
  */
-public final class HeaderMap extends AbstractMap<String, Object> {
+final class HeaderMap extends AbstractMap<String, Object> {
 
     private static final int INITIAL = 32;
 
