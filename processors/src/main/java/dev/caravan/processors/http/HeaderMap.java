@@ -15,9 +15,10 @@ import java.util.Set;
  * instead of kept in a sorted tree, and iterated in the order they were first put.
  *
  * <p>Why: Camel's map is a {@code TreeMap} ordered by {@code String.CASE_INSENSITIVE_ORDER}; a request's twenty-odd
- * headers (the client's and Camel's {@code CamelHttp*}) cost four or five case-folding comparisons per put and per look-up,
- * about 4 % of the event loops' samples at 16 connections (docs/design/request-path.md, "Per-request cost"). Here a
- * look-up folds the name once into a hash and compares a candidate with {@code equals}, then {@code equalsIgnoreCase}.
+ * headers (the client's and Camel's {@code CamelHttp*}) cost four or five case-folding comparisons per put and per
+ * look-up, about 4 % of the event loops' samples at 16 connections (docs/design/request-path.md, "Per-request cost").
+ * Here a look-up folds the name once into a hash and compares a candidate with {@code equals}, then
+ * {@code equalsIgnoreCase}.
  *
  * <p>The same answers as Camel's map for every operation but the iteration order: a key matches any key equal to it
  * ignoring case (the same folding as {@code CASE_INSENSITIVE_ORDER}); putting a key that is present replaces the value
