@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 
 class RouteTimersTest {
 
-    private static final Path INGRESS = Path.of("../gateway/src/main/resources/routes/ingress.camel.yaml");
+    private static final Path INGRESS = Path.of("../routes/ingress.camel.yaml");
     private static final Pattern ROUTE = Pattern.compile("^- route:\\n((?:[ #].*\\n|\\n)*)", Pattern.MULTILINE);
     private static final Pattern ID = Pattern.compile("^    id: (\\S+)", Pattern.MULTILINE);
 

@@ -10,7 +10,8 @@ import com.tngtech.archunit.lang.ArchRule;
 
 /**
  * The "may import" table of docs/architecture.md ("Modules"), enforced on the main classes of every module: dependencies
- * point one way, {@code policies ← components ← processors ← gateway ← kubernetes, sync ← app}; the routing core knows nothing
+ * point one way, {@code policies ← components ← processors (its features, then the gateway package that assembles
+ * them) ← kubernetes, sync ← app}; the routing core knows nothing
  * of Camel, Vert.x or HTTP; the simulator imports no Caravan code (it emulates engines, so it must never agree with the
  * gateway by sharing the code under test); benchmarks and ITs are leaves. Maven already forbids a module from importing
  * one it does not depend on; these rules also catch a dependency added to a pom that reverses the direction, and the
@@ -46,13 +47,14 @@ class LayeringTest {
     @ArchTest
     static final ArchRule processorsDoNotReachUp = noClasses().that().resideInAPackage(PROCESSORS)
             .should().dependOnClassesThat().resideInAnyPackage(GATEWAY, KUBERNETES, SYNC, SIM, APP, BENCH, JMH, IT)
-            .because("processors are the steps; the gateway wires them");
+            .because("the features are the steps; the gateway package assembles them");
 
     @ArchTest
     static final ArchRule theGatewayLibraryTakesNoOptionalModuleOrApplication = noClasses().that()
             .resideInAPackage(GATEWAY)
             .should().dependOnClassesThat().resideInAnyPackage(KUBERNETES, SYNC, SIM, APP, BENCH, JMH, IT)
-            .because("caravan-gateway is the embeddable library: optional modules join it through GatewayExtension");
+            .because("the gateway package is the embeddable library's entry: optional modules join it through "
+                    + "GatewayExtension");
 
     @ArchTest
     static final ArchRule kubernetesIsAnExtensionOfTheGateway = noClasses().that().resideInAPackage(KUBERNETES)

@@ -20,7 +20,7 @@ import dev.caravan.processors.config.GatewayConfig;
  */
 class DiscoveryRouteReferencesTest {
 
-    private static final Path DISCOVERY_ROUTES = Path.of("src", "main", "resources", "routes");
+    private static final Path DISCOVERY_ROUTES = Path.of("..", "routes");
     private static final Path GATEWAY_ROUTES = Path.of("..", "gateway", "src", "main", "resources", "routes");
 
     private static GatewayConfig discovering() {
@@ -53,7 +53,7 @@ class DiscoveryRouteReferencesTest {
     @Test
     void withoutDiscoveryItsRouteIsNotLoadedAndItsBeansDoNotExist() {
         try (GatewayBeans beans = new GatewayBeans(GatewayConfig.defaults(), null, null)) {
-            assertThat(beans.excludedRoutes()).isEqualTo("**/" + DiscoveryBeans.ROUTES_FILE);
+            assertThat(beans.excludedRoutes()).isEqualTo("**/" + DiscoveryBeans.ROUTES_FILE + ",**/sync.camel.yaml");
             assertThat(RouteReferences.unresolved(references(DISCOVERY_ROUTES), beans.beans())).hasSize(2);
         }
     }

@@ -18,7 +18,7 @@ import dev.caravan.processors.config.GatewayConfig;
  */
 class SyncRouteReferencesTest {
 
-    private static final Path SYNC_ROUTES = Path.of("src", "main", "resources", "routes");
+    private static final Path SYNC_ROUTES = Path.of("..", "routes");
     private static final Path GATEWAY_ROUTES = Path.of("..", "gateway", "src", "main", "resources", "routes");
 
     private static List<RouteReferences.Reference> references(Path dir) {

@@ -15,7 +15,7 @@ import dev.caravan.processors.config.GatewayConfig;
  * gateway without it carries no Kubernetes client.
  *
  * <p>An extension is asked for its beans only when {@link #enabled} says the configuration uses it; its routes
- * ({@link #routesFile}, on its own jar's {@code routes/} path) are loaded only then. A configuration that enables a
+ * ({@link #routesFile}, in the routes module with the others) are loaded only then. A configuration that enables a
  * feature whose extension is missing fails at start with a message naming the artifact ({@link Extensions}).
  */
 public interface GatewayExtension {

@@ -1,7 +1,9 @@
 package dev.caravan.gateway;
 
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.ServiceLoader;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
@@ -16,16 +18,20 @@ import dev.caravan.processors.config.GatewayConfig;
  */
 public final class Extensions {
 
-    /** An optional feature: its switch, when the configuration turns it on, and the extension that provides it. */
-    private record Feature(String flag, Predicate<GatewayConfig> on, String provider, String artifact) {
+    /**
+     * An optional feature: its switch, when the configuration turns it on, the extension that provides it, and its route
+     * file (in the routes module with the others, loaded only when the feature is on).
+     */
+    private record Feature(String flag, Predicate<GatewayConfig> on, String provider, String artifact,
+                           String routesFile) {
     }
 
     private static final List<Feature> OPTIONAL = List.of(
             new Feature(CaravanFlags.SERVICE_DISCOVERY.flag(), c -> c.getBoolean(CaravanFlags.SERVICE_DISCOVERY),
-                    "Kubernetes service discovery", "dev.caravan:caravan-kubernetes"),
+                    "Kubernetes service discovery", "dev.caravan:caravan-kubernetes", "discovery.camel.yaml"),
             new Feature(CaravanFlags.SYNC_MODE.flag(),
                     c -> !CaravanFlags.SYNC_NONE.equals(c.get(CaravanFlags.SYNC_MODE)),
-                    "Replica sync", "dev.caravan:caravan-sync"));
+                    "Replica sync", "dev.caravan:caravan-sync", "sync.camel.yaml"));
 
     private final List<GatewayExtension> all;
 
@@ -56,11 +62,18 @@ public final class Extensions {
     }
 
     /**
-     * Ant-style patterns (comma-separated, camel-main's syntax) of the route files of extensions on the class path that
-     * the configuration leaves off; empty when none.
+     * Ant-style patterns (comma-separated, camel-main's syntax) of the route files the configuration leaves off: those
+     * of the optional features it does not turn on, and of any other extension on the class path it does not enable;
+     * empty when none.
      */
     public String excludedRoutes(GatewayConfig config) {
-        return all.stream().filter(e -> !e.enabled(config)).map(e -> "**/" + e.routesFile())
-                .collect(Collectors.joining(","));
+        Set<String> off = new LinkedHashSet<>();
+        for (Feature f : OPTIONAL) {
+            if (!f.on().test(config)) {
+                off.add("**/" + f.routesFile());
+            }
+        }
+        all.stream().filter(e -> !e.enabled(config)).forEach(e -> off.add("**/" + e.routesFile()));
+        return String.join(",", off);
     }
 }
