@@ -15,7 +15,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import dev.caravan.policies.text.ChatTemplate;
-import dev.caravan.processors.kv.HfTokenizer;
+import dev.caravan.tokens.HfTokenizer;
 import dev.caravan.sim.text.ModelText;
 
 /**

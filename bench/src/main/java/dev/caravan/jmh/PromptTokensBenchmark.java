@@ -24,9 +24,9 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 import dev.caravan.policies.text.ChatTemplate;
-import dev.caravan.processors.tokens.EngineDialect;
-import dev.caravan.processors.tokens.LocalModel;
-import dev.caravan.processors.tokens.ModelFiles;
+import dev.caravan.tokens.EngineDialect;
+import dev.caravan.tokens.LocalModel;
+import dev.caravan.tokens.ModelFiles;
 
 /**
  * The cost of the engine's own tokens on the request path ({@code tokenizePrompt}, docs/tokens.md): a model's chat
@@ -72,7 +72,7 @@ public class PromptTokensBenchmark {
 
     /** One of the processors module's model fixtures (run from the repository root), with its own chunk cache. */
     static LocalModel model(String name) throws IOException {
-        Path dir = Path.of("processors/src/test/resources/models").resolve(name);
+        Path dir = Path.of("tokens/src/test/resources/models").resolve(name);
         return LocalModel.load(new ModelFiles("bench", dir, null, null), null, EngineDialect.VLLM, Clock.systemUTC());
     }
 

@@ -6,7 +6,7 @@ import java.util.Arrays;
 import java.util.Locale;
 import java.util.Map;
 
-import dev.caravan.processors.tokens.LocalModel;
+import dev.caravan.tokens.LocalModel;
 
 /**
  * {@link PromptTokensBenchmark}'s operations measured in CPU time of the calling thread, interleaved (one call of each

@@ -25,7 +25,7 @@ import dev.caravan.policies.kv.KvBlockIndex;
 import dev.caravan.policies.text.ChatTemplate;
 import dev.caravan.processors.config.CaravanFlags;
 import dev.caravan.processors.forward.ForwardStreamProcessor;
-import dev.caravan.processors.kv.HfTokenizer;
+import dev.caravan.tokens.HfTokenizer;
 import dev.caravan.sim.SimConfig;
 import dev.caravan.sim.SimEngine;
 import dev.caravan.sim.SimFleet;

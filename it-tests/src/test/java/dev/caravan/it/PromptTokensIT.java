@@ -24,9 +24,9 @@ import dev.caravan.policies.kv.BlockKeys;
 import dev.caravan.policies.kv.KvBlockIndex;
 import dev.caravan.processors.config.CaravanFlags;
 import dev.caravan.processors.forward.ForwardStreamProcessor;
-import dev.caravan.processors.tokens.EngineDialect;
-import dev.caravan.processors.tokens.LocalModel;
-import dev.caravan.processors.tokens.ModelFiles;
+import dev.caravan.tokens.EngineDialect;
+import dev.caravan.tokens.LocalModel;
+import dev.caravan.tokens.ModelFiles;
 import dev.caravan.sim.SimConfig;
 import dev.caravan.sim.SimEngine;
 import dev.caravan.sim.SimFleet;
@@ -44,7 +44,7 @@ class PromptTokensIT {
 
     private static final Duration WAIT = Duration.ofSeconds(20);
     /** Mistral NeMo's fixture in the processors module (tokenizer.json, tokenizer_config.json; models/README.md). */
-    private static final Path NEMO = Path.of("../processors/src/test/resources/models/mistral_nemo").toAbsolutePath()
+    private static final Path NEMO = Path.of("../tokens/src/test/resources/models/mistral_nemo").toAbsolutePath()
             .normalize();
     /** Mistral NeMo's {@code <s>}. */
     private static final int BOS = 1;

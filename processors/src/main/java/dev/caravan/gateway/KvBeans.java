@@ -31,7 +31,7 @@ import dev.caravan.processors.kv.KvEventIngestor;
 import dev.caravan.processors.kv.KvMetrics;
 import dev.caravan.processors.kv.KvRouteManager;
 import dev.caravan.processors.kv.KvSettings;
-import dev.caravan.processors.kv.KvTokenizers;
+import dev.caravan.tokens.KvTokenizers;
 import dev.caravan.processors.kv.PlanKvCapacityPollProcessor;
 import dev.caravan.processors.kv.TreeCalibrator;
 import dev.caravan.processors.routing.PolicyRegistry;

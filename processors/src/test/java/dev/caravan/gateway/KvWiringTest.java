@@ -15,7 +15,7 @@ import dev.caravan.policies.WorkerRegistry;
 import dev.caravan.processors.config.ConfigResolver;
 import dev.caravan.processors.config.GatewayConfig;
 import dev.caravan.processors.kv.KvSettings;
-import dev.caravan.processors.kv.KvTokenizers;
+import dev.caravan.tokens.KvTokenizers;
 
 /** The KV-event flags become the KV settings and the tokenizer source. */
 class KvWiringTest {

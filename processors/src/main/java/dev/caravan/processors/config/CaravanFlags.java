@@ -34,7 +34,7 @@ import dev.caravan.processors.admission.AdmissionConfig;
 import dev.caravan.processors.flow.TenantDirectory;
 import dev.caravan.processors.health.EventLoopsHealthCheck;
 import dev.caravan.processors.health.HealthConfig;
-import dev.caravan.processors.kv.HfTokenizer;
+import dev.caravan.tokens.HfTokenizer;
 import dev.caravan.processors.kv.KvSettings;
 import dev.caravan.processors.pd.PdConfig;
 import dev.caravan.processors.pd.PdMode;
@@ -757,8 +757,8 @@ public final class CaravanFlags {
                     + "--model-path or --tokenizer-path, else off).");
     public static final CaravanFlag TOKENS_ENGINE = row("--tokens-engine", "caravan.tokens.engine", STRING, TOKENS)
             .defaultValue(TokensConfig.DEFAULT_ENGINE.wireName())
-            .oneOf(Choices.of(Arrays.stream(dev.caravan.processors.tokens.EngineDialect.values())
-                    .map(dev.caravan.processors.tokens.EngineDialect::wireName).toList()))
+            .oneOf(Choices.of(Arrays.stream(dev.caravan.tokens.EngineDialect.values())
+                    .map(dev.caravan.tokens.EngineDialect::wireName).toList()))
             .describe("The engines behind the gateway, 'vllm' or 'sglang': whose chat preprocessing the local "
                     + "rendering reproduces and whose /tokenize API the engine source calls.");
     public static final CaravanFlag TOKENS_ENGINE_TIMEOUT_MS = row("--tokens-engine-timeout-ms",

@@ -5,7 +5,7 @@
  * block index, then the parity self-check and the tree calibration), {@link dev.caravan.processors.kv.KvRouteManager}
  * (one route per engine rank, data-parallel sizes from {@link dev.caravan.processors.kv.DataParallelSize}), the two
  * route stages {@link dev.caravan.processors.kv.DecodeKvBatchProcessor} and
- * {@link dev.caravan.processors.kv.ApplyKvEventsProcessor}, and {@link dev.caravan.processors.kv.HfTokenizer} (a
- * HuggingFace {@code tokenizer.json} through DJL) for precise routing against real engines. See docs/kv-events.md.
+ * {@link dev.caravan.processors.kv.ApplyKvEventsProcessor}. kv_aware's tokenizers for precise routing against real
+ * engines come from the tokens module ({@link dev.caravan.tokens.KvTokenizers}). See docs/kv-events.md.
  */
 package dev.caravan.processors.kv;

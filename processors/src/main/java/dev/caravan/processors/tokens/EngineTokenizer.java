@@ -25,6 +25,7 @@ import io.vertx.core.http.RequestOptions;
 
 import dev.caravan.policies.Worker;
 import dev.caravan.policies.WorkerUrl;
+import dev.caravan.tokens.EngineDialect;
 
 /**
  * The engine's own {@code POST /tokenize}, asked without blocking: vLLM's takes a chat request's {@code messages}

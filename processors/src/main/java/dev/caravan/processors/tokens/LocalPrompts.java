@@ -4,6 +4,9 @@ import java.io.IOException;
 import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import dev.caravan.tokens.LocalModel;
+import dev.caravan.tokens.ModelFiles;
+import dev.caravan.tokens.TokenChunkCache;
 
 /**
  * Every configured model's {@link LocalModel}, loaded once at start-up (a missing or broken file fails the gateway's

@@ -22,6 +22,10 @@ import dev.caravan.policies.text.PromptTokens;
 import dev.caravan.processors.error.GatewayError;
 import dev.caravan.processors.request.RequestKind;
 import dev.caravan.processors.tokens.TokensMetrics.Outcome;
+import dev.caravan.tokens.ChatTemplateException;
+import dev.caravan.tokens.EngineDialect;
+import dev.caravan.tokens.LocalModel;
+import dev.caravan.tokens.PromptKeys;
 
 /**
  * Route step {@code tokenizePrompt} (after {@code admitRequest}): the engine's own prompt tokens for the request, with

@@ -13,6 +13,7 @@ import org.slf4j.LoggerFactory;
 
 import dev.caravan.policies.Worker;
 import dev.caravan.policies.WorkerListener;
+import dev.caravan.tokens.LocalModel;
 
 /**
  * Checks that each new worker's engine tokenizes as the gateway does — the same {@code tokenizer.json} revision and

@@ -10,6 +10,10 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import dev.caravan.tokens.ContentFormat;
+import dev.caravan.tokens.EngineDialect;
+import dev.caravan.tokens.ModelFiles;
+import dev.caravan.tokens.TokenChunkCache;
 
 /**
  * The prompt-token settings ({@code --model-path}, {@code --tokenizer-path}, {@code --chat-template},
@@ -58,11 +62,8 @@ public record TokensConfig(Source source, EngineDialect engine, Duration engineT
     /** Default engine {@code /tokenize} timeout: a fraction of a prefill, enough for a local round trip. */
     public static final Duration DEFAULT_ENGINE_TIMEOUT = Duration.ofMillis(500);
     public static final String DEFAULT_CONTENT_FORMAT = "auto";
-    /**
-     * Default bound of the chunk cache: 64 MiB, room for about 2,000 distinct 2 k-token system prompts (a 2,048-token
-     * prompt of ~8 k characters takes ~25 KB) besides the recent conversations' turns.
-     */
-    public static final long DEFAULT_CACHE_BYTES = 64L << 20;
+    /** Default bound of the chunk cache ({@link TokenChunkCache#DEFAULT_CAPACITY_BYTES}). */
+    public static final long DEFAULT_CACHE_BYTES = TokenChunkCache.DEFAULT_CAPACITY_BYTES;
 
     public TokensConfig {
         Objects.requireNonNull(source, "source");

@@ -8,6 +8,7 @@ import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import dev.caravan.tokens.TokenChunkCache;
 
 /**
  * The prompt-token meters (docs/tokens.md): {@code caravan_prompt_tokens_requests_total{source}} — requests by where

@@ -20,7 +20,7 @@ import dev.caravan.policies.kv.KvBlockIndex;
 import dev.caravan.policies.kv.KvEvent;
 import dev.caravan.policies.kv.KvGroundTruth;
 import dev.caravan.policies.text.PseudoTokenizer;
-import dev.caravan.processors.kv.KvTokenizers;
+import dev.caravan.tokens.KvTokenizers;
 import dev.caravan.processors.routing.PolicyRegistry;
 
 /** Which source says what each worker held, when the live policy has none of its own. */

@@ -29,6 +29,8 @@ import dev.caravan.processors.CaravanExchangeProperties;
 import dev.caravan.processors.StartedCamel;
 import dev.caravan.processors.error.GatewayException;
 import dev.caravan.processors.tokens.TokensMetrics.Outcome;
+import dev.caravan.tokens.EngineDialect;
+import dev.caravan.tokens.LocalModel;
 
 /**
  * The {@code tokenizePrompt} step on the real Qwen3 and Mistral NeMo fixtures, and against a loopback engine whose
@@ -38,7 +40,7 @@ class TokenizePromptProcessorTest {
 
     @RegisterExtension
     static final StartedCamel CAMEL = new StartedCamel();
-    static final Path MODELS = Path.of("src/test/resources/models");
+    static final Path MODELS = Path.of("../tokens/src/test/resources/models");
     /** Qwen3's ids for "Tell me about caravans" as one user message (vectors/prompt-tokens.json, single_user). */
     static final int[] QWEN_SINGLE_USER = {151644, 872, 198, 40451, 752, 911, 1803, 402, 596, 151645, 198, 151644,
         77091, 198};

@@ -9,6 +9,8 @@ import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
+import dev.caravan.tokens.EngineDialect;
+import dev.caravan.tokens.ModelFiles;
 
 class TokensConfigTest {
 
@@ -26,9 +28,9 @@ class TokensConfigTest {
 
     @Test
     void findsTokenizerJsonInsideADirectory() {
-        ModelFiles files = new ModelFiles("m", Path.of("src/test/resources/models/qwen3"), null, null);
-        assertThat(files.tokenizerJson()).isEqualTo(Path.of("src/test/resources/models/qwen3/tokenizer.json"));
-        assertThat(files.tokenizerDir()).isEqualTo(Path.of("src/test/resources/models/qwen3").toAbsolutePath());
+        ModelFiles files = new ModelFiles("m", Path.of("../tokens/src/test/resources/models/qwen3"), null, null);
+        assertThat(files.tokenizerJson()).isEqualTo(Path.of("../tokens/src/test/resources/models/qwen3/tokenizer.json"));
+        assertThat(files.tokenizerDir()).isEqualTo(Path.of("../tokens/src/test/resources/models/qwen3").toAbsolutePath());
     }
 
     @Test
