@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Default kv_aware on every workload of issue 20, through the gateway (docs/benchmarks.md, "Default kv_aware on every
+# Default kv_aware on each of the seven bench workloads, through the gateway (docs/benchmarks.md, "Default kv_aware on every
 # workload"): round_robin, default cache_aware, default kv_aware and consistent_hashing (the best other policy of the
 # what-if ablation) on the seven workloads of the what-if commands in "Defaults chosen from measurements", in HTTP mode
 # (the what-if mode has no KV events, so kv_aware needs real runs). Workload parameters are the what-if ones; only the
