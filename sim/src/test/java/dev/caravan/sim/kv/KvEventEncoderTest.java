@@ -18,8 +18,8 @@ import org.msgpack.core.MessageUnpacker;
 
 /**
  * The byte vectors of docs/design/upstream.md, "vLLM: KV events on the wire" (packed with python3-msgpack), and the
- * payloads {@code sim/src/test/python/derive_event_vectors.py} packed with python3-msgpack from the engines' struct layouts
- * ({@code vectors/kv-events.json}).
+ * payloads {@code sim/src/test/python/derive_event_vectors.py} packed with python3-msgpack from the engines' struct
+ * layouts ({@code vectors/kv-events.json}).
  */
 class KvEventEncoderTest {
 
