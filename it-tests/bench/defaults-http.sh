@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# Default kv_aware on every workload of issue 20, through the gateway (docs/benchmarks.md, "Default kv_aware on every
-# workload"): round_robin, default cache_aware, default kv_aware and consistent_hashing (the best other policy of the
-# what-if ablation) on the seven workloads of the what-if commands in "Defaults chosen from measurements", in HTTP mode
-# (the what-if mode has no KV events, so kv_aware needs real runs). Workload parameters are the what-if ones; only the
-# request counts are cut and the time scales raised so the seven fit in about 35 minutes on 2 shared cores (check each
-# report's "sent late by p99" column). The engines keep the simulator's synthetic tokenizer, which kv_aware's default
-# pseudo tokenizer matches id for id, so kv_aware needs no --engine-tokenizer here.
+# Default kv_aware on each of the seven bench workloads, through the gateway (docs/benchmarks.md, "Default kv_aware on
+# every workload"): round_robin, default cache_aware, default kv_aware and consistent_hashing (the best other policy of
+# the what-if ablation) on the seven workloads of the what-if commands in "Defaults chosen from measurements", in HTTP
+# mode (the what-if mode has no KV events, so kv_aware needs real runs). Workload parameters are the what-if ones; only
+# the request counts are cut and the time scales raised so the seven fit in about 35 minutes on 2 shared cores (check
+# each report's "sent late by p99" column). The engines keep the simulator's synthetic tokenizer, which kv_aware's
+# default pseudo tokenizer matches id for id, so kv_aware needs no --engine-tokenizer here.
 # Needs: bench/target/caravan-bench.jar (mvn -B -q -DskipTests package) and the Mooncake trace (MOONCAKE_TRACE, default
 # ../shared/traces/conversation_trace.jsonl beside the repository).
 # Usage: it-tests/bench/defaults-http.sh [NAME_PREFIX [WORKLOAD...]]   (default prefix defaults-http; workloads

@@ -30,7 +30,7 @@ import dev.caravan.policies.text.PseudoTokenizer;
 /**
  * One kv_aware decision on one thread (block keys of the request, the index walk, the cost of every worker from its
  * active blocks, the release of the request's active blocks), with the b2b working set resident: 8 workers each holding
- * 104 tenants' prompts of {@code promptTokens} tokens (the design document's M), stored as engines publish them. Each
+ * 104 tenants' prompts of {@code promptTokens} tokens (the b2b scenario's M), stored as engines publish them. Each
  * measured request is a resident tenant's prompt (a pool, cycled); its lease is released at once. Tokens are given, so
  * tokenization is not measured. {@code blockSize} 1 is SGLang's default page size.
  */

@@ -3,7 +3,7 @@ package dev.caravan.jmh;
 import java.util.SplittableRandom;
 
 /**
- * Deterministic synthetic prompts shaped like the design document's opening workload: many customers (tenants), each
+ * Deterministic synthetic prompts shaped like the b2b scenario: many customers (tenants), each
  * with its own long system prompt (persona, tool schemas, retrieval preamble) behind a short preamble every customer
  * shares, followed by short user turns. Text is English-like: words of 2 to 10 lower-case letters from a fixed
  * vocabulary, so edges split at realistic places rather than at random bytes.

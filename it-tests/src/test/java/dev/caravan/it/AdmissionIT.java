@@ -17,8 +17,8 @@ import dev.caravan.processors.config.CaravanFlags;
 import dev.caravan.sim.Faults;
 
 /**
- * SGLang's rate-limit case (sglang-gateway.md §9 case 23) with exact counts: --max-concurrent-requests 2, a queue of 5,
- * ten requests at once.
+ * SGLang's queue test ({@code sgl-model-gateway/tests/reliability/rate_limiting_test.rs}) with exact counts:
+ * --max-concurrent-requests 2, a queue of 5, ten requests at once.
  */
 class AdmissionIT {
 

@@ -19,9 +19,9 @@ import dev.caravan.sim.SimConfig;
 import dev.caravan.sim.SimEngine;
 
 /**
- * The design document's sharp edge 6: a prefill failure must not strand its decode partner for the 300 s bootstrap
- * timeout. The prefill is a stand-in that fails only once the real (simulated) decode engine is waiting for the KV, so
- * the test knows the decode request was in the engine's bootstrap wait when the gateway cancelled it.
+ * A prefill failure must not strand its decode partner for the engine's 300 s waiting timeout (docs/design/upstream.md,
+ * "SGLang: P/D dispatch"). The prefill is a stand-in that fails only once the real (simulated) decode engine is waiting
+ * for the KV, so the test knows the decode request was in the engine's bootstrap wait when the gateway cancelled it.
  */
 class PdCancellationIT {
 

@@ -18,7 +18,10 @@ import dev.caravan.processors.reliability.BreakerState;
 import dev.caravan.processors.reliability.WorkerBreakers;
 import dev.caravan.sim.Faults;
 
-/** SGLang's breaker and retry cases (sglang-gateway.md §9 cases 21, 22) and the neutral 4xx of SGLang #25811. */
+/**
+ * SGLang's breaker and retry cases ({@code sgl-model-gateway/tests/reliability/circuit_breaker_test.rs} and
+ * {@code retries_test.rs}), and a 4xx that leaves the breaker alone (what SGLang #25811 asks for).
+ */
 class RetryAndBreakerIT {
 
     @RegisterExtension

@@ -22,7 +22,7 @@ import dev.caravan.sim.SimEngine;
  * The event-calibrated approximate tree: cache_aware with {@code --kv-calibrate-tree --max-tree-size auto} against an
  * engine publishing KV events. Its tree budget is the engine's KV capacity, it forgets what the engine evicts, and a
  * flush empties its tenancy, while an uncalibrated gateway watching the same engine keeps believing in everything it
- * ever sent (the design document's sharp edge 2).
+ * ever sent.
  */
 class TreeCalibrationIT {
 

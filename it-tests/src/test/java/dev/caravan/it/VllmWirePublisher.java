@@ -16,9 +16,9 @@ import org.zeromq.ZContext;
 import org.zeromq.ZMQ;
 
 /**
- * A KV-event publisher written here from vLLM's wire format ({@code vllm/distributed/kv_events.py}, as described in
- * {@code shared/reference/kv-events.md} §1–2) with JeroMQ and msgpack-core — neither the simulator's encoder nor the
- * gateway's decoder — so the gateway is tested against the format, not against itself.
+ * A KV-event publisher written here from vLLM's wire format ({@code vllm/distributed/kv_events.py};
+ * docs/design/upstream.md, "vLLM: KV events on the wire") with JeroMQ and msgpack-core — neither the simulator's
+ * encoder nor the gateway's decoder — so the gateway is tested against the format, not against itself.
  *
  * <ul>
  *   <li>PUB bound on {@code tcp://127.0.0.1:port}; every message is 3 frames: topic (empty), the sequence as 8 bytes

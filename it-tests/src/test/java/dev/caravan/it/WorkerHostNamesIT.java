@@ -31,7 +31,7 @@ import dev.caravan.processors.forward.ForwardStreamProcessor;
 /**
  * Workers named by hosts {@link java.net.URI} cannot parse ({@code worker_a}: Docker Compose service names, SGLang's own
  * test URLs) register through the command-line flags and the admin API, and every kind of call reaches them: requests,
- * health probes, load polls and the {@code /flush_cache} fan-out (issue 22). The gateway is embedded on a Vert.x
+ * health probes, load polls and the {@code /flush_cache} fan-out. The gateway is embedded on a Vert.x
  * instance whose resolver maps the names to 127.0.0.1 through its own hosts entries
  * ({@link AddressResolverOptions#setHostsValue}), the seam an embedding application has anyway, so no
  * {@code /etc/hosts} is touched.

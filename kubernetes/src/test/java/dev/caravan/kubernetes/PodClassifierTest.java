@@ -143,7 +143,7 @@ class PodClassifierTest {
 
     @Test
     void discoveredWorkersPassTheSameUrlRulesAsFlagsAndTheAdminApi() {
-        // pods are reached by IP; a discovered URL with a '_' host (issue 22) registers like any other
+        // pods are reached by IP; a discovered URL with a '_' host registers like any other
         DiscoveredWorker named = new DiscoveredWorker("uid-a", "llm", "worker-a", "http://worker_a:8000",
                 WorkerRole.REGULAR, null, null, null, null);
         assertThat(named.toWorker().url()).isEqualTo("http://worker_a:8000");

@@ -32,7 +32,10 @@ public final class Branches {
      * all replicas agree on where the local tree named another or too little).
      */
     public static final String CACHE_HIT_PEER = "cache_hit_peer";
-    /** cache_aware improvement (a): rate at or below the threshold but the matched prefix is long enough. */
+    /**
+     * cache_aware with {@code --min-prefix-match-chars}: rate at or below the threshold but the matched prefix is long
+     * enough.
+     */
     public static final String CACHE_HIT_MIN_PREFIX = "cache_hit_min_prefix";
     /**
      * cache_aware with {@code --discount-shared-prefix}: the whole match would have been a hit, but beyond the shared
@@ -57,11 +60,11 @@ public final class Branches {
     public static final String CACHE_MISS_MIN_LOAD = "cache_miss_min_load";
     /** cache_aware: the imbalance guard fired, least-loaded healthy worker. */
     public static final String IMBALANCED_MIN_LOAD = "imbalanced_min_load";
-    /** cache_aware improvement (b): the guard fired, most-cached worker within {@code min + abs}. */
+    /** cache_aware with {@code --imbalance-prefer-cached}: the guard fired; most-cached worker within min + abs. */
     public static final String IMBALANCED_CACHED = "imbalanced_cached";
     /** cache_aware: the matched tenant is gone or unhealthy; purged, first healthy worker. */
     public static final String STALE_TENANT = "stale_tenant";
-    /** cache_aware improvement (c): stale tenant purged, least-loaded healthy worker. */
+    /** cache_aware with {@code --stale-fallback-min-load}: stale tenant purged, least-loaded healthy worker. */
     public static final String STALE_TENANT_MIN_LOAD = "stale_tenant_min_load";
 
     /** bucket: the worker whose length range holds the prompt. */

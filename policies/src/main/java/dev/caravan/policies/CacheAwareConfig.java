@@ -6,8 +6,11 @@ import java.util.Objects;
 import dev.caravan.policies.tree.OwnerRule;
 
 /**
- * Configuration of {@code cache_aware}. Defaults are SGLang's Python launcher values ({@code router_args.py}), which the
- * gateway's CLI also uses; the Caravan improvements default off so that default behaviour is SGLang's.
+ * Configuration of {@code cache_aware}. SGLang's own parameters default to its Python launcher's values
+ * ({@code router_args.py}; docs/design/upstream.md, "SGLang: cache_aware"), which the gateway's CLI also uses.
+ * Caravan's additions default off, except {@code minPrefixMatchChars} and {@code discountSharedPrefix}, which
+ * measurements showed to win or tie on every bench workload (docs/design/routing-core.md, "Deliberate differences from
+ * SGLang"); {@link #sglang()} turns those two off as well.
  *
  * @param cacheThreshold          a prefix match rate (matched / input code points) strictly above this is a cache hit;
  *                                in [0,1]; default {@value #DEFAULT_CACHE_THRESHOLD}
@@ -22,54 +25,54 @@ import dev.caravan.policies.tree.OwnerRule;
  *                                to the default: the gateway then replaces it per worker with a budget sized from the
  *                                engine's KV capacity ({@link TreeBacked#setTenantCharBudget}, docs/kv-events.md),
  *                                which is enforced on insert as well (the policy's {@code TreeBudgets})
- * @param minPrefixMatchChars     improvement (a): a match of at least this many code points is a hit even when the
- *                                rate is at or below the threshold (long RAG suffixes); 0 = off (default)
- * @param imbalancePreferCached   improvement (b): when the guard fires, choose the worker with the longest cached prefix
- *                                among those with {@code load <= min + balanceAbsThreshold} instead of the least loaded;
- *                                default false
- * @param staleFallbackMinLoad    improvement (c): when the matched tenant is gone or unhealthy, fall back to the least
- *                                loaded worker (and record the prompt there) instead of the first healthy one; default
+ * @param minPrefixMatchChars     a match of at least this many code points is a hit even when the rate is at or below
+ *                                the threshold, so a shared preamble before a long unique document still routes by
+ *                                cache; 0 = off; default {@value #DEFAULT_MIN_PREFIX_MATCH_CHARS}
+ * @param imbalancePreferCached   when the guard fires, choose the worker with the longest cached prefix among those
+ *                                with {@code load <= min + balanceAbsThreshold} instead of the least loaded; default
  *                                false
- * @param balanceEngineLoad       improvement (d), the design document's sharp edge 4: the load the imbalance guard and
- *                                every least-loaded choice read for a worker is {@code max(in-flight, engine running +
- *                                waiting)} while the engine's polled load ({@link Worker#engineLoad()}) is fresh, so
- *                                a worker whose engine queue is long (requests from other gateways, long prefills) is
- *                                seen as loaded; default false (the router's in-flight count only, as SGLang)
+ * @param staleFallbackMinLoad    when the matched tenant is gone or unhealthy, fall back to the least loaded worker
+ *                                (and record the prompt there) instead of the first healthy one; default false
+ * @param balanceEngineLoad       the load the imbalance guard and every least-loaded choice read for a worker is
+ *                                {@code max(in-flight, engine running + waiting)} while the engine's polled load
+ *                                ({@link Worker#engineLoad()}) is fresh, so a worker whose engine queue is long
+ *                                (requests from other gateways, long prefills) is seen as loaded; default false (the
+ *                                router's in-flight count only, as SGLang)
  * @param engineLoadMaxAge        how old a polled engine load may be and still count ({@link EngineLoad#isFresh});
  *                                &gt;= 0, {@link Duration#ZERO} never trusts one; default
  *                                {@link #DEFAULT_ENGINE_LOAD_MAX_AGE}. The gateway sets it to twice its
  *                                {@code --load-check-interval}, so one missed or slow poll is tolerated and a worker that
  *                                stops answering drops back to in-flight counting
  * @param sharedPrefixOwner       which worker a match reports when several hold the matched prefix ({@link OwnerRule}):
- *                                {@code first} (default, SGLang since PRs 16097/16099: the worker that first sent it,
- *                                while the tree still holds it there) or {@code latest} (the last worker it was sent
- *                                to, Caravan's rule before issue 22)
- * @param discountSharedPrefix    issue 20: the part of a match up to the prompt's shared branch point
+ *                                {@code first} (default, SGLang's since its PRs 16097/16099: the worker that first sent
+ *                                it, while the tree still holds it there) or {@code latest} (the last worker it was
+ *                                sent to)
+ * @param discountSharedPrefix    the part of a match up to the prompt's shared branch point
  *                                ({@link dev.caravan.policies.tree.ApproximateRadixTree#sharedPrefixChars}: a preamble
  *                                that requests branch off from and that carries at least 1/N of the model's traffic, N
- *                                the healthy candidates) is worth nothing: the hit test weighs only the match beyond it,
- *                                {@code (matched - shared) / (input - shared) > cacheThreshold} (and improvements (a) and (b)
- *                                on {@code matched - shared}), so a new conversation whose only match is the common
- *                                preamble is a miss and goes to the least-loaded worker, while a conversation's later
- *                                turns keep their worker; default false (SGLang: the whole match counts)
+ *                                the healthy candidates) is worth nothing: the hit test weighs only the match beyond
+ *                                it, {@code (matched - shared) / (input - shared) > cacheThreshold} (and
+ *                                {@code minPrefixMatchChars} and {@code imbalancePreferCached} on {@code matched -
+ *                                shared}), so a new conversation whose only match is the common preamble is a miss and
+ *                                goes to the least-loaded worker, while a conversation's later turns keep their worker;
+ *                                default {@value #DEFAULT_DISCOUNT_SHARED_PREFIX} (SGLang: the whole match counts)
  * @param minLoadTieBreak         how the least-loaded choices break ties ({@link MinLoadTieBreak}): {@code processed}
  *                                (default, SGLang smg #1714) or {@code footprint} (smallest tree, then random)
- * @param oneOffSinkShare         issue 20 item 3, cache-pollution-aware placement: a cache miss predicted one-off (its
- *                                context, the shared prefix it branches off, saw fewer than half of its fresh prompts
- *                                continued) goes to the least-loaded worker of the <em>sink</em>, this share of the
- *                                workers (first by URL), and any other miss to the least loaded outside it, while the
- *                                choice's load is at most {@code max(min + 1, min * balanceRelThreshold)}; in [0,1), 0 = off
- *                                (default, SGLang); docs/design/pollution.md
- * @param hotPrefixReplication    issue 20, item 2 (Preble-style): a prefix whose recent load is above one engine's fair
- *                                share is held by the fewest k engines that keep each within 1.15 of the mean, k
- *                                following its load up at once and down after a quiet spell, and the requests only
- *                                that prefix makes a hit go to the holders in turn ({@code hot_prefix}); default false
- *                                (SGLang: one owner)
- * @param prefillBacklogRatio     issue 20: per worker, the uncached prompt characters of the requests sent to it that
- *                                have no first token yet are its prefill backlog; a cache hit leaves its holder for
- *                                the cheapest other worker when the holder's backlog plus the prompt's uncached part
- *                                there is more than this ratio times the other's ({@code cache_hit_prefill_backlog});
- *                                0 = off (SGLang), else &gt;= 1; default {@value #DEFAULT_PREFILL_BACKLOG_RATIO}
+ * @param oneOffSinkShare         cache-pollution-aware placement: a cache miss predicted one-off (its context, the
+ *                                shared prefix it branches off, saw fewer than half of its fresh prompts continued)
+ *                                goes to the least-loaded worker of the <em>sink</em>, this share of the workers (first
+ *                                by URL), and any other miss to the least loaded outside it, while the choice's load is
+ *                                at most {@code max(min + 1, min * balanceRelThreshold)}; in [0,1), 0 = off (default,
+ *                                SGLang); docs/design/pollution.md
+ * @param hotPrefixReplication    (Preble-style) a prefix whose recent load is above one engine's fair share is held by
+ *                                the fewest k engines that keep each within 1.15 of the mean, k following its load up
+ *                                at once and down after a quiet spell, and the requests only that prefix makes a hit go
+ *                                to the holders in turn ({@code hot_prefix}); default false (SGLang: one owner)
+ * @param prefillBacklogRatio     per worker, the uncached prompt characters of the requests sent to it that have no
+ *                                first token yet are its prefill backlog; a cache hit leaves its holder for the
+ *                                cheapest other worker when the holder's backlog plus the prompt's uncached part there
+ *                                is more than this ratio times the other's ({@code cache_hit_prefill_backlog}); 0 = off
+ *                                (SGLang), else &gt;= 1; default {@value #DEFAULT_PREFILL_BACKLOG_RATIO}
  */
 public record CacheAwareConfig(double cacheThreshold, int balanceAbsThreshold, double balanceRelThreshold,
                                Duration evictionInterval, long maxTreeSize, int minPrefixMatchChars,
@@ -84,10 +87,10 @@ public record CacheAwareConfig(double cacheThreshold, int balanceAbsThreshold, d
     public static final Duration DEFAULT_EVICTION_INTERVAL = Duration.ofSeconds(60);
     public static final long DEFAULT_MAX_TREE_SIZE = 1L << 26;
     /**
-     * Caravan's default since issue 20's measurements (docs/benchmarks.md, "Defaults chosen from measurements"): a
-     * 4,096-character match (about 1,000 tokens) is a hit whatever the rate, so a tenant's preamble before a long
-     * unique document keeps its engine (rag 0.357 -> 0.928 prefix hit; Mooncake 0.159 -> 0.178); nothing changes where
-     * matches are short or rates high. SGLang has no such rule ({@link #sglang()}: 0).
+     * A 4,096-character match (about 1,000 tokens) is a hit whatever the rate, so a tenant's preamble before a long
+     * unique document keeps its engine; where matches are short or rates high nothing changes. Chosen from the bench
+     * workloads (docs/benchmarks.md, "Defaults chosen from measurements"). SGLang has no such rule
+     * ({@link #sglang()}: 0).
      */
     public static final int DEFAULT_MIN_PREFIX_MATCH_CHARS = 4096;
     public static final boolean DEFAULT_IMBALANCE_PREFER_CACHED = false;
@@ -98,9 +101,9 @@ public record CacheAwareConfig(double cacheThreshold, int balanceAbsThreshold, d
     /** SGLang's rule since its PRs 16097/16099: a shared node keeps reporting its first owner while that owner is on it. */
     public static final OwnerRule DEFAULT_SHARED_PREFIX_OWNER = OwnerRule.FIRST;
     /**
-     * Caravan's default since issue 20's measurements (docs/benchmarks.md, "Placement on ties and misses"): it spreads
-     * conversations that share a preamble and a hot tenant's prompt, and changes nothing elsewhere. SGLang counts the
-     * whole match however many conversations share it ({@link #sglang()}).
+     * On: conversations that share a preamble, and a hot tenant's prompt, spread over the workers, and nothing else
+     * changes (docs/benchmarks.md, "Placement on ties and misses"). SGLang counts the whole match however many
+     * conversations share it ({@link #sglang()}).
      */
     public static final boolean DEFAULT_DISCOUNT_SHARED_PREFIX = true;
     /** SGLang's later gateway (smg #1714): fewer processed selections, then the earlier worker. */
@@ -110,9 +113,8 @@ public record CacheAwareConfig(double cacheThreshold, int balanceAbsThreshold, d
     /** SGLang: a prefix has one owner however much traffic it carries. */
     public static final boolean DEFAULT_HOT_PREFIX_REPLICATION = false;
     /**
-     * Off, as in SGLang: issue 20's TTFT measurements (docs/benchmarks.md, "TTFT at low load") found no ratio that
-     * wins everywhere. Ratio 2 cuts rag's TTFT p99 818 -> 706 simulated ms but lowers its prefix hit 0.928 -> 0.901 and
-     * Mooncake's 0.178 -> 0.174; 1 reaches 503 ms at 0.829. A choice for latency-bound deployments, not a default.
+     * Off, as in SGLang: a ratio trades prefix hits for TTFT and none wins on every workload (docs/benchmarks.md, "TTFT
+     * at low load"), so it is a choice for latency-bound deployments, not a default.
      */
     public static final double DEFAULT_PREFILL_BACKLOG_RATIO = 0;
 
@@ -161,7 +163,10 @@ public record CacheAwareConfig(double cacheThreshold, int balanceAbsThreshold, d
                 DEFAULT_HOT_PREFIX_REPLICATION);
     }
 
-    /** The configuration without the issue-20 options: shared prefixes count and ties go by processed count (SGLang). */
+    /**
+     * The configuration without the shared-prefix discount, the pollution sink and hot-prefix replication: shared
+     * prefixes count and ties go by processed count (SGLang).
+     */
     public CacheAwareConfig(double cacheThreshold, int balanceAbsThreshold, double balanceRelThreshold,
                             Duration evictionInterval, long maxTreeSize, int minPrefixMatchChars,
                             boolean imbalancePreferCached, boolean staleFallbackMinLoad, boolean balanceEngineLoad,
@@ -172,7 +177,7 @@ public record CacheAwareConfig(double cacheThreshold, int balanceAbsThreshold, d
                 DEFAULT_HOT_PREFIX_REPLICATION);
     }
 
-    /** The configuration without improvement (d): engine loads off, default age. */
+    /** The configuration without engine loads ({@code balanceEngineLoad} off, default age) and SGLang's owner rule. */
     public CacheAwareConfig(double cacheThreshold, int balanceAbsThreshold, double balanceRelThreshold,
                             Duration evictionInterval, long maxTreeSize, int minPrefixMatchChars,
                             boolean imbalancePreferCached, boolean staleFallbackMinLoad) {
@@ -258,7 +263,7 @@ public record CacheAwareConfig(double cacheThreshold, int balanceAbsThreshold, d
                 prefillBacklogRatio);
     }
 
-    /** Improvement (d) on or off, trusting engine loads polled at most {@code maxAge} ago. */
+    /** {@code balanceEngineLoad} on or off, trusting engine loads polled at most {@code maxAge} ago. */
     public CacheAwareConfig withBalanceEngineLoad(boolean v, Duration maxAge) {
         return new CacheAwareConfig(cacheThreshold, balanceAbsThreshold, balanceRelThreshold, evictionInterval,
                 maxTreeSize, minPrefixMatchChars, imbalancePreferCached, staleFallbackMinLoad, v, maxAge,
@@ -274,7 +279,7 @@ public record CacheAwareConfig(double cacheThreshold, int balanceAbsThreshold, d
                 prefillBacklogRatio);
     }
 
-    /** Issue 20's shared-prefix discount on or off (see the record's description). */
+    /** The shared-prefix discount on or off (see the record's description). */
     public CacheAwareConfig withDiscountSharedPrefix(boolean v) {
         return new CacheAwareConfig(cacheThreshold, balanceAbsThreshold, balanceRelThreshold, evictionInterval,
                 maxTreeSize, minPrefixMatchChars, imbalancePreferCached, staleFallbackMinLoad, balanceEngineLoad,
@@ -298,7 +303,7 @@ public record CacheAwareConfig(double cacheThreshold, int balanceAbsThreshold, d
                 prefillBacklogRatio);
     }
 
-    /** Issue 20's hot-prefix replication on or off (see the record's description). */
+    /** Hot-prefix replication on or off (see the record's description). */
     public CacheAwareConfig withHotPrefixReplication(boolean v) {
         return new CacheAwareConfig(cacheThreshold, balanceAbsThreshold, balanceRelThreshold, evictionInterval,
                 maxTreeSize, minPrefixMatchChars, imbalancePreferCached, staleFallbackMinLoad, balanceEngineLoad,

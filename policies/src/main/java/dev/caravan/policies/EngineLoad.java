@@ -4,8 +4,8 @@ import java.time.Duration;
 
 /**
  * What an engine last reported about its own load, as polled by the gateway's load monitor from {@code /get_load} and
- * {@code /metrics}. This is the engine's queue, which the router's in-flight count is not (the design document's sharp
- * edge 4).
+ * {@code /metrics}. This is the engine's queue, which the router's in-flight count is not: an engine loaded by other
+ * gateways or by long prefills has few requests in flight from this one.
  *
  * @param tokens          summed {@code num_tokens} from {@code /get_load}; {@code -1} when the engine did not report it
  * @param running         requests the engine is running ({@code vllm:num_requests_running}); {@code -1} if unknown

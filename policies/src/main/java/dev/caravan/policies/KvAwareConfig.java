@@ -49,7 +49,7 @@ public record KvAwareConfig(String tokenizer, int charsPerToken, int blockSize, 
     public static final int DEFAULT_CHARS_PER_TOKEN = PseudoTokenizer.DEFAULT_CHARS_PER_TOKEN;
     /** vLLM's default block size, in tokens. */
     public static final int DEFAULT_BLOCK_SIZE = 16;
-    /** Accepted for old command lines ({@code --kv-hash-seed}); block keys no longer depend on the engines' seed. */
+    /** Accepted for old command lines ({@code --kv-hash-seed}); block keys do not depend on the engines' seed. */
     public static final String DEFAULT_HASH_SEED = "0";
     public static final double DEFAULT_OVERLAP_WEIGHT = 32.0;
     public static final int DEFAULT_BALANCE_ABS_THRESHOLD = 64;
@@ -121,7 +121,7 @@ public record KvAwareConfig(String tokenizer, int charsPerToken, int blockSize, 
                 DEFAULT_CPU_WEIGHT, DEFAULT_DISK_WEIGHT, DEFAULT_TEMPERATURE, DEFAULT_DISCOUNT_SHARED_PREFIX);
     }
 
-    /** From policy options; {@code kv-hash-seed} is accepted and ignored (keys no longer depend on it). */
+    /** From policy options; {@code kv-hash-seed} is accepted and ignored (keys do not depend on it). */
     static KvAwareConfig from(PolicyOptions o) {
         return new KvAwareConfig(
                 o.getString(KV_TOKENIZER, DEFAULT_TOKENIZER),

@@ -74,7 +74,7 @@ public sealed interface PolicyConfig permits RandomConfig, RoundRobinConfig, Pow
     String KV_CHARS_PER_TOKEN = "kv-chars-per-token";
     /** Option key {@code kv-block-size}: the engines' KV block size in tokens (kv_aware). */
     String KV_BLOCK_SIZE = "kv-block-size";
-    /** Option key {@code kv-hash-seed}: accepted for old command lines; kv_aware no longer reproduces engine hashes. */
+    /** Option key {@code kv-hash-seed}: accepted for old command lines; kv_aware does not reproduce engine hashes. */
     String KV_HASH_SEED = "kv-hash-seed";
     /** Option key {@code kv-overlap-weight}: weight of uncached prefill blocks in kv_aware's cost. */
     String KV_OVERLAP_WEIGHT = "kv-overlap-weight";

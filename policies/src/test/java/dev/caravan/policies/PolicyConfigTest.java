@@ -102,7 +102,7 @@ class PolicyConfigTest {
     }
 
     @Test
-    void readsTheIssue20PlacementOptionsWithTheDiscountOnByDefaultAndSglangsRuleOnRequest() {
+    void readsThePlacementOptionsWithTheDiscountOnByDefaultAndSglangsRuleOnRequest() {
         assertThat(CacheAwareConfig.defaults().discountSharedPrefix()).isTrue();
         assertThat(CacheAwareConfig.defaults().minLoadTieBreak()).isEqualTo(MinLoadTieBreak.PROCESSED);
         assertThat(CacheAwareConfig.sglang().discountSharedPrefix()).isFalse();

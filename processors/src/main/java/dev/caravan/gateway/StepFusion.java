@@ -33,9 +33,9 @@ import org.slf4j.LoggerFactory;
  * Runs consecutive steps of the gateway's own as one Camel step ({@link FusedSteps}), in the order the YAML gives them.
  *
  * <p>Why: Camel runs each step of a route inside a channel of its own (its error handler, its advices) and as a task
- * of its reactive executor, scheduled again when the step is done. That machinery, not the steps' own work, was the
- * largest share of Camel's CPU per request, 25 nodes a request (design/request-path.md, "Per-request cost", the
- * seventh pass). A run of steps needs it once.
+ * of its reactive executor, scheduled again when the step is done. At 25 nodes a request, that machinery, not the
+ * steps' own work, is the largest share of Camel's CPU per request (docs/design/request-path.md, "Per-request cost").
+ * A run of steps needs it once.
  *
  * <p>What is fused: in any list of steps run in a row (a route's, a {@code when}'s, an {@code otherwise}'s, a loop's,
  * a {@code doTry}'s, ...; not a multicast's or a load balancer's branches), two or more consecutive

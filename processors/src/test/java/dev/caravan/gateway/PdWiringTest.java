@@ -26,7 +26,8 @@ class PdWiringTest {
 
     @Test
     void parsesSGLangsPrefillSyntax() {
-        // sglang-gateway.md §9 case 32: ports 9000 / None / None
+        // SGLang's test_parse_prefill_urls_valid: a port, "none" and no port give 9000 / none / none
+        // (docs/design/upstream.md, "SGLang: --prefill URL [PORT|none]")
         PdConfig pd = fromArgs("--pd-disaggregation", "--prefill", "http://p:8080", "9000", "--prefill",
                 "http://p2:8080", "none", "--prefill", "http://p3:8080", "--decode", "http://d:8080",
                 "--decode", "http://d2:8080");

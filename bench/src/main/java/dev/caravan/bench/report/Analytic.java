@@ -5,7 +5,7 @@ package dev.caravan.bench.report;
  * keeps an item iff it was referenced within the last T requests, where T solves
  * {@code Σ_t size_t · (1 − e^{−p_t T}) + g · T = C} (g = blocks each request adds that nobody reuses, each living T
  * requests); the hit rate is {@code Σ_t p_t (1 − e^{−p_t T})}. For uniform popularity and g = 0 this is exactly
- * {@code M/W}, the design document's number.
+ * {@code M/W}, round robin's hit rate on the b2b scenario.
  */
 public final class Analytic {
 

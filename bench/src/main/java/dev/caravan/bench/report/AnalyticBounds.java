@@ -1,9 +1,9 @@
 package dev.caravan.bench.report;
 
 /**
- * The design document's steady-state hit rates for a tenant workload, next to which the measured figures are shown.
+ * Steady-state hit rates of a tenant workload by the analytic model, next to which the measured figures are shown.
  *
- * <p>{@code roundRobinHit} and {@code affinityHit} are the document's model: each replica holds an LRU set of
+ * <p>{@code roundRobinHit} and {@code affinityHit} are the model: each replica holds an LRU set of
  * {@code prefixesPerReplica} prefixes; round-robin shows every replica the whole tenant mix, perfect affinity (tenant
  * {@code t} on replica {@code t mod N}) only its own tenants. For uniform popularity they are exactly {@code M/W} and
  * {@code min(1, MN/W)}; for skewed popularity they are Che's approximation of LRU under the same model.

@@ -23,7 +23,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
  * @param description  workload description
  * @param parameters   workload parameters
  * @param engines      engine setup
- * @param analytic     the design document's bounds, or null
+ * @param analytic     the analytic model's bounds ({@link AnalyticBounds}), or null
  * @param results      one per policy, in the order of {@code --policies}
  * @param notes        skipped entries and other remarks
  * @param machine      cores, load averages before and after, JVM

@@ -7,7 +7,7 @@ import dev.caravan.bench.drive.RequestRecord;
 import dev.caravan.bench.workload.NoisyNeighbourWorkload;
 
 /**
- * What issue 17's noisy-neighbour bench measures in one run: the quiet tenants' TTFT (completed requests, simulated ms)
+ * What the noisy-neighbour bench measures in one run: the quiet tenants' TTFT (completed requests, simulated ms)
  * and how many of their requests failed, and the noisy tenant's admitted rate (completed requests per simulated minute
  * of the measured arrivals) against what it sent. Requests are told apart by their routing key, which the workload sets
  * to the tenant's name.

@@ -12,20 +12,20 @@ import dev.caravan.bench.report.AnalyticBounds;
 import dev.caravan.sim.SimConfig;
 
 /**
- * The design document's opening scenario: W tenants, each with its own system prompt of L_p tokens, followed by a short
- * unique user turn; Poisson arrivals; tenants drawn from a {@link Popularity}.
+ * The b2b scenario (many business customers behind one model): W tenants, each with its own system prompt of L_p
+ * tokens, followed by a short unique user turn; Poisson arrivals; tenants drawn from a {@link Popularity}.
  *
  * <p>Prompts are chat requests rendered by the shared chat template, sized so the part shared by a tenant's requests
  * ({@code <|system|>\n} + system prompt + {@code \n<|user|>\n}) is exactly L_p tokens (a whole number of 16-token KV
  * blocks when L_p is a multiple of 16) and the rest of the prompt exactly {@code userTokens} tokens.
  *
- * <p><b>KV sizing</b> ({@link #kvCapacityTokens}): the document's replica has a 428,569-token pool of which live
- * requests take about half, leaving room for M = 104 prompts of 2,048 tokens. The simulated engine shares one pool
- * between live requests and cached blocks the same way, but at this load its live requests hold far less than half the
- * pool (60 req/s over 8 engines with a 16-token answer is ~1.6 requests in flight per engine). So the pool is sized as
- * {@code M × L_p} for cached prefixes plus the mean live KV by Little's law:
- * {@code (rate/N) × (prefill of the whole prompt + decode of the answer) × (prompt + answer tokens)}, rounded up to a
- * block. With the defaults that is 216,400 tokens instead of 428,569.
+ * <p><b>KV sizing</b> ({@link #kvCapacityTokens}): an H100 replica of Llama-3-8B has a 428,569-token pool
+ * ({@code SimConfig.DEFAULT_KV_CAPACITY_TOKENS}) of which live requests take about half, leaving room for M = 104
+ * prompts of 2,048 tokens. The simulated engine shares one pool between live requests and cached blocks the same way,
+ * but at this load its live requests hold far less than half the pool (60 req/s over 8 engines with a 16-token answer
+ * is ~1.6 requests in flight per engine). So the pool is sized as {@code M × L_p} for cached prefixes plus the mean
+ * live KV by Little's law: {@code (rate/N) × (prefill of the whole prompt + decode of the answer) × (prompt + answer
+ * tokens)}, rounded up to a block. With the defaults that is 216,400 tokens instead of 428,569.
  */
 public final class B2bWorkload implements Workload {
 

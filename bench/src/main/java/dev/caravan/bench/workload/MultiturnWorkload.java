@@ -19,7 +19,7 @@ import dev.caravan.policies.text.ChatTemplate;
  *
  * <p>With {@code sequential}, one session at a time: session k+1 starts a think time after session k's last answer
  * (the rate is then ignored), the low-load case where no imbalance guard ever fires and only the choice of a new
- * session's worker decides how the fleet is used (issue 20).
+ * session's worker decides how the fleet is used.
  *
  * <p>Every prompt is padded to a multiple of 4 characters, so the answer's tokens (4 characters each) start on a token
  * boundary and the engine's cached answer blocks are a prefix of the next turn's prompt, as with a real tokenizer.

@@ -9,10 +9,11 @@ import java.util.NoSuchElementException;
 import java.util.SplittableRandom;
 
 /**
- * Issue 17's noisy neighbour: {@code quietTenants} tenants each sending {@code quietRate} requests per simulated second
- * and one tenant, {@value #NOISY}, sending {@code noisyFactor} times that, all Poisson. Every prompt is unique text of
- * {@code promptTokens} tokens (no shared prefix, so the prefix cache cannot absorb the noisy tenant's load) and each
- * request names its tenant in {@code X-Caravan-Tenant} ({@code quiet-0} ...), for a tenants file that trusts it.
+ * A noisy neighbour among quiet tenants: {@code quietTenants} tenants each sending {@code quietRate} requests per
+ * simulated second and one tenant, {@value #NOISY}, sending {@code noisyFactor} times that, all Poisson. Every prompt
+ * is unique text of {@code promptTokens} tokens (no shared prefix, so the prefix cache cannot absorb the noisy tenant's
+ * load) and each request names its tenant in {@code X-Caravan-Tenant} ({@code quiet-0} ...), for a tenants file that
+ * trusts it.
  *
  * <p>{@link #alone()} is the same workload without the noisy tenant: the quiet tenants' requests are identical (same
  * times, same text), so their latency alone is the baseline the shared runs are compared with.

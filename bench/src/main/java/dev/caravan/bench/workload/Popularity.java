@@ -7,7 +7,7 @@ import java.util.SplittableRandom;
 /**
  * How requests are spread over tenants: {@code uniform}, {@code zipf:S} (tenant {@code i} has weight
  * {@code 1/(i+1)^S}) or {@code hot:SHARE} (tenant 0 carries {@code SHARE} of the traffic, the others share the rest
- * evenly; the design document's "one tenant with 40 % of traffic"). Immutable; sampling uses the caller's generator
+ * evenly; {@code hot:0.4} is one tenant with 40 % of the traffic). Immutable; sampling uses the caller's generator
  * so a seeded run is reproducible.
  */
 public final class Popularity {

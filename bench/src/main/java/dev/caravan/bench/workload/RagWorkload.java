@@ -9,8 +9,8 @@ import java.util.Map;
 /**
  * Retrieval-augmented requests: a tenant's shared preamble of L_p tokens, then a long retrieved document nobody else
  * sends and a short question. The shared part is a small fraction of the prompt (2,048 of ~8,000 tokens by default, a
- * match ratio of ~0.25), which is the design document's sharp edge 1: a ratio threshold of 0.3 calls every such request
- * a miss although its prefix is worth a 2,048-token prefill.
+ * match ratio of ~0.25). SGLang's ratio threshold of 0.3 calls every such request a miss although its prefix is worth a
+ * 2,048-token prefill (docs/design/upstream.md, "SGLang: cache_aware").
  *
  * <p>Prompts are chat requests: system = preamble (sized so {@code <|system|>\n} + preamble + {@code \n<|user|>\n} is
  * exactly L_p tokens), user = document + question. Document lengths are uniform in

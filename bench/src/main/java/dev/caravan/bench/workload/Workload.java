@@ -59,7 +59,7 @@ public interface Workload {
         return 0;
     }
 
-    /** The design document's analytic hit rates for this workload, or null when it has none. */
+    /** The analytic model's hit rates for this workload ({@link AnalyticBounds}), or null when it has none. */
     default AnalyticBounds analytic(int engines, double prefillTokensPerSec) {
         return null;
     }

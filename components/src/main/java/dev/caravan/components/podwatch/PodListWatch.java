@@ -26,7 +26,7 @@ import org.slf4j.LoggerFactory;
  * fabric8 could not reconnect) or the list fails, it starts over after an exponential back-off. Every
  * {@code resyncInterval} it also starts over deliberately, so a silently stalled watch costs at most one interval.
  * This is what camel-kubernetes' {@code kubernetes-pods} consumer lacks (it never re-watches after a close and never
- * re-lists; see camel-notes §7).
+ * lists; docs/design/upstream.md, "Camel: kubernetes-pods is one watch, with no list and no re-watch").
  *
  * <p>Consistency: each start-over bumps a generation; events of older watches are dropped. Because a watch always
  * begins at the resourceVersion of the list just delivered, the sink sees list-then-events with no gap and no stale

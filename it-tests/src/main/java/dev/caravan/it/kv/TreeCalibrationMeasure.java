@@ -22,8 +22,9 @@ import dev.caravan.sim.SimEngine;
 import dev.caravan.sim.SimFleet;
 
 /**
- * Measures how well cache_aware's approximate tree tracks what engines really cache (the design document's sharp
- * edge 2: {@code max_tree_size} defaults four orders of magnitude apart, neither calibrated), for three settings:
+ * Measures how well cache_aware's approximate tree tracks what engines really cache (SGLang's {@code max_tree_size}
+ * defaults are four orders of magnitude apart and neither follows the engine's pool; docs/design/upstream.md, "SGLang:
+ * cache_aware"), for three settings:
  * SGLang's Python default (2^26 chars per worker), SGLang's Rust default (10,000), and Caravan's event calibration
  * ({@code --kv-calibrate-tree --max-tree-size auto}).
  *

@@ -31,67 +31,72 @@ import dev.caravan.policies.tree.ApproximateRadixTree;
 import dev.caravan.policies.tree.PrefixMatch;
 
 /**
- * SGLang's {@code cache_aware}, latest behaviour: route a prompt to the worker that was last sent its longest known
- * prefix, unless the fleet is imbalanced or the match is weak, then to the least-loaded worker.
+ * SGLang's {@code cache_aware}: while the fleet is balanced, route a prompt to the worker that holds its longest known
+ * prefix; when the fleet is imbalanced, or the match is weak, to the least-loaded worker.
  *
+ * <p><b>Approximate trees.</b> One character radix tree per model ({@link ModelKey}, created on first use) records the
+ * prompts sent to each worker (tenant = worker URL): routing history only, so no tokenizer and no engine query sit on
+ * the request path; lengths are code points. A worker is seeded when added and purged from every tree when removed.
+ * Thread-safe: so are the trees, and the rest lives in concurrent maps.
+ *
+ * <p><b>Imbalance rule.</b> Over the loads of <em>all</em> candidates, healthy or not, the fleet is imbalanced when
+ * {@code max - min > balanceAbsThreshold} and {@code max > min * balanceRelThreshold}, both strict. A load is the
+ * worker's requests in flight through this gateway, or {@link #effectiveLoad} with {@code balanceEngineLoad}.
+ *
+ * <p><b>Selection</b> (each decision names its branch, {@link Branches}):
  * <ol>
  *   <li>No healthy candidate: no worker ({@code no_healthy_workers}).</li>
- *   <li>Imbalance guard over <em>all</em> candidates' in-flight loads, strict on both sides:
- *       {@code max - min > balanceAbsThreshold && max > min * balanceRelThreshold}. When it fires: least-loaded healthy
- *       worker, ties broken by fewer processed selections ({@code imbalanced_min_load}), and the prompt is still inserted
- *       under it.</li>
- *   <li>Otherwise match the prompt in the model's tree; {@code rate = matched / input} code points (0 for empty input).
- *       {@code rate > cacheThreshold} (strict) is a hit: the matched tenant, if it is a candidate and healthy
- *       ({@code cache_hit}). Else a miss: least-loaded healthy worker ({@code cache_miss_min_load}; the latest SGLang,
- *       not v0.3.2's smallest-tree choice that caused hot spots).</li>
- *   <li>Hit whose tenant is gone or unhealthy: the tenant is purged from the tree ({@code remove_tenant}) and the first
- *       healthy candidate is used without inserting ({@code stale_tenant}).</li>
- *   <li>Every other branch inserts the prompt under the chosen worker and bumps its processed counter.</li>
+ *   <li>Imbalanced: the least-loaded healthy worker ({@code imbalanced_min_load}). With {@code imbalancePreferCached},
+ *       among workers with {@code load <= min + balanceAbsThreshold}, the one holding the longest prefix that would
+ *       itself be a hit, ties to the lighter then the earlier ({@code imbalanced_cached}).</li>
+ *   <li>Balanced, with {@code hotPrefixReplication}: a prompt that is a hit only through a prefix carrying more than
+ *       one engine's share of recent traffic goes to that prefix's holders in turn ({@code hot_prefix},
+ *       {@link HotPrefixes}).</li>
+ *   <li>Hit: {@code matched / input > cacheThreshold} (strict), or {@code matched >= minPrefixMatchChars}. With
+ *       {@code discountSharedPrefix}, both sides first lose the part up to the prompt's shared branch point
+ *       ({@link ApproximateRadixTree#sharedPrefixChars}, N = healthy candidates), so a new conversation that matches
+ *       only a common preamble is a miss. The matched tenant wins if it is a healthy candidate ({@code cache_hit},
+ *       {@code cache_hit_min_prefix}). With {@code prefillBacklogRatio} it yields to the cheapest other worker when
+ *       its pending prefills make waiting longer than recomputing ({@code cache_hit_prefill_backlog},
+ *       {@link PrefillBacklog}).</li>
+ *   <li>Hit on a tenant that is gone or unhealthy: the tenant is purged from the tree and the first healthy candidate
+ *       is used, nothing recorded ({@code stale_tenant}); with {@code staleFallbackMinLoad}, the least-loaded worker,
+ *       recorded ({@code stale_tenant_min_load}).</li>
+ *   <li>Miss: the least-loaded healthy worker ({@code cache_miss_min_load}; {@code cache_miss_shared_prefix} when only
+ *       the discount made it a miss). With {@code oneOffSinkShare}, a miss predicted one-off goes to a sink share of
+ *       the workers and any other miss outside it ({@link OneOffSink}, {@link ReusePredictor}).</li>
+ *   <li>Every branch but {@code stale_tenant} inserts the prompt under the chosen worker and counts the selection in
+ *       its processed total. Least-loaded choices break ties by {@code minLoadTieBreak} ({@link LeastLoaded}).</li>
  * </ol>
  *
- * <p>Improvements, each off by default (see {@link CacheAwareConfig}): (a) {@code minPrefixMatchChars} makes a long
- * absolute match a hit at any rate ({@code cache_hit_min_prefix}), so a shared 2,000-token preamble before an 8,000-token
- * document still routes by cache; (b) {@code imbalancePreferCached} keeps affinity under imbalance: among healthy workers
- * with {@code load <= minHealthyLoad + balanceAbsThreshold}, the one holding the longest prefix of the prompt, if that
- * prefix would itself count as a hit, ties to the lighter then the earlier worker ({@code imbalanced_cached});
- * (c) {@code staleFallbackMinLoad} sends a stale hit to the least-loaded worker and records the prompt there
- * ({@code stale_tenant_min_load}) instead of piling every stale hit onto the first worker; (d) {@code balanceEngineLoad}
- * makes the guard and every least-loaded choice read {@link #effectiveLoad}: {@code max(in-flight, engine running +
- * waiting)} while the engine's polled load is fresh, so a worker whose engine queue is long although this gateway sent
- * it few requests (other gateways, long prefills) is recognised as loaded (the design document's sharp edge 4);
- * (e) {@code discountSharedPrefix} (issue 20) weighs only what this worker holds beyond the prompt's shared branch
- * point ({@link ApproximateRadixTree#sharedPrefixChars} with N = the healthy candidates): the hit test becomes
- * {@code (matched - shared) / (input - shared) > cacheThreshold}, so a new conversation matching only the preamble all
- * traffic shares is a miss ({@code cache_miss_shared_prefix} when the whole match would have hit) while a conversation's
- * later turns keep their worker; (f) {@code minLoadTieBreak footprint}: every least-loaded choice breaks ties by the
- * smallest tree footprint, then at random ({@link LeastLoaded}), instead of processed count and list order;
- * (g) {@code oneOffSinkShare} (issue 20 item 3): a miss predicted one-off goes to a sink share of the workers and any
- * other miss outside it ({@link OneOffSink}, {@link ReusePredictor}), so one-off prompts do not evict reusable prefixes.
- * (h) {@code hotPrefixReplication} (issue 20, item 2): a prefix whose recent load exceeds one engine's fair share is
- * held by k engines and the requests that only this prefix makes a hit take turns on them
- * ({@code hot_prefix}; {@link HotPrefixes}), before the hit test.
- * (i) {@code prefillBacklogRatio} (issue 20): every decision records the prompt's characters the chosen worker's tree
- * did not hold as that worker's pending prefill until the request's first token ({@link PrefillBacklog}); a cache hit
- * whose holder has a backlog goes instead to the cheapest other worker when the holder's backlog plus this prompt's
- * uncached characters there exceeds that worker's by the ratio ({@code cache_hit_prefill_backlog}), so a request does
- * not wait behind another's long prefill when recomputing its prefix elsewhere is quicker, once the wait would exceed
- * what the largest recent prompt costs cold. Misses are placed as without it (sending them to the least backlog instead
- * cost the Mooncake replay 0.016 of hit rate).
+ * <p><b>Parameters</b> ({@link CacheAwareConfig}, whose components document each in full):
+ * <ul>
+ *   <li>{@code cacheThreshold}: match rate in [0,1]; {@code DEFAULT_CACHE_THRESHOLD} 0.3.</li>
+ *   <li>{@code balanceAbsThreshold}: requests, {@code DEFAULT_BALANCE_ABS_THRESHOLD} 64; {@code balanceRelThreshold}:
+ *       a ratio, {@code DEFAULT_BALANCE_REL_THRESHOLD} 1.5.</li>
+ *   <li>{@code evictionInterval}: how often {@link #runMaintenance()} evicts each tenant to its budget;
+ *       {@code DEFAULT_EVICTION_INTERVAL} 60 s, zero disables it.</li>
+ *   <li>{@code maxTreeSize}: code points per tenant per tree; {@code DEFAULT_MAX_TREE_SIZE} 2^26. A per-worker budget
+ *       from the engine's KV capacity ({@code max-tree-size auto}) replaces it and is also enforced on insert
+ *       ({@link TreeBudgets}).</li>
+ *   <li>{@code minPrefixMatchChars}: code points, 0 = off, {@code DEFAULT_MIN_PREFIX_MATCH_CHARS} 4,096;
+ *       {@code discountSharedPrefix}: {@code DEFAULT_DISCOUNT_SHARED_PREFIX} on.</li>
+ *   <li>{@code balanceEngineLoad}: off ({@code DEFAULT_BALANCE_ENGINE_LOAD}); trusts an engine load polled at most
+ *       {@code engineLoadMaxAge} ago, {@code DEFAULT_ENGINE_LOAD_MAX_AGE} 10 s.</li>
+ *   <li>{@code imbalancePreferCached}, {@code staleFallbackMinLoad}, {@code hotPrefixReplication}: off by default.</li>
+ *   <li>{@code oneOffSinkShare}: a share of the workers in [0,1), 0 = off ({@code DEFAULT_ONE_OFF_SINK_SHARE}).
+ *       {@code prefillBacklogRatio}: 0 = off or at least 1, {@code DEFAULT_PREFILL_BACKLOG_RATIO} 0.</li>
+ *   <li>{@code sharedPrefixOwner}: which tenant a shared node reports, {@code DEFAULT_SHARED_PREFIX_OWNER} first.
+ *       {@code minLoadTieBreak}: {@code DEFAULT_MIN_LOAD_TIE_BREAK} processed.</li>
+ * </ul>
+ * {@link CacheAwareConfig#sglang()} is SGLang's behaviour exactly. What each option answers in SGLang's algorithm:
+ * docs/design/upstream.md, "SGLang: cache_aware"; where the defaults differ from SGLang's, and why:
+ * docs/design/routing-core.md, "Deliberate differences from SGLang".
  *
- * <p>Trees: one per model ({@link ModelKey}), created on first use, so SGLang's "no tree for this model, route randomly"
- * branch (a seeding race) cannot happen here. Workers are seeded into their model's tree when added and purged from
- * every tree when removed. Eviction to the per-tenant budget runs from {@link #runMaintenance()}; the gateway schedules
- * it every {@code evictionInterval}. A budget sized from the worker's engine KV capacity ({@code max-tree-size auto})
- * is also enforced on insert, as the engine's pool is ({@link TreeBudgets}). Thread-safe: the trees are, and the policy
- * holds no other mutable state apart from concurrent maps.
- *
- * <p>Replica sync ({@link PolicyEnvironment#fleet()} with prefixes; docs/design/replica-sync.md): the routing text is
- * also hashed at geometric boundaries and matched in the fleet prefix index, which holds every replica's decisions
- * without their text. When the fleet's longest usable boundary reaches the longest boundary within the local match,
- * the fleet's owner (the one every replica agrees on) and its length are used ({@code cache_hit_peer} when that
- * decided a hit the local tree would not have made as it stands); otherwise the local tree knows strictly more and wins.
- * Every inserting branch also records the decision in the index, which publishes what was new to it. Without a fleet
- * nothing is hashed.
+ * <p><b>Replica sync</b> ({@link PolicyEnvironment#fleet()}; docs/design/replica-sync.md): the prompt is also hashed
+ * at geometric boundaries and matched in the fleet prefix index of every replica's decisions; when the fleet's longest
+ * usable boundary reaches the local match's, the fleet's owner and length are used ({@code cache_hit_peer} when that
+ * made the hit). Every inserting branch records its decision there.
  */
 public final class CacheAwarePolicy implements LoadBalancingPolicy, Maintainable, TreeBacked {
 
@@ -111,9 +116,9 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy, Maintainable
     private final FleetPrefixes fleet;
     /** {@code --one-off-sink-share}'s placement of misses, else null. */
     private final OneOffSink sink;
-    /** Improvement (h)'s hot prefixes and their holders, else null. */
+    /** {@code --hot-prefix-replication}'s hot prefixes and their holders, else null. */
     private final HotPrefixes hot;
-    /** Improvement (i)'s pending prefills per worker, else null. */
+    /** {@code --prefill-backlog-ratio}'s pending prefills per worker, else null. */
     private final PrefillBacklog backlog;
 
     /**
@@ -268,8 +273,8 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy, Maintainable
     }
 
     /**
-     * Improvement (b): the window's worker with the longest qualifying prefix, or null; with (e) the prefix qualifies
-     * on what it holds beyond the shared branch point.
+     * {@code imbalancePreferCached}: the window's worker with the longest qualifying prefix, or null; with
+     * {@code discountSharedPrefix} the prefix qualifies on what it holds beyond the shared branch point.
      */
     private Worker mostCachedNearMin(List<Worker> healthy, String text, ApproximateRadixTree tree, int minLoad) {
         Map<String, Long> byTenant = tree.matchedCharsByTenant(text);
@@ -298,7 +303,7 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy, Maintainable
 
     /**
      * The load the guard and the least-loaded choices compare: in-flight requests through this gateway, or with
-     * improvement (d) the larger of that and the engine's own running + waiting count when that poll is fresh
+     * {@code balanceEngineLoad} the larger of that and the engine's own running + waiting count when that poll is fresh
      * ({@link EngineLoad#isFresh}). Stale, unknown or absent engine loads fall back to in-flight, so a worker whose
      * poll fails is neither favoured nor shunned for its last report.
      */
@@ -327,7 +332,10 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy, Maintainable
         return route(tree, text, w, branch, match, routed, inputChars(text, match) - held);
     }
 
-    /** Inserts the prompt under {@code w} and decides for it; with (i) {@code uncached} joins its prefill backlog. */
+    /**
+     * Inserts the prompt under {@code w} and decides for it; with {@code prefillBacklogRatio}, {@code uncached} joins
+     * its prefill backlog.
+     */
     private Decision route(ApproximateRadixTree tree, String text, Worker w, String branch, PrefixMatch match,
             RoutedPrefix routed, long uncached) {
         budgets.afterInsert(tree, w.url(), tree.insert(text, w.url()));

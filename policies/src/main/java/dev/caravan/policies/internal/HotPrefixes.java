@@ -12,7 +12,7 @@ import dev.caravan.policies.Worker;
 import dev.caravan.policies.tree.ApproximateRadixTree;
 
 /**
- * cache_aware's {@code --hot-prefix-replication} (issue 20, item 2; Preble-style): a prefix whose recent load exceeds
+ * cache_aware's {@code --hot-prefix-replication} (Preble-style): a prefix whose recent load exceeds
  * one engine's fair share is held by {@code k} engines and its requests are spread over them, {@code k} following the
  * load up at once and down after {@link #SHRINK_AFTER_NANOS} of lower load.
  *
@@ -50,13 +50,13 @@ final class HotPrefixes {
     /**
      * Branch points through which at least 1/N of a model's routed prompts passed are tracked (below that k is 1). Not
      * 1/(2N): a preamble every conversation shares then has deeper branch points (conversations 1, 10–19, 100–199...)
-     * above 1/(2N) that split its load into prefixes each too light to replicate (measured: multiturn share 1.18 vs
-     * 1.04).
+     * above 1/(2N) that split its load into prefixes each too light to replicate, and the multiturn bench's busiest
+     * worker takes a larger share.
      */
     static final int CANDIDATE_PARTS = 1;
     /** k stays 1 until the model has routed this many requests per worker since the prefix was first seen. */
     static final int MIN_EVIDENCE = 4;
-    /** The max/mean share of requests per worker k aims at (issue 20's target). */
+    /** The max/mean share of requests per worker that k is chosen to keep within. */
     static final double BALANCE_BOUND = 1.15;
 
     private final LongSupplier nanoTime;

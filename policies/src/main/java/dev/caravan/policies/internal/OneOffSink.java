@@ -9,7 +9,7 @@ import dev.caravan.policies.Worker;
 import dev.caravan.policies.tree.ApproximateRadixTree;
 
 /**
- * cache_aware's cache-pollution-aware placement ({@code --one-off-sink-share}, issue 20 item 3; docs/design/pollution.md):
+ * cache_aware's cache-pollution-aware placement ({@code --one-off-sink-share}; docs/design/pollution.md):
  * a cache miss predicted one-off by {@link ReusePredictor} goes to the least-loaded worker of the <em>sink</em>, the
  * share of the healthy workers first in URL order; any other miss goes to the least-loaded worker outside it. So prompts
  * that will not be reused evict each other on the sink, not the reusable prefixes the other workers hold.

@@ -12,7 +12,7 @@ import java.util.function.ToIntFunction;
 import dev.caravan.policies.Worker;
 
 /**
- * cache_aware's {@code --prefill-backlog-ratio} (issue 20): per worker, the uncached prompt characters of the requests
+ * cache_aware's {@code --prefill-backlog-ratio}: per worker, the uncached prompt characters of the requests
  * this policy sent it that have not produced a first token yet, an estimate of the prefill work a new request would
  * wait behind (engines prefill in arrival order). An entry is added when a decision is made, with the characters the
  * policy's tree did not hold for that worker then, and removed by the decision's first-token action: the gateway runs

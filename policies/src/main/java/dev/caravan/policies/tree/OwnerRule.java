@@ -12,16 +12,16 @@ import java.util.Locale;
 public enum OwnerRule {
 
     /**
-     * SGLang's rule since December 2025 (smg 0.3.2): a node's owner, its {@code last_tenant} (PR 16099), is set when the
-     * node is created (the tenant that inserted it) or inherited on a split, and an insert that walks through an
-     * existing node leaves it alone (PR 16097). Once the owner leaves the node (eviction, removal), the earliest tenant
-     * still on it takes over. The root never records an owner, so a match that reaches no node reports the earliest
-     * registered tenant still present. The default.
+     * SGLang's rule (smg 0.3.2; docs/design/upstream.md, "SGLang: cache_aware"): a node's owner, its
+     * {@code last_tenant} (PR 16099), is set when the node is created (the tenant that inserted it) or inherited on a
+     * split, and an insert that walks through an existing node leaves it alone (PR 16097). Once the owner leaves the
+     * node (eviction, removal), the earliest tenant still on it takes over. The root never records an owner, so a
+     * match that reaches no node reports the earliest registered tenant still present. The default.
      */
     FIRST,
 
     /**
-     * Caravan's rule before issue 22: every insert makes its tenant the owner of the root and of every node on its path,
+     * Every insert makes its tenant the owner of the root and of every node on its path,
      * so a shared prefix reports the worker that last received it. An option ({@code --shared-prefix-owner latest}).
      */
     LATEST;

@@ -18,7 +18,10 @@ import dev.caravan.policies.SelectionContext;
 import dev.caravan.policies.TestWorkers;
 import dev.caravan.policies.Worker;
 
-/** Acceptance case 19 of sglang-gateway.md §9 and every branch of bounded_consistent_hashing. */
+/**
+ * SGLang's bounded_consistent_hashing tests ({@code sgl-model-gateway/src/policies/bounded_consistent_hashing.rs}) and
+ * every branch of the policy.
+ */
 class BoundedConsistentHashingPolicyTest {
 
     private static final String KEY = "user-123";

@@ -20,7 +20,7 @@ import dev.caravan.policies.TestWorkers;
 import dev.caravan.policies.Worker;
 
 /**
- * cache_aware's {@code --hot-prefix-replication} (issue 20, item 2): one tenant's system prompt carries a given share
+ * cache_aware's {@code --hot-prefix-replication}: one tenant's system prompt carries a given share
  * of the traffic among six other tenants, 10 requests per second on a manual clock, 4 workers; k is the fewest holders
  * that keep each within 1.15 of the mean: 3/8 of the traffic takes 3, 5/8 takes 4, 1/8 (under a quarter) 1.
  */

@@ -411,7 +411,7 @@ class CacheAwarePolicyTest {
                 .isTrue();
     }
 
-    // ---- improvement (d): engine-queue-aware balance guard --------------------------------------------------------
+    // ---- --balance-engine-load: engine-queue-aware balance guard -------------------------------------------------
 
     private static final Duration MAX_AGE = Duration.ofSeconds(10);
 

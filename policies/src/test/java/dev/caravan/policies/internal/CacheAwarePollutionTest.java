@@ -15,7 +15,7 @@ import dev.caravan.policies.TestWorkers;
 import dev.caravan.policies.Worker;
 
 /**
- * cache_aware's {@code --one-off-sink-share} (issue 20 item 3): misses whose context is predicted one-off go to the sink
+ * cache_aware's {@code --one-off-sink-share}: misses whose context is predicted one-off go to the sink
  * (w0 of four workers at share 0.25), other misses outside it, and balance still wins.
  */
 class CacheAwarePollutionTest {

@@ -16,7 +16,7 @@ import dev.caravan.policies.Worker;
 import dev.caravan.policies.WorkerLease;
 
 /**
- * cache_aware's {@code --prefill-backlog-ratio} (issue 20): a hit waits behind its holder's pending prefills only while
+ * cache_aware's {@code --prefill-backlog-ratio}: a hit waits behind its holder's pending prefills only while
  * that stays within the cold cost of the largest recent prompt and within the ratio of the cheapest alternative.
  * Prompts are a tenant's 8,000-character preamble (a hit by {@code --min-prefix-match-chars 4096}) and a unique
  * document; the clock is injected, first tokens are reported through each decision's lease.

@@ -15,7 +15,7 @@ import dev.caravan.policies.TestWorkers;
 import dev.caravan.policies.Worker;
 
 /**
- * cache_aware's {@code --discount-shared-prefix} (issue 20): conversations that share only a long preamble spread over
+ * cache_aware's {@code --discount-shared-prefix}: conversations that share only a long preamble spread over
  * the fleet, while each conversation's later turns stay on its worker.
  */
 class CacheAwareSharedPrefixTest {

@@ -24,7 +24,7 @@ import dev.caravan.policies.tree.OwnerRule;
  * SGLang's cache_aware tests replayed against {@link CacheAwarePolicy}: the {@code #[test]}s of
  * {@code src/policies/cache_aware.rs} and of {@code tests/routing/cache_aware_backward_compat_test.rs} in
  * {@code lightseekorg/smg} at {@code c7f9bf9f5} (smg 0.3.2, 2026-01-15, the last SGLang-side release of
- * {@code sgl-model-gateway}), plus the behaviours issue 22 settled against that revision. Scenarios and expected
+ * {@code sgl-model-gateway}), plus behaviours of that revision its tests leave open. Scenarios and expected
  * outcomes are SGLang's; the code is ours. SGLang's {@code init_workers}/{@code add_worker} are our
  * {@code onWorkerAdded}, {@code remove_worker(_by_url)} our {@code onWorkerRemoved}.
  *
@@ -143,7 +143,7 @@ class SglangCacheAwareScenariosTest {
         assertThat(p.select(List.of(worker2), text("test")).worker()).isSameAs(worker2);
     }
 
-    // ---- behaviours issue 22 settled against smg 0.3.2 -------------------------------------------------------------
+    // ---- behaviours of smg 0.3.2 its tests leave open --------------------------------------------------------------
 
     /** Leases held to make a worker look busy, released to balance the fleet again. */
     private static List<WorkerLease> busy(Worker w, int n) {
@@ -154,7 +154,7 @@ class SglangCacheAwareScenariosTest {
         return leases;
     }
 
-    private static Worker replayIssue22Scenario(CacheAwareConfig cfg) {
+    private static Worker replaySharedPrefixScenario(CacheAwareConfig cfg) {
         List<Worker> w = TestWorkers.of(2);
         CacheAwarePolicy p = policy(cfg, w);
         assertThat(p.select(w, text("hello world")).worker()).isSameAs(w.get(0)); // 1. w0 caches "hello world"
@@ -170,22 +170,22 @@ class SglangCacheAwareScenariosTest {
 
     @Test
     void aSharedPrefixGoesBackToItsFirstOwnerOnceLoadIsBalanced() {
-        // issue 22's routing scenario: SGLang (PRs 16097/16099 on) keeps "hello world" on the worker that first cached it
+        // SGLang (PRs 16097/16099) keeps "hello world" on the worker that first cached it
         CacheAwareConfig cfg = CacheAwareConfig.sglang().withBalance(2, 1.5);
-        assertThat(replayIssue22Scenario(cfg).url()).isEqualTo("http://w0:8000");
+        assertThat(replaySharedPrefixScenario(cfg).url()).isEqualTo("http://w0:8000");
     }
 
     @Test
     void latestOwnerOptionSendsTheSharedPrefixToTheWorkerThatLastReceivedIt() {
-        // deliberate option (--shared-prefix-owner latest), Caravan's rule before issue 22; see docs/benchmarks.md
+        // a deliberate option (--shared-prefix-owner latest): the shared prefix follows its latest worker
         CacheAwareConfig cfg = CacheAwareConfig.sglang().withBalance(2, 1.5).withSharedPrefixOwner(OwnerRule.LATEST);
-        assertThat(replayIssue22Scenario(cfg).url()).isEqualTo("http://w1:8000");
+        assertThat(replaySharedPrefixScenario(cfg).url()).isEqualTo("http://w1:8000");
     }
 
     @Test
     void aHitOnAListedButUnhealthyWorkerPurgesItAndFallsBackToTheFirstHealthyWithoutRecording() {
-        // settled in issue 22 as smg 0.3.2 does it (since SGLang PR 16209): a matched tenant that is not a healthy
-        // candidate is stale whatever the reason, so the outcome does not depend on when health flipped
+        // as smg 0.3.2 does it (SGLang PR 16209): a matched tenant that is not a healthy candidate is stale whatever
+        // the reason, so the outcome does not depend on when health flipped
         List<Worker> w = TestWorkers.of(3);
         CacheAwarePolicy p = policy(CacheAwareConfig.sglang(), w);
         load(w.get(0), 1);
@@ -203,7 +203,7 @@ class SglangCacheAwareScenariosTest {
 
     @Test
     void aHitOnAWorkerMissingFromTheCandidatesIsPurgedTheSameWay() {
-        // settled in issue 22: the same rule when the tenant is absent (removed, or its breaker open)
+        // the same rule when the tenant is absent (removed, or its breaker open)
         List<Worker> w = TestWorkers.of(3);
         CacheAwarePolicy p = policy(CacheAwareConfig.sglang(), w);
         load(w.get(0), 1);

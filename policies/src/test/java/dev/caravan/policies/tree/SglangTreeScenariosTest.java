@@ -375,7 +375,7 @@ class SglangTreeScenariosTest {
 
     @Test
     void emptyStringRegistersTheTenantAndMatchesItsFirstOwner() {
-        // mirrors sglang tree.rs test_empty_string_input (failed before issue 22: the latest inserter was reported)
+        // mirrors sglang tree.rs test_empty_string_input: the first owner is reported, not the latest inserter
         tree.insert("", "tenant1");
         assertThat(tree.prefixMatch("")).isEqualTo(new PrefixMatch("tenant1", 0, 0));
         tree.insert("hello", "tenant2");
@@ -518,8 +518,8 @@ class SglangTreeScenariosTest {
 
     @Test
     void emojiAreOneCharacterEachAndAPathKeepsItsFirstOwner() {
-        // mirrors sglang tree.rs test_emoji_handling (failed before issue 22: "hello 👋" reported tenant2, the latest
-        // inserter through that node, where SGLang reports tenant1, which created it)
+        // mirrors sglang tree.rs test_emoji_handling: "hello 👋" reports tenant1, which created the node, not tenant2,
+        // the latest inserter through it
         tree.insert("hello 👋", "tenant1");
         tree.insert("hello 👋🌍", "tenant2");
         assertThat(tree.prefixMatch("hello 👋")).isEqualTo(new PrefixMatch("tenant1", 7, 7));

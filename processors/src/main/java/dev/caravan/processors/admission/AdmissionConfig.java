@@ -3,7 +3,8 @@ package dev.caravan.processors.admission;
 import java.time.Duration;
 
 /**
- * Admission control of the inference routes (SGLang's concurrency limiter, sglang-gateway.md §6).
+ * Admission control of the inference routes (SGLang's concurrency limiter and its defaults,
+ * docs/design/upstream.md, "SGLang: router defaults").
  *
  * @param maxConcurrent    requests served at once; -1 = unlimited ({@code --max-concurrent-requests}, -1)
  * @param queueSize        requests that may wait for a slot, FIFO; 0 = none, a full limit answers 429 at once

@@ -5,8 +5,9 @@ import java.time.Duration;
 import dev.caravan.policies.WorkerHealthCheck;
 
 /**
- * Health-check settings: the gateway's ({@code --health-check-*}, SGLang's router defaults, sglang-gateway.md §6) or one
- * worker's after merging its own {@link WorkerHealthCheck} from {@code POST /workers} ({@link #forWorker}).
+ * Health-check settings: the gateway's ({@code --health-check-*}, SGLang's router defaults, docs/design/upstream.md,
+ * "SGLang: router defaults") or one worker's after merging its own {@link WorkerHealthCheck} from
+ * {@code POST /workers} ({@link #forWorker}).
  *
  * @param interval         time between probes of a worker ({@code --health-check-interval-secs}, 60 s)
  * @param timeout          a probe that takes longer fails ({@code --health-check-timeout-secs}, 5 s)

@@ -11,14 +11,14 @@ import dev.caravan.policies.Worker;
 import dev.caravan.processors.request.RequestKind;
 
 /**
- * SGLang's P/D rendezvous fields (sglang-gateway.md §5.2, the design document's mini_lb walk-through): the body sent to
+ * SGLang's P/D rendezvous fields (docs/design/upstream.md, "SGLang: P/D bootstrap fields"): the body sent to
  * <em>both</em> legs gets {@code bootstrap_host} (the prefill worker's host), {@code bootstrap_port} (its KV bootstrap
  * port, or JSON null) and {@code bootstrap_room}, a random 63-bit number in {@code [0, 2^63-1]} that is the join key
  * between the two HTTP requests. For a batch each field becomes an array with one entry per sequence: the same host and
  * port, a distinct room each.
  *
  * <p>Batch size ({@link #batchSize}): prompts × {@code n}, where a prompt batch is {@code /generate}'s {@code input_ids}
- * as a list of lists or {@code text} as a list (mini_lb counts both; SGLang's Rust router only the former), a
+ * as a list of lists or {@code text} as a list, a
  * completions {@code prompt} that is a list of strings or of token lists, and {@code n} is {@code sampling_params.n}
  * ({@code /generate}) or {@code n} (OpenAI APIs). One sequence → scalars. Pure and thread-safe.
  */

@@ -12,8 +12,8 @@ import dev.caravan.processors.reliability.AttemptOutcome;
 
 /**
  * How each leg of a P/D attempt went, for the selecting policy ({@code onRequestComplete}) and the listeners — the
- * per-worker circuit breakers ({@code WorkerBreakers.record}). The rules (sglang-gateway.md §5.4, §10 item 8), in the
- * breakers' own terms ({@link AttemptOutcome}):
+ * per-worker circuit breakers ({@code WorkerBreakers.record}). The rules (SGLang's, docs/design/upstream.md,
+ * "SGLang: P/D dispatch"), in the breakers' own terms ({@link AttemptOutcome}):
  * <ul>
  *   <li>a leg's response is judged by its status: 2xx/3xx success, 4xx and 503 neutral (the request's fault or the
  *       engine's back-pressure, never a reason to open a breaker), other 5xx failure; no response (refused, reset,

@@ -9,11 +9,11 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.vertx.core.buffer.Buffer;
 
 /**
- * SGLang's P/D logprob splice (sglang-gateway.md §5.6): the prompt's logprobs exist only on the prefill engine, which
- * computed the prompt, so the router prepends prefill's {@code meta_info.input_token_logprobs} to decode's. The only
- * field touched; only when both sides carry it as an array; a body or event that does not parse is left unchanged.
- * Batch results are matched by sequence index (their {@code index} field, or their position in a batch array). Pure and
- * thread-safe.
+ * SGLang's P/D logprob splice (docs/design/upstream.md, "SGLang: P/D logprob splice"): the prompt's logprobs exist only
+ * on the prefill engine, which computed the prompt, so the router prepends prefill's
+ * {@code meta_info.input_token_logprobs} to decode's. The only field touched; only when both sides carry it as an
+ * array; a body or event that does not parse is left unchanged. Batch results are matched by sequence index (their
+ * {@code index} field, or their position in a batch array). Pure and thread-safe.
  */
 final class LogprobSplice {
 

@@ -9,14 +9,15 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Joins the P/D multicast's two legs ({@code aggregationStrategy: "#pdAggregation"}, with {@code parallelProcessing}
- * and {@code streaming} so legs are aggregated in the order they finish). SGLang's rules (sglang-gateway.md §5.4):
+ * and {@code streaming} so legs are aggregated in the order they finish). SGLang's rules (docs/design/upstream.md,
+ * "SGLang: P/D dispatch"):
  * <ul>
  *   <li>prefill is awaited first: the multicast completes only when both legs have ended, and a decode answer that
  *       arrives first is parked (its body unread) until prefill ends;</li>
  *   <li>a decode that ends first <em>with an error</em> is an early rejection: the prefill leg is cancelled at once
  *       (its connection closed, so the prefill engine stops) and the decode error is the answer;</li>
  *   <li>a prefill that fails (non-2xx or no response) cancels the decode leg at once — otherwise the decode engine
- *       would wait for KV that never comes until its 300 s bootstrap timeout (the design document's sharp edge 6);</li>
+ *       would wait for KV that never comes until its waiting timeout (SGLang's default 300 s);</li>
  *   <li>when both have ended, {@link #onCompletion} stores the {@link PdVerdict} ({@code PdVerdict.PROPERTY}) that
  *       the relay acts on, and reports the legs it judges to their policies and breakers ({@link LegOutcomes}).</li>
  * </ul>

@@ -4,7 +4,7 @@ import dev.caravan.processors.ExchangeProperty;
 
 /**
  * Which answer a P/D request gets, decided from the two legs' results and the order they arrived in (SGLang's latest
- * dispatch, sglang-gateway.md §5.4). Pure and total, so every combination is unit-tested.
+ * dispatch, docs/design/upstream.md, "SGLang: P/D dispatch"). Pure and total, so every combination is unit-tested.
  *
  * <table>
  *   <caption>Decision table</caption>

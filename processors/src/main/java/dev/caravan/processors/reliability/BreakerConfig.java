@@ -3,7 +3,8 @@ package dev.caravan.processors.reliability;
 import java.time.Duration;
 
 /**
- * Settings of the per-worker circuit breakers (SGLang's router defaults, sglang-gateway.md §6).
+ * Settings of the per-worker circuit breakers (SGLang's router defaults, docs/design/upstream.md,
+ * "SGLang: router defaults").
  *
  * @param enabled          false ({@code --disable-circuit-breaker}): breakers never open and record nothing
  * @param failureThreshold consecutive failed attempts that open a closed breaker ({@code --cb-failure-threshold}, 10)

@@ -4,7 +4,8 @@ import java.time.Duration;
 import java.util.random.RandomGenerator;
 
 /**
- * Retry settings and the back-off they imply (SGLang's, sglang-gateway.md §6).
+ * Retry settings and the back-off they imply (SGLang's, docs/design/upstream.md, "SGLang: circuit breaker and
+ * retries").
  *
  * <p>Delay before retry {@code k} (k = 0 before the second attempt): {@code min(initial × multiplier^k, max)}, then
  * multiplied by a uniform factor in {@code [1 − jitter, 1 + jitter]}, floored at zero.

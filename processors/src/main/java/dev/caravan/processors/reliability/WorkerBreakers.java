@@ -22,22 +22,23 @@ import dev.caravan.policies.WorkerListener;
 
 /**
  * One circuit breaker per worker: a resilience4j {@link CircuitBreakerRegistry} keyed by worker id (not Camel's
- * circuitBreaker EIP, which keeps one breaker per route node — camel-notes §6).
+ * circuitBreaker EIP, which keeps one breaker per route node: docs/design/upstream.md, "Camel: the circuitBreaker EIP
+ * keeps one breaker per route node").
  *
  * <p><b>Lifecycle.</b> Registered as a {@link WorkerListener}: a breaker is created when a worker joins and installed as
  * its {@link Worker#setAvailabilityGate availability gate}, so the router's pre-filter ({@link Worker#isAvailable()})
  * skips a worker whose breaker is open; it is dropped when the worker leaves.
  *
- * <p><b>Semantics (SGLang's, sglang-gateway.md §6).</b> Closed: opens after {@code failureThreshold} <em>consecutive</em>
- * failures (a success in between starts the count again) — resilience4j's count-based window of that size with a 100 %
- * failure-rate threshold is exactly that. Open: excludes the worker; once {@code openTimeout} has passed on the injected
- * clock, the next availability check (or control call) moves it to half-open (lazily, on read, as SGLang does; no
- * timer thread). Half-open: the worker is selectable again (all of its share, as in SGLang); any recorded failure
- * reopens it at once (an error-event listener, so it holds for the control plane's failures too), and
- * {@code successThreshold} successes close it (counted here: resilience4j would judge a failure <em>rate</em> once its
- * half-open window is full, and sizes that window by the smaller of the two thresholds). Neutral outcomes ({@link AttemptOutcome#NEUTRAL}: 4xx, 503, client hang-ups) are not
- * recorded at all. Call durations are recorded as zero, so resilience4j's slow-call rule never opens a breaker for a
- * long generation.
+ * <p><b>Semantics (SGLang's, docs/design/upstream.md, "SGLang: circuit breaker and retries").</b> Closed: opens after
+ * {@code failureThreshold} <em>consecutive</em> failures (a success in between starts the count again) — resilience4j's
+ * count-based window of that size with a 100 % failure-rate threshold is exactly that. Open: excludes the worker; once
+ * {@code openTimeout} has passed on the injected clock, the next availability check (or control call) moves it to
+ * half-open (lazily, on read, as SGLang does; no timer thread). Half-open: the worker is selectable again (all of its
+ * share, as in SGLang); any recorded failure reopens it at once (an error-event listener, so it holds for the control
+ * plane's failures too), and {@code successThreshold} successes close it (counted here: resilience4j would judge a
+ * failure <em>rate</em> once its half-open window is full, and sizes that window by the smaller of the two thresholds).
+ * Neutral outcomes ({@link AttemptOutcome#NEUTRAL}: 4xx, 503, client hang-ups) are not recorded at all. Call durations
+ * are recorded as zero, so resilience4j's slow-call rule never opens a breaker for a long generation.
  *
  * <p><b>The control plane shares it.</b> The per-worker control routes (load polls, {@code /flush_cache}, server info,
  * {@code /health_generate}) run their calls through Camel's circuitBreaker EIP on {@link #controlBreaker(Worker)}: the

@@ -21,11 +21,11 @@ import dev.caravan.processors.kv.KvDecodeException.Reason;
 
 class KvEventDecoderTest {
 
-    /** shared/reference/kv-events.md §2.5, the legacy (array) batch, 62 bytes. */
+    /** The legacy (array) batch of docs/design/upstream.md, "vLLM: KV events on the wire", 62 bytes. */
     static final String LEGACY_STORED_BATCH = "93" + "cb41d954fc40200000" + "91" + "98"
             + "ab426c6f636b53746f726564" + "91cf8a3f2c1d5e6b7a90" + "c0" + "dc0010" + "0102030405060708090a0b0c0d0e0f10"
             + "10" + "c0" + "a3475055" + "c0" + "00";
-    /** §2.5, the same event in the map layout, 144 bytes. */
+    /** The same event in the map layout, 144 bytes. */
     static final String MAP_STORED_BATCH = "93" + "cb41d954fc40200000" + "91" + "88"
             + "a474797065" + "ab426c6f636b53746f726564"
             + "ac626c6f636b5f686173686573" + "91cf8a3f2c1d5e6b7a90"

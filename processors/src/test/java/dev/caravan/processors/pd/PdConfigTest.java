@@ -11,7 +11,8 @@ class PdConfigTest {
 
     @Test
     void parsesSGLangsPrefillOccurrences() {
-        // sglang-gateway.md §9 case 32: ports 9000 / None / None
+        // SGLang's test_parse_prefill_urls_valid: a port, "none" and no port give 9000 / none / none
+        // (docs/design/upstream.md, "SGLang: --prefill URL [PORT|none]")
         assertThat(PdConfig.PrefillSpec.parse(List.of("http://p:8080", "9000")))
                 .isEqualTo(new PdConfig.PrefillSpec("http://p:8080", 9000));
         assertThat(PdConfig.PrefillSpec.parse(List.of("http://p2:8080", "None")))

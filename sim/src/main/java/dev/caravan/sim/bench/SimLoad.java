@@ -25,7 +25,7 @@ import picocli.CommandLine.Option;
  * Closed-loop load driver for measuring how many requests per second a simulator process sustains: keeps
  * {@code --concurrency} requests in flight, spread round-robin over the engines, each request sent again as soon as
  * the previous one completes. Prompts are a tenant prefix (one of {@code --tenants}) plus a unique suffix, like the
- * design document's workload. Prints throughput and latency percentiles of the measured window (after warm-up).
+ * b2b scenario. Prints throughput and latency percentiles of the measured window (after warm-up).
  * Non-blocking (Vert.x HttpClient), meant to run as its own process next to {@code ./caravan sim}.
  */
 @Command(name = "sim-load", mixinStandardHelpOptions = true, showDefaultValues = true,

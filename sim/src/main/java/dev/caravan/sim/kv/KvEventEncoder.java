@@ -10,7 +10,7 @@ import org.msgpack.core.MessagePack;
 
 /**
  * Encodes a KV-event batch as the emulated engine's msgspec encoder does (byte for byte; the vLLM forms are checked
- * against {@code shared/reference/kv-events.md} §2.5).
+ * against the byte vectors of docs/design/upstream.md, "vLLM: KV events on the wire").
  *
  * <p><b>vLLM</b> ({@link KvPublisherKind#VLLM}): the batch is {@code [ts, events, data_parallel_rank]} with
  * {@code ts} as float64; events in the chosen {@link KvEventLayout}; ids as unsigned 64-bit integers (smallest form,

@@ -17,9 +17,9 @@ import org.msgpack.core.MessagePack;
 import org.msgpack.core.MessageUnpacker;
 
 /**
- * Byte examples from shared/reference/kv-events.md §2.5 (generated there with python3-msgpack), and the payloads
- * {@code sim/src/test/python/derive_event_vectors.py} packed with python3-msgpack from the engines' struct layouts
- * ({@code vectors/kv-events.json}).
+ * The byte vectors of docs/design/upstream.md, "vLLM: KV events on the wire" (packed with python3-msgpack), and the
+ * payloads {@code sim/src/test/python/derive_event_vectors.py} packed with python3-msgpack from the engines' struct
+ * layouts ({@code vectors/kv-events.json}).
  */
 class KvEventEncoderTest {
 

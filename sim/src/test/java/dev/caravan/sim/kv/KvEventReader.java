@@ -10,8 +10,8 @@ import org.msgpack.core.MessageUnpacker;
 import org.msgpack.value.ValueType;
 
 /**
- * Test-side decoder written from kv-events.md §2.6, independent of the encoder: accepts array or map events,
- * reads hashes as unsigned 64-bit (uint64 via BigInteger).
+ * Test-side decoder written from vLLM's event layouts (docs/design/upstream.md, "vLLM: KV events on the wire"),
+ * independent of the encoder: accepts array or map events, reads hashes as unsigned 64-bit (uint64 via BigInteger).
  */
 final class KvEventReader {
 
