@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
-# Default kv_aware on each of the seven bench workloads, through the gateway (docs/benchmarks.md, "Default kv_aware on
-# every workload"): round_robin, default cache_aware, default kv_aware and consistent_hashing (the best other policy of
-# the what-if ablation) on the seven workloads of the what-if commands in "Defaults chosen from measurements", in HTTP
-# mode (the what-if mode has no KV events, so kv_aware needs real runs). Workload parameters are the what-if ones; only
-# the request counts are cut and the time scales raised so the seven fit in about 35 minutes on 2 shared cores (check
-# each report's "sent late by p99" column). The engines keep the simulator's synthetic tokenizer, which kv_aware's
-# default pseudo tokenizer matches id for id, so kv_aware needs no --engine-tokenizer here.
+# Hit rate and balance of the default policies on every workload, through the gateway (docs/benchmarks.md, "Hit rate
+# and balance"): round_robin, default cache_aware, default kv_aware and consistent_hashing on seven workloads, in HTTP
+# mode (the what-if mode has no KV events, so kv_aware needs real runs). Workload parameters are the what-if ones; only the
+# request counts are cut and the time scales raised so the seven fit in about 35 minutes on 2 shared cores (check each
+# report's "sent late by p99" column). The engines keep the simulator's synthetic tokenizer, which kv_aware's default
+# pseudo tokenizer matches id for id, so kv_aware needs no --engine-tokenizer here.
 # Needs: bench/target/caravan-bench.jar (mvn -B -q -DskipTests package) and the Mooncake trace (MOONCAKE_TRACE, default
 # ../shared/traces/conversation_trace.jsonl beside the repository).
 # Usage: it-tests/bench/defaults-http.sh [NAME_PREFIX [WORKLOAD...]]   (default prefix defaults-http; workloads
-#   b2b-uniform b2b-hot04 b2b-zipf1 multiturn-sequential multiturn rag mooncake). Reports: docs/bench/PREFIX-W.{md,json}.
+#   b2b-uniform b2b-hot04 b2b-zipf1 multiturn-sequential multiturn rag mooncake). Full reports: OUT/PREFIX-W.{md,json,png}
+#   (OUT default /tmp/caravan-bench-PREFIX). Each run's row is merged into RESULTS (default
+#   docs/bench/results/hit-rate.json, the page's section file; RESULTS=none leaves it alone).
 set -euo pipefail
 here="$(cd "$(dirname "$0")/../.." && pwd)"
 prefix=${1:-defaults-http}
@@ -18,7 +19,8 @@ workloads=("$@")
 [ ${#workloads[@]} -eq 0 ] && workloads=(b2b-uniform b2b-hot04 b2b-zipf1 multiturn-sequential multiturn rag mooncake)
 policies=${POLICIES:-round_robin,cache_aware,kv_aware,consistent_hashing}
 trace=${MOONCAKE_TRACE:-$here/../shared/traces/conversation_trace.jsonl}
-out=${OUT:-$here/docs/bench}
+out=${OUT:-/tmp/caravan-bench-$prefix}
+results=${RESULTS:-$here/docs/bench/results/hit-rate.json}
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 cp "$here/bench/target/caravan-bench.jar" "$work/bench.jar"   # rebuilding during the run cannot change it
@@ -37,13 +39,27 @@ args() {
     *) echo "unknown workload $1" >&2; return 2 ;;
   esac
 }
+# the row label of each workload on the results page
+label() {
+  case "$1" in
+    b2b-uniform) echo "b2b uniform" ;;
+    b2b-hot04) echo "b2b hot tenant (40 %)" ;;
+    b2b-zipf1) echo "b2b Zipf 1.0" ;;
+    multiturn-sequential) echo "multiturn sequential (4 engines)" ;;
+    multiturn) echo "multiturn 20 req/s (4 engines)" ;;
+    rag) echo "rag" ;;
+    mooncake) echo "Mooncake first 2,000" ;;
+  esac
+}
 mkdir -p "$out"
 for w in "${workloads[@]}"; do
   a=$(args "$w")
+  res=()
+  [ "$results" != none ] && res=(--results "$results" --results-row "$(label "$w")")
   echo "$(date -u +%T) $w: $a; $(uptime | sed 's/.*load/load/')" >&2
   # shellcheck disable=SC2086
   java ${CARAVAN_JAVA_OPTS:-} -jar "$work/bench.jar" $a ${EXTRA:-} --policies "$policies" \
-    --json "$out/$prefix-$w.json" --out "$out" --name "$prefix-$w" >/dev/null 2>"$work/$w.log" \
+    --json "$out/$prefix-$w.json" --out "$out" --name "$prefix-$w" "${res[@]}" >/dev/null 2>"$work/$w.log" \
     || { tail -20 "$work/$w.log" >&2; exit 1; }
   grep -E '^\| ([a-z_:=@.-]+ \| [0-9,]+ \(|\*ceiling)' "$out/$prefix-$w.md" | cut -c1-160 >&2
 done

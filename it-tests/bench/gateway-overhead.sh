@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Gateway overhead benchmark (docs/benchmarks.md, "Gateway overhead"): requests/second and latency of the same small
-# request sent directly to a simulated engine, through Caravan, and through nginx as a reverse proxy, on this machine,
-# in one run. Rounds are interleaved so a noisy neighbour hits all three alike; the table reports medians.
+# Gateway overhead benchmark (docs/benchmarks.md, "Proxy overhead against nginx"): requests/second and latency of the
+# same small request sent directly to a simulated engine, through Caravan, and through nginx as a reverse proxy, on this
+# machine, in one run. Rounds are interleaved so a noisy neighbour hits all three alike; the table reports medians.
 #
 # Needs: the built jars (./caravan builds them), wrk and nginx on the PATH (apt-get install -y nginx wrk).
 # Usage: it-tests/bench/gateway-overhead.sh [ROUNDS] [SECONDS] [CONNECTIONS...]
@@ -20,7 +20,11 @@
 # members to find each other in time.
 # CARAVAN_GATEWAY_JAVA: the java launcher the gateways run on (default: java on the PATH, which the engine always
 # uses), e.g. a newer JDK's bin/java; CARAVAN_JAVA_OPTS: the gateways' JVM options.
+# RESULTS: the results-page section file the medians are written to (default docs/bench/results/proxy-overhead.json;
+# RESULTS=none writes none).
 set -euo pipefail
+load_start=$(cut -d' ' -f1 /proc/loadavg)
+args="$*"
 here="$(cd "$(dirname "$0")/../.." && pwd)"
 . "$here/it-tests/bench/lib/completions.sh"
 . "$here/it-tests/bench/lib/sync-pair.sh"
@@ -108,8 +112,11 @@ for c in "${conns[@]}"; do
   done
 done
 
-python3 - "$results" <<'PY'
+python3 - "$results" "$here" "${RESULTS:-$here/docs/bench/results/proxy-overhead.json}" "$load_start" "$args" \
+  "$(${CARAVAN_GATEWAY_JAVA:-java} -version 2>&1 | head -1)" <<'PY'
 import sys, statistics, collections
+sys.path.insert(0, sys.argv[2] + "/it-tests/bench/lib")
+import results as page
 def ms(v):
     return float(v[:-2]) if v.endswith("ms") else float(v[:-2]) / 1000 if v.endswith("us") else float(v[:-1]) * 1000
 rows = collections.defaultdict(list)
@@ -130,5 +137,29 @@ for c in sorted({k[0] for k in rows}):
         vs_off = f"{rps / med['caravan'][0]:.2f}" if t.startswith("caravan") and "caravan" in med else ""
         print(f"| {c} | {t} | {rps:,.0f} | {p50:.3f} | {p99:.3f} | {added:+.3f} | {ratio:.2f} | {vs_off} "
               f"| {cpu:.0f} |")
+if sys.argv[3] != "none":
+    table = []
+    for c in sorted({k[0] for k in rows}):
+        med = {t: tuple(statistics.median(x[i] for x in v) for i in range(4)) for (cc, t), v in rows.items() if cc == c}
+        for t in ("direct", "nginx", "caravan", "caravan-worker-dispatch", "caravan-sync"):
+            if t in med:
+                rps, p50, p99, cpu = med[t]
+                table.append({"connections": c, "target": t, "rps": rps, "p50_ms": p50, "p99_ms": p99,
+                              "added_p50_ms": p50 - med["direct"][1], "vs_nginx": rps / med["nginx"][0],
+                              "rounds_vs_nginx": ", ".join(f"{a[0] / b[0]:.2f}" for a, b in
+                                                           zip(rows[(c, t)], rows[(c, "nginx")])),
+                              "cpu_us": cpu})
+    C = page.column
+    page.write(sys.argv[3], sys.argv[2],
+               "mvn -B -q -DskipTests package\nit-tests/bench/gateway-overhead.sh 3 10 1 16     "
+               "# rounds, seconds per measurement, connection counts",
+               ("it-tests/bench/gateway-overhead.sh " + sys.argv[5]).strip(), sys.argv[4],
+               [C("connections", "connections", "%.0f"), C("target", "target"), C("req/s (median)", "rps", "%,.0f"),
+                C("p50 / p99 ms", ["p50_ms", "p99_ms"], "%.3f / %.3f"),
+                C("added p50 vs direct ms", "added_p50_ms", "%+.3f"),
+                C("req/s × nginx (rounds)", ["vs_nginx", "rounds_vs_nginx"], "%.2f (%s)"),
+                C("CPU µs per request", "cpu_us", "%.1f")],
+               table, machine=f"{page.os.cpu_count()} cores, {sys.argv[6]}")
+    print(f"wrote {sys.argv[3]}", file=sys.stderr)
 PY
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg); cores: $(nproc)"

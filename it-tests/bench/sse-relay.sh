@@ -17,7 +17,10 @@
 #        stream), 200 tokens per stream (10 s).
 # CARAVAN_GATEWAY_JAVA: the java launcher the gateways run on (default: java on the PATH, which the origin and the
 # clients always use); CARAVAN_JAVA_OPTS: the gateways' JVM options.
+# RESULTS: the results-page section file the medians are written to (default docs/bench/results/sse-relay.json;
+# RESULTS=none writes none).
 set -euo pipefail
+load_start=$(cut -d' ' -f1 /proc/loadavg)
 here="$(cd "$(dirname "$0")/../.." && pwd)"
 . "$here/it-tests/bench/lib/sync-pair.sh"
 rounds=${1:-3}
@@ -106,8 +109,11 @@ for r in $(seq 1 "$rounds"); do
   done
 done
 
-python3 - "$results" "$streams" "$interval" "$tokens" <<'PY'
+python3 - "$results" "$streams" "$interval" "$tokens" "$here" "${RESULTS:-$here/docs/bench/results/sse-relay.json}" \
+  "$load_start" "$*" "$(java -version 2>&1 | head -1)" <<'PY'
 import sys, statistics, collections
+sys.path.insert(0, sys.argv[5] + "/it-tests/bench/lib")
+import results as page
 rows = collections.defaultdict(list)
 for line in open(sys.argv[1]):
     name, *kv = line.split()
@@ -132,5 +138,34 @@ for name in ("direct", "nginx", "caravan", "caravan-sync"):
     errors = sum(r["stream_errors"] for r in rows[name])
     print(f"| {name} | {med(name, 'events_per_s'):,.0f} | {p50:.3f} | {p99:.3f} | {added} | {added99} | {cpu} "
           f"| {errors:.0f} | {threads} | {rss} | {heap} |")
+if sys.argv[6] != "none":
+    def num(name, key):
+        v = med(name, key)
+        return None if v != v else v
+    table = []
+    for name in ("direct", "nginx", "caravan", "caravan-sync"):
+        if name not in rows:
+            continue
+        proxy = name != "direct"
+        table.append({"target": name, "events_per_s": med(name, "events_per_s"),
+                      "p50_ms": num(name, "lat_p50_ms"), "p99_ms": num(name, "lat_p99_ms"),
+                      "added_p50_ms": num(name, "lat_p50_ms") - med("direct", "lat_p50_ms") if proxy else None,
+                      "added_p99_ms": num(name, "lat_p99_ms") - med("direct", "lat_p99_ms") if proxy else None,
+                      "cpu_ms_per_1000": num(name, "cpu_ms_per_1k_events") if proxy else None,
+                      "errors": sum(r["stream_errors"] for r in rows[name]),
+                      "threads": num(name, "threads") if proxy else None, "rss_mb": num(name, "rss_mb") if proxy else None,
+                      "heap_mb": num(name, "heap_mb") if name.startswith("caravan") else None})
+    C = page.column
+    page.write(sys.argv[6], sys.argv[5],
+               "mvn -B -q -DskipTests package\nit-tests/bench/sse-relay.sh 3 20 1000 50 200   "
+               "# rounds, seconds measured, streams, ms between events, events per stream",
+               ("it-tests/bench/sse-relay.sh " + sys.argv[8]).strip(), sys.argv[7],
+               [C("target", "target"), C("events/s relayed", "events_per_s", "%,.0f"),
+                C("latency p50 / p99 ms", ["p50_ms", "p99_ms"], "%.3f / %.3f"),
+                C("added p50 / p99 ms", ["added_p50_ms", "added_p99_ms"], "%+.3f / %+.1f"),
+                C("CPU ms per 1,000 events", "cpu_ms_per_1000", "%.1f"), C("stream errors", "errors", "%.0f"),
+                C("threads", "threads", "%.0f"), C("RSS MB", "rss_mb", "%.0f"), C("heap used MB", "heap_mb", "%.0f")],
+               table, machine=f"{page.os.cpu_count()} cores, {sys.argv[9]}")
+    print(f"wrote {sys.argv[6]}", file=sys.stderr)
 PY
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg); cores: $(nproc)"

@@ -14,6 +14,7 @@ import dev.caravan.bench.drive.NginxProcess;
 import dev.caravan.bench.report.BenchReport;
 import dev.caravan.bench.report.MarkdownReport;
 import dev.caravan.bench.report.Plots;
+import dev.caravan.bench.results.FleetResults;
 import dev.caravan.bench.workload.Workload;
 import dev.caravan.sim.SimConfig;
 import dev.caravan.sim.kv.KvPublisherKind;
@@ -27,8 +28,8 @@ import picocli.CommandLine.Parameters;
 /**
  * {@code ./caravan bench}: the fleet benchmark. Starts simulated engines and a load balancer per policy (or uses
  * {@code --gateway}), drives a workload through real HTTP with open-loop arrivals, and prints a Markdown table per
- * policy; {@code --json} and {@code --out} write the same figures as JSON and PNG plots. See docs/benchmarks.md,
- * "Fleet benchmark".
+ * policy; {@code --json} and {@code --out} write the same figures as JSON and PNG plots, {@code --results} merges them
+ * into a section of the results page (docs/benchmarks.md).
  */
 @Command(name = "caravan bench", mixinStandardHelpOptions = true, sortOptions = false, usageHelpWidth = 118,
         description = {"The fleet benchmark: one workload, several policies side by side, each on a fresh fleet of "
@@ -120,6 +121,13 @@ public final class BenchCli implements Callable<Integer> {
     Path out;
     @Option(names = "--name", description = "File name prefix in --out (default: the workload name).")
     String name;
+    @Option(names = "--results", paramLabel = "FILE", description = "Merge this run's figures, as rows of a section "
+            + "of the results page, into this file (docs/bench/results/*.json, from which docs/benchmarks.md is "
+            + "rendered); created when absent.")
+    Path results;
+    @Option(names = "--results-row", paramLabel = "LABEL", description = "This run's row label in --results "
+            + "(default: --name, else the workload name); a row of the same label is replaced.")
+    String resultsRow;
     @Mixin
     WorkloadOptions workloadOptions = new WorkloadOptions();
 
@@ -169,6 +177,10 @@ public final class BenchCli implements Callable<Integer> {
         if (json != null) {
             report.writeJson(json);
             stderr.println("caravan bench: wrote " + json);
+        }
+        if (results != null) {
+            FleetResults.merge(results, report, resultsRow != null ? resultsRow : name != null ? name : w.name());
+            stderr.println("caravan bench: merged into " + results);
         }
         write(report, MarkdownReport.render(report), w.name());
         return 0;
