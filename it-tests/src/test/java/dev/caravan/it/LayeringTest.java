@@ -10,8 +10,8 @@ import com.tngtech.archunit.lang.ArchRule;
 
 /**
  * The "may import" table of docs/architecture.md ("Modules"), enforced on the main classes of every module: dependencies
- * point one way, {@code policies ← components ← processors (its features, then the gateway package that assembles
- * them) ← kubernetes, sync ← app}; the routing core knows nothing
+ * point one way, {@code policies ← tokens ← processors (with components; its features, then the gateway package that
+ * assembles them) ← kubernetes, sync ← app}; the routing core knows nothing
  * of Camel, Vert.x or HTTP; the simulator imports no Caravan code (it emulates engines, so it must never agree with the
  * gateway by sharing the code under test); benchmarks and ITs are leaves. Maven already forbids a module from importing
  * one it does not depend on; these rules also catch a dependency added to a pom that reverses the direction, and the
@@ -21,6 +21,7 @@ import com.tngtech.archunit.lang.ArchRule;
 class LayeringTest {
 
     private static final String POLICIES = "dev.caravan.policies..";
+    private static final String TOKENS = "dev.caravan.tokens..";
     private static final String COMPONENTS = "dev.caravan.components..";
     private static final String PROCESSORS = "dev.caravan.processors..";
     private static final String GATEWAY = "dev.caravan.gateway..";
@@ -39,9 +40,15 @@ class LayeringTest {
             .because("policies is the pure-Java routing core: no Camel, no Vert.x, no HTTP (docs/architecture.md)");
 
     @ArchTest
+    static final ArchRule promptTokensAreALibrary = noClasses().that().resideInAPackage(TOKENS)
+            .should().dependOnClassesThat().resideInAnyPackage(COMPONENTS, PROCESSORS, GATEWAY, KUBERNETES, SYNC, SIM,
+                    APP, BENCH, JMH, IT, "org.apache.camel..", "io.vertx..", "io.micrometer..")
+            .because("the tokens module renders and encodes prompts; the gateway's step that uses it is in processors");
+
+    @ArchTest
     static final ArchRule componentsStandAlone = noClasses().that().resideInAPackage(COMPONENTS)
-            .should().dependOnClassesThat().resideInAnyPackage(POLICIES, PROCESSORS, GATEWAY, KUBERNETES, SYNC, SIM,
-                    APP, BENCH, JMH, IT)
+            .should().dependOnClassesThat().resideInAnyPackage(POLICIES, TOKENS, PROCESSORS, GATEWAY, KUBERNETES,
+                    SYNC, SIM, APP, BENCH, JMH, IT)
             .because("our Camel components are usable apart from the gateway");
 
     @ArchTest
@@ -69,8 +76,8 @@ class LayeringTest {
 
     @ArchTest
     static final ArchRule theSimulatorImportsNoCaravanCode = noClasses().that().resideInAPackage(SIM)
-            .should().dependOnClassesThat().resideInAnyPackage(POLICIES, COMPONENTS, PROCESSORS, GATEWAY, KUBERNETES,
-                    SYNC, APP, BENCH, JMH, IT)
+            .should().dependOnClassesThat().resideInAnyPackage(POLICIES, TOKENS, COMPONENTS, PROCESSORS, GATEWAY,
+                    KUBERNETES, SYNC, APP, BENCH, JMH, IT)
             .because("the simulator emulates engines; agreement with the gateway comes from real artifacts and "
                     + "independently derived vectors, never from shared code");
 
