@@ -7,7 +7,9 @@ import dev.caravan.policies.tree.OwnerRule;
 
 /**
  * Configuration of {@code cache_aware}. Defaults are SGLang's Python launcher values ({@code router_args.py}), which the
- * gateway's CLI also uses; the Caravan improvements default off so that default behaviour is SGLang's.
+ * gateway's CLI also uses, except two Caravan improvements measured to win or tie on every workload
+ * ({@code minPrefixMatchChars}, {@code discountSharedPrefix}); every other improvement defaults off, and
+ * {@link #sglang()} gives SGLang's values throughout.
  *
  * @param cacheThreshold          a prefix match rate (matched / input code points) strictly above this is a cache hit;
  *                                in [0,1]; default {@value #DEFAULT_CACHE_THRESHOLD}
@@ -23,7 +25,8 @@ import dev.caravan.policies.tree.OwnerRule;
  *                                engine's KV capacity ({@link TreeBacked#setTenantCharBudget}, docs/kv-events.md),
  *                                which is enforced on insert as well (the policy's {@code TreeBudgets})
  * @param minPrefixMatchChars     improvement (a): a match of at least this many code points is a hit even when the
- *                                rate is at or below the threshold (long RAG suffixes); 0 = off (default)
+ *                                rate is at or below the threshold (long RAG suffixes); 0 = off (SGLang); default
+ *                                {@value #DEFAULT_MIN_PREFIX_MATCH_CHARS}
  * @param imbalancePreferCached   improvement (b): when the guard fires, choose the worker with the longest cached prefix
  *                                among those with {@code load <= min + balanceAbsThreshold} instead of the least loaded;
  *                                default false
@@ -44,14 +47,15 @@ import dev.caravan.policies.tree.OwnerRule;
  *                                {@code first} (default, SGLang since PRs 16097/16099: the worker that first sent it,
  *                                while the tree still holds it there) or {@code latest} (the last worker it was sent
  *                                to, Caravan's rule before issue 22)
- * @param discountSharedPrefix    issue 20: the part of a match up to the prompt's shared branch point
+ * @param discountSharedPrefix    the part of a match up to the prompt's shared branch point
  *                                ({@link dev.caravan.policies.tree.ApproximateRadixTree#sharedPrefixChars}: a preamble
  *                                that requests branch off from and that carries at least 1/N of the model's traffic, N
  *                                the healthy candidates) is worth nothing: the hit test weighs only the match beyond it,
  *                                {@code (matched - shared) / (input - shared) > cacheThreshold} (and improvements (a) and (b)
  *                                on {@code matched - shared}), so a new conversation whose only match is the common
  *                                preamble is a miss and goes to the least-loaded worker, while a conversation's later
- *                                turns keep their worker; default false (SGLang: the whole match counts)
+ *                                turns keep their worker; default {@value #DEFAULT_DISCOUNT_SHARED_PREFIX} (SGLang:
+ *                                false, the whole match counts)
  * @param minLoadTieBreak         how the least-loaded choices break ties ({@link MinLoadTieBreak}): {@code processed}
  *                                (default, SGLang smg #1714) or {@code footprint} (smallest tree, then random)
  * @param oneOffSinkShare         issue 20 item 3, cache-pollution-aware placement: a cache miss predicted one-off (its
