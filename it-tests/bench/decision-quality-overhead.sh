@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# What --decision-quality and --shadow-policies cost a request (docs/benchmarks.md, "Gateway overhead"): the same small
+# What --decision-quality and --shadow-policies cost a request: the same small
 # completion through three Caravan gateways in front of one simulated engine that answers at once, measured with wrk
 # in interleaved rounds (a noisy neighbour hits all three alike); medians over the rounds.
 # Targets: caravan (defaults: both off), caravan-dq (--decision-quality), caravan-dq-shadows (--decision-quality

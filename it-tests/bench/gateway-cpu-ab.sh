@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Interleaved CPU per proxied request of several Caravan builds (docs/benchmarks.md, "After the request-path trim"):
+# Interleaved CPU per proxied request of several Caravan builds, for A/B comparisons of request-path changes:
 # one simulated engine answering at once, one gateway per jar (defaults), then ROUNDS rounds of `wrk` against each in
 # turn, so a noisy neighbour hits every build alike. Reports, per build, the median and the lowest CPU time per request
 # of the gateway process and of its Vert.x event-loop threads (user + system, /proc), the median requests/second and

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# GC pauses of the gateway with a large, churning cache_aware tree (docs/benchmarks.md, "Which collector"), one JVM
+# GC pauses of the gateway with a large, churning cache_aware tree, one JVM
 # configuration after another in one run: for each, a fresh gateway in front of eight simulated engines receives
 # unique long prompts at a steady rate for SECONDS, so its tree grows to its default budget (--max-tree-size, 2^26
 # characters per worker) and is then cut back every --eviction-interval (60 s) while new text keeps arriving: a heap of

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The floor at one connection (docs/benchmarks.md, "One connection: the floor of the stack"): what nginx, a bare Vert.x
+# The floor at one connection: what nginx, a bare Vert.x
 # proxy on the gateway's own stack (dev.caravan.bench.floor.BareVertxProxy: same JVM, Vert.x, Netty and epoll, none of
 # Caravan) and Caravan with its defaults each add at p50 to one simulated engine answering at once, interleaved round
 # by round (wrk -t1 -c1), medians over the rounds. The bare proxy tells how much of Caravan's added latency the stack

@@ -89,7 +89,7 @@ public record CacheAwareConfig(double cacheThreshold, int balanceAbsThreshold, d
     /**
      * A 4,096-character match (about 1,000 tokens) is a hit whatever the rate, so a tenant's preamble before a long
      * unique document keeps its engine; where matches are short or rates high nothing changes. Chosen from the bench
-     * workloads (docs/benchmarks.md, "Defaults chosen from measurements"). SGLang has no such rule
+     * workloads (docs/design/routing-core.md, "Why some defaults differ"). SGLang has no such rule
      * ({@link #sglang()}: 0).
      */
     public static final int DEFAULT_MIN_PREFIX_MATCH_CHARS = 4096;
@@ -102,7 +102,7 @@ public record CacheAwareConfig(double cacheThreshold, int balanceAbsThreshold, d
     public static final OwnerRule DEFAULT_SHARED_PREFIX_OWNER = OwnerRule.FIRST;
     /**
      * On: conversations that share a preamble, and a hot tenant's prompt, spread over the workers, and nothing else
-     * changes (docs/benchmarks.md, "Placement on ties and misses"). SGLang counts the whole match however many
+     * changes (docs/design/routing-core.md, "Why some defaults differ"). SGLang counts the whole match however many
      * conversations share it ({@link #sglang()}).
      */
     public static final boolean DEFAULT_DISCOUNT_SHARED_PREFIX = true;
@@ -113,8 +113,8 @@ public record CacheAwareConfig(double cacheThreshold, int balanceAbsThreshold, d
     /** SGLang: a prefix has one owner however much traffic it carries. */
     public static final boolean DEFAULT_HOT_PREFIX_REPLICATION = false;
     /**
-     * Off, as in SGLang: a ratio trades prefix hits for TTFT and none wins on every workload (docs/benchmarks.md, "TTFT
-     * at low load"), so it is a choice for latency-bound deployments, not a default.
+     * Off, as in SGLang: a ratio trades prefix hits for TTFT and none wins on every workload (docs/design/routing-core.md,
+     * "Why some defaults differ"), so it is a choice for latency-bound deployments, not a default.
      */
     public static final double DEFAULT_PREFILL_BACKLOG_RATIO = 0;
 

@@ -15,7 +15,7 @@ import java.util.stream.Collectors;
  *                          default 14,400 s (4 h)
  * @param assignmentMode    how a new key (or a key whose workers are all gone) picks a worker; default
  *                          {@link AssignmentMode#MIN_GROUP} (SGLang's is {@code random}: keys then land unevenly, max/mean
- *                          share 1.17 against 1.06 on b2b, and two gateways' draws differ; docs/benchmarks.md)
+ *                          share 1.17 against 1.06 on b2b, and two gateways' draws differ; docs/design/routing-core.md)
  */
 public record ManualConfig(Duration evictionInterval, Duration maxIdle, AssignmentMode assignmentMode)
         implements PolicyConfig {

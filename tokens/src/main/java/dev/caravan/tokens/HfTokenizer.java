@@ -83,7 +83,7 @@ public final class HfTokenizer implements Tokenizer, AutoCloseable {
      */
     public int[] encode(String text, boolean withSpecialTokens) {
         // the ids only: DJL's Encoding would also fetch the token strings, offsets and masks through JNI (a quarter of
-        // the time of a long prompt, docs/benchmarks.md)
+        // the time of a long prompt, docs/benchmarks.md, "Decision and index cost")
         long encoding = TokenizersLibrary.LIB.encode(tokenizer.getHandle(), text == null ? "" : text,
                 withSpecialTokens);
         long[] ids;

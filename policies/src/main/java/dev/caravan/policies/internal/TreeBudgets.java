@@ -12,7 +12,7 @@ import dev.caravan.policies.tree.ApproximateRadixTree;
  * ({@code eviction-interval}) brings each worker back to it, and between two passes the tree may hold more. A budget
  * sized from the engine stands for the engine's KV pool, which is an LRU that evicts as it stores; a tree that holds
  * minutes of traffic more than that pool believes prompts are cached that the engine has long dropped, and routes
- * their tenants as hits to what is a full prefill (docs/benchmarks.md, "The tree tracks the KV pool"). So an
+ * their tenants as hits to what is a full prefill (docs/design/routing-core.md, "Why some defaults differ"). So an
  * engine-sized budget is also enforced on insert: once the worker's characters pass the budget by
  * {@link #SLACK_DIVISOR 1/32} of it, its least-recently-used text is evicted back to the budget. The slack amortises
  * the eviction's walk over the worker's nodes across the inserts of about a thirty-second of the pool.
