@@ -68,10 +68,8 @@ import dev.caravan.sync.SyncConfig;
 class KubernetesManifestsTest {
 
     private static final Path K8S = Path.of("..", "config", "k8s");
-    /** The built-in routes: the gateway's and the Kubernetes module's. */
-    private static final List<Path> ROUTES = List.of(Path.of("..", "gateway", "src", "main", "resources", "routes"),
-            Path.of("..", "kubernetes", "src", "main", "resources", "routes"),
-            Path.of("..", "sync", "src", "main", "resources", "routes"));
+    /** The built-in routes, the optional modules' included. */
+    private static final List<Path> ROUTES = List.of(Path.of("..", "routes"));
     private static final KubernetesSerialization YAML = new KubernetesSerialization();
     private static final String CONFIG_MOUNT = "/etc/caravan";
 
