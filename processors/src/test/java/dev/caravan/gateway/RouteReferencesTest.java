@@ -20,7 +20,7 @@ import dev.caravan.processors.config.GatewayConfig;
  */
 class RouteReferencesTest {
 
-    static final Path GATEWAY_ROUTES = Path.of("src", "main", "resources", "routes");
+    static final Path GATEWAY_ROUTES = Path.of("..", "routes");
 
     /**
      * The references of the route files {@code config} loads (not excluded by {@link GatewayBeans#excludedRoutes()})
