@@ -26,9 +26,10 @@ import dev.caravan.processors.config.CaravanFlags;
 
 /**
  * The application as {@code ./caravan run --routes DIR} starts it (camel-main with the gateway's own HTTP server):
- * routes copied to a folder reload live when edited or added (also route files that still use {@code platform-http:},
- * which the application serves on the gateway's server), Camel's own route metrics join the gateway's at /metrics, and
- * the server answers undecodable requests in the gateway's JSON error shape.
+ * routes copied to a folder reload live when edited or added (ingress's templated endpoint routes keep serving across
+ * a reload of their file; also route files that still use {@code platform-http:}, which the application serves on the
+ * gateway's server), Camel's own route metrics join the gateway's at /metrics, and the server answers undecodable
+ * requests in the gateway's JSON error shape.
  */
 class GatewayMainIT {
 
@@ -79,6 +80,27 @@ class GatewayMainIT {
         // the request path keeps working across the reload
         assertThat(client.postJson("/v1/completions",
                 "{\"model\":\"" + SIMS.model() + "\",\"prompt\":\"hi\"}").statusCode()).isEqualTo(200);
+    }
+
+    @Test
+    void editingIngressKeepsItsTemplatedEndpointsServing() throws IOException {
+        String completion = "{\"model\":\"" + SIMS.model() + "\",\"prompt\":\"hi\"}";
+        edit("ingress.camel.yaml", "- route:\n    id: stored-response\n", """
+                - route:
+                    id: ingress-edited
+                    from:
+                      uri: caravan-http:/ingress-edited
+                      steps:
+                        - setBody:
+                            constant: edited
+                - route:
+                    id: stored-response
+                """);
+        await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(200))
+                .until(() -> client.get("/ingress-edited").statusCode() == 200);
+        assertThat(client.postJson("/v1/completions", completion).statusCode()).isEqualTo(200);
+        assertThat(client.postJson("/v1/chat/completions", "{\"model\":\"" + SIMS.model()
+                + "\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}").statusCode()).isEqualTo(200);
     }
 
     @Test

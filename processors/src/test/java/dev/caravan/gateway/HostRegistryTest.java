@@ -6,6 +6,7 @@ import io.vertx.core.Vertx;
 import org.apache.camel.component.platform.http.PlatformHttpComponent;
 import org.apache.camel.component.platform.http.vertx.VertxPlatformHttpRouter;
 import org.apache.camel.impl.DefaultCamelContext;
+import org.apache.camel.model.RouteDefinition;
 import org.junit.jupiter.api.Test;
 
 import dev.caravan.processors.config.CaravanFlags;
@@ -51,8 +52,10 @@ class HostRegistryTest {
                     VertxPlatformHttpRouter.class)).isSameAs(gateway.beans().http().router());
             assertThat(context.getRouteDefinitions()).allSatisfy(r -> assertThat(r.getInput().getEndpointUri())
                     .doesNotStartWith("platform-http:"));
-            assertThat(context.getRouteDefinition("chat-completions").getInput().getEndpointUri())
-                    .isEqualTo("caravan-http:/v1/chat/completions?httpMethodRestrict=POST");
+            // an endpoint route is an instance of ingress's routeTemplate: its path is a template parameter
+            RouteDefinition chat = context.getRouteDefinition("chat-completions");
+            assertThat(chat.getInput().getEndpointUri()).isEqualTo("caravan-http:{{path}}?httpMethodRestrict=POST");
+            assertThat(chat.getTemplateParameters()).containsEntry("path", "/v1/chat/completions");
         } finally {
             gateway.beans().close();
         }
