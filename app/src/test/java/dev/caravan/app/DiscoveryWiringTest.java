@@ -8,11 +8,9 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse.BodyHandlers;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
-import java.util.stream.Stream;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
@@ -22,7 +20,6 @@ import org.apache.camel.CamelContext;
 import org.apache.camel.impl.DefaultCamelContext;
 import org.apache.camel.main.Main;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import dev.caravan.gateway.BeanNames;
 import dev.caravan.gateway.CaravanGateway;
@@ -170,21 +167,17 @@ class DiscoveryWiringTest {
     }
 
     @Test
-    void routesDirectoryWithTheDiscoveryFileStillStartsWithoutDiscovery(@TempDir Path dir) throws Exception {
-        for (String module : new String[] {"gateway", "kubernetes"}) {
-            try (Stream<Path> files = Files.list(Path.of("..", module, "src", "main", "resources", "routes"))) {
-                for (Path f : files.toList()) {
-                    Files.copy(f, dir.resolve(f.getFileName()));
-                }
-            }
-        }
+    void theRepositorysRoutesDirectoryStartsWithoutDiscoveryOrSync() throws Exception {
+        Path dir = Path.of("..", "routes");
         assertThat(dir.resolve(DiscoveryBeans.ROUTES_FILE)).exists();
+        assertThat(dir.resolve("sync.camel.yaml")).exists();
         Main main = GatewayMain.create(GatewayConfig.defaults().with(CaravanFlags.PORT, "0")
                 .with(CaravanFlags.PROMETHEUS_PORT, "-1")
                 .with(CaravanFlags.LOAD_CHECK_INTERVAL, "0").with(CaravanFlags.ROUTES, dir.toString()), Map.of());
         main.start();
         try {
             assertThat(main.getCamelContext().getRoute("discovery")).isNull();
+            assertThat(main.getCamelContext().getRoutes()).noneMatch(r -> r.getRouteId().startsWith("sync"));
             assertThat(main.getCamelContext().getRoute("liveness")).isNotNull();
         } finally {
             main.stop();
