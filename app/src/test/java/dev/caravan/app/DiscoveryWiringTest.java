@@ -32,8 +32,9 @@ import dev.caravan.policies.Worker;
 import dev.caravan.policies.WorkerRegistry;
 import dev.caravan.policies.WorkerRole;
 import dev.caravan.processors.config.ArgsParser;
-import dev.caravan.processors.config.CaravanFlags;
+import dev.caravan.processors.config.CoreFlags;
 import dev.caravan.processors.config.GatewayConfig;
+import dev.caravan.processors.metrics.MetricsFeature;
 
 /**
  * {@code --service-discovery} wires {@code discovery.camel.yaml} and its beans into both ways the gateway starts
@@ -47,12 +48,12 @@ class DiscoveryWiringTest {
 
     private static GatewayConfig discovering() {
         return GatewayConfig.defaults()
-                .with(CaravanFlags.PORT, "0").with(CaravanFlags.PROMETHEUS_PORT, "-1")
-                .with(CaravanFlags.LOAD_CHECK_INTERVAL, "0")
-                .with(CaravanFlags.SERVICE_DISCOVERY, "true")
-                .with(CaravanFlags.SELECTOR, "app=vllm,tier=gpu")
-                .with(CaravanFlags.SERVICE_DISCOVERY_NAMESPACE, "llm")
-                .with(CaravanFlags.SERVICE_DISCOVERY_PORT, "8000");
+                .with(CoreFlags.PORT, "0").with(MetricsFeature.PROMETHEUS_PORT, "-1")
+                .with(CoreFlags.LOAD_CHECK_INTERVAL, "0")
+                .with(CoreFlags.SERVICE_DISCOVERY, "true")
+                .with(CoreFlags.SELECTOR, "app=vllm,tier=gpu")
+                .with(CoreFlags.SERVICE_DISCOVERY_NAMESPACE, "llm")
+                .with(CoreFlags.SERVICE_DISCOVERY_PORT, "8000");
     }
 
     private static Pod readyPod(String name, String ip, Map<String, String> labels) {
@@ -71,7 +72,7 @@ class DiscoveryWiringTest {
     @Test
     void camelMainRegistersReadyPodsFromTheDiscoveryRouteInAllNamespaces() throws Exception {
         create(readyPod("main-0", "10.1.0.1", Map.of("app", "vllm", "tier", "gpu")));
-        Main main = GatewayMain.create(discovering().with(CaravanFlags.SERVICE_DISCOVERY_NAMESPACE, ""), Map.of());
+        Main main = GatewayMain.create(discovering().with(CoreFlags.SERVICE_DISCOVERY_NAMESPACE, ""), Map.of());
         main.bind("kubernetesClient", client);
         main.start();
         try {
@@ -113,12 +114,12 @@ class DiscoveryWiringTest {
     @Test
     void prefillDecodeDiscoveryIsReadyOnlyWithBothRoles() throws Exception {
         GatewayConfig pd = GatewayConfig.defaults()
-                .with(CaravanFlags.PORT, "0").with(CaravanFlags.PROMETHEUS_PORT, "-1")
-                .with(CaravanFlags.LOAD_CHECK_INTERVAL, "0")
-                .with(CaravanFlags.SERVICE_DISCOVERY, "true")
-                .with(CaravanFlags.SERVICE_DISCOVERY_NAMESPACE, "llm")
-                .with(CaravanFlags.PREFILL_SELECTOR, "app=sglang,role=prefill")
-                .with(CaravanFlags.DECODE_SELECTOR, "app=sglang,role=decode");
+                .with(CoreFlags.PORT, "0").with(MetricsFeature.PROMETHEUS_PORT, "-1")
+                .with(CoreFlags.LOAD_CHECK_INTERVAL, "0")
+                .with(CoreFlags.SERVICE_DISCOVERY, "true")
+                .with(CoreFlags.SERVICE_DISCOVERY_NAMESPACE, "llm")
+                .with(CoreFlags.PREFILL_SELECTOR, "app=sglang,role=prefill")
+                .with(CoreFlags.DECODE_SELECTOR, "app=sglang,role=decode");
         create(new PodBuilder(readyPod("pd-prefill", "10.2.0.1", Map.of("app", "sglang", "role", "prefill")))
                 .editMetadata().addToAnnotations("sglang.ai/bootstrap-port", "8998").endMetadata().build());
         CamelContext camel = new DefaultCamelContext();
@@ -146,9 +147,9 @@ class DiscoveryWiringTest {
 
     @Test
     void withoutTheFlagNeitherRouteNorBeansExist() throws Exception {
-        GatewayConfig plain = GatewayConfig.defaults().with(CaravanFlags.PORT, "0")
-                .with(CaravanFlags.PROMETHEUS_PORT, "-1")
-                .with(CaravanFlags.LOAD_CHECK_INTERVAL, "0");
+        GatewayConfig plain = GatewayConfig.defaults().with(CoreFlags.PORT, "0")
+                .with(MetricsFeature.PROMETHEUS_PORT, "-1")
+                .with(CoreFlags.LOAD_CHECK_INTERVAL, "0");
         Main main = GatewayMain.create(plain, Map.of());
         main.start();
         try {
@@ -171,17 +172,15 @@ class DiscoveryWiringTest {
 
     @Test
     void routesDirectoryWithTheDiscoveryFileStillStartsWithoutDiscovery(@TempDir Path dir) throws Exception {
-        for (String module : new String[] {"gateway", "kubernetes"}) {
-            try (Stream<Path> files = Files.list(Path.of("..", module, "src", "main", "resources", "routes"))) {
-                for (Path f : files.toList()) {
-                    Files.copy(f, dir.resolve(f.getFileName()));
-                }
+        try (Stream<Path> files = Files.list(Path.of("..", "routes"))) {
+            for (Path f : files.filter(f -> f.toString().endsWith(".camel.yaml")).toList()) {
+                Files.copy(f, dir.resolve(f.getFileName()));
             }
         }
         assertThat(dir.resolve(DiscoveryBeans.ROUTES_FILE)).exists();
-        Main main = GatewayMain.create(GatewayConfig.defaults().with(CaravanFlags.PORT, "0")
-                .with(CaravanFlags.PROMETHEUS_PORT, "-1")
-                .with(CaravanFlags.LOAD_CHECK_INTERVAL, "0").with(CaravanFlags.ROUTES, dir.toString()), Map.of());
+        Main main = GatewayMain.create(GatewayConfig.defaults().with(CoreFlags.PORT, "0")
+                .with(MetricsFeature.PROMETHEUS_PORT, "-1")
+                .with(CoreFlags.LOAD_CHECK_INTERVAL, "0").with(CoreFlags.ROUTES, dir.toString()), Map.of());
         main.start();
         try {
             assertThat(main.getCamelContext().getRoute("discovery")).isNull();
@@ -193,7 +192,7 @@ class DiscoveryWiringTest {
 
     @Test
     void discoveryWithoutSelectorIsRejectedNamingTheFlag() {
-        GatewayConfig noSelector = GatewayConfig.defaults().with(CaravanFlags.SERVICE_DISCOVERY, "true");
+        GatewayConfig noSelector = GatewayConfig.defaults().with(CoreFlags.SERVICE_DISCOVERY, "true");
         assertThatThrownBy(() -> DiscoveryBeans.discoveryConfig(noSelector))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("--selector");
@@ -211,18 +210,18 @@ class DiscoveryWiringTest {
         assertThat(c.namespace()).isEqualTo("llm");
         assertThat(c.resyncInterval()).isEqualTo(Duration.ofSeconds(30));
         // replica sync (caravan-sync) is on the class path too, and off in both configurations
-        assertThat(new GatewayBeans(cli.with(CaravanFlags.PORT, "0"), null, null).excludedRoutes())
+        assertThat(new GatewayBeans(cli.with(CoreFlags.PORT, "0"), null, null).excludedRoutes())
                 .isEqualTo("**/sync.camel.yaml");
-        assertThat(new GatewayBeans(GatewayConfig.defaults().with(CaravanFlags.PORT, "0"), null, null).excludedRoutes()
+        assertThat(new GatewayBeans(GatewayConfig.defaults().with(CoreFlags.PORT, "0"), null, null).excludedRoutes()
                 .split(",")).containsExactlyInAnyOrder("**/discovery.camel.yaml", "**/sync.camel.yaml");
     }
 
     @Test
     void prefillAndDecodeSelectorsComeFromTheirFlags() {
-        GatewayConfig pd = GatewayConfig.defaults().with(CaravanFlags.SERVICE_DISCOVERY, "true")
-                .with(CaravanFlags.PREFILL_SELECTOR, "app=sglang,role=prefill")
-                .with(CaravanFlags.DECODE_SELECTOR, "app=sglang,role=decode")
-                .with(CaravanFlags.BOOTSTRAP_PORT_ANNOTATION, "example.com/bootstrap");
+        GatewayConfig pd = GatewayConfig.defaults().with(CoreFlags.SERVICE_DISCOVERY, "true")
+                .with(CoreFlags.PREFILL_SELECTOR, "app=sglang,role=prefill")
+                .with(CoreFlags.DECODE_SELECTOR, "app=sglang,role=decode")
+                .with(CoreFlags.BOOTSTRAP_PORT_ANNOTATION, "example.com/bootstrap");
         var c = DiscoveryBeans.discoveryConfig(pd);
         assertThat(c.prefillDecodeMode()).isTrue();
         assertThat(c.prefillSelector().pairs()).isEqualTo(Map.of("app", "sglang", "role", "prefill"));

@@ -18,12 +18,22 @@ import dev.caravan.processors.config.GatewayConfig;
  */
 class SyncRouteReferencesTest {
 
-    private static final Path SYNC_ROUTES = Path.of("..", "routes");
-    private static final Path GATEWAY_ROUTES = Path.of("..", "gateway", "src", "main", "resources", "routes");
+    /** The routes module's folder: every route file, this module's and the other optional one's too. */
+    private static final Path ROUTES = Path.of("..", "routes");
+    /** The route files of the optional modules, loaded only when the configuration turns them on. */
+    private static final List<String> OPTIONAL_FILES = List.of("discovery.camel.yaml", "sync.camel.yaml");
 
-    private static List<RouteReferences.Reference> references(Path dir) {
+    /** The references of this module's route file. */
+    private static List<RouteReferences.Reference> moduleReferences() {
+        return new ArrayList<>(RouteReferences.in(ROUTES.resolve(SyncBeans.ROUTES_FILE)));
+    }
+
+    /** The references of the built-in route files, the optional modules' left out. */
+    private static List<RouteReferences.Reference> gatewayReferences() {
         List<RouteReferences.Reference> found = new ArrayList<>();
-        RouteReferences.routeFiles(dir).forEach(f -> found.addAll(RouteReferences.in(f)));
+        RouteReferences.routeFiles(ROUTES).stream()
+                .filter(f -> !OPTIONAL_FILES.contains(f.getFileName().toString()))
+                .forEach(f -> found.addAll(RouteReferences.in(f)));
         return found;
     }
 
@@ -31,12 +41,12 @@ class SyncRouteReferencesTest {
     void everyReferenceResolvesWithSyncOn() {
         try (GatewayBeans beans = new GatewayBeans(Replicas.config(0, List.of("127.0.0.1:1")), null, null)) {
             assertThat(beans.excludedRoutes()).doesNotContain(SyncBeans.ROUTES_FILE);
-            List<RouteReferences.Reference> refs = references(SYNC_ROUTES);
+            List<RouteReferences.Reference> refs = moduleReferences();
             assertThat(refs).extracting(RouteReferences.Reference::bean).contains(SyncBeans.HAZELCAST_INSTANCE,
                     SyncBeans.DRAIN_DECISIONS, SyncBeans.APPLY_PEER_DECISIONS, SyncBeans.REPORT_LOADS,
                     SyncBeans.APPLY_PEER_LOADS, SyncBeans.APPLY_PEER_SESSION, SyncBeans.TRACK_MEMBERS,
                     SyncBeans.TOUCH_SESSIONS, SyncBeans.RECORD_FAILURE);
-            refs.addAll(references(GATEWAY_ROUTES));
+            refs.addAll(gatewayReferences());
             assertThat(RouteReferences.unresolved(refs, beans.beans())).isEmpty();
         }
     }
