@@ -22,11 +22,12 @@ import org.junit.jupiter.api.Test;
 
 import dev.caravan.policies.kv.BlockKeys;
 import dev.caravan.policies.kv.KvBlockIndex;
-import dev.caravan.processors.config.CaravanFlags;
+import dev.caravan.processors.config.CoreFlags;
 import dev.caravan.processors.forward.ForwardStreamProcessor;
 import dev.caravan.processors.tokens.EngineDialect;
 import dev.caravan.processors.tokens.LocalModel;
 import dev.caravan.processors.tokens.ModelFiles;
+import dev.caravan.processors.tokens.TokensFeature;
 import dev.caravan.sim.SimConfig;
 import dev.caravan.sim.SimEngine;
 import dev.caravan.sim.SimFleet;
@@ -59,8 +60,8 @@ class PromptTokensIT {
     static void start() throws IOException {
         System.setProperty("ENGINE_CACHE_DIR", Path.of("target/djl-cache").toAbsolutePath().toString());
         fleet = SimFleet.start(2, KvFixtures.publishing(SimConfig.builder()).tokenizer(NEMO).build());
-        gateway = GatewayHarness.start(GatewayHarness.config(List.of()).with(CaravanFlags.POLICY_NAME, "kv_aware")
-                .with(CaravanFlags.MODEL_PATH, NEMO.toString()));
+        gateway = GatewayHarness.start(GatewayHarness.config(List.of()).with(CoreFlags.POLICY_NAME, "kv_aware")
+                .with(TokensFeature.MODEL_PATH, NEMO.toString()));
         index = gateway.gateway().beans().kv().index();
         local = LocalModel.load(new ModelFiles("mistral_nemo", NEMO, null, null), null, EngineDialect.VLLM,
                 Clock.systemUTC());
