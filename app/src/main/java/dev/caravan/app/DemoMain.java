@@ -12,9 +12,9 @@ import org.apache.camel.main.MainListenerSupport;
 
 import dev.caravan.gateway.CaravanGateway;
 import dev.caravan.processors.config.ArgsParser;
-import dev.caravan.processors.config.CaravanFlags;
 import dev.caravan.processors.config.ConfigResolver;
 import dev.caravan.policies.Worker;
+import dev.caravan.processors.config.CoreFlags;
 import dev.caravan.processors.config.GatewayConfig;
 import dev.caravan.sim.SimConfig;
 import dev.caravan.sim.SimFleet;
@@ -132,8 +132,8 @@ public final class DemoMain {
         }
         ConfigResolver.Resolved resolved = ConfigResolver.resolve(gatewayArgs.toArray(String[]::new),
                 Map.of(), Path.of("").toAbsolutePath());
-        GatewayMain.applyLogLevel(resolved.config().get(CaravanFlags.LOG_LEVEL));
-        LogFile.add(resolved.config().get(CaravanFlags.LOG_DIR));
+        GatewayMain.applyLogLevel(resolved.config().get(CoreFlags.LOG_LEVEL));
+        LogFile.add(resolved.config().get(CoreFlags.LOG_DIR));
         if (gateways > 1) {
             MultiGatewayDemo.run(gateways, resolved, modelDir, engines, onStarted);
             return;

@@ -21,11 +21,13 @@ import dev.caravan.gateway.GatewayBeans;
 import dev.caravan.policies.Worker;
 import dev.caravan.processors.config.ArgsParser;
 import dev.caravan.processors.config.CaravanFlag;
-import dev.caravan.processors.config.CaravanFlags;
 import dev.caravan.processors.config.ConfigResolver;
+import dev.caravan.processors.config.CoreFlags;
 import dev.caravan.processors.config.GatewayConfig;
+import dev.caravan.processors.flow.FlowFeature;
 import dev.caravan.processors.http.GatewayHttpServer;
 import dev.caravan.processors.http.ListenException;
+import dev.caravan.processors.metrics.MetricsFeature;
 
 /**
  * {@code ./caravan run}: the gateway as a camel-main application. Resolves the configuration (flags &gt; environment &gt;
@@ -54,15 +56,15 @@ public final class GatewayMain {
                 System.out.println(ArgsParser.help());
                 return;
             }
-            applyLogLevel(resolved.config().get(CaravanFlags.LOG_LEVEL));
-            LogFile.add(resolved.config().get(CaravanFlags.LOG_DIR));
+            applyLogLevel(resolved.config().get(CoreFlags.LOG_LEVEL));
+            LogFile.add(resolved.config().get(CoreFlags.LOG_DIR));
             LOG.info("Configuration from {}", String.join(" < ", resolved.sources()));
             warnAboutKeysOnCommandLine(args);
             // a taken port fails in a second instead of after loading everything (start() checks again when binding)
             GatewayHttpServer.checkFree(resolved.config().host(), resolved.config().port());
-            int metricsPort = resolved.config().getInt(CaravanFlags.PROMETHEUS_PORT);
+            int metricsPort = resolved.config().getInt(MetricsFeature.PROMETHEUS_PORT);
             if (metricsPort > 0) {
-                String metricsHost = resolved.config().get(CaravanFlags.PROMETHEUS_HOST);
+                String metricsHost = resolved.config().get(MetricsFeature.PROMETHEUS_HOST);
                 try {
                     GatewayHttpServer.checkFree(metricsHost, metricsPort);
                 } catch (ListenException e) {
@@ -102,7 +104,7 @@ public final class GatewayMain {
     static List<String> keysOnCommandLine(String[] args) {
         Map<String, String> flags = ArgsParser.parse(args).properties();
         List<String> warnings = new ArrayList<>();
-        for (CaravanFlag key : List.of(CaravanFlags.API_KEY, CaravanFlags.ADMIN_API_KEY)) {
+        for (CaravanFlag key : List.of(CoreFlags.API_KEY, CoreFlags.ADMIN_API_KEY)) {
             String value = flags.get(key.key());
             if (value != null && !value.isEmpty() && !value.contains("{{")) {
                 warnings.add(key.flag() + " on the command line is visible in the process list and the pod spec: set "
@@ -163,7 +165,7 @@ public final class GatewayMain {
         props.putAll(camelProperties(config, beans.excludedRoutes()));
         // camel-main's JVM hook waits for the context only this long (plus 15 s): it must cover the drain
         props.putIfAbsent("camel.main.shutdownTimeout",
-                Long.toString(config.getLong(CaravanFlags.SHUTDOWN_GRACE_PERIOD_SECS) + 15));
+                Long.toString(config.getLong(FlowFeature.SHUTDOWN_GRACE_PERIOD_SECS) + 15));
         props.forEach(main::addOverrideProperty);
         main.addMainListener(new MainListenerSupport() {
             @Override
@@ -196,7 +198,7 @@ public final class GatewayMain {
         if (!excluded.isEmpty()) {
             p.put("camel.main.routesExcludePattern", excluded);
         }
-        String routesDir = config.get(CaravanFlags.ROUTES);
+        String routesDir = config.get(CoreFlags.ROUTES);
         if (routesDir.isEmpty()) {
             p.put("camel.main.routesIncludePattern", CaravanGateway.BUILT_IN_ROUTES);
         } else {

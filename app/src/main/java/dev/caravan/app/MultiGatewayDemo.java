@@ -16,11 +16,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import dev.caravan.gateway.CaravanGateway;
-import dev.caravan.processors.config.CaravanFlags;
 import dev.caravan.processors.config.ConfigResolver;
+import dev.caravan.processors.config.CoreFlags;
 import dev.caravan.processors.config.GatewayConfig;
 import dev.caravan.processors.http.GatewayHttpServer;
 import dev.caravan.processors.http.ServerEventLoops;
+import dev.caravan.processors.metrics.MetricsFeature;
 import dev.caravan.sim.SimFleet;
 
 /**
@@ -51,10 +52,10 @@ final class MultiGatewayDemo {
         GatewayConfig base = resolved.config();
         List<GatewayConfig> configs = new ArrayList<>();
         for (int i = 0; i < gateways; i++) {
-            GatewayConfig c = base.port() == 0 ? base : base.with(CaravanFlags.PORT, Integer.toString(base.port() + i));
-            int metrics = base.getInt(CaravanFlags.PROMETHEUS_PORT);
+            GatewayConfig c = base.port() == 0 ? base : base.with(CoreFlags.PORT, Integer.toString(base.port() + i));
+            int metrics = base.getInt(MetricsFeature.PROMETHEUS_PORT);
             if (metrics > 0) { // each replica's own metrics listener, on consecutive ports as the gateways are
-                c = c.with(CaravanFlags.PROMETHEUS_PORT, Integer.toString(metrics + i));
+                c = c.with(MetricsFeature.PROMETHEUS_PORT, Integer.toString(metrics + i));
             }
             GatewayHttpServer.checkFree(c.host(), c.port()); // a taken port fails before anything starts
             configs.add(c);
@@ -107,12 +108,12 @@ final class MultiGatewayDemo {
         boolean given = gatewayArgs.stream().anyMatch(a -> a.equals("--sync") || a.startsWith("--sync="));
         if (!given) {
             gatewayArgs.add("--sync");
-            gatewayArgs.add(CaravanFlags.SYNC_HAZELCAST);
+            gatewayArgs.add(CoreFlags.SYNC_HAZELCAST);
         }
     }
 
     private static boolean syncing(GatewayConfig c) {
-        return CaravanFlags.SYNC_HAZELCAST.equals(c.get(CaravanFlags.SYNC_MODE));
+        return CoreFlags.SYNC_HAZELCAST.equals(c.get(CoreFlags.SYNC_MODE));
     }
 
     /**
@@ -121,11 +122,11 @@ final class MultiGatewayDemo {
      */
     static List<GatewayConfig> syncCluster(List<GatewayConfig> configs) {
         GatewayConfig base = configs.get(0);
-        if (!syncing(base) || !base.getList(CaravanFlags.SYNC_MEMBERS).isEmpty()
-                || base.getBoolean(CaravanFlags.SYNC_KUBERNETES)) {
+        if (!syncing(base) || !base.getList(CoreFlags.SYNC_MEMBERS).isEmpty()
+                || base.getBoolean(CoreFlags.SYNC_KUBERNETES)) {
             return configs;
         }
-        int first = base.getInt(CaravanFlags.SYNC_PORT);
+        int first = base.getInt(CoreFlags.SYNC_PORT);
         boolean ephemeral = first == 0 || base.port() == 0;
         List<Integer> ports = new ArrayList<>();
         for (int i = 0; i < configs.size(); i++) {
@@ -141,13 +142,13 @@ final class MultiGatewayDemo {
             ports.add(port);
         }
         String members = String.join(",", ports.stream().map(p -> DemoMain.DEMO_HOST + ":" + p).toList());
-        String secret = base.isSet(CaravanFlags.SYNC_SECRET) ? base.get(CaravanFlags.SYNC_SECRET) : randomSecret();
+        String secret = base.isSet(CoreFlags.SYNC_SECRET) ? base.get(CoreFlags.SYNC_SECRET) : randomSecret();
         List<GatewayConfig> out = new ArrayList<>();
         for (int i = 0; i < configs.size(); i++) {
-            out.add(configs.get(i).with(CaravanFlags.SYNC_HOST, DemoMain.DEMO_HOST)
-                    .with(CaravanFlags.SYNC_PORT, Integer.toString(ports.get(i)))
-                    .with(CaravanFlags.SYNC_MEMBERS, members)
-                    .with(CaravanFlags.SYNC_SECRET, secret));
+            out.add(configs.get(i).with(CoreFlags.SYNC_HOST, DemoMain.DEMO_HOST)
+                    .with(CoreFlags.SYNC_PORT, Integer.toString(ports.get(i)))
+                    .with(CoreFlags.SYNC_MEMBERS, members)
+                    .with(CoreFlags.SYNC_SECRET, secret));
         }
         return out;
     }

@@ -11,9 +11,10 @@ import org.apache.camel.main.Main;
 import org.apache.camel.main.MainListenerSupport;
 
 import dev.caravan.gateway.CaravanGateway;
-import dev.caravan.processors.config.CaravanFlags;
 import dev.caravan.processors.config.ConfigResolver;
+import dev.caravan.processors.config.CoreFlags;
 import dev.caravan.processors.config.GatewayConfig;
+import dev.caravan.processors.pd.PdFeature;
 import dev.caravan.sim.EngineRole;
 import dev.caravan.sim.SimEngine;
 import dev.caravan.sim.SimFleet;
@@ -37,8 +38,8 @@ final class PdDemo {
         DemoMain.withKvTokenizer(gatewayArgs, modelDir);
         ConfigResolver.Resolved resolved = ConfigResolver.resolve(gatewayArgs.toArray(String[]::new), Map.of(),
                 Path.of("").toAbsolutePath());
-        GatewayMain.applyLogLevel(resolved.config().get(CaravanFlags.LOG_LEVEL));
-        LogFile.add(resolved.config().get(CaravanFlags.LOG_DIR));
+        GatewayMain.applyLogLevel(resolved.config().get(CoreFlags.LOG_LEVEL));
+        LogFile.add(resolved.config().get(CoreFlags.LOG_DIR));
         try (SimFleet prefill = SimFleet.start(perRole, DemoMain.engineConfig(modelDir).role(EngineRole.PREFILL)
                 .bootstrapPort(0).build());
              SimFleet decode = SimFleet.start(perRole, DemoMain.engineConfig(modelDir).role(EngineRole.DECODE).build())) {
@@ -47,9 +48,9 @@ final class PdDemo {
                 groups.add(e.url() + " " + e.bootstrapPort());
             }
             GatewayConfig config = resolved.config()
-                    .with(CaravanFlags.PD_DISAGGREGATION, "true")
-                    .with(CaravanFlags.PREFILL, String.join(",", groups))
-                    .with(CaravanFlags.DECODE, String.join(",", decode.urls()));
+                    .with(PdFeature.PD_DISAGGREGATION, "true")
+                    .with(PdFeature.PREFILL, String.join(",", groups))
+                    .with(PdFeature.DECODE, String.join(",", decode.urls()));
             Main main = GatewayMain.create(config, resolved.others());
             String model = prefill.engine(0).config().model();
             main.addMainListener(new MainListenerSupport() {
@@ -77,7 +78,7 @@ final class PdDemo {
     }
 
     static String banner(String gw, List<String> prefill, List<String> decode, String model, GatewayConfig config) {
-        String mode = config.get(CaravanFlags.PD_MODE);
+        String mode = config.get(PdFeature.PD_MODE);
         String chat = "{\"model\":\"" + model + "\",\"messages\":[{\"role\":\"user\",\"content\":\"Tell me about caravans\"}]}";
         String stream = "{\"model\":\"" + model + "\",\"stream\":true,\"max_tokens\":32,"
                 + "\"messages\":[{\"role\":\"user\",\"content\":\"Tell me about caravans\"}]}";

@@ -8,9 +8,11 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse.BodyHandlers;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import java.util.stream.Stream;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
@@ -20,6 +22,7 @@ import org.apache.camel.CamelContext;
 import org.apache.camel.impl.DefaultCamelContext;
 import org.apache.camel.main.Main;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import dev.caravan.gateway.BeanNames;
 import dev.caravan.gateway.CaravanGateway;
@@ -29,8 +32,9 @@ import dev.caravan.policies.Worker;
 import dev.caravan.policies.WorkerRegistry;
 import dev.caravan.policies.WorkerRole;
 import dev.caravan.processors.config.ArgsParser;
-import dev.caravan.processors.config.CaravanFlags;
+import dev.caravan.processors.config.CoreFlags;
 import dev.caravan.processors.config.GatewayConfig;
+import dev.caravan.processors.metrics.MetricsFeature;
 
 /**
  * {@code --service-discovery} wires {@code discovery.camel.yaml} and its beans into both ways the gateway starts
@@ -44,12 +48,12 @@ class DiscoveryWiringTest {
 
     private static GatewayConfig discovering() {
         return GatewayConfig.defaults()
-                .with(CaravanFlags.PORT, "0").with(CaravanFlags.PROMETHEUS_PORT, "-1")
-                .with(CaravanFlags.LOAD_CHECK_INTERVAL, "0")
-                .with(CaravanFlags.SERVICE_DISCOVERY, "true")
-                .with(CaravanFlags.SELECTOR, "app=vllm,tier=gpu")
-                .with(CaravanFlags.SERVICE_DISCOVERY_NAMESPACE, "llm")
-                .with(CaravanFlags.SERVICE_DISCOVERY_PORT, "8000");
+                .with(CoreFlags.PORT, "0").with(MetricsFeature.PROMETHEUS_PORT, "-1")
+                .with(CoreFlags.LOAD_CHECK_INTERVAL, "0")
+                .with(CoreFlags.SERVICE_DISCOVERY, "true")
+                .with(CoreFlags.SELECTOR, "app=vllm,tier=gpu")
+                .with(CoreFlags.SERVICE_DISCOVERY_NAMESPACE, "llm")
+                .with(CoreFlags.SERVICE_DISCOVERY_PORT, "8000");
     }
 
     private static Pod readyPod(String name, String ip, Map<String, String> labels) {
@@ -68,7 +72,7 @@ class DiscoveryWiringTest {
     @Test
     void camelMainRegistersReadyPodsFromTheDiscoveryRouteInAllNamespaces() throws Exception {
         create(readyPod("main-0", "10.1.0.1", Map.of("app", "vllm", "tier", "gpu")));
-        Main main = GatewayMain.create(discovering().with(CaravanFlags.SERVICE_DISCOVERY_NAMESPACE, ""), Map.of());
+        Main main = GatewayMain.create(discovering().with(CoreFlags.SERVICE_DISCOVERY_NAMESPACE, ""), Map.of());
         main.bind("kubernetesClient", client);
         main.start();
         try {
@@ -110,12 +114,12 @@ class DiscoveryWiringTest {
     @Test
     void prefillDecodeDiscoveryIsReadyOnlyWithBothRoles() throws Exception {
         GatewayConfig pd = GatewayConfig.defaults()
-                .with(CaravanFlags.PORT, "0").with(CaravanFlags.PROMETHEUS_PORT, "-1")
-                .with(CaravanFlags.LOAD_CHECK_INTERVAL, "0")
-                .with(CaravanFlags.SERVICE_DISCOVERY, "true")
-                .with(CaravanFlags.SERVICE_DISCOVERY_NAMESPACE, "llm")
-                .with(CaravanFlags.PREFILL_SELECTOR, "app=sglang,role=prefill")
-                .with(CaravanFlags.DECODE_SELECTOR, "app=sglang,role=decode");
+                .with(CoreFlags.PORT, "0").with(MetricsFeature.PROMETHEUS_PORT, "-1")
+                .with(CoreFlags.LOAD_CHECK_INTERVAL, "0")
+                .with(CoreFlags.SERVICE_DISCOVERY, "true")
+                .with(CoreFlags.SERVICE_DISCOVERY_NAMESPACE, "llm")
+                .with(CoreFlags.PREFILL_SELECTOR, "app=sglang,role=prefill")
+                .with(CoreFlags.DECODE_SELECTOR, "app=sglang,role=decode");
         create(new PodBuilder(readyPod("pd-prefill", "10.2.0.1", Map.of("app", "sglang", "role", "prefill")))
                 .editMetadata().addToAnnotations("sglang.ai/bootstrap-port", "8998").endMetadata().build());
         CamelContext camel = new DefaultCamelContext();
@@ -143,9 +147,9 @@ class DiscoveryWiringTest {
 
     @Test
     void withoutTheFlagNeitherRouteNorBeansExist() throws Exception {
-        GatewayConfig plain = GatewayConfig.defaults().with(CaravanFlags.PORT, "0")
-                .with(CaravanFlags.PROMETHEUS_PORT, "-1")
-                .with(CaravanFlags.LOAD_CHECK_INTERVAL, "0");
+        GatewayConfig plain = GatewayConfig.defaults().with(CoreFlags.PORT, "0")
+                .with(MetricsFeature.PROMETHEUS_PORT, "-1")
+                .with(CoreFlags.LOAD_CHECK_INTERVAL, "0");
         Main main = GatewayMain.create(plain, Map.of());
         main.start();
         try {
@@ -167,17 +171,19 @@ class DiscoveryWiringTest {
     }
 
     @Test
-    void theRepositorysRoutesDirectoryStartsWithoutDiscoveryOrSync() throws Exception {
-        Path dir = Path.of("..", "routes");
+    void routesDirectoryWithTheDiscoveryFileStillStartsWithoutDiscovery(@TempDir Path dir) throws Exception {
+        try (Stream<Path> files = Files.list(Path.of("..", "routes"))) {
+            for (Path f : files.filter(f -> f.toString().endsWith(".camel.yaml")).toList()) {
+                Files.copy(f, dir.resolve(f.getFileName()));
+            }
+        }
         assertThat(dir.resolve(DiscoveryBeans.ROUTES_FILE)).exists();
-        assertThat(dir.resolve("sync.camel.yaml")).exists();
-        Main main = GatewayMain.create(GatewayConfig.defaults().with(CaravanFlags.PORT, "0")
-                .with(CaravanFlags.PROMETHEUS_PORT, "-1")
-                .with(CaravanFlags.LOAD_CHECK_INTERVAL, "0").with(CaravanFlags.ROUTES, dir.toString()), Map.of());
+        Main main = GatewayMain.create(GatewayConfig.defaults().with(CoreFlags.PORT, "0")
+                .with(MetricsFeature.PROMETHEUS_PORT, "-1")
+                .with(CoreFlags.LOAD_CHECK_INTERVAL, "0").with(CoreFlags.ROUTES, dir.toString()), Map.of());
         main.start();
         try {
             assertThat(main.getCamelContext().getRoute("discovery")).isNull();
-            assertThat(main.getCamelContext().getRoutes()).noneMatch(r -> r.getRouteId().startsWith("sync"));
             assertThat(main.getCamelContext().getRoute("liveness")).isNotNull();
         } finally {
             main.stop();
@@ -186,7 +192,7 @@ class DiscoveryWiringTest {
 
     @Test
     void discoveryWithoutSelectorIsRejectedNamingTheFlag() {
-        GatewayConfig noSelector = GatewayConfig.defaults().with(CaravanFlags.SERVICE_DISCOVERY, "true");
+        GatewayConfig noSelector = GatewayConfig.defaults().with(CoreFlags.SERVICE_DISCOVERY, "true");
         assertThatThrownBy(() -> DiscoveryBeans.discoveryConfig(noSelector))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("--selector");
@@ -204,18 +210,18 @@ class DiscoveryWiringTest {
         assertThat(c.namespace()).isEqualTo("llm");
         assertThat(c.resyncInterval()).isEqualTo(Duration.ofSeconds(30));
         // replica sync (caravan-sync) is on the class path too, and off in both configurations
-        assertThat(new GatewayBeans(cli.with(CaravanFlags.PORT, "0"), null, null).excludedRoutes())
+        assertThat(new GatewayBeans(cli.with(CoreFlags.PORT, "0"), null, null).excludedRoutes())
                 .isEqualTo("**/sync.camel.yaml");
-        assertThat(new GatewayBeans(GatewayConfig.defaults().with(CaravanFlags.PORT, "0"), null, null).excludedRoutes()
+        assertThat(new GatewayBeans(GatewayConfig.defaults().with(CoreFlags.PORT, "0"), null, null).excludedRoutes()
                 .split(",")).containsExactlyInAnyOrder("**/discovery.camel.yaml", "**/sync.camel.yaml");
     }
 
     @Test
     void prefillAndDecodeSelectorsComeFromTheirFlags() {
-        GatewayConfig pd = GatewayConfig.defaults().with(CaravanFlags.SERVICE_DISCOVERY, "true")
-                .with(CaravanFlags.PREFILL_SELECTOR, "app=sglang,role=prefill")
-                .with(CaravanFlags.DECODE_SELECTOR, "app=sglang,role=decode")
-                .with(CaravanFlags.BOOTSTRAP_PORT_ANNOTATION, "example.com/bootstrap");
+        GatewayConfig pd = GatewayConfig.defaults().with(CoreFlags.SERVICE_DISCOVERY, "true")
+                .with(CoreFlags.PREFILL_SELECTOR, "app=sglang,role=prefill")
+                .with(CoreFlags.DECODE_SELECTOR, "app=sglang,role=decode")
+                .with(CoreFlags.BOOTSTRAP_PORT_ANNOTATION, "example.com/bootstrap");
         var c = DiscoveryBeans.discoveryConfig(pd);
         assertThat(c.prefillDecodeMode()).isTrue();
         assertThat(c.prefillSelector().pairs()).isEqualTo(Map.of("app", "sglang", "role", "prefill"));

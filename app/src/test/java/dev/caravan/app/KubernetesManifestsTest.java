@@ -45,7 +45,7 @@ import org.junit.jupiter.api.Test;
 
 import dev.caravan.policies.WorkerRole;
 import dev.caravan.processors.config.CaravanFlag;
-import dev.caravan.processors.config.CaravanFlags;
+import dev.caravan.processors.config.CoreFlags;
 import dev.caravan.processors.config.GatewayConfig;
 import dev.caravan.kubernetes.DiscoveredWorker;
 import dev.caravan.kubernetes.DiscoveryBeans;
@@ -68,7 +68,7 @@ import dev.caravan.sync.SyncConfig;
 class KubernetesManifestsTest {
 
     private static final Path K8S = Path.of("..", "config", "k8s");
-    /** The built-in routes, the optional modules' included. */
+    /** The built-in routes: the routes module's folder holds every one, the optional modules' too. */
     private static final List<Path> ROUTES = List.of(Path.of("..", "routes"));
     private static final KubernetesSerialization YAML = new KubernetesSerialization();
     private static final String CONFIG_MOUNT = "/etc/caravan";
@@ -123,7 +123,7 @@ class KubernetesManifestsTest {
         Map<String, String> props = new TreeMap<>();
         gatewayProperties().forEach((k, v) -> props.put((String) k, (String) v));
         // what CARAVAN_DISCOVERY_NAMESPACE (downward API) adds in the pod
-        props.put(CaravanFlags.SERVICE_DISCOVERY_NAMESPACE.key(), namespace);
+        props.put(CoreFlags.SERVICE_DISCOVERY_NAMESPACE.key(), namespace);
         return GatewayConfig.of(props);
     }
 
@@ -236,7 +236,7 @@ class KubernetesManifestsTest {
         Properties props = gatewayProperties();
         Pattern secretRef = Pattern.compile("\\{\\{secret:([a-z0-9.-]+)/([A-Za-z0-9._-]+)}}");
         Set<String> secrets = new TreeSet<>();
-        for (CaravanFlag key : List.of(CaravanFlags.API_KEY, CaravanFlags.ADMIN_API_KEY, CaravanFlags.SYNC_SECRET)) {
+        for (CaravanFlag key : List.of(CoreFlags.API_KEY, CoreFlags.ADMIN_API_KEY, CoreFlags.SYNC_SECRET)) {
             Matcher m = secretRef.matcher(props.getProperty(key.key(), ""));
             assertThat(m.matches()).as(key.key() + " is a {{secret:name/key}} reference").isTrue();
             secrets.add(m.group(1));
@@ -254,11 +254,11 @@ class KubernetesManifestsTest {
         boundToTheGateway(reader.getMetadata().getName(), one("gateway-rbac.yaml", ServiceAccount.class));
 
         Container c = container(one("gateway-deployment.yaml", Deployment.class));
-        assertThat(c.getArgs()).doesNotContain(CaravanFlags.API_KEY.flag(), CaravanFlags.ADMIN_API_KEY.flag(),
-                CaravanFlags.SYNC_SECRET.flag());
+        assertThat(c.getArgs()).doesNotContain(CoreFlags.API_KEY.flag(), CoreFlags.ADMIN_API_KEY.flag(),
+                CoreFlags.SYNC_SECRET.flag());
         assertThat(c.getEnv()).noneSatisfy(e -> assertThat(e.getName())
-                .isIn(CaravanFlags.API_KEY.envVar(), CaravanFlags.ADMIN_API_KEY.envVar(),
-                        CaravanFlags.SYNC_SECRET.envVar()));
+                .isIn(CoreFlags.API_KEY.envVar(), CoreFlags.ADMIN_API_KEY.envVar(),
+                        CoreFlags.SYNC_SECRET.envVar()));
     }
 
     @Test
@@ -292,7 +292,7 @@ class KubernetesManifestsTest {
             });
         });
         assertThat(c.getEnv()).anySatisfy(e -> {
-            assertThat(e.getName()).isEqualTo(CaravanFlags.SERVICE_DISCOVERY_NAMESPACE.envVar());
+            assertThat(e.getName()).isEqualTo(CoreFlags.SERVICE_DISCOVERY_NAMESPACE.envVar());
             assertThat(e.getValueFrom().getFieldRef().getFieldPath()).isEqualTo("metadata.namespace");
         });
 
@@ -311,7 +311,7 @@ class KubernetesManifestsTest {
     @Test
     void replicasSyncThroughKubernetesDiscoveryOfTheHeadlessService() throws IOException {
         GatewayConfig config = gatewayConfig("llm");
-        assertThat(config.get(CaravanFlags.SYNC_MODE)).isEqualTo(CaravanFlags.SYNC_HAZELCAST);
+        assertThat(config.get(CoreFlags.SYNC_MODE)).isEqualTo(CoreFlags.SYNC_HAZELCAST);
         SyncConfig sync = SyncConfig.from(config);
         assertThat(sync.kubernetes()).isTrue();
         assertThat(sync.members()).isEmpty();
@@ -329,16 +329,16 @@ class KubernetesManifestsTest {
     @Test
     void syncPortIsOpenOnlyToGatewayPodsAndDiscoveryMayOnlyRead() throws IOException {
         Service sync = one("gateway-sync.yaml", Service.class);
-        assertThat(sync.getMetadata().getName()).isEqualTo(CaravanFlags.SYNC_DEFAULT_KUBERNETES_SERVICE);
+        assertThat(sync.getMetadata().getName()).isEqualTo(CoreFlags.SYNC_DEFAULT_KUBERNETES_SERVICE);
         assertThat(sync.getSpec().getClusterIP()).isEqualTo("None");
-        assertThat(sync.getSpec().getPorts().get(0).getPort()).isEqualTo(CaravanFlags.SYNC_DEFAULT_PORT);
+        assertThat(sync.getSpec().getPorts().get(0).getPort()).isEqualTo(CoreFlags.SYNC_DEFAULT_PORT);
         Map<String, String> gatewayPods = Map.of("app.kubernetes.io/name", "caravan");
         assertThat(sync.getSpec().getSelector()).isEqualTo(gatewayPods);
         io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy policy = one("gateway-sync.yaml",
                 io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy.class);
         assertThat(policy.getSpec().getPodSelector().getMatchLabels()).isEqualTo(gatewayPods);
         var syncRule = policy.getSpec().getIngress().stream()
-                .filter(r -> r.getPorts().stream().anyMatch(p -> p.getPort().getIntVal() == CaravanFlags.SYNC_DEFAULT_PORT))
+                .filter(r -> r.getPorts().stream().anyMatch(p -> p.getPort().getIntVal() == CoreFlags.SYNC_DEFAULT_PORT))
                 .toList();
         assertThat(syncRule).hasSize(1);
         assertThat(syncRule.get(0).getFrom()).hasSize(1);

@@ -36,7 +36,7 @@ import dev.caravan.bench.whatif.WhatIfRunner;
 import dev.caravan.bench.workload.NoisyNeighbourWorkload;
 import dev.caravan.bench.workload.TruncatedWorkload;
 import dev.caravan.bench.workload.Workload;
-import dev.caravan.processors.config.CaravanFlags;
+import dev.caravan.processors.config.CoreFlags;
 import dev.caravan.sim.SimConfig;
 
 import io.vertx.core.Vertx;
@@ -75,8 +75,8 @@ public final class BenchRunner {
 
         public Config {
             gateway = gateway == null ? List.of() : List.copyOf(gateway);
-            sync = sync == null ? CaravanFlags.SYNC_NONE : sync;
-            if (!sync.equals(CaravanFlags.SYNC_NONE) && !sync.equals(CaravanFlags.SYNC_HAZELCAST)) {
+            sync = sync == null ? CoreFlags.SYNC_NONE : sync;
+            if (!sync.equals(CoreFlags.SYNC_NONE) && !sync.equals(CoreFlags.SYNC_HAZELCAST)) {
                 throw new IllegalArgumentException("--sync must be none or hazelcast, was " + sync);
             }
             if (gateways < 1) {
@@ -201,8 +201,8 @@ public final class BenchRunner {
      */
     private Map<String, String> replicaOptions(PolicySpec spec) {
         Map<String, String> options = new LinkedHashMap<>(spec.options());
-        if (config.sync().equals(CaravanFlags.SYNC_HAZELCAST)) {
-            options.putIfAbsent("sync", CaravanFlags.SYNC_HAZELCAST);
+        if (config.sync().equals(CoreFlags.SYNC_HAZELCAST)) {
+            options.putIfAbsent("sync", CoreFlags.SYNC_HAZELCAST);
         }
         return options;
     }

@@ -10,7 +10,7 @@ import java.util.function.Consumer;
 import dev.caravan.bench.drive.RequestRecord;
 import dev.caravan.bench.report.NoisyNeighbourSummary;
 import dev.caravan.bench.workload.NoisyNeighbourWorkload;
-import dev.caravan.processors.config.CaravanFlags;
+import dev.caravan.processors.flow.FlowFeature;
 import dev.caravan.processors.flow.Tenant;
 import dev.caravan.processors.flow.TenantsFile;
 
@@ -66,7 +66,7 @@ final class NoisyNeighbourRuns {
      * {@code timeScale} simulated ones), or 0 without a tenants file or limit.
      */
     private long quotaPerSimulatedMinute(PolicySpec spec) {
-        String file = spec.options().get(CaravanFlags.TENANTS_FILE.flag().substring(2));
+        String file = spec.options().get(FlowFeature.TENANTS_FILE.flag().substring(2));
         if (file == null) {
             return 0;
         }

@@ -8,8 +8,9 @@ import org.apache.camel.impl.DefaultCamelContext;
 
 import dev.caravan.gateway.CaravanGateway;
 import dev.caravan.policies.WorkerRegistry;
-import dev.caravan.processors.config.CaravanFlags;
+import dev.caravan.processors.config.CoreFlags;
 import dev.caravan.processors.config.GatewayConfig;
+import dev.caravan.processors.metrics.MetricsFeature;
 
 /**
  * A gateway running in this JVM on 127.0.0.1 and an ephemeral port, built exactly as an embedding application builds
@@ -34,10 +35,10 @@ public final class GatewayHarness implements AutoCloseable {
     /** A configuration bound to 127.0.0.1:0 with the given workers. */
     public static GatewayConfig config(List<String> workerUrls) {
         return GatewayConfig.defaults()
-                .with(CaravanFlags.HOST, "127.0.0.1")
-                .with(CaravanFlags.PORT, "0")
-                .with(CaravanFlags.PROMETHEUS_PORT, "0")
-                .with(CaravanFlags.WORKER_URLS, String.join(",", workerUrls));
+                .with(CoreFlags.HOST, "127.0.0.1")
+                .with(CoreFlags.PORT, "0")
+                .with(MetricsFeature.PROMETHEUS_PORT, "0")
+                .with(CoreFlags.WORKER_URLS, String.join(",", workerUrls));
     }
 
     /** Starts a gateway and waits until it listens. */

@@ -8,8 +8,8 @@ import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
-import dev.caravan.processors.config.CaravanFlags;
 import dev.caravan.processors.config.GatewayConfig;
+import dev.caravan.processors.pd.PdFeature;
 import dev.caravan.sim.EngineRole;
 import dev.caravan.sim.SimConfig;
 import dev.caravan.sim.SimEngine;
@@ -106,9 +106,9 @@ public final class PdFleetExtension implements BeforeAllCallback, AfterAllCallba
     /** A gateway on 127.0.0.1:0 with P/D on and this fleet registered. */
     public GatewayConfig gatewayConfig() {
         return GatewayHarness.config(List.of())
-                .with(CaravanFlags.PD_DISAGGREGATION, "true")
-                .with(CaravanFlags.PREFILL, prefillGroups())
-                .with(CaravanFlags.DECODE, String.join(",", decode.urls()));
+                .with(PdFeature.PD_DISAGGREGATION, "true")
+                .with(PdFeature.PREFILL, prefillGroups())
+                .with(PdFeature.DECODE, String.join(",", decode.urls()));
     }
 
     /** Clears every engine's faults and counters. */

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.caravan.policies.Worker;
-import dev.caravan.processors.config.CaravanFlags;
+import dev.caravan.processors.config.CoreFlags;
 import dev.caravan.processors.forward.ForwardStreamProcessor;
 
 /** The worker admin API changes routing live; removal drains; control-plane fan-outs reach every worker. */
@@ -34,8 +34,8 @@ class AdminApiIT {
     @BeforeAll
     static void start() {
         gateway = GatewayHarness.start(GatewayHarness.config(List.of())
-                .with(CaravanFlags.POLICY_NAME, "round_robin")
-                .with(CaravanFlags.LOAD_CHECK_INTERVAL, "1"));
+                .with(CoreFlags.POLICY_NAME, "round_robin")
+                .with(CoreFlags.LOAD_CHECK_INTERVAL, "1"));
     }
 
     @AfterAll

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.caravan.processors.admission.AdmissionController;
-import dev.caravan.processors.config.CaravanFlags;
+import dev.caravan.processors.flow.FlowFeature;
 import dev.caravan.sim.Faults;
 
 /**
@@ -35,8 +35,8 @@ class AdmissionIT {
     void twoRunFiveWaitUntilTheQueueTimeoutAndTheRestAre429() throws Exception {
         SIMS.engine(0).setFaults(Faults.NONE.merge(Map.of("added_latency_ms", 3000)));
         try (GatewayHarness gw = GatewayHarness.start(GatewayHarness.config(SIMS.urls())
-                .with(CaravanFlags.MAX_CONCURRENT_REQUESTS, "2").with(CaravanFlags.QUEUE_SIZE, "5")
-                .with(CaravanFlags.QUEUE_TIMEOUT_SECS, "1"));
+                .with(FlowFeature.MAX_CONCURRENT_REQUESTS, "2").with(FlowFeature.QUEUE_SIZE, "5")
+                .with(FlowFeature.QUEUE_TIMEOUT_SECS, "1"));
              StreamRecorder client = new StreamRecorder(gw.port())) {
             List<StreamRecorder.Stream> burst = client.send(10, "/v1/completions", BODY);
             assertThat(client.awaitAll(Duration.ofSeconds(30))).isTrue();
@@ -58,8 +58,8 @@ class AdmissionIT {
     void queuedRequestsAreServedAsSlotsFree() throws Exception {
         SIMS.engine(0).setFaults(Faults.NONE.merge(Map.of("added_latency_ms", 300)));
         try (GatewayHarness gw = GatewayHarness.start(GatewayHarness.config(SIMS.urls())
-                .with(CaravanFlags.MAX_CONCURRENT_REQUESTS, "2").with(CaravanFlags.QUEUE_SIZE, "5")
-                .with(CaravanFlags.QUEUE_TIMEOUT_SECS, "30"));
+                .with(FlowFeature.MAX_CONCURRENT_REQUESTS, "2").with(FlowFeature.QUEUE_SIZE, "5")
+                .with(FlowFeature.QUEUE_TIMEOUT_SECS, "30"));
              StreamRecorder client = new StreamRecorder(gw.port())) {
             List<StreamRecorder.Stream> burst = client.send(10, "/v1/completions", BODY);
             assertThat(client.awaitAll(Duration.ofSeconds(30))).isTrue();
@@ -77,7 +77,7 @@ class AdmissionIT {
     void aClientThatHangsUpWhileQueuedLeavesTheQueue() {
         SIMS.engine(0).setFaults(Faults.NONE.merge(Map.of("added_latency_ms", 2000)));
         try (GatewayHarness gw = GatewayHarness.start(GatewayHarness.config(SIMS.urls())
-                .with(CaravanFlags.MAX_CONCURRENT_REQUESTS, "1").with(CaravanFlags.QUEUE_SIZE, "5"));
+                .with(FlowFeature.MAX_CONCURRENT_REQUESTS, "1").with(FlowFeature.QUEUE_SIZE, "5"));
              StreamRecorder client = new StreamRecorder(gw.port())) {
             AdmissionController admission = gw.gateway().beans().reliability().admission();
             List<StreamRecorder.Stream> running = client.send(1, "/v1/completions", BODY);

@@ -16,7 +16,8 @@ import org.apache.logging.log4j.core.config.Configurator;
 import org.apache.logging.log4j.core.config.Property;
 import org.junit.jupiter.api.Test;
 
-import dev.caravan.processors.config.CaravanFlags;
+import dev.caravan.processors.config.CoreFlags;
+import dev.caravan.processors.health.HealthFeature;
 
 /**
  * --api-key on inference routes, --admin-api-key on the admin API (every admin route, the legacy ones included), a worker's own key sent upstream instead of the
@@ -39,8 +40,8 @@ class AuthIT {
                     .end("{\"choices\":[{\"text\":\"ok\"}],\"usage\":{\"prompt_tokens\":1}}"));
         });
              GatewayHarness gw = GatewayHarness.start(GatewayHarness.config(List.of())
-                     .with(CaravanFlags.API_KEY, CLIENT_KEY).with(CaravanFlags.ADMIN_API_KEY, ADMIN_KEY)
-                     .with(CaravanFlags.HEALTH_CHECK_INTERVAL_SECS, "1"))) {
+                     .with(CoreFlags.API_KEY, CLIENT_KEY).with(CoreFlags.ADMIN_API_KEY, ADMIN_KEY)
+                     .with(HealthFeature.HEALTH_CHECK_INTERVAL_SECS, "1"))) {
             GatewayClient c = gw.client();
             String worker = "{\"url\":\"" + stub.url() + "\",\"api_key\":\"" + WORKER_KEY + "\"}";
 
@@ -87,7 +88,7 @@ class AuthIT {
         try (StubEngine stub = StubEngine.start(req -> req.body().onSuccess(b -> req.response()
                 .putHeader("Content-Type", "application/json").end("{\"num_reqs\":0}")));
              GatewayHarness gw = GatewayHarness.start(GatewayHarness.config(List.of())
-                     .with(CaravanFlags.API_KEY, CLIENT_KEY).with(CaravanFlags.ADMIN_API_KEY, ADMIN_KEY))) {
+                     .with(CoreFlags.API_KEY, CLIENT_KEY).with(CoreFlags.ADMIN_API_KEY, ADMIN_KEY))) {
             GatewayClient c = gw.client();
             String add = "/add_worker?url=" + stub.url();
             String remove = "/remove_worker?url=" + stub.url();

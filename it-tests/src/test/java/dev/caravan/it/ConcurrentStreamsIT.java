@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.caravan.policies.Worker;
-import dev.caravan.processors.config.CaravanFlags;
+import dev.caravan.processors.config.CoreFlags;
 
 /**
  * 1,000 SSE streams open through the gateway at the same time must not need 1,000 threads: a stream holds no thread
@@ -39,10 +39,10 @@ class ConcurrentStreamsIT {
     @Test
     void aThousandConcurrentStreamsNeedFarFewerThreads() throws Exception {
         try (GatewayHarness gateway = GatewayHarness.start(GatewayHarness.config(SIMS.urls())
-                .with(CaravanFlags.POLICY_NAME, "round_robin")
+                .with(CoreFlags.POLICY_NAME, "round_robin")
                 // the harder case: routes start on Vert.x worker threads (a pool of 20); were a stream to keep its
                 // thread, no more than 20 could be in flight
-                .with(CaravanFlags.DISPATCH, "worker"))) {
+                .with(CoreFlags.DISPATCH, "worker"))) {
             warmUp(gateway);
             String body = requestBody();
             ConcurrentStreams.Result r = ConcurrentStreams.run(gateway.port(), STREAMS, i -> body,

@@ -28,10 +28,11 @@ import dev.caravan.gateway.BeanNames;
 import dev.caravan.gateway.CaravanGateway;
 import dev.caravan.policies.Worker;
 import dev.caravan.policies.WorkerRegistry;
-import dev.caravan.processors.config.CaravanFlags;
+import dev.caravan.processors.config.CoreFlags;
 import dev.caravan.processors.control.WorkerControlRoutes;
 import dev.caravan.processors.health.WorkersHealthCheck;
 import dev.caravan.processors.reliability.BreakerState;
+import dev.caravan.processors.reliability.ReliabilityFeature;
 import dev.caravan.processors.reliability.WorkerBreakers;
 
 /**
@@ -90,11 +91,11 @@ class ControlPlaneBreakerIT {
     void failingControlCallsOpenTheWorkersBreakerInItsRouteAndCamelsToolingShowsIt() throws Exception {
         try (StubEngine stub = StubEngine.start(this::engine)) {
             Main main = GatewayMain.create(GatewayHarness.config(java.util.List.of(SIMS.urls().get(0), stub.url()))
-                    .with(CaravanFlags.POLICY_NAME, "round_robin")
-                    .with(CaravanFlags.LOAD_CHECK_INTERVAL, "1")
-                    .with(CaravanFlags.CB_FAILURE_THRESHOLD, "4")
-                    .with(CaravanFlags.CB_SUCCESS_THRESHOLD, "1")
-                    .with(CaravanFlags.CB_TIMEOUT_DURATION_SECS, "3"), Map.of());
+                    .with(CoreFlags.POLICY_NAME, "round_robin")
+                    .with(CoreFlags.LOAD_CHECK_INTERVAL, "1")
+                    .with(ReliabilityFeature.CB_FAILURE_THRESHOLD, "4")
+                    .with(ReliabilityFeature.CB_SUCCESS_THRESHOLD, "1")
+                    .with(ReliabilityFeature.CB_TIMEOUT_DURATION_SECS, "3"), Map.of());
             main.start();
             try {
                 CamelContext camel = main.getCamelContext();

@@ -13,10 +13,11 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 import dev.caravan.policies.Worker;
-import dev.caravan.processors.config.CaravanFlags;
+import dev.caravan.processors.config.CoreFlags;
 import dev.caravan.processors.reliability.AttemptOutcome;
 import dev.caravan.processors.reliability.BreakerObserver;
 import dev.caravan.processors.reliability.BreakerState;
+import dev.caravan.processors.reliability.ReliabilityFeature;
 import dev.caravan.sim.SimConfig;
 import dev.caravan.sim.SimEngine;
 import dev.caravan.sim.SimFleet;
@@ -43,8 +44,8 @@ class DeadEngineIT {
         try (SimFleet fleet = SimFleet.start(ENGINES - 1, engineConfig);
              SimEngine victim = SimEngine.start(engineConfig.toBuilder().maxRunning(VICTIM_RUNNING).seed(99).build());
              GatewayHarness gw = GatewayHarness.start(GatewayHarness.config(urls(fleet, victim))
-                     .with(CaravanFlags.POLICY_NAME, "round_robin")
-                     .with(CaravanFlags.CB_FAILURE_THRESHOLD, "5"));
+                     .with(CoreFlags.POLICY_NAME, "round_robin")
+                     .with(ReliabilityFeature.CB_FAILURE_THRESHOLD, "5"));
              StreamRecorder client = new StreamRecorder(gw.port())) {
             Worker dead = gw.workers().findByUrl(victim.url()).orElseThrow();
             AtomicLong openedAt = new AtomicLong();

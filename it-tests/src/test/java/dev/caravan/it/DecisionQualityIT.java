@@ -16,8 +16,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.caravan.policies.kv.KvBlockIndex;
-import dev.caravan.processors.config.CaravanFlags;
+import dev.caravan.processors.config.CoreFlags;
 import dev.caravan.processors.forward.ForwardStreamProcessor;
+import dev.caravan.processors.kv.KvFeature;
+import dev.caravan.processors.quality.QualityFeature;
 import dev.caravan.sim.SimEngine;
 
 /**
@@ -44,10 +46,10 @@ class DecisionQualityIT {
     @BeforeAll
     static void start() {
         gateway = GatewayHarness.start(GatewayHarness.config(List.of())
-                .with(CaravanFlags.POLICY_NAME, "kv_aware")
-                .with(CaravanFlags.DECISION_QUALITY, "true")
-                .with(CaravanFlags.DECISION_QUALITY_WINDOW, "1")
-                .with(CaravanFlags.SHADOW_POLICIES, "round_robin,cache_aware"));
+                .with(CoreFlags.POLICY_NAME, "kv_aware")
+                .with(QualityFeature.DECISION_QUALITY, "true")
+                .with(QualityFeature.DECISION_QUALITY_WINDOW, "1")
+                .with(QualityFeature.SHADOW_POLICIES, "round_robin,cache_aware"));
         KvBlockIndex index = gateway.gateway().beans().kv().index();
         for (SimEngine e : SIMS.fleet().engines()) {
             ids.add(KvFixtures.register(gateway.client(), e, SIMS.model()));
@@ -177,7 +179,7 @@ class DecisionQualityIT {
     @Test
     void cacheAwareWithoutKvEventsIsScoredByItsTree() {
         try (GatewayHarness tree = GatewayHarness.start(GatewayHarness.config(SIMS.urls())
-                .with(CaravanFlags.DECISION_QUALITY, "true"))) {
+                .with(QualityFeature.DECISION_QUALITY, "true"))) {
             List<Map<String, Object>> conversation = new ArrayList<>();
             conversation.add(Map.of("role", "system", "content", "You map caravan routes. ".repeat(20)));
             conversation.add(Map.of("role", "user", "content", "From Kashgar to Merv?"));
@@ -209,8 +211,8 @@ class DecisionQualityIT {
     @Test
     void kvAwareFallsBackToTheTreeWhileItsParityIsDegraded() {
         try (GatewayHarness wrong = GatewayHarness.start(GatewayHarness.config(List.of())
-                .with(CaravanFlags.POLICY_NAME, "kv_aware").with(CaravanFlags.KV_CHARS_PER_TOKEN, "3")
-                .with(CaravanFlags.KV_PARITY_EXPIRY_SECS, "1").with(CaravanFlags.KV_PARITY_FALLBACK, "true"))) {
+                .with(CoreFlags.POLICY_NAME, "kv_aware").with(KvFeature.KV_CHARS_PER_TOKEN, "3")
+                .with(KvFeature.KV_PARITY_EXPIRY_SECS, "1").with(KvFeature.KV_PARITY_FALLBACK, "true"))) {
             KvFixtures.register(wrong.client(), SIMS.engine(0), SIMS.model());
             KvFixtures.register(wrong.client(), SIMS.engine(1), SIMS.model());
             var parity = wrong.gateway().beans().kv().parity();

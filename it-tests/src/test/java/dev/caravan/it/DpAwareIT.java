@@ -16,7 +16,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.caravan.policies.Worker;
-import dev.caravan.processors.config.CaravanFlags;
+import dev.caravan.processors.config.CoreFlags;
+import dev.caravan.processors.control.EngineApiFeature;
 import dev.caravan.processors.forward.ForwardStreamProcessor;
 
 /**
@@ -33,8 +34,8 @@ class DpAwareIT {
 
     @BeforeAll
     static void startGateway() {
-        gateway = GatewayHarness.start(GatewayHarness.config(SIMS.urls()).with(CaravanFlags.DP_AWARE, "true")
-                .with(CaravanFlags.POLICY_NAME, "round_robin"));
+        gateway = GatewayHarness.start(GatewayHarness.config(SIMS.urls()).with(EngineApiFeature.DP_AWARE, "true")
+                .with(CoreFlags.POLICY_NAME, "round_robin"));
     }
 
     @AfterAll

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.caravan.policies.Worker;
-import dev.caravan.processors.config.CaravanFlags;
+import dev.caravan.processors.config.CoreFlags;
 
 /**
  * Chaos: a worker is removed ({@code DELETE /workers/{id}}) while 100 long streams run. New requests stop going to it at
@@ -26,7 +26,7 @@ class DrainIT {
     @Test
     void removingAWorkerDuringLongStreamsCutsNone() throws Exception {
         try (GatewayHarness gw = GatewayHarness.start(GatewayHarness.config(SIMS.urls())
-                .with(CaravanFlags.POLICY_NAME, "round_robin"));
+                .with(CoreFlags.POLICY_NAME, "round_robin"));
              StreamRecorder client = new StreamRecorder(gw.port())) {
             Worker drained = gw.workers().findByUrl(SIMS.engine(0).url()).orElseThrow();
             List<StreamRecorder.Stream> streams = client.send(100, "/v1/chat/completions", body());

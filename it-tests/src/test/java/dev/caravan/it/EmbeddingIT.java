@@ -17,9 +17,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.caravan.gateway.CaravanGateway;
-import dev.caravan.processors.config.CaravanFlags;
+import dev.caravan.processors.config.CoreFlags;
 import dev.caravan.processors.config.GatewayConfig;
 import dev.caravan.processors.http.ListenException;
+import dev.caravan.processors.metrics.MetricsFeature;
 
 /**
  * The gateway added to an application's own CamelContext: its endpoints on its own server, the application's
@@ -32,8 +33,8 @@ class EmbeddingIT {
     static final SimFleetExtension SIMS = new SimFleetExtension(1, b -> b.defaultMaxTokens(2));
 
     private static GatewayConfig config(int port) {
-        return GatewayConfig.defaults().with(CaravanFlags.HOST, "127.0.0.1").with(CaravanFlags.PORT, Integer.toString(port)).with(CaravanFlags.PROMETHEUS_PORT, "-1")
-                .with(CaravanFlags.WORKER_URLS, SIMS.urls().get(0));
+        return GatewayConfig.defaults().with(CoreFlags.HOST, "127.0.0.1").with(CoreFlags.PORT, Integer.toString(port)).with(MetricsFeature.PROMETHEUS_PORT, "-1")
+                .with(CoreFlags.WORKER_URLS, SIMS.urls().get(0));
     }
 
     @Test

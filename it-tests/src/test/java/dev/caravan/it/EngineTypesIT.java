@@ -19,7 +19,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.caravan.policies.EngineRuntime;
 import dev.caravan.policies.Worker;
-import dev.caravan.processors.config.CaravanFlags;
+import dev.caravan.processors.config.CoreFlags;
 import dev.caravan.processors.forward.ForwardStreamProcessor;
 import dev.caravan.sim.EngineApi;
 
@@ -43,7 +43,7 @@ class EngineTypesIT {
     static void startGateway() {
         List<String> urls = new ArrayList<>(SGLANG.urls());
         urls.addAll(VLLM.urls());
-        gateway = GatewayHarness.start(GatewayHarness.config(urls).with(CaravanFlags.POLICY_NAME, "round_robin"));
+        gateway = GatewayHarness.start(GatewayHarness.config(urls).with(CoreFlags.POLICY_NAME, "round_robin"));
         await().atMost(Duration.ofSeconds(10)).until(() -> gateway.workers().all().stream()
                 .allMatch(w -> w.runtime() != null));
     }

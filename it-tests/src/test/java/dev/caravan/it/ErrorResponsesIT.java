@@ -17,7 +17,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import dev.caravan.processors.config.CaravanFlags;
+import dev.caravan.processors.config.CoreFlags;
 import dev.caravan.sim.Faults;
 
 /** Every error the gateway answers itself: status, SGLang's JSON shape, and the X-Caravan-Error-Code header. */
@@ -43,11 +43,11 @@ class ErrorResponsesIT {
     @BeforeAll
     static void start() {
         gateway = GatewayHarness.start(GatewayHarness.config(SIMS.urls())
-                .with(CaravanFlags.MAX_PAYLOAD_SIZE, "4096")
-                .with(CaravanFlags.REQUEST_TIMEOUT_SECS, "1"));
+                .with(CoreFlags.MAX_PAYLOAD_SIZE, "4096")
+                .with(CoreFlags.REQUEST_TIMEOUT_SECS, "1"));
         empty = GatewayHarness.start(GatewayHarness.config(List.of()));
         guarded = GatewayHarness.start(GatewayHarness.config(List.of("http://127.0.0.1:" + closedPort()))
-                .with(CaravanFlags.API_KEY, "sk-test"));
+                .with(CoreFlags.API_KEY, "sk-test"));
     }
 
     @AfterAll

@@ -18,9 +18,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import dev.caravan.app.GatewayMain;
-import dev.caravan.processors.config.CaravanFlags;
+import dev.caravan.processors.config.CoreFlags;
 import dev.caravan.processors.config.GatewayConfig;
 import dev.caravan.processors.http.ListenException;
+import dev.caravan.processors.metrics.MetricsFeature;
 
 /**
  * {@code ./caravan run} that cannot serve exits non-zero at once with one line naming the cause, and never says it is
@@ -66,9 +67,9 @@ class FailFastIT {
     @Test
     void thePortTakenAfterTheQuickCheckStillFailsTheStart() throws Exception {
         try (ServerSocket taken = takePort()) {
-            Main main = GatewayMain.create(GatewayConfig.defaults().with(CaravanFlags.HOST, "127.0.0.1")
-                    .with(CaravanFlags.PORT, Integer.toString(taken.getLocalPort()))
-                    .with(CaravanFlags.PROMETHEUS_PORT, "-1"), Map.of());
+            Main main = GatewayMain.create(GatewayConfig.defaults().with(CoreFlags.HOST, "127.0.0.1")
+                    .with(CoreFlags.PORT, Integer.toString(taken.getLocalPort()))
+                    .with(MetricsFeature.PROMETHEUS_PORT, "-1"), Map.of());
 
             assertThatThrownBy(main::run).satisfies(e -> assertThat(GatewayMain.startFailureLine(e))
                     .isEqualTo("Caravan gateway cannot listen on 127.0.0.1:" + taken.getLocalPort()
@@ -89,7 +90,7 @@ class FailFastIT {
                         - process:
                             ref: noSuchProcessor
                 """, StandardCharsets.UTF_8);
-        Main main = GatewayMain.create(GatewayHarness.config(List.of()).with(CaravanFlags.ROUTES, dir.toString()),
+        Main main = GatewayMain.create(GatewayHarness.config(List.of()).with(CoreFlags.ROUTES, dir.toString()),
                 Map.of());
 
         assertThatThrownBy(main::run).satisfies(e -> assertThat(GatewayMain.startFailureLine(e))

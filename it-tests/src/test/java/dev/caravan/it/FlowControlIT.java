@@ -18,8 +18,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import dev.caravan.processors.admission.AdmissionController;
-import dev.caravan.processors.config.CaravanFlags;
 import dev.caravan.processors.config.GatewayConfig;
+import dev.caravan.processors.flow.FlowFeature;
 import dev.caravan.sim.Faults;
 
 /**
@@ -55,8 +55,8 @@ class FlowControlIT {
     }
 
     private static GatewayConfig config(Path tenants) {
-        return GatewayHarness.config(SIMS.urls()).with(CaravanFlags.TENANTS_FILE, tenants.toString())
-                .with(CaravanFlags.TENANTS_RELOAD_INTERVAL_SECS, "1");
+        return GatewayHarness.config(SIMS.urls()).with(FlowFeature.TENANTS_FILE, tenants.toString())
+                .with(FlowFeature.TENANTS_RELOAD_INTERVAL_SECS, "1");
     }
 
     private static double count(GatewayHarness gw, String name, String... tags) {
@@ -180,7 +180,7 @@ class FlowControlIT {
         // the first request holds the only slot long enough for four to queue behind it; they then run quickly
         SIMS.engine(0).setFaults(Faults.NONE.merge(Map.of("added_latency_ms", 5000)));
         try (GatewayHarness gw = GatewayHarness.start(config(tenantsFile(false, 100, 1000))
-                .with(CaravanFlags.MAX_CONCURRENT_REQUESTS, "1").with(CaravanFlags.QUEUE_SIZE, "10"));
+                .with(FlowFeature.MAX_CONCURRENT_REQUESTS, "1").with(FlowFeature.QUEUE_SIZE, "10"));
              StreamRecorder client = new StreamRecorder(gw.port())) {
             AdmissionController admission = gw.gateway().beans().reliability().admission();
             List<StreamRecorder.Stream> running = client.send(1, "/v1/completions", BODY, "Authorization", "Bearer sk-bulk");
@@ -258,7 +258,7 @@ class FlowControlIT {
     void aClientThatHangsUpWhileQueuedLeavesItsTenantsQueue() throws Exception {
         SIMS.engine(0).setFaults(Faults.NONE.merge(Map.of("added_latency_ms", 2000)));
         try (GatewayHarness gw = GatewayHarness.start(config(tenantsFile(false, 100, 1000))
-                .with(CaravanFlags.MAX_CONCURRENT_REQUESTS, "1").with(CaravanFlags.QUEUE_SIZE, "5"));
+                .with(FlowFeature.MAX_CONCURRENT_REQUESTS, "1").with(FlowFeature.QUEUE_SIZE, "5"));
              StreamRecorder client = new StreamRecorder(gw.port())) {
             AdmissionController admission = gw.gateway().beans().reliability().admission();
             List<StreamRecorder.Stream> running = client.send(1, "/v1/completions", BODY, "Authorization", "Bearer sk-bulk");

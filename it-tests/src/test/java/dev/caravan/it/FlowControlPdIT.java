@@ -15,7 +15,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
-import dev.caravan.processors.config.CaravanFlags;
+import dev.caravan.processors.flow.FlowFeature;
+import dev.caravan.processors.pd.PdFeature;
+import dev.caravan.processors.reliability.ReliabilityFeature;
 import dev.caravan.sim.Faults;
 
 /**
@@ -41,10 +43,10 @@ class FlowControlPdIT {
         Path file = dir.resolve("tenants.yaml");
         Files.writeString(file, "tenants: { acme: { apiKeys: [ \"sk-acme\" ], requestsPerMinute: 100, "
                 + "inputTokensPerMinute: 100000, outputTokensPerMinute: 1000 } }");
-        return GatewayHarness.start(PD.gatewayConfig().with(CaravanFlags.PD_MODE, mode)
-                .with(CaravanFlags.DECODE_POLICY, "round_robin").with(CaravanFlags.CB_FAILURE_THRESHOLD, "100")
-                .with(CaravanFlags.RETRY_INITIAL_BACKOFF_MS, "1")
-                .with(CaravanFlags.TENANTS_FILE, file.toString()));
+        return GatewayHarness.start(PD.gatewayConfig().with(PdFeature.PD_MODE, mode)
+                .with(PdFeature.DECODE_POLICY, "round_robin").with(ReliabilityFeature.CB_FAILURE_THRESHOLD, "100")
+                .with(ReliabilityFeature.RETRY_INITIAL_BACKOFF_MS, "1")
+                .with(FlowFeature.TENANTS_FILE, file.toString()));
     }
 
     private static String chat(String text, int maxTokens, boolean stream) {

@@ -12,7 +12,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
-import dev.caravan.processors.config.CaravanFlags;
+import dev.caravan.processors.config.CoreFlags;
+import dev.caravan.processors.flow.FlowFeature;
+import dev.caravan.processors.reliability.ReliabilityFeature;
 import dev.caravan.sim.Faults;
 
 /** A retried request is charged to its tenant once: one request, and the tokens of the answer the client got. */
@@ -30,8 +32,8 @@ class FlowControlRetryIT {
         Files.writeString(file, "{\"tenants\":{\"acme\":{\"apiKeys\":[\"sk-acme\"],\"requestsPerMinute\":4}}}");
         SIMS.engine(0).setFaults(Faults.NONE.merge(Map.of("error_rate", 1.0, "error_status", 503)));
         try (GatewayHarness gw = GatewayHarness.start(GatewayHarness.config(SIMS.urls())
-                .with(CaravanFlags.POLICY_NAME, "round_robin").with(CaravanFlags.CB_FAILURE_THRESHOLD, "100")
-                .with(CaravanFlags.TENANTS_FILE, file.toString()))) {
+                .with(CoreFlags.POLICY_NAME, "round_robin").with(ReliabilityFeature.CB_FAILURE_THRESHOLD, "100")
+                .with(FlowFeature.TENANTS_FILE, file.toString()))) {
             long servedTokens = 0;
             for (int i = 0; i < 4; i++) {
                 HttpResponse<String> r = gw.client().postJson("/v1/completions",

@@ -22,7 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import dev.caravan.app.GatewayMain;
 import dev.caravan.gateway.CaravanGateway;
-import dev.caravan.processors.config.CaravanFlags;
+import dev.caravan.processors.config.CoreFlags;
 
 /**
  * The application as {@code ./caravan run --routes DIR} starts it (camel-main with the gateway's own HTTP server):
@@ -52,7 +52,7 @@ class GatewayMainIT {
                 Files.write(routes.resolve(name), in.readAllBytes());
             }
         }
-        main = GatewayMain.create(GatewayHarness.config(SIMS.urls()).with(CaravanFlags.ROUTES, routes.toString()),
+        main = GatewayMain.create(GatewayHarness.config(SIMS.urls()).with(CoreFlags.ROUTES, routes.toString()),
                 Map.of());
         main.start();
         int port = CaravanGateway.port(main.getCamelContext());

@@ -21,7 +21,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import dev.caravan.processors.config.CaravanFlags;
+import dev.caravan.processors.health.HealthFeature;
+import dev.caravan.processors.reliability.ReliabilityFeature;
 import dev.caravan.sim.Faults;
 import dev.caravan.sim.SimEngine;
 
@@ -138,8 +139,8 @@ class GrafanaDashboardIT {
                     .addAll(labels));
         }
         try (GatewayHarness gw = GatewayHarness.start(GatewayHarness.config(List.of())
-                .with(CaravanFlags.CB_FAILURE_THRESHOLD, "1").with(CaravanFlags.RETRY_INITIAL_BACKOFF_MS, "1")
-                .with(CaravanFlags.HEALTH_CHECK_INTERVAL_SECS, "1"))) {
+                .with(ReliabilityFeature.CB_FAILURE_THRESHOLD, "1").with(ReliabilityFeature.RETRY_INITIAL_BACKOFF_MS, "1")
+                .with(HealthFeature.HEALTH_CHECK_INTERVAL_SECS, "1"))) {
             for (SimEngine e : SIMS.fleet().engines()) {
                 KvFixtures.register(gw.client(), e, SIMS.model());
             }

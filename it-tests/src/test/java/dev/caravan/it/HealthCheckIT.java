@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.caravan.policies.Worker;
-import dev.caravan.processors.config.CaravanFlags;
+import dev.caravan.processors.health.HealthFeature;
 import dev.caravan.sim.Faults;
 
 /** Health checks against live engines: hysteresis on a flapping probe, per-worker overrides, /health_generate. */
@@ -50,9 +50,9 @@ class HealthCheckIT {
             req.response().setStatusCode(ok ? 200 : 503).end();
         });
              GatewayHarness gw = GatewayHarness.start(GatewayHarness.config(List.of(stub.url()))
-                     .with(CaravanFlags.HEALTH_CHECK_INTERVAL_SECS, "1")
-                     .with(CaravanFlags.HEALTH_FAILURE_THRESHOLD, "3")
-                     .with(CaravanFlags.HEALTH_SUCCESS_THRESHOLD, "2"))) {
+                     .with(HealthFeature.HEALTH_CHECK_INTERVAL_SECS, "1")
+                     .with(HealthFeature.HEALTH_FAILURE_THRESHOLD, "3")
+                     .with(HealthFeature.HEALTH_SUCCESS_THRESHOLD, "2"))) {
             worker.set(gw.workers().all().get(0));
             await().atMost(Duration.ofSeconds(30)).until(() -> probes.get() > pattern.length());
 

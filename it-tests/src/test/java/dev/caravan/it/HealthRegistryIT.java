@@ -21,7 +21,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.caravan.app.GatewayMain;
 import dev.caravan.gateway.CaravanGateway;
-import dev.caravan.processors.config.CaravanFlags;
+import dev.caravan.processors.config.CoreFlags;
+import dev.caravan.processors.health.HealthFeature;
 import dev.caravan.processors.health.WorkersHealthCheck;
 import dev.caravan.sim.Faults;
 
@@ -64,10 +65,10 @@ class HealthRegistryIT {
     @Test
     void registryAndProbeEndpointsAgreeThroughWorkerFailureAndRecovery() throws Exception {
         Main main = GatewayMain.create(GatewayHarness.config(SIMS.urls())
-                .with(CaravanFlags.LOAD_CHECK_INTERVAL, "0")
-                .with(CaravanFlags.HEALTH_CHECK_INTERVAL_SECS, "1")
-                .with(CaravanFlags.HEALTH_FAILURE_THRESHOLD, "1")
-                .with(CaravanFlags.HEALTH_SUCCESS_THRESHOLD, "1"), Map.of());
+                .with(CoreFlags.LOAD_CHECK_INTERVAL, "0")
+                .with(HealthFeature.HEALTH_CHECK_INTERVAL_SECS, "1")
+                .with(HealthFeature.HEALTH_FAILURE_THRESHOLD, "1")
+                .with(HealthFeature.HEALTH_SUCCESS_THRESHOLD, "1"), Map.of());
         main.start();
         try {
             CamelContext camel = main.getCamelContext();

@@ -28,8 +28,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import dev.caravan.processors.config.CaravanFlags;
+import dev.caravan.processors.config.CoreFlags;
+import dev.caravan.processors.health.HealthFeature;
 import dev.caravan.processors.reliability.BreakerState;
+import dev.caravan.processors.reliability.ReliabilityFeature;
 import dev.caravan.processors.reliability.WorkerBreakers;
 
 /**
@@ -52,9 +54,9 @@ class HostileInputIT {
     @Test
     void aThousandMalformedRequestsGetPrecise4xxAndLeaveNothingBehind() throws Exception {
         try (GatewayHarness gw = GatewayHarness.start(GatewayHarness.config(SIMS.urls())
-                .with(CaravanFlags.MAX_PAYLOAD_SIZE, Integer.toString(MalformedRequests.PAYLOAD_LIMIT))
-                .with(CaravanFlags.CB_FAILURE_THRESHOLD, "3")
-                .with(CaravanFlags.HEALTH_CHECK_INTERVAL_SECS, "1"))) {
+                .with(CoreFlags.MAX_PAYLOAD_SIZE, Integer.toString(MalformedRequests.PAYLOAD_LIMIT))
+                .with(ReliabilityFeature.CB_FAILURE_THRESHOLD, "3")
+                .with(HealthFeature.HEALTH_CHECK_INTERVAL_SECS, "1"))) {
             long engineRequestsBefore = engineRequests();
             MalformedRequests generator = new MalformedRequests(SEED);
             List<MalformedRequests.Case> cases = new ArrayList<>();
@@ -140,7 +142,7 @@ class HostileInputIT {
     void oversizedHeadersAndOverLongRequestLinesGetJsonErrorsOnEveryEventLoopAndAreNotAWorkerProblem()
             throws Exception {
         try (GatewayHarness gw = GatewayHarness.start(GatewayHarness.config(SIMS.urls())
-                .with(CaravanFlags.SERVER_EVENT_LOOPS, "2"))) {
+                .with(CoreFlags.SERVER_EVENT_LOOPS, "2"))) {
             byte[] body = "{\"prompt\":\"hi\"}".getBytes(StandardCharsets.US_ASCII);
             String hugeHeaders = "POST /v1/completions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
                     + "X-Huge: " + "a".repeat(20_000) + "\r\nContent-Length: " + body.length + "\r\n\r\n"

@@ -15,8 +15,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.caravan.policies.Worker;
-import dev.caravan.processors.config.CaravanFlags;
+import dev.caravan.processors.config.CoreFlags;
+import dev.caravan.processors.forward.ForwardFeature;
 import dev.caravan.processors.reliability.BreakerState;
+import dev.caravan.processors.reliability.ReliabilityFeature;
 import dev.caravan.sim.Faults;
 
 /**
@@ -49,10 +51,10 @@ class HungEngineIT {
     @Test
     void requestsToAHungEngineTimeOutRetryElsewhereAndItsBreakerOpens() throws Exception {
         try (GatewayHarness gw = GatewayHarness.start(GatewayHarness.config(SIMS.urls())
-                .with(CaravanFlags.POLICY_NAME, "round_robin")
-                .with(CaravanFlags.STREAM_IDLE_TIMEOUT_SECS, "2")
-                .with(CaravanFlags.REQUEST_TIMEOUT_SECS, "30")
-                .with(CaravanFlags.CB_FAILURE_THRESHOLD, "3"));
+                .with(CoreFlags.POLICY_NAME, "round_robin")
+                .with(ForwardFeature.STREAM_IDLE_TIMEOUT_SECS, "2")
+                .with(CoreFlags.REQUEST_TIMEOUT_SECS, "30")
+                .with(ReliabilityFeature.CB_FAILURE_THRESHOLD, "3"));
              StreamRecorder client = new StreamRecorder(gw.port())) {
             Worker hung = gw.workers().findByUrl(SIMS.engine(2).url()).orElseThrow();
             SIMS.engine(2).setFaults(Faults.NONE.merge(Map.of("hang", true)));
@@ -102,10 +104,10 @@ class HungEngineIT {
     @Test
     void nonStreamedRequestsToAHungEngineFailAtTheAttemptLimitRetryElsewhereAndItsBreakerOpens() throws Exception {
         try (GatewayHarness gw = GatewayHarness.start(GatewayHarness.config(SIMS.urls())
-                .with(CaravanFlags.POLICY_NAME, "round_robin")
-                .with(CaravanFlags.NON_STREAM_ATTEMPT_TIMEOUT_SECS, "2")
-                .with(CaravanFlags.REQUEST_TIMEOUT_SECS, "30")
-                .with(CaravanFlags.CB_FAILURE_THRESHOLD, "3"));
+                .with(CoreFlags.POLICY_NAME, "round_robin")
+                .with(ForwardFeature.NON_STREAM_ATTEMPT_TIMEOUT_SECS, "2")
+                .with(CoreFlags.REQUEST_TIMEOUT_SECS, "30")
+                .with(ReliabilityFeature.CB_FAILURE_THRESHOLD, "3"));
              StreamRecorder client = new StreamRecorder(gw.port())) {
             Worker hung = gw.workers().findByUrl(SIMS.engine(2).url()).orElseThrow();
             SIMS.engine(2).setFaults(Faults.NONE.merge(Map.of("hang", true)));

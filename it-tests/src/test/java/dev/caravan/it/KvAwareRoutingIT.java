@@ -17,9 +17,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import dev.caravan.gateway.KvBeans;
 import dev.caravan.policies.kv.KvBlockIndex;
 import dev.caravan.policies.kv.ParityTracker;
-import dev.caravan.processors.config.CaravanFlags;
+import dev.caravan.processors.config.CoreFlags;
 import dev.caravan.processors.config.GatewayConfig;
 import dev.caravan.processors.forward.ForwardStreamProcessor;
+import dev.caravan.processors.kv.KvFeature;
 import dev.caravan.processors.kv.KvWorkerStats;
 import dev.caravan.policies.kv.BlockKeys;
 import dev.caravan.policies.text.PseudoTokenizer;
@@ -53,7 +54,7 @@ class KvAwareRoutingIT {
 
     @BeforeAll
     static void start() {
-        gateway = GatewayHarness.start(GatewayHarness.config(List.of()).with(CaravanFlags.POLICY_NAME, "kv_aware"));
+        gateway = GatewayHarness.start(GatewayHarness.config(List.of()).with(CoreFlags.POLICY_NAME, "kv_aware"));
         KvBeans kv = gateway.gateway().beans().kv();
         index = kv.index();
         for (SimEngine e : SIMS.fleet().engines()) {
@@ -170,9 +171,9 @@ class KvAwareRoutingIT {
      */
     @Test
     void aTokenizerMismatchDrivesParityToZeroAndIsFlagged() {
-        GatewayConfig wrongTokens = GatewayHarness.config(List.of()).with(CaravanFlags.POLICY_NAME, "kv_aware")
-                .with(CaravanFlags.KV_CHARS_PER_TOKEN, "3").with(CaravanFlags.KV_HASH_SEED, "1")
-                .with(CaravanFlags.KV_PARITY_EXPIRY_SECS, "1");
+        GatewayConfig wrongTokens = GatewayHarness.config(List.of()).with(CoreFlags.POLICY_NAME, "kv_aware")
+                .with(KvFeature.KV_CHARS_PER_TOKEN, "3").with(KvFeature.KV_HASH_SEED, "1")
+                .with(KvFeature.KV_PARITY_EXPIRY_SECS, "1");
         try (GatewayHarness other = GatewayHarness.start(wrongTokens)) {
             KvFixtures.register(other.client(), SIMS.engine(0), SIMS.model());
             ParityTracker parity = other.gateway().beans().kv().parity();

@@ -23,9 +23,10 @@ import org.junit.jupiter.api.io.TempDir;
 import dev.caravan.policies.kv.BlockKeys;
 import dev.caravan.policies.kv.KvBlockIndex;
 import dev.caravan.policies.text.ChatTemplate;
-import dev.caravan.processors.config.CaravanFlags;
+import dev.caravan.processors.config.CoreFlags;
 import dev.caravan.processors.forward.ForwardStreamProcessor;
 import dev.caravan.tokens.HfTokenizer;
+import dev.caravan.processors.kv.KvFeature;
 import dev.caravan.sim.SimConfig;
 import dev.caravan.sim.SimEngine;
 import dev.caravan.sim.SimFleet;
@@ -58,8 +59,8 @@ class KvDemoModelIT {
             }
         }
         fleet = SimFleet.start(2, KvFixtures.publishing(SimConfig.builder()).tokenizer(model).build());
-        gateway = GatewayHarness.start(GatewayHarness.config(List.of()).with(CaravanFlags.POLICY_NAME, "kv_aware")
-                .with(CaravanFlags.KV_TOKENIZER, model.resolve("tokenizer.json").toString()));
+        gateway = GatewayHarness.start(GatewayHarness.config(List.of()).with(CoreFlags.POLICY_NAME, "kv_aware")
+                .with(KvFeature.KV_TOKENIZER, model.resolve("tokenizer.json").toString()));
         index = gateway.gateway().beans().kv().index();
         for (SimEngine e : fleet.engines()) {
             ids.add(KvFixtures.register(gateway.client(), e, e.config().model()));

@@ -19,8 +19,10 @@ import org.zeromq.ZMQException;
 
 import dev.caravan.policies.Worker;
 import dev.caravan.policies.kv.KvBlockIndex;
-import dev.caravan.processors.config.CaravanFlags;
+import dev.caravan.processors.config.CoreFlags;
+import dev.caravan.processors.control.EngineApiFeature;
 import dev.caravan.processors.forward.ForwardStreamProcessor;
+import dev.caravan.processors.kv.KvFeature;
 import dev.caravan.sim.text.SyntheticTokenizer;
 
 /**
@@ -44,8 +46,8 @@ class KvDpAwareIT {
 
     @BeforeEach
     void start() {
-        gateway = GatewayHarness.start(GatewayHarness.config(List.of()).with(CaravanFlags.POLICY_NAME, "kv_aware")
-                .with(CaravanFlags.DP_AWARE, "true").with(CaravanFlags.KV_SILENCE_THRESHOLD_SECS, "0"));
+        gateway = GatewayHarness.start(GatewayHarness.config(List.of()).with(CoreFlags.POLICY_NAME, "kv_aware")
+                .with(EngineApiFeature.DP_AWARE, "true").with(KvFeature.KV_SILENCE_THRESHOLD_SECS, "0"));
         engine = RecordingEngine.start().serverInfo("{\"dp_size\":2}")
                 .respond(200, "{\"choices\":[{\"text\":\"ok\"}]}");
         open.add(engine);

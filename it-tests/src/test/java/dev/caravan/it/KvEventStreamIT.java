@@ -24,9 +24,10 @@ import dev.caravan.policies.Worker;
 import dev.caravan.policies.kv.BlockKeys;
 import dev.caravan.policies.kv.KvBlockIndex;
 import dev.caravan.policies.kv.KvTier;
+import dev.caravan.processors.config.CoreFlags;
+import dev.caravan.processors.kv.KvFeature;
 import dev.caravan.processors.kv.KvRouteManager;
 import dev.caravan.processors.kv.KvWorkerStats;
-import dev.caravan.processors.config.CaravanFlags;
 import dev.caravan.sim.Faults;
 import dev.caravan.sim.SimConfig;
 import dev.caravan.sim.SimEngine;
@@ -51,7 +52,7 @@ class KvEventStreamIT {
 
     @BeforeAll
     static void start() {
-        gateway = GatewayHarness.start(GatewayHarness.config(List.of()).with(CaravanFlags.POLICY_NAME, "kv_aware"));
+        gateway = GatewayHarness.start(GatewayHarness.config(List.of()).with(CoreFlags.POLICY_NAME, "kv_aware"));
         kv = gateway.gateway().beans().kv();
         index = kv.index();
     }
@@ -194,7 +195,7 @@ class KvEventStreamIT {
             pub.bind(KvFixtures.EPHEMERAL);
             // --worker-urls are registered before the context starts: their routes wait for it, then subscribe
             try (GatewayHarness gw = GatewayHarness.start(GatewayHarness.config(List.of("http://127.0.0.1:9"))
-                    .with(CaravanFlags.KV_EVENTS_ENDPOINT_TEMPLATE, "tcp://{host}:" + port(pub.getLastEndpoint())))) {
+                    .with(KvFeature.KV_EVENTS_ENDPOINT_TEMPLATE, "tcp://{host}:" + port(pub.getLastEndpoint())))) {
                 Worker w = gw.workers().all().get(0);
                 KvBlockIndex idx = gw.gateway().beans().kv().index();
                 KvEventEncoder encoder = new KvEventEncoder(KvEventLayout.ARRAY);
@@ -268,7 +269,7 @@ class KvEventStreamIT {
     void aServingWorkerWhosePublisherFallsSilentIsFlaggedOncePerEpisode() {
         try (SimEngine e = engine(SimConfig.builder());
              GatewayHarness gw = GatewayHarness.start(GatewayHarness.config(List.of())
-                     .with(CaravanFlags.POLICY_NAME, "round_robin").with(CaravanFlags.KV_SILENCE_THRESHOLD_SECS, "1"))) {
+                     .with(CoreFlags.POLICY_NAME, "round_robin").with(KvFeature.KV_SILENCE_THRESHOLD_SECS, "1"))) {
             String id = KvFixtures.register(gw.client(), e, MODEL);
             KvBeans gwKv = gw.gateway().beans().kv();
             int[] n = {0};

@@ -21,8 +21,9 @@ import org.junit.jupiter.api.Test;
 import org.zeromq.ZMQException;
 
 import dev.caravan.policies.kv.KvBlockIndex;
-import dev.caravan.processors.config.CaravanFlags;
+import dev.caravan.processors.config.CoreFlags;
 import dev.caravan.processors.forward.ForwardStreamProcessor;
+import dev.caravan.processors.kv.KvFeature;
 import dev.caravan.processors.kv.KvWorkerStats;
 import dev.caravan.sim.text.SyntheticTokenizer;
 
@@ -48,8 +49,8 @@ class KvWireFormatIT {
 
     @BeforeAll
     static void start() {
-        gateway = GatewayHarness.start(GatewayHarness.config(List.of()).with(CaravanFlags.POLICY_NAME, "kv_aware")
-                .with(CaravanFlags.KV_SILENCE_THRESHOLD_SECS, "0"));
+        gateway = GatewayHarness.start(GatewayHarness.config(List.of()).with(CoreFlags.POLICY_NAME, "kv_aware")
+                .with(KvFeature.KV_SILENCE_THRESHOLD_SECS, "0"));
         index = gateway.gateway().beans().kv().index();
     }
 

@@ -35,9 +35,9 @@ class MetricsIT {
         PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         meters.config().onMeterRegistrationFailed((id, reason) -> REFUSED.add(id.getName() + ": " + reason));
         gateway = GatewayHarness.start(GatewayHarness.config(SIMS.urls())
-                .with(dev.caravan.processors.config.CaravanFlags.DECISION_HEADERS, "false")
+                .with(dev.caravan.processors.config.CoreFlags.DECISION_HEADERS, "false")
                 // SGLang's rule: the shared system prompt makes the later chats hits on one engine
-                .with(dev.caravan.processors.config.CaravanFlags.SGLANG_DEFAULTS, "true"), meters);
+                .with(dev.caravan.processors.config.CoreFlags.SGLANG_DEFAULTS, "true"), meters);
     }
 
     @AfterAll

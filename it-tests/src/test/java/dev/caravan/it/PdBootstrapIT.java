@@ -14,7 +14,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import dev.caravan.processors.config.CaravanFlags;
+import dev.caravan.processors.pd.PdFeature;
 
 /**
  * What exactly each leg receives (SGLang cases 25 and 32): recording engines stand in for prefill and decode, so the
@@ -33,10 +33,10 @@ class PdBootstrapIT {
         prefillNoPort = RecordingEngine.start();
         decode = RecordingEngine.start().respond(200, "{\"text\":\"from decode\",\"meta_info\":{}}");
         gateway = GatewayHarness.start(GatewayHarness.config(List.of())
-                .with(CaravanFlags.PD_DISAGGREGATION, "true")
-                .with(CaravanFlags.PREFILL_POLICY, "round_robin")
-                .with(CaravanFlags.PREFILL, prefill.url() + " 9000," + prefillNoPort.url() + " none")
-                .with(CaravanFlags.DECODE, decode.url()));
+                .with(PdFeature.PD_DISAGGREGATION, "true")
+                .with(PdFeature.PREFILL_POLICY, "round_robin")
+                .with(PdFeature.PREFILL, prefill.url() + " 9000," + prefillNoPort.url() + " none")
+                .with(PdFeature.DECODE, decode.url()));
     }
 
     @AfterAll

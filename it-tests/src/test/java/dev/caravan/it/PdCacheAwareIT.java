@@ -16,7 +16,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.caravan.policies.TreeBacked;
-import dev.caravan.processors.config.CaravanFlags;
+import dev.caravan.processors.config.CoreFlags;
+import dev.caravan.processors.pd.PdFeature;
 import dev.caravan.processors.pd.RelayDecodeProcessor;
 import dev.caravan.processors.routing.PolicyRegistry;
 
@@ -35,8 +36,8 @@ class PdCacheAwareIT {
     @BeforeAll
     static void start() {
         gateway = GatewayHarness.start(PD.gatewayConfig()
-                .with(CaravanFlags.PREFILL_POLICY, "cache_aware")
-                .with(CaravanFlags.DECODE_POLICY, "round_robin"));
+                .with(PdFeature.PREFILL_POLICY, "cache_aware")
+                .with(PdFeature.DECODE_POLICY, "round_robin"));
     }
 
     @AfterAll
@@ -102,11 +103,11 @@ class PdCacheAwareIT {
     @Test
     void cacheAwareOnBothPoolsKeepsDecodeTenancyApartFromPrefillTenancy() {
         try (GatewayHarness gw = GatewayHarness.start(PD.gatewayConfig()
-                .with(CaravanFlags.PREFILL_POLICY, "cache_aware")
-                .with(CaravanFlags.DECODE_POLICY, "cache_aware")
+                .with(PdFeature.PREFILL_POLICY, "cache_aware")
+                .with(PdFeature.DECODE_POLICY, "cache_aware")
                 // SGLang's rule: with two tenants on two engines each carries 1/N of the traffic, which
                 // --discount-shared-prefix would spread like a preamble
-                .with(CaravanFlags.SGLANG_DEFAULTS, "true"))) {
+                .with(CoreFlags.SGLANG_DEFAULTS, "true"))) {
             String carol = "Carol's travel agent plans caravan routes across the desert. ".repeat(10);
             String dave = "Dave's tutor explains the chemistry of slow-cooked stews. ".repeat(10);
             Set<String> carolPrefill = new HashSet<>();

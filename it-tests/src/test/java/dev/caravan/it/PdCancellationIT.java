@@ -13,7 +13,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import dev.caravan.policies.Worker;
-import dev.caravan.processors.config.CaravanFlags;
+import dev.caravan.processors.pd.PdFeature;
+import dev.caravan.processors.reliability.ReliabilityFeature;
 import dev.caravan.sim.EngineRole;
 import dev.caravan.sim.SimConfig;
 import dev.caravan.sim.SimEngine;
@@ -34,10 +35,10 @@ class PdCancellationIT {
         prefill = RecordingEngine.start();
         decode = SimEngine.start(SimConfig.builder().role(EngineRole.DECODE).build());
         gateway = GatewayHarness.start(GatewayHarness.config(List.of())
-                .with(CaravanFlags.PD_DISAGGREGATION, "true")
-                .with(CaravanFlags.PREFILL, prefill.url() + " " + prefill.port())
-                .with(CaravanFlags.DECODE, decode.url())
-                .with(CaravanFlags.DISABLE_RETRIES, "true")); // one attempt, so each cancellation is the one asked
+                .with(PdFeature.PD_DISAGGREGATION, "true")
+                .with(PdFeature.PREFILL, prefill.url() + " " + prefill.port())
+                .with(PdFeature.DECODE, decode.url())
+                .with(ReliabilityFeature.DISABLE_RETRIES, "true")); // one attempt, so each cancellation is the one asked
     }
 
     @AfterAll

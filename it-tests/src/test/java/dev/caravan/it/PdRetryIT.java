@@ -11,8 +11,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import dev.caravan.processors.config.CaravanFlags;
+import dev.caravan.processors.pd.PdFeature;
 import dev.caravan.processors.pd.RelayDecodeProcessor;
+import dev.caravan.processors.reliability.ReliabilityFeature;
 
 /**
  * Retries in P/D (SGLang: each attempt re-selects a pair and mints a new room): a failing prefill engine is retried on
@@ -31,12 +32,12 @@ class PdRetryIT {
         goodPrefill = RecordingEngine.start();
         decode = RecordingEngine.start().respond(200, "{\"text\":\"decoded\",\"meta_info\":{}}");
         gateway = GatewayHarness.start(GatewayHarness.config(List.of())
-                .with(CaravanFlags.PD_DISAGGREGATION, "true")
+                .with(PdFeature.PD_DISAGGREGATION, "true")
                 // round robin starts with the first prefill engine, the failing one
-                .with(CaravanFlags.PREFILL_POLICY, "round_robin")
-                .with(CaravanFlags.PREFILL, failingPrefill.url() + " 9001," + goodPrefill.url() + " 9002")
-                .with(CaravanFlags.DECODE, decode.url())
-                .with(CaravanFlags.RETRY_INITIAL_BACKOFF_MS, "1"));
+                .with(PdFeature.PREFILL_POLICY, "round_robin")
+                .with(PdFeature.PREFILL, failingPrefill.url() + " 9001," + goodPrefill.url() + " 9002")
+                .with(PdFeature.DECODE, decode.url())
+                .with(ReliabilityFeature.RETRY_INITIAL_BACKOFF_MS, "1"));
     }
 
     @AfterAll
@@ -85,10 +86,10 @@ class PdRetryIT {
     void aRetryableDecodeAnswerIsHeldBackAndRetried() {
         try (RecordingEngine fullDecode = RecordingEngine.start().respond(503, "{\"error\":{\"message\":\"decode full\"}}");
              GatewayHarness gw = GatewayHarness.start(GatewayHarness.config(List.of())
-                     .with(CaravanFlags.PD_DISAGGREGATION, "true")
-                     .with(CaravanFlags.PREFILL, goodPrefill.url() + " 9002")
-                     .with(CaravanFlags.DECODE, fullDecode.url())
-                     .with(CaravanFlags.RETRY_INITIAL_BACKOFF_MS, "1"))) {
+                     .with(PdFeature.PD_DISAGGREGATION, "true")
+                     .with(PdFeature.PREFILL, goodPrefill.url() + " 9002")
+                     .with(PdFeature.DECODE, fullDecode.url())
+                     .with(ReliabilityFeature.RETRY_INITIAL_BACKOFF_MS, "1"))) {
             HttpResponse<String> r = gw.client().postJson("/generate", "{\"text\":\"hello\"}");
 
             // one decode engine: every attempt gets 503; only the last one is answered, as the engine sent it

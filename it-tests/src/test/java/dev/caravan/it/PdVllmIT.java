@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.caravan.policies.Worker;
-import dev.caravan.processors.config.CaravanFlags;
+import dev.caravan.processors.pd.PdFeature;
 import dev.caravan.sim.Faults;
 
 /** vLLM's two-step P/D ({@code --pd-mode vllm}) end to end against simulated engines speaking kv_transfer_params. */
@@ -30,7 +30,7 @@ class PdVllmIT {
 
     @BeforeAll
     static void start() {
-        gateway = GatewayHarness.start(PD.gatewayConfig().with(CaravanFlags.PD_MODE, "vllm"));
+        gateway = GatewayHarness.start(PD.gatewayConfig().with(PdFeature.PD_MODE, "vllm"));
     }
 
     @AfterAll

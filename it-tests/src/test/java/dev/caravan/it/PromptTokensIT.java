@@ -22,11 +22,12 @@ import org.junit.jupiter.api.Test;
 
 import dev.caravan.policies.kv.BlockKeys;
 import dev.caravan.policies.kv.KvBlockIndex;
-import dev.caravan.processors.config.CaravanFlags;
+import dev.caravan.processors.config.CoreFlags;
 import dev.caravan.processors.forward.ForwardStreamProcessor;
 import dev.caravan.tokens.EngineDialect;
 import dev.caravan.tokens.LocalModel;
 import dev.caravan.tokens.ModelFiles;
+import dev.caravan.processors.tokens.TokensFeature;
 import dev.caravan.sim.SimConfig;
 import dev.caravan.sim.SimEngine;
 import dev.caravan.sim.SimFleet;
@@ -44,7 +45,7 @@ class PromptTokensIT {
 
     private static final Duration WAIT = Duration.ofSeconds(20);
     /** Mistral NeMo's fixture in the processors module (tokenizer.json, tokenizer_config.json; models/README.md). */
-    private static final Path NEMO = Path.of("../tokens/src/test/resources/models/mistral_nemo").toAbsolutePath()
+    private static final Path NEMO = Path.of("../processors/src/test/resources/models/mistral_nemo").toAbsolutePath()
             .normalize();
     /** Mistral NeMo's {@code <s>}. */
     private static final int BOS = 1;
@@ -59,8 +60,8 @@ class PromptTokensIT {
     static void start() throws IOException {
         System.setProperty("ENGINE_CACHE_DIR", Path.of("target/djl-cache").toAbsolutePath().toString());
         fleet = SimFleet.start(2, KvFixtures.publishing(SimConfig.builder()).tokenizer(NEMO).build());
-        gateway = GatewayHarness.start(GatewayHarness.config(List.of()).with(CaravanFlags.POLICY_NAME, "kv_aware")
-                .with(CaravanFlags.MODEL_PATH, NEMO.toString()));
+        gateway = GatewayHarness.start(GatewayHarness.config(List.of()).with(CoreFlags.POLICY_NAME, "kv_aware")
+                .with(TokensFeature.MODEL_PATH, NEMO.toString()));
         index = gateway.gateway().beans().kv().index();
         local = LocalModel.load(new ModelFiles("mistral_nemo", NEMO, null, null), null, EngineDialect.VLLM,
                 Clock.systemUTC());

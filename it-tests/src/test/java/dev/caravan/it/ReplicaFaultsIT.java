@@ -27,7 +27,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import dev.caravan.processors.config.CaravanFlags;
+import dev.caravan.processors.config.CoreFlags;
 import dev.caravan.processors.http.ServerEventLoops;
 
 /**
@@ -68,10 +68,10 @@ class ReplicaFaultsIT {
             members.add(address(i) + ":" + PROXIES.get(i).port());
         }
         fleet = new SyncFleet(3, SIMS.urls()).adjust((i, c) -> c
-                .with(CaravanFlags.SYNC_HOST, address(i))
-                .with(CaravanFlags.SYNC_PORT, Integer.toString(ports[i]))
-                .with(CaravanFlags.SYNC_PUBLIC_ADDRESS, members.get(i))
-                .with(CaravanFlags.SYNC_MEMBERS, String.join(",", members)));
+                .with(CoreFlags.SYNC_HOST, address(i))
+                .with(CoreFlags.SYNC_PORT, Integer.toString(ports[i]))
+                .with(CoreFlags.SYNC_PUBLIC_ADDRESS, members.get(i))
+                .with(CoreFlags.SYNC_MEMBERS, String.join(",", members)));
         for (int i = 0; i < 3; i++) { // each proxy opens once its member listens
             fleet.start(i);
             PROXIES.get(i).open();

@@ -12,9 +12,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.caravan.policies.Worker;
-import dev.caravan.processors.config.CaravanFlags;
+import dev.caravan.processors.config.CoreFlags;
 import dev.caravan.processors.config.GatewayConfig;
 import dev.caravan.processors.reliability.BreakerState;
+import dev.caravan.processors.reliability.ReliabilityFeature;
 import dev.caravan.processors.reliability.WorkerBreakers;
 import dev.caravan.sim.Faults;
 
@@ -35,8 +36,8 @@ class RetryAndBreakerIT {
     }
 
     private static GatewayConfig config() {
-        return GatewayHarness.config(SIMS.urls()).with(CaravanFlags.POLICY_NAME, "round_robin")
-                .with(CaravanFlags.CB_FAILURE_THRESHOLD, "3");
+        return GatewayHarness.config(SIMS.urls()).with(CoreFlags.POLICY_NAME, "round_robin")
+                .with(ReliabilityFeature.CB_FAILURE_THRESHOLD, "3");
     }
 
     private static void fail(int engine, int status) {
@@ -77,7 +78,7 @@ class RetryAndBreakerIT {
     @Test
     void withRetriesDisabledTheFirst500IsReturned() {
         fail(0, 500);
-        try (GatewayHarness gw = GatewayHarness.start(config().with(CaravanFlags.DISABLE_RETRIES, "true"))) {
+        try (GatewayHarness gw = GatewayHarness.start(config().with(ReliabilityFeature.DISABLE_RETRIES, "true"))) {
             HttpResponse<String> first = gw.client().postJson("/v1/completions", BODY);
             assertThat(first.statusCode()).isEqualTo(500);
             assertThat(first.body()).contains("injected fault");
@@ -89,8 +90,8 @@ class RetryAndBreakerIT {
         fail(0, 503);
         fail(1, 503);
         long before = SIMS.engine(0).stats().requests() + SIMS.engine(1).stats().requests();
-        try (GatewayHarness gw = GatewayHarness.start(config().with(CaravanFlags.RETRY_MAX_RETRIES, "3")
-                .with(CaravanFlags.RETRY_INITIAL_BACKOFF_MS, "1"))) {
+        try (GatewayHarness gw = GatewayHarness.start(config().with(ReliabilityFeature.RETRY_MAX_RETRIES, "3")
+                .with(ReliabilityFeature.RETRY_INITIAL_BACKOFF_MS, "1"))) {
             HttpResponse<String> r = gw.client().postJson("/v1/completions", BODY);
             assertThat(r.statusCode()).isEqualTo(503);
             assertThat(r.body()).contains("injected fault");
@@ -124,8 +125,8 @@ class RetryAndBreakerIT {
     @Test
     void anOpenBreakerLetsRequestsThroughAgainAfterItsTimeoutAndClosesOnSuccess() {
         fail(0, 502);
-        try (GatewayHarness gw = GatewayHarness.start(config().with(CaravanFlags.CB_TIMEOUT_DURATION_SECS, "1")
-                .with(CaravanFlags.CB_SUCCESS_THRESHOLD, "2"))) {
+        try (GatewayHarness gw = GatewayHarness.start(config().with(ReliabilityFeature.CB_TIMEOUT_DURATION_SECS, "1")
+                .with(ReliabilityFeature.CB_SUCCESS_THRESHOLD, "2"))) {
             Worker w = gw.workers().findByUrl(SIMS.engine(0).url()).orElseThrow();
             WorkerBreakers breakers = gw.gateway().beans().reliability().breakers();
             for (int i = 0; i < 6; i++) {

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.caravan.app.GatewayMain;
 import dev.caravan.gateway.CaravanGateway;
-import dev.caravan.processors.config.CaravanFlags;
+import dev.caravan.processors.config.CoreFlags;
 import dev.caravan.processors.config.GatewayConfig;
 
 /**
@@ -52,9 +52,9 @@ class SecretApiKeysIT {
 
     private static GatewayConfig keysFromTheSecret() {
         return GatewayHarness.config(SIMS.urls())
-                .with(CaravanFlags.LOAD_CHECK_INTERVAL, "0")
-                .with(CaravanFlags.API_KEY, "{{secret:caravan-api-keys/api-key}}")
-                .with(CaravanFlags.ADMIN_API_KEY, "{{secret:caravan-api-keys/admin-api-key}}");
+                .with(CoreFlags.LOAD_CHECK_INTERVAL, "0")
+                .with(CoreFlags.API_KEY, "{{secret:caravan-api-keys/api-key}}")
+                .with(CoreFlags.ADMIN_API_KEY, "{{secret:caravan-api-keys/admin-api-key}}");
     }
 
     /** What config/k8s/application.properties would say outside a cluster: where the API server is. */
@@ -82,7 +82,7 @@ class SecretApiKeysIT {
         try {
             CamelContext camel = main.getCamelContext();
             onlyTheSecretsKeysOpenTheGateway(new GatewayClient("http://127.0.0.1:" + CaravanGateway.port(camel)));
-            assertThat(camel.getPropertiesComponent().resolveProperty(CaravanFlags.API_KEY.key()))
+            assertThat(camel.getPropertiesComponent().resolveProperty(CoreFlags.API_KEY.key()))
                     .as("the resolved key is not a Camel property").isEmpty();
         } finally {
             main.stop();
@@ -104,7 +104,7 @@ class SecretApiKeysIT {
 
     @Test
     void aMissingSecretStopsTheStartNamingTheFlagNotAValue() {
-        GatewayConfig missing = keysFromTheSecret().with(CaravanFlags.API_KEY, "{{secret:no-such-secret/api-key}}");
+        GatewayConfig missing = keysFromTheSecret().with(CoreFlags.API_KEY, "{{secret:no-such-secret/api-key}}");
         assertThatThrownBy(() -> GatewayMain.create(missing, kubernetesClientProperties()))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith("--api-key: cannot resolve {{secret:no-such-secret/api-key}}")
@@ -116,7 +116,7 @@ class SecretApiKeysIT {
         client.configMaps().resource(new io.fabric8.kubernetes.api.model.ConfigMapBuilder().withNewMetadata()
                 .withName("caravan-config").endMetadata().addToData("api-key", "sk-in-plain-sight").build())
                 .createOr(r -> r.update());
-        GatewayConfig plain = keysFromTheSecret().with(CaravanFlags.API_KEY, "{{configmap:caravan-config/api-key}}");
+        GatewayConfig plain = keysFromTheSecret().with(CoreFlags.API_KEY, "{{configmap:caravan-config/api-key}}");
         assertThatThrownBy(() -> GatewayMain.create(plain, kubernetesClientProperties()))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("--api-key must come from a Secret ({{secret:name/key}}), not a ConfigMap: "

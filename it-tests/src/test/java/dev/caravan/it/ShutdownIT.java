@@ -18,7 +18,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import dev.caravan.app.GatewayMain;
 import dev.caravan.gateway.CaravanGateway;
 import dev.caravan.processors.admission.AdmissionController;
-import dev.caravan.processors.config.CaravanFlags;
+import dev.caravan.processors.flow.FlowFeature;
 
 /**
  * Graceful shutdown through the path SIGTERM takes (the Camel context stopping): new requests get 503 and readiness
@@ -72,7 +72,7 @@ class ShutdownIT {
     @Test
     void streamsStillRunningWhenTheGracePeriodEndsAreCut() throws Exception {
         GatewayHarness gw = GatewayHarness.start(GatewayHarness.config(SIMS.urls())
-                .with(CaravanFlags.SHUTDOWN_GRACE_PERIOD_SECS, "1"));
+                .with(FlowFeature.SHUTDOWN_GRACE_PERIOD_SECS, "1"));
         try (StreamRecorder client = new StreamRecorder(gw.port())) {
             List<StreamRecorder.Stream> streams = client.send(4, "/v1/chat/completions", body(600)); // 60 s each
             await().atMost(Duration.ofSeconds(20)).until(() -> client.headsReceived(streams) == 4);

@@ -16,7 +16,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import dev.caravan.processors.config.CaravanFlags;
+import dev.caravan.processors.config.CoreFlags;
 import dev.caravan.sim.Faults;
 import dev.caravan.sim.SimEngine;
 
@@ -63,7 +63,7 @@ class SlowEngineIT {
         long before = slow.stats().requests();
         long total;
         try (GatewayHarness gw = GatewayHarness.start(GatewayHarness.config(SIMS.urls())
-                .with(CaravanFlags.POLICY_NAME, policy).with(CaravanFlags.LOAD_CHECK_INTERVAL, "0"))) {
+                .with(CoreFlags.POLICY_NAME, policy).with(CoreFlags.LOAD_CHECK_INTERVAL, "0"))) {
             ExecutorService pool = Executors.newFixedThreadPool(CLIENTS);
             List<Future<Integer>> runs = new ArrayList<>();
             for (int c = 0; c < CLIENTS; c++) {

@@ -9,6 +9,7 @@ import java.util.regex.Pattern;
 import com.hazelcast.core.HazelcastInstance;
 
 import dev.caravan.processors.config.CaravanFlags;
+import dev.caravan.processors.config.CoreFlags;
 import dev.caravan.processors.config.GatewayConfig;
 import dev.caravan.processors.http.ServerEventLoops;
 
@@ -94,12 +95,12 @@ final class SyncFleet implements AutoCloseable {
 
     GatewayConfig config(int i) {
         GatewayConfig c = GatewayHarness.config(workers)
-                .with(CaravanFlags.SYNC_MODE, CaravanFlags.SYNC_HAZELCAST)
-                .with(CaravanFlags.SYNC_HOST, "127.0.0.1")
-                .with(CaravanFlags.SYNC_PORT, Integer.toString(syncPorts[i]))
-                .with(CaravanFlags.SYNC_MEMBERS, String.join(",", members()))
-                .with(CaravanFlags.SYNC_CLUSTER_NAME, cluster)
-                .with(CaravanFlags.SYNC_SECRET, SECRET);
+                .with(CoreFlags.SYNC_MODE, CoreFlags.SYNC_HAZELCAST)
+                .with(CoreFlags.SYNC_HOST, "127.0.0.1")
+                .with(CoreFlags.SYNC_PORT, Integer.toString(syncPorts[i]))
+                .with(CoreFlags.SYNC_MEMBERS, String.join(",", members()))
+                .with(CoreFlags.SYNC_CLUSTER_NAME, cluster)
+                .with(CoreFlags.SYNC_SECRET, SECRET);
         for (int k = 0; k + 1 < extra.size(); k += 2) {
             c = c.with(CaravanFlags.byFlag(extra.get(k)).orElseThrow(), extra.get(k + 1));
         }

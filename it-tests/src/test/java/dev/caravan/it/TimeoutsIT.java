@@ -11,7 +11,9 @@ import io.vertx.core.http.HttpServerRequest;
 import org.junit.jupiter.api.Test;
 
 import dev.caravan.policies.Worker;
-import dev.caravan.processors.config.CaravanFlags;
+import dev.caravan.processors.config.CoreFlags;
+import dev.caravan.processors.forward.ForwardFeature;
+import dev.caravan.processors.reliability.ReliabilityFeature;
 import dev.caravan.sim.SimConfig;
 import dev.caravan.sim.SimFleet;
 
@@ -47,7 +49,7 @@ class TimeoutsIT {
     void nothingSentBeforeTheDeadlineIs504AndNotRetried() {
         try (StubEngine stub = StubEngine.start(TimeoutsIT::stall);
              GatewayHarness gw = GatewayHarness.start(GatewayHarness.config(List.of(stub.url()))
-                     .with(CaravanFlags.REQUEST_TIMEOUT_SECS, "1"))) {
+                     .with(CoreFlags.REQUEST_TIMEOUT_SECS, "1"))) {
             long start = System.nanoTime();
             HttpResponse<String> r = gw.client().postJson("/v1/completions", "{\"prompt\":\"hi\"}");
             long ms = (System.nanoTime() - start) / 1_000_000;
@@ -65,7 +67,7 @@ class TimeoutsIT {
     void aStreamThatGoesSilentEndsWithAnErrorEventAndCountsAgainstTheWorker() {
         try (StubEngine stub = StubEngine.start(TimeoutsIT::stall);
              GatewayHarness gw = GatewayHarness.start(GatewayHarness.config(List.of(stub.url()))
-                     .with(CaravanFlags.STREAM_IDLE_TIMEOUT_SECS, "1"))) {
+                     .with(ForwardFeature.STREAM_IDLE_TIMEOUT_SECS, "1"))) {
             GatewayClient.Streamed s = gw.client().stream("/v1/completions", STREAM);
 
             assertThat(s.status()).isEqualTo(200);
@@ -88,7 +90,7 @@ class TimeoutsIT {
     void theEndToEndDeadlineAlsoEndsAStreamThatStarted() {
         try (StubEngine stub = StubEngine.start(TimeoutsIT::stall);
              GatewayHarness gw = GatewayHarness.start(GatewayHarness.config(List.of(stub.url()))
-                     .with(CaravanFlags.REQUEST_TIMEOUT_SECS, "1").with(CaravanFlags.STREAM_IDLE_TIMEOUT_SECS, "0"))) {
+                     .with(CoreFlags.REQUEST_TIMEOUT_SECS, "1").with(ForwardFeature.STREAM_IDLE_TIMEOUT_SECS, "0"))) {
             GatewayClient.Streamed s = gw.client().stream("/v1/completions", STREAM);
 
             assertThat(s.data()).hasSize(3);
@@ -100,7 +102,7 @@ class TimeoutsIT {
     void aNonSseBodyThatGoesSilentIsCutSoItCannotLookComplete() {
         try (StubEngine stub = StubEngine.start(TimeoutsIT::stall);
              GatewayHarness gw = GatewayHarness.start(GatewayHarness.config(List.of(stub.url()))
-                     .with(CaravanFlags.REQUEST_TIMEOUT_SECS, "1"))) {
+                     .with(CoreFlags.REQUEST_TIMEOUT_SECS, "1"))) {
             org.assertj.core.api.Assertions.assertThatThrownBy(() ->
                     gw.client().postJson("/v1/completions", "{\"prompt\":\"chunked-json\"}"))
                     .hasRootCauseInstanceOf(java.io.IOException.class);
@@ -113,8 +115,8 @@ class TimeoutsIT {
     void aNonStreamedRequestWithoutAnswerFailsAtTheAttemptLimitAndIsRetried() {
         try (StubEngine stub = StubEngine.start(TimeoutsIT::stall);
              GatewayHarness gw = GatewayHarness.start(GatewayHarness.config(List.of(stub.url()))
-                     .with(CaravanFlags.NON_STREAM_ATTEMPT_TIMEOUT_SECS, "1")
-                     .with(CaravanFlags.RETRY_MAX_RETRIES, "2"))) {
+                     .with(ForwardFeature.NON_STREAM_ATTEMPT_TIMEOUT_SECS, "1")
+                     .with(ReliabilityFeature.RETRY_MAX_RETRIES, "2"))) {
             long start = System.nanoTime();
             HttpResponse<String> r = gw.client().postJson("/v1/completions", "{\"prompt\":\"hi\"}");
             long ms = (System.nanoTime() - start) / 1_000_000;
@@ -136,8 +138,8 @@ class TimeoutsIT {
         try (SimFleet fleet = SimFleet.start(1, SimConfig.builder().decodeMsPerToken(1).defaultMaxTokens(2).build());
              StalledListener stalled = StalledListener.open();
              GatewayHarness gw = GatewayHarness.start(GatewayHarness.config(List.of(stalled.url()))
-                     .with(CaravanFlags.CONNECT_TIMEOUT_SECS, "1")
-                     .with(CaravanFlags.DISABLE_RETRIES, "true"))) {
+                     .with(ForwardFeature.CONNECT_TIMEOUT_SECS, "1")
+                     .with(ReliabilityFeature.DISABLE_RETRIES, "true"))) {
             long start = System.nanoTime();
             HttpResponse<String> alone = gw.client().postJson("/v1/completions", "{\"prompt\":\"hi\"}");
             long ms = (System.nanoTime() - start) / 1_000_000;
@@ -154,8 +156,8 @@ class TimeoutsIT {
              StalledListener stalled = StalledListener.open();
              GatewayHarness gw = GatewayHarness.start(GatewayHarness.config(List.of(stalled.url(),
                              fleet.urls().get(0)))
-                     .with(CaravanFlags.POLICY_NAME, "round_robin")
-                     .with(CaravanFlags.CONNECT_TIMEOUT_SECS, "1"))) {
+                     .with(CoreFlags.POLICY_NAME, "round_robin")
+                     .with(ForwardFeature.CONNECT_TIMEOUT_SECS, "1"))) {
             for (int i = 0; i < 4; i++) {
                 HttpResponse<String> r = gw.client().postJson("/v1/completions", "{\"prompt\":\"hi\"}");
                 assertThat(r.statusCode()).as("request %d", i).isEqualTo(200);
@@ -183,7 +185,7 @@ class TimeoutsIT {
             }
         }));
              GatewayHarness gw = GatewayHarness.start(GatewayHarness.config(List.of(stub.url()))
-                     .with(CaravanFlags.STREAM_IDLE_TIMEOUT_SECS, "1"))) {
+                     .with(ForwardFeature.STREAM_IDLE_TIMEOUT_SECS, "1"))) {
             HttpResponse<String> r = gw.client().postJson("/v1/completions", "{\"prompt\":\"long generation\"}");
             assertThat(r.statusCode()).as("engines answer non-streamed requests only when done").isEqualTo(200);
         }

@@ -25,8 +25,10 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import dev.caravan.processors.config.CaravanFlags;
+import dev.caravan.processors.config.CoreFlags;
 import dev.caravan.processors.config.GatewayConfig;
+import dev.caravan.processors.health.HealthFeature;
+import dev.caravan.processors.reliability.ReliabilityFeature;
 
 /**
  * TLS with certificates generated in the test: the gateway serves HTTPS ({@code --tls-cert-path}/{@code --tls-key-path})
@@ -68,8 +70,8 @@ class TlsIT {
         TestPki.Issued server = pki.issue("gateway");
         TestPki.Issued client = pki.issue("gateway-client");
         gateway = GatewayHarness.start(tls(GatewayHarness.config(List.of(workerUrl())), server)
-                .with(CaravanFlags.CLIENT_CERT_PATH, client.cert().toString())
-                .with(CaravanFlags.CLIENT_KEY_PATH, client.key().toString()));
+                .with(CoreFlags.CLIENT_CERT_PATH, client.cert().toString())
+                .with(CoreFlags.CLIENT_KEY_PATH, client.key().toString()));
     }
 
     @AfterAll
@@ -93,9 +95,9 @@ class TlsIT {
     }
 
     private static GatewayConfig tls(GatewayConfig config, TestPki.Issued server) {
-        return config.with(CaravanFlags.TLS_CERT_PATH, server.cert().toString())
-                .with(CaravanFlags.TLS_KEY_PATH, server.key().toString())
-                .with(CaravanFlags.CA_CERT_PATHS, pki.caPem().toString());
+        return config.with(CoreFlags.TLS_CERT_PATH, server.cert().toString())
+                .with(CoreFlags.TLS_KEY_PATH, server.key().toString())
+                .with(CoreFlags.CA_CERT_PATHS, pki.caPem().toString());
     }
 
     private static HttpResponse<String> chat(int port) throws Exception {
@@ -129,8 +131,8 @@ class TlsIT {
     @Test
     void withoutAClientCertificateTheWorkerRefusesTheGateway() throws Exception {
         try (GatewayHarness plain = GatewayHarness.start(tls(GatewayHarness.config(List.of(workerUrl())),
-                pki.issue("gateway-2")).with(CaravanFlags.DISABLE_HEALTH_CHECK, "true")
-                .with(CaravanFlags.RETRY_MAX_RETRIES, "1"))) {
+                pki.issue("gateway-2")).with(HealthFeature.DISABLE_HEALTH_CHECK, "true")
+                .with(ReliabilityFeature.RETRY_MAX_RETRIES, "1"))) {
             HttpResponse<String> r = chat(plain.port());
             assertThat(r.statusCode()).as(r.body()).isEqualTo(502);
         }

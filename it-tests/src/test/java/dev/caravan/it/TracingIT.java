@@ -13,7 +13,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.caravan.it.OtlpReceiver.ReceivedSpan;
-import dev.caravan.processors.config.CaravanFlags;
+import dev.caravan.processors.config.CoreFlags;
+import dev.caravan.processors.health.HealthFeature;
+import dev.caravan.processors.reliability.ReliabilityFeature;
+import dev.caravan.processors.trace.TracingFeature;
 
 /**
  * {@code --enable-trace} against OTLP receivers started in the test: one span per request continuing the client's
@@ -40,9 +43,9 @@ class TracingIT {
              RecordingEngine failing = RecordingEngine.start().respond(503, "{\"error\":\"overloaded\"}");
              RecordingEngine serving = RecordingEngine.start()) {
             try (GatewayHarness gw = GatewayHarness.start(GatewayHarness.config(List.of(failing.url(), serving.url()))
-                    .with(CaravanFlags.POLICY_NAME, "round_robin").with(CaravanFlags.DISABLE_HEALTH_CHECK, "true")
-                    .with(CaravanFlags.RETRY_INITIAL_BACKOFF_MS, "1")
-                    .with(CaravanFlags.ENABLE_TRACE, "true").with(CaravanFlags.OTLP_TRACES_ENDPOINT, otlp.endpoint()))) {
+                    .with(CoreFlags.POLICY_NAME, "round_robin").with(HealthFeature.DISABLE_HEALTH_CHECK, "true")
+                    .with(ReliabilityFeature.RETRY_INITIAL_BACKOFF_MS, "1")
+                    .with(TracingFeature.ENABLE_TRACE, "true").with(TracingFeature.OTLP_TRACES_ENDPOINT, otlp.endpoint()))) {
                 HttpResponse<String> r = gw.client().postJson("/v1/completions",
                         GatewayClient.json(Map.of("prompt", "trace me")),
                         "traceparent", "00-" + CLIENT_TRACE + "-" + CLIENT_SPAN + "-01");
@@ -78,8 +81,8 @@ class TracingIT {
     @Test
     void aPrefillDecodeRequestHasItsPairSelectionAndBothLegs() {
         try (OtlpReceiver otlp = OtlpReceiver.http();
-             GatewayHarness gw = GatewayHarness.start(PD.gatewayConfig().with(CaravanFlags.ENABLE_TRACE, "true")
-                     .with(CaravanFlags.OTLP_TRACES_ENDPOINT, otlp.endpoint()))) {
+             GatewayHarness gw = GatewayHarness.start(PD.gatewayConfig().with(TracingFeature.ENABLE_TRACE, "true")
+                     .with(TracingFeature.OTLP_TRACES_ENDPOINT, otlp.endpoint()))) {
             HttpResponse<String> r = gw.client().postJson("/generate", GatewayClient.json(Map.of("text", "split me",
                     "sampling_params", Map.of("max_new_tokens", 2))));
             assertThat(r.statusCode()).as(r.body()).isEqualTo(200);

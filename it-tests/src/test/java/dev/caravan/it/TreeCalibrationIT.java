@@ -14,8 +14,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import dev.caravan.policies.CacheAwareConfig;
 import dev.caravan.policies.TreeBacked;
 import dev.caravan.policies.tree.ApproximateRadixTree;
-import dev.caravan.processors.config.CaravanFlags;
+import dev.caravan.processors.config.CoreFlags;
 import dev.caravan.processors.config.GatewayConfig;
+import dev.caravan.processors.kv.KvFeature;
+import dev.caravan.processors.routing.RoutingFeature;
 import dev.caravan.sim.SimEngine;
 
 /**
@@ -41,9 +43,9 @@ class TreeCalibrationIT {
 
     @BeforeAll
     static void start() {
-        GatewayConfig base = GatewayHarness.config(List.of()).with(CaravanFlags.POLICY_NAME, "cache_aware");
-        calibrated = GatewayHarness.start(base.with(CaravanFlags.KV_CALIBRATE_TREE, "true")
-                .with(CaravanFlags.MAX_TREE_SIZE, "auto"));
+        GatewayConfig base = GatewayHarness.config(List.of()).with(CoreFlags.POLICY_NAME, "cache_aware");
+        calibrated = GatewayHarness.start(base.with(KvFeature.KV_CALIBRATE_TREE, "true")
+                .with(RoutingFeature.MAX_TREE_SIZE, "auto"));
         plain = GatewayHarness.start(base);
         KvFixtures.register(calibrated.client(), engine(), SIMS.model());
         KvFixtures.register(plain.client(), engine(), SIMS.model());

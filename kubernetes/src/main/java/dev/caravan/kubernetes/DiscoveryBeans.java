@@ -7,7 +7,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 
 import dev.caravan.gateway.GatewayExtension;
 import dev.caravan.policies.WorkerRegistry;
-import dev.caravan.processors.config.CaravanFlags;
+import dev.caravan.processors.config.CoreFlags;
 import dev.caravan.processors.config.GatewayConfig;
 
 /**
@@ -48,7 +48,7 @@ public final class DiscoveryBeans implements GatewayExtension {
 
     @Override
     public boolean enabled(GatewayConfig config) {
-        return config.getBoolean(CaravanFlags.SERVICE_DISCOVERY);
+        return config.getBoolean(CoreFlags.SERVICE_DISCOVERY);
     }
 
     /**
@@ -58,16 +58,16 @@ public final class DiscoveryBeans implements GatewayExtension {
      */
     public static DiscoveryConfig discoveryConfig(GatewayConfig config) {
         return new DiscoveryConfig(
-                LabelSelector.parse(config.getList(CaravanFlags.SELECTOR)),
-                LabelSelector.parse(config.getList(CaravanFlags.PREFILL_SELECTOR)),
-                LabelSelector.parse(config.getList(CaravanFlags.DECODE_SELECTOR)),
-                config.getInt(CaravanFlags.SERVICE_DISCOVERY_PORT),
-                config.get(CaravanFlags.SERVICE_DISCOVERY_NAMESPACE),
-                config.get(CaravanFlags.BOOTSTRAP_PORT_ANNOTATION),
-                config.get(CaravanFlags.MODEL_ANNOTATION),
-                config.get(CaravanFlags.KV_EVENTS_ANNOTATION),
-                config.get(CaravanFlags.KV_REPLAY_ANNOTATION),
-                Duration.ofSeconds(config.getLong(CaravanFlags.DISCOVERY_RESYNC_INTERVAL)));
+                LabelSelector.parse(config.getList(CoreFlags.SELECTOR)),
+                LabelSelector.parse(config.getList(CoreFlags.PREFILL_SELECTOR)),
+                LabelSelector.parse(config.getList(CoreFlags.DECODE_SELECTOR)),
+                config.getInt(CoreFlags.SERVICE_DISCOVERY_PORT),
+                config.get(CoreFlags.SERVICE_DISCOVERY_NAMESPACE),
+                config.get(CoreFlags.BOOTSTRAP_PORT_ANNOTATION),
+                config.get(CoreFlags.MODEL_ANNOTATION),
+                config.get(CoreFlags.KV_EVENTS_ANNOTATION),
+                config.get(CoreFlags.KV_REPLAY_ANNOTATION),
+                Duration.ofSeconds(config.getLong(CoreFlags.DISCOVERY_RESYNC_INTERVAL)));
     }
 
     /** Adds the discovery beans ({@code --service-discovery} is set). */

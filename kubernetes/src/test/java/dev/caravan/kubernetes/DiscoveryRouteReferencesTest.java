@@ -10,8 +10,9 @@ import org.junit.jupiter.api.Test;
 
 import dev.caravan.gateway.GatewayBeans;
 import dev.caravan.gateway.RouteReferences;
-import dev.caravan.processors.config.CaravanFlags;
+import dev.caravan.processors.config.CoreFlags;
 import dev.caravan.processors.config.GatewayConfig;
+import dev.caravan.processors.pd.PdFeature;
 
 /**
  * With {@code --service-discovery} (this module's beans join through its {@code GatewayExtension}), every reference of
@@ -20,35 +21,38 @@ import dev.caravan.processors.config.GatewayConfig;
  */
 class DiscoveryRouteReferencesTest {
 
+    /** The routes module's folder: every route file, this module's and the other optional one's too. */
     private static final Path ROUTES = Path.of("..", "routes");
-    private static final Path DISCOVERY_ROUTES = ROUTES.resolve("discovery.camel.yaml");
+    /** The route files of the optional modules, loaded only when the configuration turns them on. */
+    private static final List<String> OPTIONAL_FILES = List.of("discovery.camel.yaml", "sync.camel.yaml");
 
     private static GatewayConfig discovering() {
-        return GatewayConfig.defaults().with(CaravanFlags.SERVICE_DISCOVERY, "true");
+        return GatewayConfig.defaults().with(CoreFlags.SERVICE_DISCOVERY, "true");
     }
 
-    private static List<RouteReferences.Reference> references(Path file) {
-        return new ArrayList<>(RouteReferences.in(file));
+    /** The references of this module's route file. */
+    private static List<RouteReferences.Reference> moduleReferences() {
+        return new ArrayList<>(RouteReferences.in(ROUTES.resolve(DiscoveryBeans.ROUTES_FILE)));
     }
 
-    /** The route files every configuration loads: all but the optional modules' (this one's and sync's). */
+    /** The references of the built-in route files, the optional modules' left out. */
     private static List<RouteReferences.Reference> gatewayReferences() {
         List<RouteReferences.Reference> found = new ArrayList<>();
         RouteReferences.routeFiles(ROUTES).stream()
-                .filter(f -> !f.endsWith("discovery.camel.yaml") && !f.endsWith("sync.camel.yaml"))
+                .filter(f -> !OPTIONAL_FILES.contains(f.getFileName().toString()))
                 .forEach(f -> found.addAll(RouteReferences.in(f)));
         return found;
     }
 
     @Test
     void everyReferenceResolvesWithDiscoveryOn() {
-        for (GatewayConfig config : List.of(discovering().with(CaravanFlags.SELECTOR, "app=vllm"),
-                discovering().with(CaravanFlags.PD_DISAGGREGATION, "true")
-                        .with(CaravanFlags.PREFILL_SELECTOR, "role=prefill")
-                        .with(CaravanFlags.DECODE_SELECTOR, "role=decode"))) {
+        for (GatewayConfig config : List.of(discovering().with(CoreFlags.SELECTOR, "app=vllm"),
+                discovering().with(PdFeature.PD_DISAGGREGATION, "true")
+                        .with(CoreFlags.PREFILL_SELECTOR, "role=prefill")
+                        .with(CoreFlags.DECODE_SELECTOR, "role=decode"))) {
             try (GatewayBeans beans = new GatewayBeans(config, null, null)) {
-                assertThat(beans.excludedRoutes()).isEqualTo("**/sync.camel.yaml");
-                List<RouteReferences.Reference> refs = references(DISCOVERY_ROUTES);
+                assertThat(beans.excludedRoutes()).doesNotContain(DiscoveryBeans.ROUTES_FILE);
+                List<RouteReferences.Reference> refs = moduleReferences();
                 assertThat(refs).extracting(RouteReferences.Reference::bean)
                         .containsExactlyInAnyOrder(DiscoveryBeans.DISCOVERY_METRICS, DiscoveryBeans.RECONCILE_WORKERS);
                 refs.addAll(gatewayReferences());
@@ -61,7 +65,7 @@ class DiscoveryRouteReferencesTest {
     void withoutDiscoveryItsRouteIsNotLoadedAndItsBeansDoNotExist() {
         try (GatewayBeans beans = new GatewayBeans(GatewayConfig.defaults(), null, null)) {
             assertThat(beans.excludedRoutes()).isEqualTo("**/" + DiscoveryBeans.ROUTES_FILE + ",**/sync.camel.yaml");
-            assertThat(RouteReferences.unresolved(references(DISCOVERY_ROUTES), beans.beans())).hasSize(2);
+            assertThat(RouteReferences.unresolved(moduleReferences(), beans.beans())).hasSize(2);
         }
     }
 }

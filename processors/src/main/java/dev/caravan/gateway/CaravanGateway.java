@@ -18,7 +18,7 @@ import org.apache.camel.util.AntPathMatcher;
 
 import dev.caravan.policies.WorkerRegistry;
 import dev.caravan.processors.admission.DrainOnStopNotifier;
-import dev.caravan.processors.config.CaravanFlags;
+import dev.caravan.processors.config.CoreFlags;
 import dev.caravan.processors.config.GatewayConfig;
 import dev.caravan.processors.http.CaravanPlatformHttpEngine;
 import dev.caravan.processors.http.GatewayHttpServer;
@@ -31,8 +31,8 @@ import dev.caravan.processors.http.GatewayHttpServer;
  * <pre>{@code
  * CamelContext context = new DefaultCamelContext();
  * CaravanGateway gateway = CaravanGateway.install(context, GatewayConfig.defaults()
- *         .with(CaravanFlags.PORT, "8080")
- *         .with(CaravanFlags.WORKER_URLS, "http://10.0.0.5:8000,http://10.0.0.6:8000"));
+ *         .with(CoreFlags.PORT, "8080")
+ *         .with(CoreFlags.WORKER_URLS, "http://10.0.0.5:8000,http://10.0.0.6:8000"));
  * context.start();          // throws if the gateway cannot listen on :8080
  * gateway.workers().all();  // the live worker registry
  * }</pre>
@@ -194,7 +194,7 @@ public final class CaravanGateway {
         public void onCamelContextStarted(CamelContext context, boolean alreadyStarted) {
             beans.kv().start(context);
             beans.controlRoutes().start(context);
-            HostServers.report(context, beans.http(), beans.config().get(CaravanFlags.DISPATCH));
+            HostServers.report(context, beans.http(), beans.config().get(CoreFlags.DISPATCH));
         }
 
         @Override

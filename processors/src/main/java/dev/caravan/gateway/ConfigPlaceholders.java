@@ -11,6 +11,7 @@ import org.slf4j.LoggerFactory;
 
 import dev.caravan.processors.config.CaravanFlag;
 import dev.caravan.processors.config.CaravanFlags;
+import dev.caravan.processors.config.CoreFlags;
 import dev.caravan.processors.config.GatewayConfig;
 
 /**
@@ -108,6 +109,6 @@ public final class ConfigPlaceholders {
     }
 
     private static boolean isApiKey(String key) {
-        return key.equals(CaravanFlags.API_KEY.key()) || key.equals(CaravanFlags.ADMIN_API_KEY.key());
+        return key.equals(CoreFlags.API_KEY.key()) || key.equals(CoreFlags.ADMIN_API_KEY.key());
     }
 }

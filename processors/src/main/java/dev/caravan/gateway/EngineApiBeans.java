@@ -5,9 +5,9 @@ import java.util.Map;
 
 import dev.caravan.policies.EngineRuntime;
 import dev.caravan.policies.WorkerRegistry;
-import dev.caravan.processors.config.CaravanFlags;
 import dev.caravan.processors.config.GatewayConfig;
 import dev.caravan.processors.control.ApplyEngineProbesProcessor;
+import dev.caravan.processors.control.EngineApiFeature;
 import dev.caravan.processors.control.EngineProbes;
 import dev.caravan.processors.control.PlanEngineProbesProcessor;
 import dev.caravan.processors.control.PlanFlushCacheProcessor;
@@ -37,14 +37,14 @@ final class EngineApiBeans {
 
     /** The engine type of workers neither registered with one nor detected: {@code --backend}. */
     static EngineRuntime fallback(GatewayConfig config) {
-        return EngineRuntime.parse(config.get(CaravanFlags.BACKEND));
+        return EngineRuntime.parse(config.get(EngineApiFeature.BACKEND));
     }
 
     static void define(GatewayConfig config, WorkerRegistry workers, Map<String, Object> beans) {
         EngineRuntime fallback = fallback(config);
-        EngineProbes probes = new EngineProbes(config.getBoolean(CaravanFlags.DP_AWARE),
-                config.getSeconds(CaravanFlags.WORKER_STARTUP_CHECK_INTERVAL),
-                config.getSeconds(CaravanFlags.WORKER_STARTUP_TIMEOUT_SECS), System::nanoTime);
+        EngineProbes probes = new EngineProbes(config.getBoolean(EngineApiFeature.DP_AWARE),
+                config.getSeconds(EngineApiFeature.WORKER_STARTUP_CHECK_INTERVAL),
+                config.getSeconds(EngineApiFeature.WORKER_STARTUP_TIMEOUT_SECS), System::nanoTime);
         workers.addListener(probes);
         workers.all().forEach(probes::onWorkerAdded);
         beans.put(BeanNames.ENGINE_PROBES, probes);

@@ -8,7 +8,7 @@ import java.util.ServiceLoader;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
 
-import dev.caravan.processors.config.CaravanFlags;
+import dev.caravan.processors.config.CoreFlags;
 import dev.caravan.processors.config.GatewayConfig;
 
 /**
@@ -27,10 +27,10 @@ public final class Extensions {
     }
 
     private static final List<Feature> OPTIONAL = List.of(
-            new Feature(CaravanFlags.SERVICE_DISCOVERY.flag(), c -> c.getBoolean(CaravanFlags.SERVICE_DISCOVERY),
+            new Feature(CoreFlags.SERVICE_DISCOVERY.flag(), c -> c.getBoolean(CoreFlags.SERVICE_DISCOVERY),
                     "Kubernetes service discovery", "dev.caravan:caravan-kubernetes", "discovery.camel.yaml"),
-            new Feature(CaravanFlags.SYNC_MODE.flag(),
-                    c -> !CaravanFlags.SYNC_NONE.equals(c.get(CaravanFlags.SYNC_MODE)),
+            new Feature(CoreFlags.SYNC_MODE.flag(),
+                    c -> !CoreFlags.SYNC_NONE.equals(c.get(CoreFlags.SYNC_MODE)),
                     "Replica sync", "dev.caravan:caravan-sync", "sync.camel.yaml"));
 
     private final List<GatewayExtension> all;

@@ -5,8 +5,8 @@ import java.time.Clock;
 import java.util.Map;
 
 import dev.caravan.processors.admission.AdmissionController;
-import dev.caravan.processors.config.CaravanFlags;
 import dev.caravan.processors.config.GatewayConfig;
+import dev.caravan.processors.flow.FlowFeature;
 import dev.caravan.processors.flow.IdentifyTenantProcessor;
 import dev.caravan.processors.flow.LimitTenantRateProcessor;
 import dev.caravan.processors.flow.ReloadTenantsProcessor;
@@ -35,7 +35,7 @@ public final class FlowBeans {
     static FlowBeans define(GatewayConfig config, AdmissionController admission, TenantMetrics metrics,
                             Map<String, Object> beans) {
         TenantDirectory directory = enabled(config)
-                ? TenantDirectory.load(Path.of(config.get(CaravanFlags.TENANTS_FILE)), metrics)
+                ? TenantDirectory.load(Path.of(config.get(FlowFeature.TENANTS_FILE)), metrics)
                 : TenantDirectory.none();
         metrics.configured(directory.current());
         TenantRateLimiter limiter = new TenantRateLimiter(Clock.systemUTC());
@@ -48,14 +48,14 @@ public final class FlowBeans {
     }
 
     static boolean enabled(GatewayConfig config) {
-        return config.isSet(CaravanFlags.TENANTS_FILE);
+        return config.isSet(FlowFeature.TENANTS_FILE);
     }
 
     /** Placeholders of the {@code tenants-reload} route. */
     static Map<String, String> properties(GatewayConfig config) {
         return Map.of("caravan.derived.tenants-reload-enabled", Boolean.toString(enabled(config)),
                 "caravan.derived.tenants-reload-period-ms",
-                Long.toString(config.getLong(CaravanFlags.TENANTS_RELOAD_INTERVAL_SECS) * 1000));
+                Long.toString(config.getLong(FlowFeature.TENANTS_RELOAD_INTERVAL_SECS) * 1000));
     }
 
     public TenantDirectory directory() {

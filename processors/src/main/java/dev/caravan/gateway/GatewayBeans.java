@@ -32,12 +32,13 @@ import dev.caravan.processors.admin.RegisterWorkerProcessor;
 import dev.caravan.processors.admin.RemoveWorkerByUrlProcessor;
 import dev.caravan.processors.admin.RemoveWorkerProcessor;
 import dev.caravan.processors.admin.UpdateWorkerProcessor;
-import dev.caravan.processors.config.CaravanFlags;
+import dev.caravan.processors.config.CoreFlags;
 import dev.caravan.processors.config.GatewayConfig;
 import dev.caravan.processors.control.ApplyEngineLoadsProcessor;
 import dev.caravan.processors.control.CallWorkerProcessor;
 import dev.caravan.processors.control.CheckControlAnswerProcessor;
 import dev.caravan.processors.control.CollectControlResultsStrategy;
+import dev.caravan.processors.control.ControlFeature;
 import dev.caravan.processors.control.MergeModelsProcessor;
 import dev.caravan.processors.control.ModelFromPathProcessor;
 import dev.caravan.processors.control.PlanControlCallsProcessor;
@@ -50,6 +51,7 @@ import dev.caravan.processors.control.SummarizeFlushCacheProcessor;
 import dev.caravan.processors.control.SummarizeLoadsProcessor;
 import dev.caravan.processors.control.WorkerControlRoutes;
 import dev.caravan.processors.error.MapErrorProcessor;
+import dev.caravan.processors.forward.ForwardFeature;
 import dev.caravan.processors.forward.ForwardStreamProcessor;
 import dev.caravan.processors.forward.UpstreamClient;
 import dev.caravan.processors.health.GatewayHealthChecks;
@@ -63,6 +65,7 @@ import dev.caravan.processors.request.CheckApiKeyProcessor;
 import dev.caravan.processors.request.ExtractRoutingTextProcessor;
 import dev.caravan.processors.request.ParseRequestProcessor;
 import dev.caravan.processors.quality.ShadowPolicies;
+import dev.caravan.processors.request.RequestFeature;
 import dev.caravan.processors.routing.PolicyRegistry;
 import dev.caravan.processors.routing.SelectWorkerProcessor;
 import dev.caravan.processors.tls.TlsSettings;
@@ -149,16 +152,16 @@ public final class GatewayBeans implements AutoCloseable {
         TlsSettings tls = ObservabilityBeans.tls(config);
         this.http = new GatewayHttpServer(this.vertx, config.host(), config.port(), config.maxPayloadSize(),
                 config.serverEventLoops(), metrics, tls,
-                CorsPolicy.handler(config.getList(CaravanFlags.CORS_ALLOWED_ORIGINS)));
+                CorsPolicy.handler(config.getList(CoreFlags.CORS_ALLOWED_ORIGINS)));
         this.scrape = new ScrapeMetricsProcessor(this.meterRegistry, metrics);
         this.metricsHttp = ObservabilityBeans.metricsListener(config, this.vertx, scrape);
         this.tracing = TracingBeans.tracing(config);
         metrics.trackPolicies(policies);
         workers.addListener(metrics);
-        this.upstream = new UpstreamClient(this.vertx, config.getSeconds(CaravanFlags.CONNECT_TIMEOUT_SECS),
-                config.requestTimeout(), config.getSeconds(CaravanFlags.STREAM_IDLE_TIMEOUT_SECS),
-                config.getSeconds(CaravanFlags.NON_STREAM_ATTEMPT_TIMEOUT_SECS),
-                config.getInt(CaravanFlags.MAX_CONNECTIONS_PER_WORKER), tls, config.serverEventLoops());
+        this.upstream = new UpstreamClient(this.vertx, config.getSeconds(ForwardFeature.CONNECT_TIMEOUT_SECS),
+                config.requestTimeout(), config.getSeconds(ForwardFeature.STREAM_IDLE_TIMEOUT_SECS),
+                config.getSeconds(ForwardFeature.NON_STREAM_ATTEMPT_TIMEOUT_SECS),
+                config.getInt(ForwardFeature.MAX_CONNECTIONS_PER_WORKER), tls, config.serverEventLoops());
         defineBeans();
     }
 
@@ -192,8 +195,8 @@ public final class GatewayBeans implements AutoCloseable {
         beans.put(BeanNames.UPSTREAM_CLIENT, upstream);
         // request path (ingress.camel.yaml)
         beans.put(BeanNames.CHECK_API_KEY, new CheckApiKeyProcessor(apiKey));
-        beans.put(BeanNames.PARSE_REQUEST, new ParseRequestProcessor(config.getList(CaravanFlags.REQUEST_ID_HEADERS),
-                ThreadLocalRandom::current, config.getInt(CaravanFlags.MAX_JSON_NESTING_DEPTH)));
+        beans.put(BeanNames.PARSE_REQUEST, new ParseRequestProcessor(config.getList(RequestFeature.REQUEST_ID_HEADERS),
+                ThreadLocalRandom::current, config.getInt(RequestFeature.MAX_JSON_NESTING_DEPTH)));
         beans.put(BeanNames.EXTRACT_ROUTING_TEXT, new ExtractRoutingTextProcessor());
         beans.put(BeanNames.SELECT_WORKER, new SelectWorkerProcessor(policies, metrics.andThen(kv.decisions())));
         // --decision-quality and --shadow-policies: measurePrefixes, scoreShadowPolicies (docs/observability.md)
@@ -228,7 +231,7 @@ public final class GatewayBeans implements AutoCloseable {
                 List.of(ApplyEngineLoadsProcessor.GET_LOAD, ApplyEngineLoadsProcessor.METRICS)));
         beans.put(BeanNames.PREPARE_CONTROL_CALL, new PrepareControlCallProcessor(apiKey));
         beans.put(BeanNames.CALL_WORKER, new CallWorkerProcessor(vertx,
-                Duration.ofSeconds(config.getLong(CaravanFlags.CONTROL_TIMEOUT_SECS)), ObservabilityBeans.tls(config)));
+                Duration.ofSeconds(config.getLong(ControlFeature.CONTROL_TIMEOUT_SECS)), ObservabilityBeans.tls(config)));
         beans.put(BeanNames.CHECK_CONTROL_ANSWER, new CheckControlAnswerProcessor());
         beans.put(BeanNames.RECORD_CONTROL_FAILURE, new RecordControlFailureProcessor());
         controlRoutes = new WorkerControlRoutes(reliability.breakers());
@@ -266,9 +269,9 @@ public final class GatewayBeans implements AutoCloseable {
      * roles.
      */
     static boolean discoversPrefillDecode(GatewayConfig config) {
-        return config.getBoolean(CaravanFlags.SERVICE_DISCOVERY)
-                && (!config.getList(CaravanFlags.PREFILL_SELECTOR).isEmpty()
-                || !config.getList(CaravanFlags.DECODE_SELECTOR).isEmpty());
+        return config.getBoolean(CoreFlags.SERVICE_DISCOVERY)
+                && (!config.getList(CoreFlags.PREFILL_SELECTOR).isEmpty()
+                || !config.getList(CoreFlags.DECODE_SELECTOR).isEmpty());
     }
 
     /**
@@ -299,13 +302,13 @@ public final class GatewayBeans implements AutoCloseable {
     public Map<String, String> properties() {
         Map<String, String> p = new LinkedHashMap<>(config.asProperties());
         // no route needs the keys; as Camel properties they would show in Camel's tooling (dev console, summaries)
-        p.remove(CaravanFlags.API_KEY.key());
-        p.remove(CaravanFlags.ADMIN_API_KEY.key());
-        long loadInterval = config.getLong(CaravanFlags.LOAD_CHECK_INTERVAL);
+        p.remove(CoreFlags.API_KEY.key());
+        p.remove(CoreFlags.ADMIN_API_KEY.key());
+        long loadInterval = config.getLong(CoreFlags.LOAD_CHECK_INTERVAL);
         p.put("caravan.derived.load-monitor-enabled", Boolean.toString(loadInterval > 0));
         p.put("caravan.derived.load-monitor-period-ms", Long.toString(Math.max(1, loadInterval) * 1000));
         p.put("caravan.derived.control-timeout-ms",
-                Long.toString(config.getLong(CaravanFlags.CONTROL_TIMEOUT_SECS) * 1000));
+                Long.toString(config.getLong(ControlFeature.CONTROL_TIMEOUT_SECS) * 1000));
         p.putAll(kv.properties());
         p.putAll(FlowBeans.properties(config));
         return p;

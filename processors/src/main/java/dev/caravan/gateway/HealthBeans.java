@@ -6,11 +6,11 @@ import java.util.Map;
 import io.vertx.core.Vertx;
 
 import dev.caravan.policies.WorkerRegistry;
-import dev.caravan.processors.config.CaravanFlags;
 import dev.caravan.processors.config.GatewayConfig;
 import dev.caravan.processors.health.EventLoopHeartbeat;
 import dev.caravan.processors.health.EventLoopsHealthCheck;
 import dev.caravan.processors.health.GatewayHealthChecks;
+import dev.caravan.processors.health.HealthFeature;
 import dev.caravan.processors.health.KvSubscriptionsHealthCheck;
 import dev.caravan.processors.health.ListenerHealthCheck;
 import dev.caravan.processors.health.ReportHealthProcessor;
@@ -47,7 +47,7 @@ final class HealthBeans implements AutoCloseable {
                 new WorkersHealthCheck(workers, () -> prefillDecode, reliability.breakers()),
                 new KvSubscriptionsHealthCheck(workers, kv),
                 new ListenerHealthCheck(http, reliability.admission()::draining),
-                new EventLoopsHealthCheck(heartbeat, config.getSeconds(CaravanFlags.EVENT_LOOP_STALL_SECS))));
+                new EventLoopsHealthCheck(heartbeat, config.getSeconds(HealthFeature.EVENT_LOOP_STALL_SECS))));
         beans.put(BeanNames.GATEWAY_HEALTH_CHECKS, checks);
         beans.put(BeanNames.CHECK_READINESS, new ReportHealthProcessor(checks, true));
         beans.put(BeanNames.CHECK_LIVENESS, new ReportHealthProcessor(checks, false));

@@ -19,7 +19,6 @@ import dev.caravan.policies.kv.KvBlockIndex;
 import dev.caravan.policies.kv.KvEventSink;
 import dev.caravan.policies.kv.KvGroundTruth;
 import dev.caravan.policies.kv.ParityTracker;
-import dev.caravan.processors.config.CaravanFlags;
 import dev.caravan.processors.config.GatewayConfig;
 import dev.caravan.processors.kv.ApplyKvCapacityProcessor;
 import dev.caravan.processors.kv.ApplyKvEventsProcessor;
@@ -28,6 +27,7 @@ import dev.caravan.processors.kv.DecodeKvBatchProcessor;
 import dev.caravan.processors.kv.KvCapacities;
 import dev.caravan.processors.kv.KvEndpoints;
 import dev.caravan.processors.kv.KvEventIngestor;
+import dev.caravan.processors.kv.KvFeature;
 import dev.caravan.processors.kv.KvMetrics;
 import dev.caravan.processors.kv.KvRouteManager;
 import dev.caravan.processors.kv.KvSettings;
@@ -35,6 +35,7 @@ import dev.caravan.tokens.KvTokenizers;
 import dev.caravan.processors.kv.PlanKvCapacityPollProcessor;
 import dev.caravan.processors.kv.TreeCalibrator;
 import dev.caravan.processors.routing.PolicyRegistry;
+import dev.caravan.processors.routing.RoutingFeature;
 
 /**
  * The KV-event part of the gateway (docs/kv-events.md): the shared {@link KvBlockIndex} and {@link ParityTracker} that
@@ -63,7 +64,7 @@ public final class KvBeans implements AutoCloseable {
     /** Reads the KV settings and {@code --kv-add-special-tokens} from {@code config}. */
     public KvBeans(GatewayConfig config, WorkerRegistry workers, MeterRegistry meters) {
         this.settings = settings(config);
-        this.tokenizers = new KvTokenizers(config.getBoolean(CaravanFlags.KV_ADD_SPECIAL_TOKENS));
+        this.tokenizers = new KvTokenizers(config.getBoolean(KvFeature.KV_ADD_SPECIAL_TOKENS));
         this.workers = workers;
         this.meters = meters;
         this.index = new KvBlockIndex(settings.maxBlocksPerWorker());
@@ -72,18 +73,18 @@ public final class KvBeans implements AutoCloseable {
 
     /** The KV-event settings from the flag table (values already checked against their rows). */
     static KvSettings settings(GatewayConfig config) {
-        return new KvSettings(config.get(CaravanFlags.KV_EVENTS_ENDPOINT_TEMPLATE),
-                config.get(CaravanFlags.KV_REPLAY_ENDPOINT_TEMPLATE),
-                config.get(CaravanFlags.KV_EVENTS_TOPIC),
-                config.getSeconds(CaravanFlags.KV_REPLAY_TIMEOUT_SECS),
-                config.getInt(CaravanFlags.KV_MAX_BLOCKS_PER_WORKER),
-                config.getSeconds(CaravanFlags.KV_SILENCE_THRESHOLD_SECS),
-                config.getBoolean(CaravanFlags.KV_CALIBRATE_TREE),
-                config.get(CaravanFlags.MAX_TREE_SIZE).equals(CaravanFlags.AUTO),
-                config.getInt(CaravanFlags.KV_CHARS_PER_TOKEN),
-                config.getInt(CaravanFlags.KV_BLOCK_SIZE),
-                config.getSeconds(CaravanFlags.KV_PARITY_EXPIRY_SECS),
-                config.getDouble(CaravanFlags.KV_PARITY_WARN_BELOW));
+        return new KvSettings(config.get(KvFeature.KV_EVENTS_ENDPOINT_TEMPLATE),
+                config.get(KvFeature.KV_REPLAY_ENDPOINT_TEMPLATE),
+                config.get(KvFeature.KV_EVENTS_TOPIC),
+                config.getSeconds(KvFeature.KV_REPLAY_TIMEOUT_SECS),
+                config.getInt(KvFeature.KV_MAX_BLOCKS_PER_WORKER),
+                config.getSeconds(KvFeature.KV_SILENCE_THRESHOLD_SECS),
+                config.getBoolean(KvFeature.KV_CALIBRATE_TREE),
+                config.get(RoutingFeature.MAX_TREE_SIZE).equals(RoutingFeature.AUTO),
+                config.getInt(KvFeature.KV_CHARS_PER_TOKEN),
+                config.getInt(KvFeature.KV_BLOCK_SIZE),
+                config.getSeconds(KvFeature.KV_PARITY_EXPIRY_SECS),
+                config.getDouble(KvFeature.KV_PARITY_WARN_BELOW));
     }
 
     /** What {@code kv_aware} instances share: the index, the self-check and the tokenizer source. */

@@ -5,10 +5,11 @@ import java.util.List;
 
 import io.vertx.core.Vertx;
 
-import dev.caravan.processors.config.CaravanFlags;
+import dev.caravan.processors.config.CoreFlags;
 import dev.caravan.processors.config.GatewayConfig;
 import dev.caravan.processors.http.MetricsHttpServer;
 import dev.caravan.processors.metrics.GatewayMetrics;
+import dev.caravan.processors.metrics.MetricsFeature;
 import dev.caravan.processors.metrics.ScrapeMetricsProcessor;
 import dev.caravan.processors.tls.TlsSettings;
 
@@ -27,14 +28,14 @@ final class ObservabilityBeans {
      * @throws IllegalArgumentException naming the flag of a missing half or an unreadable file
      */
     static TlsSettings tls(GatewayConfig config) {
-        return TlsSettings.of(config.get(CaravanFlags.TLS_CERT_PATH), config.get(CaravanFlags.TLS_KEY_PATH),
-                config.get(CaravanFlags.CLIENT_CERT_PATH), config.get(CaravanFlags.CLIENT_KEY_PATH),
-                config.getList(CaravanFlags.CA_CERT_PATHS));
+        return TlsSettings.of(config.get(CoreFlags.TLS_CERT_PATH), config.get(CoreFlags.TLS_KEY_PATH),
+                config.get(CoreFlags.CLIENT_CERT_PATH), config.get(CoreFlags.CLIENT_KEY_PATH),
+                config.getList(CoreFlags.CA_CERT_PATHS));
     }
 
     /** {@code --prometheus-duration-buckets} in seconds, or SGLang's default buckets when unset. */
     static List<Duration> durationBuckets(GatewayConfig config) {
-        List<String> values = config.getList(CaravanFlags.PROMETHEUS_DURATION_BUCKETS);
+        List<String> values = config.getList(MetricsFeature.PROMETHEUS_DURATION_BUCKETS);
         if (values.isEmpty()) {
             return GatewayMetrics.DEFAULT_DURATION_BUCKETS;
         }
@@ -47,7 +48,7 @@ final class ObservabilityBeans {
      * @throws IllegalArgumentException when it would share the gateway's own concrete port
      */
     static MetricsHttpServer metricsListener(GatewayConfig config, Vertx vertx, ScrapeMetricsProcessor scrape) {
-        int port = config.getInt(CaravanFlags.PROMETHEUS_PORT);
+        int port = config.getInt(MetricsFeature.PROMETHEUS_PORT);
         if (port < 0) {
             return null;
         }
@@ -55,6 +56,6 @@ final class ObservabilityBeans {
             throw new IllegalArgumentException("--prometheus-port " + port + " must differ from --port (the gateway's "
                     + "port serves /metrics too; -1 turns the metrics listener off)");
         }
-        return new MetricsHttpServer(vertx, config.get(CaravanFlags.PROMETHEUS_HOST), port, scrape::scrape);
+        return new MetricsHttpServer(vertx, config.get(MetricsFeature.PROMETHEUS_HOST), port, scrape::scrape);
     }
 }

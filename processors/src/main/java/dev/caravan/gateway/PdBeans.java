@@ -11,7 +11,6 @@ import dev.caravan.policies.PolicyFactory;
 import dev.caravan.policies.Worker;
 import dev.caravan.policies.WorkerRegistry;
 import dev.caravan.policies.WorkerRole;
-import dev.caravan.processors.config.CaravanFlags;
 import dev.caravan.processors.config.GatewayConfig;
 import dev.caravan.processors.control.RunMaintenanceProcessor;
 import dev.caravan.processors.forward.UpstreamClient;
@@ -26,6 +25,7 @@ import dev.caravan.processors.pd.LegOutcomes;
 import dev.caravan.processors.pd.OpenDispatchProcessor;
 import dev.caravan.processors.pd.PdAggregationStrategy;
 import dev.caravan.processors.pd.PdConfig;
+import dev.caravan.processors.pd.PdFeature;
 import dev.caravan.processors.pd.PdMetrics;
 import dev.caravan.processors.pd.PdMode;
 import dev.caravan.processors.pd.PrepareKvTransferProcessor;
@@ -49,7 +49,7 @@ public final class PdBeans {
     }
 
     public static boolean enabled(GatewayConfig config) {
-        return config.getBoolean(CaravanFlags.PD_DISAGGREGATION);
+        return config.getBoolean(PdFeature.PD_DISAGGREGATION);
     }
 
     /**
@@ -106,12 +106,12 @@ public final class PdBeans {
      */
     static PdConfig pdConfig(GatewayConfig config) {
         List<PdConfig.PrefillSpec> prefill = new ArrayList<>();
-        for (List<String> group : config.getGroups(CaravanFlags.PREFILL)) {
+        for (List<String> group : config.getGroups(PdFeature.PREFILL)) {
             prefill.add(PdConfig.PrefillSpec.parse(group));
         }
-        return new PdConfig(config.getBoolean(CaravanFlags.PD_DISAGGREGATION),
-                PdMode.parse(config.get(CaravanFlags.PD_MODE)), prefill, config.getList(CaravanFlags.DECODE),
-                config.get(CaravanFlags.PREFILL_POLICY), config.get(CaravanFlags.DECODE_POLICY));
+        return new PdConfig(config.getBoolean(PdFeature.PD_DISAGGREGATION),
+                PdMode.parse(config.get(PdFeature.PD_MODE)), prefill, config.getList(PdFeature.DECODE),
+                config.get(PdFeature.PREFILL_POLICY), config.get(PdFeature.DECODE_POLICY));
     }
 
     /** Registers the {@code --prefill} (with their bootstrap ports) and {@code --decode} workers. */

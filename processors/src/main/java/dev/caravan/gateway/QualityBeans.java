@@ -18,12 +18,13 @@ import dev.caravan.policies.kv.KvAwarePolicy;
 import dev.caravan.policies.kv.KvGroundTruth;
 import dev.caravan.policies.kv.ParityFallbackPolicy;
 import dev.caravan.policies.kv.ParityTracker;
-import dev.caravan.processors.config.CaravanFlags;
 import dev.caravan.processors.config.GatewayConfig;
+import dev.caravan.processors.kv.KvFeature;
 import dev.caravan.processors.quality.DecisionQuality;
 import dev.caravan.processors.quality.DecisionQualityConfig;
 import dev.caravan.processors.quality.MeasurePrefixesProcessor;
 import dev.caravan.processors.quality.PrefixOracle;
+import dev.caravan.processors.quality.QualityFeature;
 import dev.caravan.processors.quality.ScoreShadowPoliciesProcessor;
 import dev.caravan.processors.quality.ShadowPolicies;
 import dev.caravan.processors.routing.PolicyRegistry;
@@ -45,7 +46,7 @@ final class QualityBeans {
      */
     static ShadowPolicies shadows(GatewayConfig config, WorkerRegistry workers, KvGroundTruth kv,
                                   boolean canonicalOrder) {
-        List<String> names = config.getList(CaravanFlags.SHADOW_POLICIES);
+        List<String> names = config.getList(QualityFeature.SHADOW_POLICIES);
         if (names.isEmpty()) {
             return ShadowPolicies.NONE;
         }
@@ -68,7 +69,7 @@ final class QualityBeans {
     static LoadBalancingPolicy withParityFallback(GatewayConfig config, LoadBalancingPolicy policy,
                                                   PolicyEnvironment env) {
         ParityTracker parity = env.kv() == null ? null : env.kv().parity();
-        if (!config.getBoolean(CaravanFlags.KV_PARITY_FALLBACK) || !(policy instanceof KvAwarePolicy kv)
+        if (!config.getBoolean(KvFeature.KV_PARITY_FALLBACK) || !(policy instanceof KvAwarePolicy kv)
                 || parity == null) {
             return policy;
         }
@@ -78,9 +79,9 @@ final class QualityBeans {
     }
 
     static DecisionQualityConfig config(GatewayConfig config) {
-        return new DecisionQualityConfig(config.getBoolean(CaravanFlags.DECISION_QUALITY),
-                config.getDouble(CaravanFlags.DECISION_QUALITY_WARN_BELOW),
-                config.getInt(CaravanFlags.DECISION_QUALITY_WINDOW), DecisionQualityConfig.DEFAULT_WARN_INTERVAL,
+        return new DecisionQualityConfig(config.getBoolean(QualityFeature.DECISION_QUALITY),
+                config.getDouble(QualityFeature.DECISION_QUALITY_WARN_BELOW),
+                config.getInt(QualityFeature.DECISION_QUALITY_WINDOW), DecisionQualityConfig.DEFAULT_WARN_INTERVAL,
                 DecisionQualityConfig.DEFAULT_CHARS_PER_TOKEN);
     }
 

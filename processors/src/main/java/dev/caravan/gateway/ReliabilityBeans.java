@@ -15,13 +15,14 @@ import dev.caravan.processors.admission.AdmissionMetrics;
 import dev.caravan.processors.admission.AdmitRequestProcessor;
 import dev.caravan.processors.admission.GracefulShutdown;
 import dev.caravan.processors.auth.CheckAdminKeyProcessor;
-import dev.caravan.processors.config.CaravanFlags;
 import dev.caravan.processors.config.GatewayConfig;
+import dev.caravan.processors.flow.FlowFeature;
 import dev.caravan.processors.flow.TenantMetrics;
 import dev.caravan.processors.forward.ForwardAttemptListener;
 import dev.caravan.processors.health.ApplyHealthResultsProcessor;
 import dev.caravan.processors.health.HealthChecker;
 import dev.caravan.processors.health.HealthConfig;
+import dev.caravan.processors.health.HealthFeature;
 import dev.caravan.processors.health.HealthMetrics;
 import dev.caravan.processors.health.PlanHealthChecksProcessor;
 import dev.caravan.processors.health.PlanHealthGenerateProcessor;
@@ -32,6 +33,7 @@ import dev.caravan.processors.reliability.AwaitBackoffProcessor;
 import dev.caravan.processors.reliability.BeginAttemptsProcessor;
 import dev.caravan.processors.reliability.BreakerConfig;
 import dev.caravan.processors.reliability.DecideRetryProcessor;
+import dev.caravan.processors.reliability.ReliabilityFeature;
 import dev.caravan.processors.time.DelayScheduler;
 import dev.caravan.processors.reliability.ReliabilityMetrics;
 import dev.caravan.processors.reliability.RetryConfig;
@@ -90,7 +92,7 @@ public final class ReliabilityBeans {
                 admissionMetrics.andThen(tenantMetrics));
         admissionMetrics.track(meters, admission);
         GracefulShutdown shutdown = new GracefulShutdown(admission,
-                config.getSeconds(CaravanFlags.SHUTDOWN_GRACE_PERIOD_SECS));
+                config.getSeconds(FlowFeature.SHUTDOWN_GRACE_PERIOD_SECS));
         beans.put(BeanNames.ADMISSION_CONTROLLER, admission);
         beans.put(BeanNames.ADMIT_REQUEST, new AdmitRequestProcessor(admission));
 
@@ -109,31 +111,31 @@ public final class ReliabilityBeans {
     }
 
     static BreakerConfig breakerConfig(GatewayConfig config) {
-        return new BreakerConfig(!config.getBoolean(CaravanFlags.DISABLE_CIRCUIT_BREAKER),
-                config.getInt(CaravanFlags.CB_FAILURE_THRESHOLD), config.getInt(CaravanFlags.CB_SUCCESS_THRESHOLD),
-                config.getSeconds(CaravanFlags.CB_TIMEOUT_DURATION_SECS));
+        return new BreakerConfig(!config.getBoolean(ReliabilityFeature.DISABLE_CIRCUIT_BREAKER),
+                config.getInt(ReliabilityFeature.CB_FAILURE_THRESHOLD), config.getInt(ReliabilityFeature.CB_SUCCESS_THRESHOLD),
+                config.getSeconds(ReliabilityFeature.CB_TIMEOUT_DURATION_SECS));
     }
 
     static RetryConfig retryConfig(GatewayConfig config) {
-        return new RetryConfig(config.getBoolean(CaravanFlags.DISABLE_RETRIES) ? 1
-                : config.getInt(CaravanFlags.RETRY_MAX_RETRIES),
-                Duration.ofMillis(config.getLong(CaravanFlags.RETRY_INITIAL_BACKOFF_MS)),
-                Duration.ofMillis(config.getLong(CaravanFlags.RETRY_MAX_BACKOFF_MS)),
-                config.getDouble(CaravanFlags.RETRY_BACKOFF_MULTIPLIER),
-                config.getDouble(CaravanFlags.RETRY_JITTER_FACTOR));
+        return new RetryConfig(config.getBoolean(ReliabilityFeature.DISABLE_RETRIES) ? 1
+                : config.getInt(ReliabilityFeature.RETRY_MAX_RETRIES),
+                Duration.ofMillis(config.getLong(ReliabilityFeature.RETRY_INITIAL_BACKOFF_MS)),
+                Duration.ofMillis(config.getLong(ReliabilityFeature.RETRY_MAX_BACKOFF_MS)),
+                config.getDouble(ReliabilityFeature.RETRY_BACKOFF_MULTIPLIER),
+                config.getDouble(ReliabilityFeature.RETRY_JITTER_FACTOR));
     }
 
     static AdmissionConfig admissionConfig(GatewayConfig config) {
-        return new AdmissionConfig(config.getInt(CaravanFlags.MAX_CONCURRENT_REQUESTS),
-                config.getInt(CaravanFlags.QUEUE_SIZE), config.getSeconds(CaravanFlags.QUEUE_TIMEOUT_SECS),
-                config.getInt(CaravanFlags.RATE_LIMIT_TOKENS_PER_SECOND));
+        return new AdmissionConfig(config.getInt(FlowFeature.MAX_CONCURRENT_REQUESTS),
+                config.getInt(FlowFeature.QUEUE_SIZE), config.getSeconds(FlowFeature.QUEUE_TIMEOUT_SECS),
+                config.getInt(FlowFeature.RATE_LIMIT_TOKENS_PER_SECOND));
     }
 
     static HealthConfig healthConfig(GatewayConfig config) {
-        return new HealthConfig(config.getSeconds(CaravanFlags.HEALTH_CHECK_INTERVAL_SECS),
-                config.getSeconds(CaravanFlags.HEALTH_CHECK_TIMEOUT_SECS), config.get(CaravanFlags.HEALTH_CHECK_ENDPOINT),
-                config.getInt(CaravanFlags.HEALTH_FAILURE_THRESHOLD), config.getInt(CaravanFlags.HEALTH_SUCCESS_THRESHOLD),
-                config.getBoolean(CaravanFlags.DISABLE_HEALTH_CHECK));
+        return new HealthConfig(config.getSeconds(HealthFeature.HEALTH_CHECK_INTERVAL_SECS),
+                config.getSeconds(HealthFeature.HEALTH_CHECK_TIMEOUT_SECS), config.get(HealthFeature.HEALTH_CHECK_ENDPOINT),
+                config.getInt(HealthFeature.HEALTH_FAILURE_THRESHOLD), config.getInt(HealthFeature.HEALTH_SUCCESS_THRESHOLD),
+                config.getBoolean(HealthFeature.DISABLE_HEALTH_CHECK));
     }
 
     /** Feeds every forward attempt's end to the breakers. */

@@ -11,7 +11,6 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.vertx.core.Vertx;
 
 import dev.caravan.policies.WorkerRegistry;
-import dev.caravan.processors.config.CaravanFlags;
 import dev.caravan.processors.config.GatewayConfig;
 import dev.caravan.processors.routing.PolicyRegistry;
 import dev.caravan.tokens.ContentFormat;
@@ -21,6 +20,7 @@ import dev.caravan.processors.tokens.LocalPrompts;
 import dev.caravan.processors.tokens.TokenizePromptProcessor;
 import dev.caravan.processors.tokens.TokenizerCheck;
 import dev.caravan.processors.tokens.TokensConfig;
+import dev.caravan.processors.tokens.TokensFeature;
 import dev.caravan.processors.tokens.TokensMetrics;
 
 /**
@@ -53,17 +53,17 @@ final class TokensBeans implements AutoCloseable {
 
     /** The prompt-token settings from the flag table (values already checked against their rows). */
     static TokensConfig config(GatewayConfig c) {
-        TokensConfig.Source source = TokensConfig.Source.parse(c.get(CaravanFlags.TOKENS_SOURCE));
-        var models = TokensConfig.models(c.getList(CaravanFlags.MODEL_PATH), c.getList(CaravanFlags.TOKENIZER_PATH),
-                c.getList(CaravanFlags.CHAT_TEMPLATE));
+        TokensConfig.Source source = TokensConfig.Source.parse(c.get(TokensFeature.TOKENS_SOURCE));
+        var models = TokensConfig.models(c.getList(TokensFeature.MODEL_PATH), c.getList(TokensFeature.TOKENIZER_PATH),
+                c.getList(TokensFeature.CHAT_TEMPLATE));
         if (source == TokensConfig.Source.LOCAL && models.isEmpty()) {
             throw new IllegalArgumentException("--tokens-source local needs a --model-path or --tokenizer-path");
         }
-        return new TokensConfig(source, EngineDialect.parse(c.get(CaravanFlags.TOKENS_ENGINE)),
-                Duration.ofMillis(c.getLong(CaravanFlags.TOKENS_ENGINE_TIMEOUT_MS)),
-                ContentFormat.parse(c.get(CaravanFlags.CHAT_TEMPLATE_CONTENT_FORMAT)), models,
-                TokensConfig.loraAdapters(c.getList(CaravanFlags.LORA_ADAPTERS)),
-                c.getLong(CaravanFlags.TOKENS_CACHE_BYTES));
+        return new TokensConfig(source, EngineDialect.parse(c.get(TokensFeature.TOKENS_ENGINE)),
+                Duration.ofMillis(c.getLong(TokensFeature.TOKENS_ENGINE_TIMEOUT_MS)),
+                ContentFormat.parse(c.get(TokensFeature.CHAT_TEMPLATE_CONTENT_FORMAT)), models,
+                TokensConfig.loraAdapters(c.getList(TokensFeature.LORA_ADAPTERS)),
+                c.getLong(TokensFeature.TOKENS_CACHE_BYTES));
     }
 
     /**

@@ -27,7 +27,6 @@ import org.slf4j.LoggerFactory;
 
 import dev.caravan.policies.Decision;
 import dev.caravan.policies.Worker;
-import dev.caravan.processors.config.CaravanFlags;
 import dev.caravan.processors.config.GatewayConfig;
 import dev.caravan.processors.pd.Leg;
 import dev.caravan.processors.pd.LegResult;
@@ -36,6 +35,7 @@ import dev.caravan.processors.reliability.RetryState;
 import dev.caravan.processors.trace.RequestTracing;
 import dev.caravan.processors.trace.TraceRequestProcessor;
 import dev.caravan.processors.trace.TracedProcessor;
+import dev.caravan.processors.trace.TracingFeature;
 
 /**
  * {@code --enable-trace}: the OpenTelemetry SDK exporting over OTLP to {@code --otlp-traces-endpoint}, the
@@ -65,10 +65,10 @@ final class TracingBeans {
      * @throws IllegalStateException with {@code --enable-trace} when the SDK or the exporter is not on the class path
      */
     static RequestTracing tracing(GatewayConfig config) {
-        if (!config.getBoolean(CaravanFlags.ENABLE_TRACE)) {
+        if (!config.getBoolean(TracingFeature.ENABLE_TRACE)) {
             return RequestTracing.DISABLED;
         }
-        String endpoint = config.get(CaravanFlags.OTLP_TRACES_ENDPOINT);
+        String endpoint = config.get(TracingFeature.OTLP_TRACES_ENDPOINT);
         try {
             return Sdk.create(endpoint);
         } catch (NoClassDefFoundError e) {

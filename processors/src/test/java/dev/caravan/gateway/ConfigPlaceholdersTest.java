@@ -10,8 +10,9 @@ import org.apache.camel.CamelContext;
 import org.apache.camel.impl.DefaultCamelContext;
 import org.junit.jupiter.api.Test;
 
-import dev.caravan.processors.config.CaravanFlags;
+import dev.caravan.processors.config.CoreFlags;
 import dev.caravan.processors.config.GatewayConfig;
+import dev.caravan.processors.health.HealthFeature;
 
 /**
  * Placeholders in settings go through Camel's properties component (the Kubernetes Secret function is covered against
@@ -30,32 +31,32 @@ class ConfigPlaceholdersTest {
     @Test
     void resolvesPlaceholdersAndChecksTheResultAgainstItsRow() {
         GatewayConfig config = GatewayConfig.defaults()
-                .with(CaravanFlags.API_KEY, "{{keys.client}}")
-                .with(CaravanFlags.HEALTH_CHECK_ENDPOINT, "/{{probe.path}}");
+                .with(CoreFlags.API_KEY, "{{keys.client}}")
+                .with(HealthFeature.HEALTH_CHECK_ENDPOINT, "/{{probe.path}}");
         GatewayConfig resolved = ConfigPlaceholders.resolve(config, context(Map.of("keys.client", "sk-from-vault",
                 "probe.path", "ready")));
 
         assertThat(resolved.apiKey()).isEqualTo("sk-from-vault");
-        assertThat(resolved.get(CaravanFlags.HEALTH_CHECK_ENDPOINT)).isEqualTo("/ready");
+        assertThat(resolved.get(HealthFeature.HEALTH_CHECK_ENDPOINT)).isEqualTo("/ready");
         assertThat(ConfigPlaceholders.any(resolved)).isFalse();
     }
 
     @Test
     void aConfigWithoutPlaceholdersIsReturnedAsIs() {
-        GatewayConfig plain = GatewayConfig.defaults().with(CaravanFlags.API_KEY, "sk-1");
+        GatewayConfig plain = GatewayConfig.defaults().with(CoreFlags.API_KEY, "sk-1");
         assertThat(ConfigPlaceholders.resolve(plain, Map.of())).isSameAs(plain);
     }
 
     @Test
     void theStandaloneFormUsesTheApplicationsCamelProperties() {
-        GatewayConfig config = GatewayConfig.defaults().with(CaravanFlags.ADMIN_API_KEY, "{{admin.key}}");
+        GatewayConfig config = GatewayConfig.defaults().with(CoreFlags.ADMIN_API_KEY, "{{admin.key}}");
         assertThat(ConfigPlaceholders.resolve(config, Map.of("admin.key", "sk-admin")).adminApiKey())
                 .isEqualTo("sk-admin");
     }
 
     @Test
     void apiKeysMayNotComeFromAConfigMap() {
-        GatewayConfig config = GatewayConfig.defaults().with(CaravanFlags.ADMIN_API_KEY,
+        GatewayConfig config = GatewayConfig.defaults().with(CoreFlags.ADMIN_API_KEY,
                 "{{configmap:caravan-config/admin-key}}");
         assertThatThrownBy(() -> ConfigPlaceholders.resolve(config, context(Map.of())))
                 .isInstanceOf(IllegalArgumentException.class)
@@ -65,7 +66,7 @@ class ConfigPlaceholdersTest {
 
     @Test
     void anUnresolvablePlaceholderNamesTheFlagAndThePlaceholder() {
-        GatewayConfig config = GatewayConfig.defaults().with(CaravanFlags.API_KEY, "{{keys.missing}}");
+        GatewayConfig config = GatewayConfig.defaults().with(CoreFlags.API_KEY, "{{keys.missing}}");
         assertThatThrownBy(() -> ConfigPlaceholders.resolve(config, context(Map.of())))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith("--api-key: cannot resolve {{keys.missing}}: ");

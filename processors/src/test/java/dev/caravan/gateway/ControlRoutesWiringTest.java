@@ -13,20 +13,21 @@ import org.apache.camel.impl.DefaultCamelContext;
 import org.junit.jupiter.api.Test;
 
 import dev.caravan.policies.Worker;
-import dev.caravan.processors.config.CaravanFlags;
+import dev.caravan.processors.config.CoreFlags;
 import dev.caravan.processors.config.GatewayConfig;
 import dev.caravan.processors.control.WorkerControlRoutes;
 import dev.caravan.processors.reliability.AttemptOutcome;
 import dev.caravan.processors.reliability.ControlCallBreaker;
+import dev.caravan.processors.reliability.ReliabilityFeature;
 
 /** Every worker gets a control route from control.camel.yaml's template, on its own breaker; leaving removes both. */
 class ControlRoutesWiringTest {
 
     private static GatewayConfig config() {
-        return GatewayConfig.defaults().with(CaravanFlags.HOST, "127.0.0.1").with(CaravanFlags.PORT, "0")
-                .with(CaravanFlags.LOAD_CHECK_INTERVAL, "0")
-                .with(CaravanFlags.WORKER_URLS, "http://worker_a:8000")
-                .with(CaravanFlags.CB_FAILURE_THRESHOLD, "2");
+        return GatewayConfig.defaults().with(CoreFlags.HOST, "127.0.0.1").with(CoreFlags.PORT, "0")
+                .with(CoreFlags.LOAD_CHECK_INTERVAL, "0")
+                .with(CoreFlags.WORKER_URLS, "http://worker_a:8000")
+                .with(ReliabilityFeature.CB_FAILURE_THRESHOLD, "2");
     }
 
     @Test

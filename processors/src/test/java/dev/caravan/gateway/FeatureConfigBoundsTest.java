@@ -12,6 +12,7 @@ import dev.caravan.processors.config.CaravanFlags;
 import dev.caravan.processors.config.FlagType;
 import dev.caravan.processors.config.GatewayConfig;
 import dev.caravan.processors.config.ValueRange;
+import dev.caravan.processors.reliability.ReliabilityFeature;
 
 /**
  * The flag rows are the rule; the feature config records only keep invariants. So every value a row accepts must
@@ -55,14 +56,14 @@ class FeatureConfigBoundsTest {
     @Test
     void everyRowAtTheLowEndOfItsRangeBuildsTheFeatureConfigs() {
         GatewayConfig low = everyRangedRowAt(f -> f.range().min());
-        assertThat(low.getInt(CaravanFlags.RETRY_MAX_RETRIES)).isEqualTo(1);
+        assertThat(low.getInt(ReliabilityFeature.RETRY_MAX_RETRIES)).isEqualTo(1);
         buildsEveryFeatureConfig(low);
     }
 
     @Test
     void everyRowAtTheHighEndOfItsRangeBuildsTheFeatureConfigs() {
         GatewayConfig high = everyRangedRowAt(FeatureConfigBoundsTest::upper);
-        assertThat(high.getInt(CaravanFlags.RETRY_MAX_RETRIES)).isEqualTo(100);
+        assertThat(high.getInt(ReliabilityFeature.RETRY_MAX_RETRIES)).isEqualTo(100);
         buildsEveryFeatureConfig(high);
     }
 }

@@ -15,9 +15,9 @@ import org.junit.jupiter.api.io.TempDir;
 import dev.caravan.processors.admission.AdmissionConfig;
 import dev.caravan.processors.admission.AdmissionController;
 import dev.caravan.processors.admission.AdmissionObserver;
-import dev.caravan.processors.config.CaravanFlags;
 import dev.caravan.processors.config.ConfigResolver;
 import dev.caravan.processors.config.GatewayConfig;
+import dev.caravan.processors.flow.FlowFeature;
 import dev.caravan.processors.flow.TenantDirectory;
 import dev.caravan.processors.flow.TenantMetrics;
 
@@ -59,7 +59,7 @@ class FlowWiringTest {
         assertThat(FlowBeans.properties(c)).containsEntry("caravan.derived.tenants-reload-enabled", "false")
                 .containsEntry("caravan.derived.tenants-reload-period-ms",
                         Long.toString(TenantDirectory.DEFAULT_RELOAD_INTERVAL.toMillis()));
-        assertThat(c.isSet(CaravanFlags.TENANTS_FILE)).isFalse();
+        assertThat(c.isSet(FlowFeature.TENANTS_FILE)).isFalse();
     }
 
     @Test

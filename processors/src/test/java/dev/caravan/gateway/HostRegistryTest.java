@@ -9,10 +9,11 @@ import org.apache.camel.impl.DefaultCamelContext;
 import org.apache.camel.model.RouteDefinition;
 import org.junit.jupiter.api.Test;
 
-import dev.caravan.processors.config.CaravanFlags;
+import dev.caravan.processors.config.CoreFlags;
 import dev.caravan.processors.config.GatewayConfig;
 import dev.caravan.processors.http.CaravanPlatformHttpEngine;
 import dev.caravan.processors.http.GatewayHttpServer;
+import dev.caravan.processors.metrics.MetricsFeature;
 
 /**
  * What {@code install} puts into a host's registry: its own component, router and Vert.x, and nothing under the names
@@ -20,8 +21,8 @@ import dev.caravan.processors.http.GatewayHttpServer;
  */
 class HostRegistryTest {
 
-    private static final GatewayConfig CONFIG = GatewayConfig.defaults().with(CaravanFlags.HOST, "127.0.0.1")
-            .with(CaravanFlags.PORT, "0").with(CaravanFlags.PROMETHEUS_PORT, "-1");
+    private static final GatewayConfig CONFIG = GatewayConfig.defaults().with(CoreFlags.HOST, "127.0.0.1")
+            .with(CoreFlags.PORT, "0").with(MetricsFeature.PROMETHEUS_PORT, "-1");
 
     @Test
     void installLeavesTheHostsVertxAndPlatformHttpEngineAlone() throws Exception {

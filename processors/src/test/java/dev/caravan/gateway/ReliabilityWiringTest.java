@@ -11,9 +11,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import dev.caravan.processors.admission.AdmissionConfig;
-import dev.caravan.processors.config.CaravanFlags;
 import dev.caravan.processors.config.ConfigResolver;
 import dev.caravan.processors.config.GatewayConfig;
+import dev.caravan.processors.flow.FlowFeature;
 import dev.caravan.processors.health.HealthConfig;
 import dev.caravan.processors.reliability.BreakerConfig;
 import dev.caravan.processors.reliability.RetryConfig;
@@ -37,7 +37,7 @@ class ReliabilityWiringTest {
                 new AdmissionConfig(-1, 100, Duration.ofSeconds(60), -1));
         assertThat(ReliabilityBeans.healthConfig(c)).isEqualTo(new HealthConfig(Duration.ofSeconds(60),
                 Duration.ofSeconds(5), "/health", 3, 2, false));
-        assertThat(c.getLong(CaravanFlags.SHUTDOWN_GRACE_PERIOD_SECS)).isEqualTo(180);
+        assertThat(c.getLong(FlowFeature.SHUTDOWN_GRACE_PERIOD_SECS)).isEqualTo(180);
     }
 
     @Test

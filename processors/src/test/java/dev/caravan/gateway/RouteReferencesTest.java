@@ -10,8 +10,8 @@ import java.util.Map;
 import org.apache.camel.util.AntPathMatcher;
 import org.junit.jupiter.api.Test;
 
-import dev.caravan.processors.config.CaravanFlags;
 import dev.caravan.processors.config.GatewayConfig;
+import dev.caravan.processors.pd.PdFeature;
 
 /**
  * Every {@code ref:} and {@code #bean} of the built-in routes names a bean the gateway binds, in every configuration
@@ -52,8 +52,8 @@ class RouteReferencesTest {
     @Test
     void everyReferenceResolvesWithPrefillDecodeInEitherMode() {
         for (String mode : List.of("sglang", "vllm")) {
-            GatewayConfig pd = GatewayConfig.defaults().with(CaravanFlags.PD_DISAGGREGATION, "true")
-                    .with(CaravanFlags.PD_MODE, mode);
+            GatewayConfig pd = GatewayConfig.defaults().with(PdFeature.PD_DISAGGREGATION, "true")
+                    .with(PdFeature.PD_MODE, mode);
             assertThat(unresolvedFor(pd, List.of(GATEWAY_ROUTES))).as(mode).isEmpty();
         }
     }

@@ -26,7 +26,7 @@ import org.apache.camel.support.ResourceHelper;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-import dev.caravan.processors.config.CaravanFlags;
+import dev.caravan.processors.config.CoreFlags;
 import dev.caravan.processors.config.GatewayConfig;
 
 class StepFusionTest {
@@ -322,8 +322,8 @@ class StepFusionTest {
 
     @Test
     void theGatewaysInferenceRouteRunsEachStretchOfItsOwnStepsAsOneCamelStep() throws Exception {
-        CaravanGateway.install(camel, GatewayConfig.defaults().with(CaravanFlags.HOST, "127.0.0.1")
-                .with(CaravanFlags.PORT, "0").with(CaravanFlags.LOAD_CHECK_INTERVAL, "0"));
+        CaravanGateway.install(camel, GatewayConfig.defaults().with(CoreFlags.HOST, "127.0.0.1")
+                .with(CoreFlags.PORT, "0").with(CoreFlags.LOAD_CHECK_INTERVAL, "0"));
         camel.start();
 
         List<List<String>> runs = new ArrayList<>();

@@ -18,8 +18,8 @@ import dev.caravan.policies.PolicyName;
 import dev.caravan.policies.WorkerRegistry;
 import dev.caravan.policies.fleet.Fleet;
 import dev.caravan.policies.kv.KvBlockIndex;
+import dev.caravan.processors.config.CoreFlags;
 import dev.caravan.processors.kv.KvEventIngestor;
-import dev.caravan.processors.config.CaravanFlags;
 import dev.caravan.processors.config.GatewayConfig;
 import dev.caravan.processors.flow.TenantDirectory;
 import dev.caravan.processors.flow.TenantRateLimiter;
@@ -77,7 +77,7 @@ public final class SyncBeans implements GatewayExtension {
 
     @Override
     public boolean enabled(GatewayConfig config) {
-        return CaravanFlags.SYNC_HAZELCAST.equals(config.get(CaravanFlags.SYNC_MODE));
+        return CoreFlags.SYNC_HAZELCAST.equals(config.get(CoreFlags.SYNC_MODE));
     }
 
     @Override

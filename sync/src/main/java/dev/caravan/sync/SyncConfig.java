@@ -3,7 +3,7 @@ package dev.caravan.sync;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 
-import dev.caravan.processors.config.CaravanFlags;
+import dev.caravan.processors.config.CoreFlags;
 import dev.caravan.processors.config.GatewayConfig;
 
 /**
@@ -26,13 +26,13 @@ public record SyncConfig(List<String> members, int port, String host, String pub
     public SyncConfig {
         members = List.copyOf(members);
         if (!kubernetes && members.isEmpty()) {
-            throw new IllegalArgumentException(CaravanFlags.SYNC_MODE.flag() + " " + CaravanFlags.SYNC_HAZELCAST
-                    + " needs " + CaravanFlags.SYNC_MEMBERS.flag() + " host:port,... or "
-                    + CaravanFlags.SYNC_KUBERNETES.flag() + " (multicast is never used)");
+            throw new IllegalArgumentException(CoreFlags.SYNC_MODE.flag() + " " + CoreFlags.SYNC_HAZELCAST
+                    + " needs " + CoreFlags.SYNC_MEMBERS.flag() + " host:port,... or "
+                    + CoreFlags.SYNC_KUBERNETES.flag() + " (multicast is never used)");
         }
         for (String m : members) {
             if (m.isBlank() || m.contains("/")) {
-                throw new IllegalArgumentException(CaravanFlags.SYNC_MEMBERS.flag() + " takes host:port entries, was '"
+                throw new IllegalArgumentException(CoreFlags.SYNC_MEMBERS.flag() + " takes host:port entries, was '"
                         + m + "'");
             }
         }
@@ -48,11 +48,11 @@ public record SyncConfig(List<String> members, int port, String host, String pub
 
     /** The settings of a validated configuration. */
     public static SyncConfig from(GatewayConfig config) {
-        return new SyncConfig(config.getList(CaravanFlags.SYNC_MEMBERS), config.getInt(CaravanFlags.SYNC_PORT),
-                config.get(CaravanFlags.SYNC_HOST), config.get(CaravanFlags.SYNC_PUBLIC_ADDRESS),
-                config.getBoolean(CaravanFlags.SYNC_KUBERNETES),
-                config.get(CaravanFlags.SYNC_KUBERNETES_NAMESPACE), config.get(CaravanFlags.SYNC_KUBERNETES_SERVICE),
-                config.get(CaravanFlags.SYNC_CLUSTER_NAME), config.get(CaravanFlags.SYNC_SECRET));
+        return new SyncConfig(config.getList(CoreFlags.SYNC_MEMBERS), config.getInt(CoreFlags.SYNC_PORT),
+                config.get(CoreFlags.SYNC_HOST), config.get(CoreFlags.SYNC_PUBLIC_ADDRESS),
+                config.getBoolean(CoreFlags.SYNC_KUBERNETES),
+                config.get(CoreFlags.SYNC_KUBERNETES_NAMESPACE), config.get(CoreFlags.SYNC_KUBERNETES_SERVICE),
+                config.get(CoreFlags.SYNC_CLUSTER_NAME), config.get(CoreFlags.SYNC_SECRET));
     }
 
     /** True when no secret was given: the hashes are keyed by the cluster name only. */

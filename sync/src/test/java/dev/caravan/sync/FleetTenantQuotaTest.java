@@ -20,8 +20,9 @@ import com.hazelcast.core.HazelcastInstance;
 
 import dev.caravan.gateway.BeanNames;
 import dev.caravan.gateway.CaravanGateway;
-import dev.caravan.processors.config.CaravanFlags;
+import dev.caravan.processors.config.CoreFlags;
 import dev.caravan.processors.config.GatewayConfig;
+import dev.caravan.processors.flow.FlowFeature;
 import dev.caravan.processors.flow.Tenant;
 import dev.caravan.processors.flow.TenantDirectory;
 import dev.caravan.processors.flow.TenantRateLimiter;
@@ -47,8 +48,8 @@ class FleetTenantQuotaTest {
         List<String> members = ports.stream().map(p -> "127.0.0.1:" + p).toList();
         for (int port : ports) {
             GatewayConfig config = Replicas.config(port, members)
-                    .with(CaravanFlags.WORKER_URLS, "http://w1:8000")
-                    .with(CaravanFlags.TENANTS_FILE, tenants.toString());
+                    .with(CoreFlags.WORKER_URLS, "http://w1:8000")
+                    .with(FlowFeature.TENANTS_FILE, tenants.toString());
             CamelContext context = new DefaultCamelContext();
             GATEWAYS.add(CaravanGateway.install(context, config));
             context.start();

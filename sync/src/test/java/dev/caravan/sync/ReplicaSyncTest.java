@@ -19,7 +19,7 @@ import dev.caravan.gateway.CaravanGateway;
 import dev.caravan.policies.Decision;
 import dev.caravan.policies.SelectionContext;
 import dev.caravan.policies.Worker;
-import dev.caravan.processors.config.CaravanFlags;
+import dev.caravan.processors.config.CoreFlags;
 import dev.caravan.processors.config.GatewayConfig;
 import dev.caravan.processors.http.ServerEventLoops;
 import dev.caravan.processors.routing.PolicyRegistry;
@@ -49,7 +49,7 @@ class ReplicaSyncTest {
 
     private static CaravanGateway start(GatewayConfig config) throws Exception {
         CamelContext context = new DefaultCamelContext();
-        CaravanGateway gateway = CaravanGateway.install(context, config.with(CaravanFlags.WORKER_URLS, WORKERS));
+        CaravanGateway gateway = CaravanGateway.install(context, config.with(CoreFlags.WORKER_URLS, WORKERS));
         context.start();
         CONTEXTS.add(context);
         return gateway;

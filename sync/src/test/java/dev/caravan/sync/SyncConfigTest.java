@@ -8,18 +8,18 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
-import dev.caravan.processors.config.CaravanFlags;
+import dev.caravan.processors.config.CoreFlags;
 import dev.caravan.processors.config.GatewayConfig;
 
 class SyncConfigTest {
 
     @Test
     void hazelcastNeedsMembersOrKubernetes() {
-        assertThatThrownBy(() -> SyncConfig.from(GatewayConfig.defaults().with(CaravanFlags.SYNC_MODE, "hazelcast")))
+        assertThatThrownBy(() -> SyncConfig.from(GatewayConfig.defaults().with(CoreFlags.SYNC_MODE, "hazelcast")))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("--sync hazelcast needs --sync-members host:port,... or --sync-kubernetes (multicast is "
                         + "never used)");
-        assertThat(SyncConfig.from(GatewayConfig.defaults().with(CaravanFlags.SYNC_KUBERNETES, "true")).kubernetes())
+        assertThat(SyncConfig.from(GatewayConfig.defaults().with(CoreFlags.SYNC_KUBERNETES, "true")).kubernetes())
                 .isTrue();
     }
 

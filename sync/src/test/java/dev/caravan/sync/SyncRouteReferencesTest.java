@@ -18,18 +18,21 @@ import dev.caravan.processors.config.GatewayConfig;
  */
 class SyncRouteReferencesTest {
 
+    /** The routes module's folder: every route file, this module's and the other optional one's too. */
     private static final Path ROUTES = Path.of("..", "routes");
-    private static final Path SYNC_ROUTES = ROUTES.resolve("sync.camel.yaml");
+    /** The route files of the optional modules, loaded only when the configuration turns them on. */
+    private static final List<String> OPTIONAL_FILES = List.of("discovery.camel.yaml", "sync.camel.yaml");
 
-    private static List<RouteReferences.Reference> references(Path file) {
-        return new ArrayList<>(RouteReferences.in(file));
+    /** The references of this module's route file. */
+    private static List<RouteReferences.Reference> moduleReferences() {
+        return new ArrayList<>(RouteReferences.in(ROUTES.resolve(SyncBeans.ROUTES_FILE)));
     }
 
-    /** The route files every configuration loads: all but the optional modules' (this one's and discovery's). */
+    /** The references of the built-in route files, the optional modules' left out. */
     private static List<RouteReferences.Reference> gatewayReferences() {
         List<RouteReferences.Reference> found = new ArrayList<>();
         RouteReferences.routeFiles(ROUTES).stream()
-                .filter(f -> !f.endsWith("discovery.camel.yaml") && !f.endsWith("sync.camel.yaml"))
+                .filter(f -> !OPTIONAL_FILES.contains(f.getFileName().toString()))
                 .forEach(f -> found.addAll(RouteReferences.in(f)));
         return found;
     }
@@ -38,7 +41,7 @@ class SyncRouteReferencesTest {
     void everyReferenceResolvesWithSyncOn() {
         try (GatewayBeans beans = new GatewayBeans(Replicas.config(0, List.of("127.0.0.1:1")), null, null)) {
             assertThat(beans.excludedRoutes()).doesNotContain(SyncBeans.ROUTES_FILE);
-            List<RouteReferences.Reference> refs = references(SYNC_ROUTES);
+            List<RouteReferences.Reference> refs = moduleReferences();
             assertThat(refs).extracting(RouteReferences.Reference::bean).contains(SyncBeans.HAZELCAST_INSTANCE,
                     SyncBeans.DRAIN_DECISIONS, SyncBeans.APPLY_PEER_DECISIONS, SyncBeans.REPORT_LOADS,
                     SyncBeans.APPLY_PEER_LOADS, SyncBeans.APPLY_PEER_SESSION, SyncBeans.TRACK_MEMBERS,

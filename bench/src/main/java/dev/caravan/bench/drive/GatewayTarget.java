@@ -20,8 +20,13 @@ import dev.caravan.policies.kv.KvBlockIndex;
 import dev.caravan.policies.kv.ParityTracker;
 import dev.caravan.processors.config.CaravanFlag;
 import dev.caravan.processors.config.CaravanFlags;
+import dev.caravan.processors.config.CoreFlags;
 import dev.caravan.processors.config.GatewayConfig;
 import dev.caravan.processors.http.ServerEventLoops;
+import dev.caravan.processors.kv.KvFeature;
+import dev.caravan.processors.metrics.MetricsFeature;
+import dev.caravan.processors.routing.RoutingFeature;
+import dev.caravan.processors.tokens.TokensFeature;
 import dev.caravan.sim.SimConfig;
 import dev.caravan.sim.SimEngine;
 
@@ -104,14 +109,14 @@ public final class GatewayTarget extends SimFleetTarget {
     private GatewayConfig config(PolicySpec spec, SimConfig engine, boolean kv) {
         double timeScale = engine.timeScale();
         GatewayConfig config = GatewayConfig.defaults()
-                .with(CaravanFlags.HOST, "127.0.0.1")
-                .with(CaravanFlags.PORT, "0")
-                .with(CaravanFlags.PROMETHEUS_PORT, "-1") // N replicas in one JVM; /metrics stays on each --port
-                .with(CaravanFlags.WORKER_URLS, String.join(",", kv ? List.of() : fleet.urls()))
-                .with(CaravanFlags.POLICY_NAME, spec.policy());
+                .with(CoreFlags.HOST, "127.0.0.1")
+                .with(CoreFlags.PORT, "0")
+                .with(MetricsFeature.PROMETHEUS_PORT, "-1") // N replicas in one JVM; /metrics stays on each --port
+                .with(CoreFlags.WORKER_URLS, String.join(",", kv ? List.of() : fleet.urls()))
+                .with(CoreFlags.POLICY_NAME, spec.policy());
         settings.put("policy", spec.policy());
-        config = scaled(config, spec, CaravanFlags.EVICTION_INTERVAL, timeScale);
-        config = scaled(config, spec, CaravanFlags.LOAD_CHECK_INTERVAL, timeScale);
+        config = scaled(config, spec, RoutingFeature.EVICTION_INTERVAL, timeScale);
+        config = scaled(config, spec, CoreFlags.LOAD_CHECK_INTERVAL, timeScale);
         if (kv && engine.tokenizer() != null) {
             config = engineTokens(config, spec, engine.tokenizer());
         }
@@ -127,8 +132,8 @@ public final class GatewayTarget extends SimFleetTarget {
      * each replica's sync member on its own free loopback port, every member listing all of them.
      */
     private List<GatewayConfig> syncCluster(GatewayConfig config, int gateways) {
-        if (!CaravanFlags.SYNC_HAZELCAST.equals(config.get(CaravanFlags.SYNC_MODE))
-                || !config.getList(CaravanFlags.SYNC_MEMBERS).isEmpty()) {
+        if (!CoreFlags.SYNC_HAZELCAST.equals(config.get(CoreFlags.SYNC_MODE))
+                || !config.getList(CoreFlags.SYNC_MEMBERS).isEmpty()) {
             return Collections.nCopies(gateways, config);
         }
         List<Integer> ports = new ArrayList<>();
@@ -140,12 +145,12 @@ public final class GatewayTarget extends SimFleetTarget {
             ports.add(port);
         }
         String members = String.join(",", ports.stream().map(p -> LOOPBACK + ":" + p).toList());
-        GatewayConfig shared = config.with(CaravanFlags.SYNC_HOST, LOOPBACK)
-                .with(CaravanFlags.SYNC_MEMBERS, members)
-                .with(CaravanFlags.SYNC_CLUSTER_NAME, "bench-" + ProcessHandle.current().pid() + "-" + System.nanoTime())
-                .with(CaravanFlags.SYNC_SECRET, HexFormat.of().formatHex(secret()));
+        GatewayConfig shared = config.with(CoreFlags.SYNC_HOST, LOOPBACK)
+                .with(CoreFlags.SYNC_MEMBERS, members)
+                .with(CoreFlags.SYNC_CLUSTER_NAME, "bench-" + ProcessHandle.current().pid() + "-" + System.nanoTime())
+                .with(CoreFlags.SYNC_SECRET, HexFormat.of().formatHex(secret()));
         settings.put("sync", "hazelcast, " + gateways + " members on loopback (static list, ephemeral ports)");
-        return ports.stream().map(p -> shared.with(CaravanFlags.SYNC_PORT, Integer.toString(p))).toList();
+        return ports.stream().map(p -> shared.with(CoreFlags.SYNC_PORT, Integer.toString(p))).toList();
     }
 
     private static byte[] secret() {
@@ -162,12 +167,12 @@ public final class GatewayTarget extends SimFleetTarget {
     private GatewayConfig engineTokens(GatewayConfig config, PolicySpec spec, Path tokenizer) {
         boolean dir = Files.isDirectory(tokenizer);
         if (dir && !spec.options().containsKey("model-path")) {
-            config = config.with(CaravanFlags.MODEL_PATH, tokenizer.toString());
+            config = config.with(TokensFeature.MODEL_PATH, tokenizer.toString());
             settings.put("model-path", tokenizer + " (the engines' model: template and tokenizer)");
         }
         if (!spec.options().containsKey("kv-tokenizer")) {
             Path file = dir ? tokenizer.resolve("tokenizer.json") : tokenizer;
-            config = config.with(CaravanFlags.KV_TOKENIZER, file.toString());
+            config = config.with(KvFeature.KV_TOKENIZER, file.toString());
             settings.put("kv-tokenizer", file + " (the engines' tokenizer)");
         }
         return config;

@@ -32,6 +32,8 @@ import dev.caravan.policies.Worker;
 import dev.caravan.policies.WorkerLease;
 import dev.caravan.policies.text.PseudoTokenizer;
 import dev.caravan.processors.config.CaravanFlags;
+import dev.caravan.processors.kv.KvFeature;
+import dev.caravan.processors.routing.RoutingFeature;
 import dev.caravan.sim.SimConfig;
 import dev.caravan.sim.engine.RequestListener;
 import dev.caravan.sim.engine.SimRequest;
@@ -190,12 +192,12 @@ public final class WhatIfRunner {
      */
     static long engineSizedTreeBudget(PolicySpec spec, SimConfig c) {
         String size = spec.options().getOrDefault(PolicyConfig.MAX_TREE_SIZE,
-                CaravanFlags.MAX_TREE_SIZE.defaultValue());
-        if (!CaravanFlags.AUTO.equals(size)) {
+                RoutingFeature.MAX_TREE_SIZE.defaultValue());
+        if (!RoutingFeature.AUTO.equals(size)) {
             return 0;
         }
         String perToken = spec.options().getOrDefault(PolicyConfig.KV_CHARS_PER_TOKEN,
-                CaravanFlags.KV_CHARS_PER_TOKEN.defaultValue());
+                KvFeature.KV_CHARS_PER_TOKEN.defaultValue());
         return (long) c.kvCapacityTokens() * Long.parseLong(perToken);
     }
 

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import org.junit.jupiter.api.Test;
 
 import dev.caravan.bench.PolicySpec;
-import dev.caravan.processors.config.CaravanFlags;
+import dev.caravan.processors.routing.RoutingFeature;
 import dev.caravan.sim.SimConfig;
 
 /** The what-if replay sizes tree budgets as the gateway does with {@code --max-tree-size auto}. */
@@ -33,7 +33,7 @@ class EngineSizedTreeBudgetTest {
 
     @Test
     void noOptionMeasuresTheGatewaysDefault() {
-        long expected = CaravanFlags.AUTO.equals(CaravanFlags.MAX_TREE_SIZE.defaultValue()) ? 865_024 : 0;
+        long expected = RoutingFeature.AUTO.equals(RoutingFeature.MAX_TREE_SIZE.defaultValue()) ? 865_024 : 0;
         assertThat(WhatIfRunner.engineSizedTreeBudget(PolicySpec.parse("cache_aware"), engine)).isEqualTo(expected);
     }
 }

@@ -8,8 +8,9 @@ import org.junit.jupiter.api.Test;
 
 import dev.caravan.gateway.CamelCompatibility;
 import dev.caravan.gateway.CaravanGateway;
-import dev.caravan.processors.config.CaravanFlags;
+import dev.caravan.processors.config.CoreFlags;
 import dev.caravan.processors.config.GatewayConfig;
+import dev.caravan.processors.metrics.MetricsFeature;
 
 /**
  * A host on Camel 4.14 (this module's class path, by its own camel-bom import) gets one clear message from
@@ -29,8 +30,8 @@ class Camel414HostTest {
         long vertxThreads = vertxThreads();
 
         assertThatThrownBy(() -> CaravanGateway.install(context, GatewayConfig.defaults()
-                .with(CaravanFlags.HOST, "127.0.0.1").with(CaravanFlags.PORT, "0")
-                .with(CaravanFlags.PROMETHEUS_PORT, "-1")))
+                .with(CoreFlags.HOST, "127.0.0.1").with(CoreFlags.PORT, "0")
+                .with(MetricsFeature.PROMETHEUS_PORT, "-1")))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageStartingWith("Caravan gateway needs Apache Camel " + CamelCompatibility.RANGE
                         + " (4.x from 4.18.0; built and tested with 4.18.0), found " + found + " (camel-core, camel-api, "

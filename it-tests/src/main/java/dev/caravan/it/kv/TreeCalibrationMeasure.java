@@ -14,9 +14,11 @@ import dev.caravan.it.MetricsText;
 import dev.caravan.policies.TreeBacked;
 import dev.caravan.policies.tree.ApproximateRadixTree;
 import dev.caravan.policies.tree.PrefixMatch;
-import dev.caravan.processors.config.CaravanFlags;
+import dev.caravan.processors.config.CoreFlags;
 import dev.caravan.processors.config.GatewayConfig;
 import dev.caravan.processors.forward.ForwardStreamProcessor;
+import dev.caravan.processors.kv.KvFeature;
+import dev.caravan.processors.routing.RoutingFeature;
 import dev.caravan.sim.SimConfig;
 import dev.caravan.sim.SimEngine;
 import dev.caravan.sim.SimFleet;
@@ -94,9 +96,9 @@ public final class TreeCalibrationMeasure {
         SimConfig sim = SimConfig.builder().kvEventsEndpoint(KvFixtures.EPHEMERAL).kvReplayEndpoint(KvFixtures.EPHEMERAL)
                 .kvCapacityTokens(capacity).timeScale(timeScale).defaultMaxTokens(2).build();
         try (SimFleet fleet = SimFleet.start(engines, sim)) {
-            GatewayConfig config = GatewayHarness.config(List.of()).with(CaravanFlags.POLICY_NAME, "cache_aware")
-                    .with(CaravanFlags.EVICTION_INTERVAL, "1").with(CaravanFlags.MAX_TREE_SIZE, s.maxTreeSize)
-                    .with(CaravanFlags.KV_CALIBRATE_TREE, Boolean.toString(s.calibrate));
+            GatewayConfig config = GatewayHarness.config(List.of()).with(CoreFlags.POLICY_NAME, "cache_aware")
+                    .with(RoutingFeature.EVICTION_INTERVAL, "1").with(RoutingFeature.MAX_TREE_SIZE, s.maxTreeSize)
+                    .with(KvFeature.KV_CALIBRATE_TREE, Boolean.toString(s.calibrate));
             try (GatewayHarness gw = GatewayHarness.start(config)) {
                 String model = sim.model();
                 for (SimEngine e : fleet.engines()) {

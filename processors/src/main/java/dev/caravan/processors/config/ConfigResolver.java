@@ -59,9 +59,9 @@ public final class ConfigResolver {
             merged.putAll(load(defaultFile));
             sources.add(defaultFile.toString());
         }
-        String configFile = parsed.properties().get(CaravanFlags.CONFIG.key());
+        String configFile = parsed.properties().get(CoreFlags.CONFIG.key());
         if (configFile == null) {
-            configFile = env.get(CaravanFlags.CONFIG.envVar());
+            configFile = env.get(CoreFlags.CONFIG.envVar());
         }
         if (configFile != null && !configFile.isBlank()) {
             Path p = workingDir.resolve(configFile.trim());

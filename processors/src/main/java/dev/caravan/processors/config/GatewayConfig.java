@@ -17,7 +17,7 @@ import dev.caravan.policies.PolicyConfig;
  * (the row's default when nothing set it), plus any other {@code caravan.*} keys given (passed through to route
  * placeholders). Immutable and thread-safe.
  *
- * <p>Typed reads go through the table's rows ({@code config.getInt(CaravanFlags.PORT)}), so a new setting needs no new
+ * <p>Typed reads go through the table's rows ({@code config.getInt(CoreFlags.PORT)}), so a new setting needs no new
  * method here; the accessors below are shortcuts for the settings the gateway core reads. Every value is checked against
  * its row at construction ({@link CaravanFlag#check}: type, range, choices, special values, pattern), all rows in one
  * pass, and stored in its canonical spelling ({@code --pd-mode VLLM} reads back as {@code vllm}); the exception lists
@@ -26,8 +26,8 @@ import dev.caravan.policies.PolicyConfig;
  *
  * <pre>{@code
  * GatewayConfig config = GatewayConfig.defaults()
- *         .with(CaravanFlags.PORT, "0")
- *         .with(CaravanFlags.WORKER_URLS, "http://127.0.0.1:8001,http://127.0.0.1:8002");
+ *         .with(CoreFlags.PORT, "0")
+ *         .with(CoreFlags.WORKER_URLS, "http://127.0.0.1:8001,http://127.0.0.1:8002");
  * }</pre>
  */
 public final class GatewayConfig {
@@ -46,7 +46,7 @@ public final class GatewayConfig {
     public static final String DISPATCH_EVENT_LOOP = "event-loop";
     /** {@code --dispatch}: run a request's route on a Vert.x worker thread. */
     public static final String DISPATCH_WORKER = "worker";
-    /** Every built-in step is non-blocking; the thread hop of "worker" costs ~0.1-0.2 ms per request (benchmarks.md). */
+    /** Every built-in step is non-blocking; the thread hop of "worker" costs ~0.1-0.2 ms per request. */
     public static final String DEFAULT_DISPATCH = DISPATCH_EVENT_LOOP;
     /** 0 = one event loop per available core. */
     public static final int DEFAULT_SERVER_EVENT_LOOPS = 0;
@@ -100,7 +100,7 @@ public final class GatewayConfig {
             all.put(f.key(), f.defaultValue());
         }
         all.putAll(set);
-        if (Boolean.parseBoolean(all.get(CaravanFlags.SGLANG_DEFAULTS.key()))) {
+        if (Boolean.parseBoolean(all.get(CoreFlags.SGLANG_DEFAULTS.key()))) {
             applySglangDefaults(all, set);
         }
         List<String> errors = new ArrayList<>();
@@ -247,63 +247,63 @@ public final class GatewayConfig {
     public Map<String, String> policyOptions() {
         Map<String, String> out = new TreeMap<>();
         values.forEach((k, v) -> {
-            if (k.startsWith(POLICY_PREFIX) && !k.equals(CaravanFlags.POLICY_NAME.key()) && !v.isEmpty()) {
+            if (k.startsWith(POLICY_PREFIX) && !k.equals(CoreFlags.POLICY_NAME.key()) && !v.isEmpty()) {
                 out.put(k.substring(POLICY_PREFIX.length()), v);
             }
         });
         out.putIfAbsent(PolicyConfig.ENGINE_LOAD_MAX_AGE,
-                String.valueOf(ENGINE_LOAD_AGE_POLLS * getLong(CaravanFlags.LOAD_CHECK_INTERVAL)));
+                String.valueOf(ENGINE_LOAD_AGE_POLLS * getLong(CoreFlags.LOAD_CHECK_INTERVAL)));
         return out;
     }
 
     public String host() {
-        return get(CaravanFlags.HOST);
+        return get(CoreFlags.HOST);
     }
 
     public int port() {
-        return getInt(CaravanFlags.PORT);
+        return getInt(CoreFlags.PORT);
     }
 
     public String policyName() {
-        return get(CaravanFlags.POLICY_NAME);
+        return get(CoreFlags.POLICY_NAME);
     }
 
     public List<String> workerUrls() {
-        return getList(CaravanFlags.WORKER_URLS);
+        return getList(CoreFlags.WORKER_URLS);
     }
 
     public long maxPayloadSize() {
-        return getLong(CaravanFlags.MAX_PAYLOAD_SIZE);
+        return getLong(CoreFlags.MAX_PAYLOAD_SIZE);
     }
 
     /** The client API key, or null when the gateway is open. */
     public String apiKey() {
-        String v = get(CaravanFlags.API_KEY);
+        String v = get(CoreFlags.API_KEY);
         return v.isEmpty() ? null : v;
     }
 
     /** The admin API key, or null (the admin API then takes the client key, if any). */
     public String adminApiKey() {
-        String v = get(CaravanFlags.ADMIN_API_KEY);
+        String v = get(CoreFlags.ADMIN_API_KEY);
         return v.isEmpty() ? null : v;
     }
 
     public Duration requestTimeout() {
-        return getSeconds(CaravanFlags.REQUEST_TIMEOUT_SECS);
+        return getSeconds(CoreFlags.REQUEST_TIMEOUT_SECS);
     }
 
     public boolean decisionHeaders() {
-        return getBoolean(CaravanFlags.DECISION_HEADERS);
+        return getBoolean(CoreFlags.DECISION_HEADERS);
     }
 
     /** Event loops serving HTTP: the configured number, or one per available core when 0. */
     public int serverEventLoops() {
-        int n = getInt(CaravanFlags.SERVER_EVENT_LOOPS);
+        int n = getInt(CoreFlags.SERVER_EVENT_LOOPS);
         return n > 0 ? n : Runtime.getRuntime().availableProcessors();
     }
 
     public boolean dispatchOnEventLoop() {
-        return get(CaravanFlags.DISPATCH).equals(DISPATCH_EVENT_LOOP);
+        return get(CoreFlags.DISPATCH).equals(DISPATCH_EVENT_LOOP);
     }
 
     @Override

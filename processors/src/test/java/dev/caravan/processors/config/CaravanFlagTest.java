@@ -10,6 +10,8 @@ import org.junit.jupiter.api.Test;
 
 import dev.caravan.policies.PolicyConfig;
 import dev.caravan.policies.PolicyName;
+import dev.caravan.processors.kv.KvFeature;
+import dev.caravan.processors.routing.RoutingFeature;
 
 /** One row: its definition, its rule, and the table's agreement with the records whose defaults it carries. */
 class CaravanFlagTest {
@@ -90,13 +92,13 @@ class CaravanFlagTest {
 
     @Test
     void everyChoiceOfAPolicyRowIsOneThePolicyLibraryAccepts() {
-        for (String name : CaravanFlags.POLICY_NAME.choices().values()) {
+        for (String name : CoreFlags.POLICY_NAME.choices().values()) {
             assertThat(PolicyConfig.fromOptions(name, Map.of()).policyName()).isEqualTo(name);
         }
-        for (String mode : CaravanFlags.ASSIGNMENT_MODE.choices().values()) {
+        for (String mode : RoutingFeature.ASSIGNMENT_MODE.choices().values()) {
             assertThat(PolicyConfig.fromOptions("manual", Map.of("assignment-mode", mode))).isNotNull();
         }
-        for (String source : CaravanFlags.KV_DECODE_LOAD_SOURCE.choices().values()) {
+        for (String source : KvFeature.KV_DECODE_LOAD_SOURCE.choices().values()) {
             assertThat(PolicyConfig.fromOptions("kv_aware", Map.of("kv-decode-load-source", source))).isNotNull();
         }
     }

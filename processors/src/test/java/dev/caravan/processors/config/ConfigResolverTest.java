@@ -10,6 +10,7 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import dev.caravan.processors.routing.RoutingFeature;
 
 class ConfigResolverTest {
 
@@ -43,7 +44,7 @@ class ConfigResolverTest {
 
         assertThat(r.config().port()).isEqualTo(1004);                      // flag
         assertThat(r.config().host()).isEqualTo("10.0.0.3");                // environment
-        assertThat(r.config().get(CaravanFlags.LOG_LEVEL)).isEqualTo("error"); // --config file
+        assertThat(r.config().get(CoreFlags.LOG_LEVEL)).isEqualTo("error"); // --config file
         assertThat(r.config().policyName()).isEqualTo("random");            // config/application.properties
         assertThat(r.others()).containsEntry("camel.main.name", "fromConfigFile");
         assertThat(r.sources()).hasSize(5).endsWith("environment", "command line");
@@ -71,7 +72,7 @@ class ConfigResolverTest {
 
     @Test
     void environmentVariableNamesFollowTheKey() {
-        assertThat(CaravanFlags.CACHE_THRESHOLD.envVar()).isEqualTo("CARAVAN_POLICY_CACHE_THRESHOLD");
-        assertThat(CaravanFlags.PORT.envVar()).isEqualTo("CARAVAN_PORT");
+        assertThat(RoutingFeature.CACHE_THRESHOLD.envVar()).isEqualTo("CARAVAN_POLICY_CACHE_THRESHOLD");
+        assertThat(CoreFlags.PORT.envVar()).isEqualTo("CARAVAN_PORT");
     }
 }

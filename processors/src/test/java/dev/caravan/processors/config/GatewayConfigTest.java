@@ -9,6 +9,11 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 import dev.caravan.policies.PolicyConfig;
+import dev.caravan.processors.flow.FlowFeature;
+import dev.caravan.processors.health.HealthFeature;
+import dev.caravan.processors.pd.PdFeature;
+import dev.caravan.processors.reliability.ReliabilityFeature;
+import dev.caravan.processors.routing.RoutingFeature;
 
 class GatewayConfigTest {
 
@@ -27,22 +32,22 @@ class GatewayConfigTest {
 
     @Test
     void sglangDefaultsGiveEveryDifferingRowSglangsValueWhileGivenValuesWin() {
-        GatewayConfig caravan = GatewayConfig.defaults().with(CaravanFlags.MAX_CONCURRENT_REQUESTS, "64");
-        assertThat(caravan.getInt(CaravanFlags.RATE_LIMIT_TOKENS_PER_SECOND)).isEqualTo(-1);
+        GatewayConfig caravan = GatewayConfig.defaults().with(FlowFeature.MAX_CONCURRENT_REQUESTS, "64");
+        assertThat(caravan.getInt(FlowFeature.RATE_LIMIT_TOKENS_PER_SECOND)).isEqualTo(-1);
 
-        GatewayConfig sglang = caravan.with(CaravanFlags.SGLANG_DEFAULTS, "true");
-        assertThat(sglang.getInt(CaravanFlags.RATE_LIMIT_TOKENS_PER_SECOND)).as("SGLang: --max-concurrent-requests")
+        GatewayConfig sglang = caravan.with(CoreFlags.SGLANG_DEFAULTS, "true");
+        assertThat(sglang.getInt(FlowFeature.RATE_LIMIT_TOKENS_PER_SECOND)).as("SGLang: --max-concurrent-requests")
                 .isEqualTo(64);
-        assertThat(sglang.with(CaravanFlags.RATE_LIMIT_TOKENS_PER_SECOND, "10")
-                .getInt(CaravanFlags.RATE_LIMIT_TOKENS_PER_SECOND)).isEqualTo(10);
-        assertThat(GatewayConfig.defaults().with(CaravanFlags.SGLANG_DEFAULTS, "true")
-                .getInt(CaravanFlags.RATE_LIMIT_TOKENS_PER_SECOND)).as("unlimited slots: no rate").isEqualTo(-1);
-        assertThat(sglang.with(CaravanFlags.SGLANG_DEFAULTS, "false")
-                .getInt(CaravanFlags.RATE_LIMIT_TOKENS_PER_SECOND)).isEqualTo(-1);
+        assertThat(sglang.with(FlowFeature.RATE_LIMIT_TOKENS_PER_SECOND, "10")
+                .getInt(FlowFeature.RATE_LIMIT_TOKENS_PER_SECOND)).isEqualTo(10);
+        assertThat(GatewayConfig.defaults().with(CoreFlags.SGLANG_DEFAULTS, "true")
+                .getInt(FlowFeature.RATE_LIMIT_TOKENS_PER_SECOND)).as("unlimited slots: no rate").isEqualTo(-1);
+        assertThat(sglang.with(CoreFlags.SGLANG_DEFAULTS, "false")
+                .getInt(FlowFeature.RATE_LIMIT_TOKENS_PER_SECOND)).isEqualTo(-1);
         for (CaravanFlag f : CaravanFlags.all()) {
             if (f.sglang() != null && f.sglang().reference() == null) {
                 assertThat(sglang.get(f)).as(f.flag()).isEqualTo(f.canonical(f.sglang().value()));
-            } else if (f.sglang() == null && f != CaravanFlags.SGLANG_DEFAULTS) {
+            } else if (f.sglang() == null && f != CoreFlags.SGLANG_DEFAULTS) {
                 assertThat(sglang.get(f)).as(f.flag()).isEqualTo(caravan.get(f));
             }
         }
@@ -58,9 +63,9 @@ class GatewayConfigTest {
     @Test
     void engineLoadMaxAgeIsTwiceTheLoadPollIntervalUnlessSet() {
         assertThat(GatewayConfig.defaults().policyOptions()).containsEntry("engine-load-max-age", "10");
-        assertThat(GatewayConfig.defaults().with(CaravanFlags.LOAD_CHECK_INTERVAL, "3").policyOptions())
+        assertThat(GatewayConfig.defaults().with(CoreFlags.LOAD_CHECK_INTERVAL, "3").policyOptions())
                 .containsEntry("engine-load-max-age", "6");
-        assertThat(GatewayConfig.defaults().with(CaravanFlags.LOAD_CHECK_INTERVAL, "0").policyOptions())
+        assertThat(GatewayConfig.defaults().with(CoreFlags.LOAD_CHECK_INTERVAL, "0").policyOptions())
                 .containsEntry("engine-load-max-age", "0");
         assertThat(GatewayConfig.of(Map.of("caravan.policy.engine-load-max-age", "30")).policyOptions())
                 .containsEntry("engine-load-max-age", "30");
@@ -68,34 +73,34 @@ class GatewayConfigTest {
 
     @Test
     void rejectsPortAbove65535NamingFlagPropertyRuleAndValue() {
-        assertThatThrownBy(() -> GatewayConfig.defaults().with(CaravanFlags.PORT, "70000"))
+        assertThatThrownBy(() -> GatewayConfig.defaults().with(CoreFlags.PORT, "70000"))
                 .hasMessage("--port (caravan.port) must be an integer in [0, 65535], was '70000'");
     }
 
     @Test
     void maxTreeSizeIsAutoOrAWholeNumberWhoseRangeTheCacheAwareRecordChecks() {
-        GatewayConfig auto = GatewayConfig.defaults().with(CaravanFlags.MAX_TREE_SIZE, "AUTO");
-        assertThat(auto.get(CaravanFlags.MAX_TREE_SIZE)).isEqualTo("auto");
+        GatewayConfig auto = GatewayConfig.defaults().with(RoutingFeature.MAX_TREE_SIZE, "AUTO");
+        assertThat(auto.get(RoutingFeature.MAX_TREE_SIZE)).isEqualTo("auto");
         assertThat(auto.policyOptions()).containsEntry("max-tree-size", "auto");
-        assertThat(GatewayConfig.defaults().with(CaravanFlags.MAX_TREE_SIZE, "10000").getLong(CaravanFlags.MAX_TREE_SIZE))
+        assertThat(GatewayConfig.defaults().with(RoutingFeature.MAX_TREE_SIZE, "10000").getLong(RoutingFeature.MAX_TREE_SIZE))
                 .isEqualTo(10_000);
-        assertThatThrownBy(() -> GatewayConfig.defaults().with(CaravanFlags.MAX_TREE_SIZE, "big"))
+        assertThatThrownBy(() -> GatewayConfig.defaults().with(RoutingFeature.MAX_TREE_SIZE, "big"))
                 .hasMessage("--max-tree-size (caravan.policy.max-tree-size) must be auto (per worker from its "
                         + "engine's KV capacity) or an integer, was 'big'");
-        GatewayConfig zero = GatewayConfig.defaults().with(CaravanFlags.MAX_TREE_SIZE, "0");
+        GatewayConfig zero = GatewayConfig.defaults().with(RoutingFeature.MAX_TREE_SIZE, "0");
         assertThatThrownBy(() -> PolicyConfig.fromOptions("cache_aware", zero.policyOptions()))
                 .hasMessage("maxTreeSize (max-tree-size) must be >= 1, was 0");
     }
 
     @Test
     void rejectsNonPositivePayloadSize() {
-        assertThatThrownBy(() -> GatewayConfig.defaults().with(CaravanFlags.MAX_PAYLOAD_SIZE, "0"))
+        assertThatThrownBy(() -> GatewayConfig.defaults().with(CoreFlags.MAX_PAYLOAD_SIZE, "0"))
                 .hasMessage("--max-payload-size (caravan.max-payload-size) must be an integer >= 1, was '0'");
     }
 
     @Test
     void rejectsUnknownDispatchListingTheChoices() {
-        assertThatThrownBy(() -> GatewayConfig.defaults().with(CaravanFlags.DISPATCH, "threads"))
+        assertThatThrownBy(() -> GatewayConfig.defaults().with(CoreFlags.DISPATCH, "threads"))
                 .hasMessage("--dispatch (caravan.dispatch) must be one of event-loop, worker, was 'threads'");
     }
 
@@ -105,58 +110,58 @@ class GatewayConfigTest {
                 "caravan.policy.name", "RoundRobin", "caravan.log-level", "warning",
                 "caravan.pd.decode-policy", "kvaware"));
         assertThat(c.dispatchOnEventLoop()).isFalse();
-        assertThat(c.get(CaravanFlags.PD_MODE)).isEqualTo("vllm");
+        assertThat(c.get(PdFeature.PD_MODE)).isEqualTo("vllm");
         assertThat(c.policyName()).isEqualTo("round_robin");
-        assertThat(c.get(CaravanFlags.LOG_LEVEL)).isEqualTo("warn");
-        assertThat(c.get(CaravanFlags.DECODE_POLICY)).isEqualTo("kv_aware");
+        assertThat(c.get(CoreFlags.LOG_LEVEL)).isEqualTo("warn");
+        assertThat(c.get(PdFeature.DECODE_POLICY)).isEqualTo("kv_aware");
     }
 
     @Test
     void rejectsUnknownPolicyListingTheNames() {
-        assertThatThrownBy(() -> GatewayConfig.defaults().with(CaravanFlags.POLICY_NAME, "fastest"))
+        assertThatThrownBy(() -> GatewayConfig.defaults().with(CoreFlags.POLICY_NAME, "fastest"))
                 .hasMessageStartingWith("--policy (caravan.policy.name) must be one of random, round_robin,")
                 .hasMessageEndingWith("kv_aware, was 'fastest'");
     }
 
     @Test
     void acceptsASpecialValueOutsideTheRange() {
-        assertThat(GatewayConfig.defaults().with(CaravanFlags.MAX_CONCURRENT_REQUESTS, "-1")
-                .getInt(CaravanFlags.MAX_CONCURRENT_REQUESTS)).isEqualTo(-1);
-        assertThatThrownBy(() -> GatewayConfig.defaults().with(CaravanFlags.MAX_CONCURRENT_REQUESTS, "0"))
+        assertThat(GatewayConfig.defaults().with(FlowFeature.MAX_CONCURRENT_REQUESTS, "-1")
+                .getInt(FlowFeature.MAX_CONCURRENT_REQUESTS)).isEqualTo(-1);
+        assertThatThrownBy(() -> GatewayConfig.defaults().with(FlowFeature.MAX_CONCURRENT_REQUESTS, "0"))
                 .hasMessage("--max-concurrent-requests (caravan.admission.max-concurrent-requests) must be "
                         + "-1 (unlimited) or an integer >= 1, was '0'");
     }
 
     @Test
     void checksNumberRangesAndPatterns() {
-        assertThatThrownBy(() -> GatewayConfig.defaults().with(CaravanFlags.RETRY_JITTER_FACTOR, "1.5"))
+        assertThatThrownBy(() -> GatewayConfig.defaults().with(ReliabilityFeature.RETRY_JITTER_FACTOR, "1.5"))
                 .hasMessage("--retry-jitter-factor (caravan.retry.jitter-factor) must be a number in [0, 1], "
                         + "was '1.5'");
-        assertThatThrownBy(() -> GatewayConfig.defaults().with(CaravanFlags.HEALTH_CHECK_ENDPOINT, "health"))
+        assertThatThrownBy(() -> GatewayConfig.defaults().with(HealthFeature.HEALTH_CHECK_ENDPOINT, "health"))
                 .hasMessage("--health-check-endpoint (caravan.health.endpoint) must be a path starting with /, "
                         + "was 'health'");
     }
 
     @Test
     void aRowWithARuleAndADefaultCannotBeEmptied() {
-        assertThatThrownBy(() -> GatewayConfig.defaults().with(CaravanFlags.PORT, ""))
+        assertThatThrownBy(() -> GatewayConfig.defaults().with(CoreFlags.PORT, ""))
                 .hasMessage("--port (caravan.port) must be set (an integer in [0, 65535])");
-        assertThat(GatewayConfig.defaults().with(CaravanFlags.PREFILL_POLICY, "").get(CaravanFlags.PREFILL_POLICY))
+        assertThat(GatewayConfig.defaults().with(PdFeature.PREFILL_POLICY, "").get(PdFeature.PREFILL_POLICY))
                 .isEmpty();
     }
 
     @Test
     void leavesAPolicyOptionsRangeToThePolicyRecord() {
-        GatewayConfig c = GatewayConfig.defaults().with(CaravanFlags.CACHE_THRESHOLD, "1.5");
+        GatewayConfig c = GatewayConfig.defaults().with(RoutingFeature.CACHE_THRESHOLD, "1.5");
         assertThatThrownBy(() -> PolicyConfig.fromOptions(c.policyName(), c.policyOptions()))
                 .hasMessage("cacheThreshold (cache-threshold) must be in [0,1], was 1.5");
-        assertThatThrownBy(() -> GatewayConfig.defaults().with(CaravanFlags.CACHE_THRESHOLD, "high"))
+        assertThatThrownBy(() -> GatewayConfig.defaults().with(RoutingFeature.CACHE_THRESHOLD, "high"))
                 .hasMessage("--cache-threshold (caravan.policy.cache-threshold) must be a number, was 'high'");
     }
 
     @Test
     void rejectsNonBooleanSwitch() {
-        assertThatThrownBy(() -> GatewayConfig.defaults().with(CaravanFlags.DECISION_HEADERS, "yes"))
+        assertThatThrownBy(() -> GatewayConfig.defaults().with(CoreFlags.DECISION_HEADERS, "yes"))
                 .hasMessage("--decision-headers (caravan.decision-headers) must be true or false, was 'yes'");
     }
 
@@ -176,13 +181,13 @@ class GatewayConfigTest {
 
     @Test
     void listValuesAreTrimmedAndEmptyEntriesDropped() {
-        GatewayConfig c = GatewayConfig.defaults().with(CaravanFlags.WORKER_URLS, " http://a:1 , ,http://b:2");
+        GatewayConfig c = GatewayConfig.defaults().with(CoreFlags.WORKER_URLS, " http://a:1 , ,http://b:2");
         assertThat(c.workerUrls()).containsExactly("http://a:1", "http://b:2");
     }
 
     @Test
     void toStringHidesTheApiKey() {
-        assertThat(GatewayConfig.defaults().with(CaravanFlags.API_KEY, "sk-secret").toString())
+        assertThat(GatewayConfig.defaults().with(CoreFlags.API_KEY, "sk-secret").toString())
                 .doesNotContain("sk-secret").contains("caravan.api-key=****");
     }
 }

@@ -16,6 +16,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
+import dev.caravan.processors.routing.RoutingFeature;
 
 /**
  * Every flag of the pinned SGLang router (sglang-router 0.3.2: its Python launcher with the {@code --router-*} forms
@@ -129,15 +130,15 @@ class SglangFlagsTest {
 
     @Test
     void theLaunchersAndTheBinarysNamesBothSetOneSettingWithTheLaunchersDefault() {
-        assertThat(GatewayConfig.defaults().getLong(CaravanFlags.EVICTION_INTERVAL)).isEqualTo(60);
+        assertThat(GatewayConfig.defaults().getLong(RoutingFeature.EVICTION_INTERVAL)).isEqualTo(60);
         assertThat(GatewayConfig.of(ArgsParser.parse("--eviction-interval", "120").properties())
-                .getLong(CaravanFlags.EVICTION_INTERVAL)).isEqualTo(120);
+                .getLong(RoutingFeature.EVICTION_INTERVAL)).isEqualTo(120);
         assertThat(GatewayConfig.of(ArgsParser.parse("--router-eviction-interval-secs", "90").properties())
-                .getLong(CaravanFlags.EVICTION_INTERVAL)).isEqualTo(90);
+                .getLong(RoutingFeature.EVICTION_INTERVAL)).isEqualTo(90);
         assertThat(GatewayConfig.of(ArgsParser.parse("--prefix-hash-load-factor", "2.5").properties())
-                .getDouble(CaravanFlags.LOAD_FACTOR)).isEqualTo(2.5);
+                .getDouble(RoutingFeature.LOAD_FACTOR)).isEqualTo(2.5);
         assertThat(GatewayConfig.of(ArgsParser.parse("--bucket-adjust-interval-secs", "7").properties())
-                .getLong(CaravanFlags.BUCKET_ADJUST_INTERVAL)).isEqualTo(7);
+                .getLong(RoutingFeature.BUCKET_ADJUST_INTERVAL)).isEqualTo(7);
     }
 
     /**

@@ -7,8 +7,8 @@ import org.apache.camel.main.Main;
 import org.apache.camel.main.MainListenerSupport;
 
 import dev.caravan.gateway.CaravanGateway;
-import dev.caravan.processors.config.CaravanFlags;
 import dev.caravan.processors.config.GatewayConfig;
+import dev.caravan.processors.flow.FlowFeature;
 
 /**
  * The same application on camel-main: camel-main runs the application's server ({@code camel.server.*}) and loads its
@@ -38,7 +38,7 @@ public final class CamelMainApp {
         main.addInitialProperty("camel.server.port", Integer.toString(appPort));
         // camel-main's JVM hook waits this long (plus 15 s) for the context to stop: cover the gateway's drain
         main.addInitialProperty("camel.main.shutdownTimeout",
-                Long.toString(gateway.getLong(CaravanFlags.SHUTDOWN_GRACE_PERIOD_SECS) + 15));
+                Long.toString(gateway.getLong(FlowFeature.SHUTDOWN_GRACE_PERIOD_SECS) + 15));
         main.addMainListener(new InstallGateway(gateway));
         return main;
     }

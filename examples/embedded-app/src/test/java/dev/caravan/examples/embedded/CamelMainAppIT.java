@@ -16,7 +16,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-import dev.caravan.processors.config.CaravanFlags;
+import dev.caravan.processors.flow.FlowFeature;
 import dev.caravan.sim.SimFleet;
 
 /**
@@ -64,7 +64,7 @@ class CamelMainAppIT {
         assertThat(running).isNotDone();
         assertThat(main.getCamelContext().getShutdownStrategy().getTimeout())
                 .as("camel-main's hook waits for the gateway's drain").isEqualTo(
-                        Fleet.gateway(fleet).getLong(CaravanFlags.SHUTDOWN_GRACE_PERIOD_SECS) + 15);
+                        Fleet.gateway(fleet).getLong(FlowFeature.SHUTDOWN_GRACE_PERIOD_SECS) + 15);
         Http gateway = new Http(installed[0].gateway().port());
         Http application = new Http(main.getCamelContext().hasService(VertxPlatformHttpServer.class).getServer()
                 .actualPort());

@@ -1,7 +1,8 @@
 package dev.caravan.examples.embedded;
 
-import dev.caravan.processors.config.CaravanFlags;
+import dev.caravan.processors.config.CoreFlags;
 import dev.caravan.processors.config.GatewayConfig;
+import dev.caravan.processors.metrics.MetricsFeature;
 import dev.caravan.sim.SimConfig;
 import dev.caravan.sim.SimFleet;
 
@@ -20,8 +21,8 @@ final class Fleet {
 
     /** The gateway on 127.0.0.1 and a free port, in front of {@code fleet}. */
     static GatewayConfig gateway(SimFleet fleet) {
-        return GatewayConfig.defaults().with(CaravanFlags.HOST, "127.0.0.1").with(CaravanFlags.PORT, "0")
-                .with(CaravanFlags.PROMETHEUS_PORT, "-1").with(CaravanFlags.WORKER_URLS, String.join(",", fleet.urls()));
+        return GatewayConfig.defaults().with(CoreFlags.HOST, "127.0.0.1").with(CoreFlags.PORT, "0")
+                .with(MetricsFeature.PROMETHEUS_PORT, "-1").with(CoreFlags.WORKER_URLS, String.join(",", fleet.urls()));
     }
 
     static String chat(SimFleet fleet, boolean stream, int maxTokens) {

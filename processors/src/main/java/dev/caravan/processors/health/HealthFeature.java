@@ -1,0 +1,59 @@
+package dev.caravan.processors.health;
+
+import static dev.caravan.processors.config.FlagType.INT;
+import static dev.caravan.processors.config.FlagType.LONG;
+import static dev.caravan.processors.config.FlagType.STRING;
+import static dev.caravan.processors.config.FlagType.SWITCH;
+
+import java.util.List;
+
+import dev.caravan.processors.config.CaravanFlag;
+import dev.caravan.processors.config.FlagRows;
+import dev.caravan.processors.config.Sections;
+import dev.caravan.processors.feature.Feature;
+
+/**
+ * Health (docs/reliability.md): the probes of every worker, and the gateway's own readiness and liveness.
+ */
+public final class HealthFeature implements Feature {
+
+    private static final FlagRows ROWS = new FlagRows();
+
+    public static final CaravanFlag HEALTH_CHECK_INTERVAL_SECS = ROWS.row("--health-check-interval-secs",
+            "caravan.health.interval-secs", LONG, Sections.HEALTH)
+            .defaultValue(HealthConfig.DEFAULT_INTERVAL.toSeconds()).range(1, FlagRows.MAX_SECONDS)
+            .describe("Seconds between probes of each worker (a worker's health_check_interval_secs overrides it).");
+    public static final CaravanFlag HEALTH_CHECK_TIMEOUT_SECS = ROWS.row("--health-check-timeout-secs",
+            "caravan.health.timeout-secs", LONG, Sections.HEALTH)
+            .defaultValue(HealthConfig.DEFAULT_TIMEOUT.toSeconds()).range(1, FlagRows.MAX_SECONDS)
+            .describe("A probe that takes longer than this many seconds fails (per worker: "
+                    + "health_check_timeout_secs).");
+    public static final CaravanFlag HEALTH_CHECK_ENDPOINT = ROWS.row("--health-check-endpoint", "caravan.health.endpoint",
+            STRING, Sections.HEALTH)
+            .defaultValue(HealthConfig.DEFAULT_ENDPOINT).pattern("/\\S*", "a path starting with /")
+            .describe("Path each worker is probed on with GET; 2xx = success.");
+    public static final CaravanFlag HEALTH_FAILURE_THRESHOLD = ROWS.row("--health-failure-threshold",
+            "caravan.health.failure-threshold", INT, Sections.HEALTH)
+            .defaultValue(HealthConfig.DEFAULT_FAILURE_THRESHOLD).min(1)
+            .describe("Consecutive failed probes that mark a healthy worker unhealthy (per worker: "
+                    + "health_failure_threshold).");
+    public static final CaravanFlag HEALTH_SUCCESS_THRESHOLD = ROWS.row("--health-success-threshold",
+            "caravan.health.success-threshold", INT, Sections.HEALTH)
+            .defaultValue(HealthConfig.DEFAULT_SUCCESS_THRESHOLD).min(1)
+            .describe("Consecutive successful probes that mark an unhealthy worker healthy again (per worker: "
+                    + "health_success_threshold).");
+    public static final CaravanFlag DISABLE_HEALTH_CHECK = ROWS.row("--disable-health-check", "caravan.health.disabled",
+            SWITCH, Sections.HEALTH)
+            .defaultValue(false)
+            .describe("Never probe workers; they stay healthy (per worker: disable_health_check).");
+    public static final CaravanFlag EVENT_LOOP_STALL_SECS = ROWS.row("--event-loop-stall-secs",
+            "caravan.health.event-loop-stall-secs", LONG, Sections.HEALTH)
+            .defaultValue(EventLoopsHealthCheck.DEFAULT_STALL_LIMIT.toSeconds()).range(2, FlagRows.MAX_SECONDS)
+            .describe("/liveness (Camel's liveness check caravan-event-loops) fails when one of the gateway's event "
+                    + "loops has not run its once-a-second heartbeat for this many seconds.");
+
+    @Override
+    public List<CaravanFlag> flags() {
+        return ROWS.all();
+    }
+}
