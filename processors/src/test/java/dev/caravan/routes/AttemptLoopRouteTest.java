@@ -70,7 +70,7 @@ class AttemptLoopRouteTest extends GatewayRouteTestSupport {
 
     @Override
     protected void advise() throws Exception {
-        advice("inference", r -> r.weaveByType(TryDefinition.class).after().to("mock:attempts"));
+        adviceWith("inference", r -> r.weaveByType(TryDefinition.class).after().to("mock:attempts"));
     }
 
     private HttpRequest chat(boolean stream) {

@@ -49,7 +49,7 @@ class ControlRouteTest extends GatewayRouteTestSupport {
 
     @Override
     protected void advise() throws Exception {
-        advice("call-workers", r -> r.weaveByToUri("direct:worker-control-*").before().to("mock:handed-over"));
+        adviceWith("call-workers", r -> r.weaveByToUri("direct:worker-control-*").before().to("mock:handed-over"));
     }
 
     private Worker worker() throws Exception {

@@ -54,11 +54,6 @@ final class FakeEngine implements AutoCloseable {
         return req -> req.response().setStatusCode(status).putHeader("content-type", "application/json").end(body);
     }
 
-    /** A handler that never answers. */
-    static Handler<HttpServerRequest> hang() {
-        return req -> { };
-    }
-
     String url() {
         return "http://127.0.0.1:" + server.actualPort();
     }

@@ -66,8 +66,8 @@ abstract class GatewayRouteTestSupport extends CamelTestSupport {
         context.start();
     }
 
-    /** Advises route {@code routeId} (AdviceWith, before the context starts). */
-    protected final void advice(String routeId, ThrowingConsumer<AdviceWithRouteBuilder, Exception> advice)
+    /** Advises route {@code routeId} with Camel's {@link AdviceWith} (from {@link #advise}, before the context starts). */
+    protected final void adviceWith(String routeId, ThrowingConsumer<AdviceWithRouteBuilder, Exception> advice)
             throws Exception {
         AdviceWith.adviceWith(context, routeId, advice);
     }

@@ -8,6 +8,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.camel.builder.NotifyBuilder;
@@ -24,8 +25,9 @@ import dev.caravan.processors.pd.PdVerdict;
 
 /**
  * The SGLang P/D attempt body ({@code attempt-pd-sglang}, pd.camel.yaml) against a fake prefill and a fake decode
- * engine, retries off: the multicast sends both legs at once, a leg that fails cancels the other (its connection
- * closed, so its engine stops), and the verdict the multicast leaves decides what the client gets. The verdict is
+ * engine, retries off: the multicast sends both legs at once, a leg that fails while the other is running cancels it
+ * (its connection closed, so its engine stops; each test's failing engine answers only once the other has the
+ * request), and the verdict the multicast leaves decides what the client gets. The verdict is
  * copied to {@code mock:verdict} (advised in after the multicast).
  */
 class PdRouteTest extends GatewayRouteTestSupport {
@@ -61,7 +63,7 @@ class PdRouteTest extends GatewayRouteTestSupport {
 
     @Override
     protected void advise() throws Exception {
-        advice("attempt-pd-sglang", r -> r.weaveByType(MulticastDefinition.class).after().to("mock:verdict"));
+        adviceWith("attempt-pd-sglang", r -> r.weaveByType(MulticastDefinition.class).after().to("mock:verdict"));
     }
 
     private HttpResponse<String> chat() throws Exception {
@@ -100,8 +102,10 @@ class PdRouteTest extends GatewayRouteTestSupport {
 
     @Test
     void aFailedPrefillCancelsTheDecodeLegItWasPairedWith() throws Exception {
-        prefill.answer(FakeEngine.json(500, "{\"error\":\"prefill broke\"}"));
-        decode.answer(FakeEngine.hang());
+        CompletableFuture<Void> decodeWaiting = new CompletableFuture<>();
+        prefill.answer(req -> decodeWaiting.thenRun(
+                () -> FakeEngine.json(500, "{\"error\":\"prefill broke\"}").handle(req)));
+        decode.answer(req -> decodeWaiting.complete(null)); // and never answers
         NotifyBuilder done = new NotifyBuilder(context).fromRoute("chat-completions").whenDone(1).create();
 
         HttpResponse<String> response = chat();
@@ -118,8 +122,10 @@ class PdRouteTest extends GatewayRouteTestSupport {
 
     @Test
     void aDecodeThatRejectsFirstCancelsThePrefillAndItsAnswerStands() throws Exception {
-        prefill.answer(FakeEngine.hang());
-        decode.answer(FakeEngine.json(503, "{\"error\":\"decode full\"}"));
+        CompletableFuture<Void> prefillRunning = new CompletableFuture<>();
+        prefill.answer(req -> prefillRunning.complete(null)); // and never answers
+        decode.answer(req -> prefillRunning.thenRun(
+                () -> FakeEngine.json(503, "{\"error\":\"decode full\"}").handle(req)));
         NotifyBuilder done = new NotifyBuilder(context).fromRoute("chat-completions").whenDone(1).create();
 
         HttpResponse<String> response = chat();
@@ -131,6 +137,7 @@ class PdRouteTest extends GatewayRouteTestSupport {
         assertThat(verdict.kind()).isEqualTo(PdVerdict.Kind.DECODE_RESPONSE);
         assertThat(verdict.earlyRejection()).isTrue();
         assertThat(verdict.prefill().cancelled()).isTrue();
+        assertThat(prefill.requests()).containsExactly("POST /v1/chat/completions");
         await().atMost(Duration.ofSeconds(5)).until(() -> prefill.abandoned() == 1);
     }
 }

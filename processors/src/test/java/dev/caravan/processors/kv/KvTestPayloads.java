@@ -46,7 +46,7 @@ public final class KvTestPayloads {
     }
 
     /** The index keys of a sequence stored with {@link #stored} as {@code ids}. */
-    static long[] keys(long... ids) {
+    public static long[] keys(long... ids) {
         long[] out = new long[ids.length];
         for (int i = 0; i < ids.length; i++) {
             out[i] = key(java.util.Arrays.copyOf(ids, i + 1));
@@ -74,7 +74,7 @@ public final class KvTestPayloads {
     }
 
     /** A map-layout batch with one BlockRemoved. */
-    static byte[] removed(int rank, long... hashes) {
+    public static byte[] removed(int rank, long... hashes) {
         return batch(rank, p -> {
             p.packMapHeader(3).packString("type").packString("BlockRemoved").packString("block_hashes")
                     .packArrayHeader(hashes.length);
