@@ -1,5 +1,8 @@
 package dev.caravan.it;
 
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
 import java.util.List;
 
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -7,6 +10,7 @@ import org.apache.camel.CamelContext;
 import org.apache.camel.impl.DefaultCamelContext;
 
 import dev.caravan.gateway.CaravanGateway;
+import dev.caravan.policies.Worker;
 import dev.caravan.policies.WorkerRegistry;
 import dev.caravan.processors.config.CoreFlags;
 import dev.caravan.processors.config.GatewayConfig;
@@ -88,6 +92,11 @@ public final class GatewayHarness implements AutoCloseable {
 
     public GatewayClient client() {
         return new GatewayClient(url());
+    }
+
+    /** Waits up to {@code wait} until no worker has a request in flight (every lease released). */
+    public void awaitNoLoad(Duration wait) {
+        await().atMost(wait).until(() -> workers().all().stream().mapToInt(Worker::load).sum() == 0);
     }
 
     @Override

@@ -1,12 +1,18 @@
 package dev.caravan.it;
 
+import static org.awaitility.Awaitility.await;
+
 import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+
+import org.awaitility.core.ConditionTimeoutException;
 
 import dev.caravan.policies.kv.BlockKeys;
 import dev.caravan.policies.kv.KvBlockIndex;
 import dev.caravan.policies.text.PseudoTokenizer;
+import dev.caravan.processors.kv.KvWorkerStats;
 import dev.caravan.sim.SimConfig;
 import dev.caravan.sim.SimEngine;
 
@@ -84,5 +90,33 @@ public final class KvFixtures {
             throw new IllegalStateException(base + " answered " + r.statusCode() + ": " + r.body());
         }
         return r;
+    }
+
+    /**
+     * Waits until {@code gateway} has indexed a block of {@code engine}'s (registered as {@code workerId}): sends the
+     * engine a completion of a new {@code blocks}-block prompt every 100 ms until one of its blocks is in the gateway's
+     * index. Needed before a test counts on the KV-event subscription: a SUB socket misses what the engine published
+     * before the subscription was up (ZeroMQ's slow joiner).
+     *
+     * @throws AssertionError after {@code wait}, naming the engine, the probes sent and what the gateway's ingestor saw
+     */
+    public static void awaitIndexed(GatewayHarness gateway, SimEngine engine, String workerId, int blocks,
+            Duration wait) {
+        KvBlockIndex index = gateway.gateway().beans().kv().index();
+        String model = engine.config().model();
+        int[] probes = {0};
+        try {
+            await().atMost(wait).pollInterval(Duration.ofMillis(100)).until(() -> {
+                complete(engine.url(), model, prompt("probe-" + workerId + "-" + probes[0]++, blocks));
+                return index.residentBlocks(workerId) > 0;
+            });
+        } catch (ConditionTimeoutException e) {
+            KvWorkerStats st = gateway.gateway().beans().kv().ingestor().stats(workerId);
+            throw new AssertionError("no block of " + engine.url() + " (" + workerId + ") indexed after " + probes[0]
+                    + " probes; KV routes " + gateway.gateway().beans().kv().routes().routeIds() + "; "
+                    + (st == null ? "worker unknown to the ingestor" : "batches " + st.batches() + ", stored "
+                    + st.blockStoredEvents() + ", decode errors " + st.decodeErrors() + ", orphans "
+                    + st.orphanBlocks() + ", gaps " + st.gaps() + ", skipped " + st.skippedEvents()), e);
+        }
     }
 }

@@ -12,7 +12,7 @@ import dev.caravan.policies.kv.BlockKeys;
  * Builds msgpack KV-event batches the way vLLM encodes them (legacy arrays or tagged maps), for tests. Blocks are one
  * token each and a block's token is its engine id ({@code (int) hash}), so {@link #key} names the index key of a chain.
  */
-final class KvTestPayloads {
+public final class KvTestPayloads {
 
     private KvTestPayloads() {
     }
@@ -21,7 +21,7 @@ final class KvTestPayloads {
      * A legacy batch {@code [ts, [BlockStored(hashes)], rank]} starting a sequence (no parent), one token per block
      * equal to its id, blockSize 1, medium GPU.
      */
-    static byte[] stored(int rank, long... hashes) {
+    public static byte[] stored(int rank, long... hashes) {
         return batch(rank, p -> {
             p.packArrayHeader(8).packString("BlockStored").packArrayHeader(hashes.length);
             for (long h : hashes) {
@@ -36,7 +36,7 @@ final class KvTestPayloads {
     }
 
     /** The index key of the last block of a sequence stored with {@link #stored} as {@code ids}. */
-    static long key(long... ids) {
+    public static long key(long... ids) {
         int[] tokens = new int[ids.length];
         for (int i = 0; i < ids.length; i++) {
             tokens[i] = (int) ids[i];
@@ -46,7 +46,7 @@ final class KvTestPayloads {
     }
 
     /** The index keys of a sequence stored with {@link #stored} as {@code ids}. */
-    static long[] keys(long... ids) {
+    public static long[] keys(long... ids) {
         long[] out = new long[ids.length];
         for (int i = 0; i < ids.length; i++) {
             out[i] = key(java.util.Arrays.copyOf(ids, i + 1));
@@ -74,7 +74,7 @@ final class KvTestPayloads {
     }
 
     /** A map-layout batch with one BlockRemoved. */
-    static byte[] removed(int rank, long... hashes) {
+    public static byte[] removed(int rank, long... hashes) {
         return batch(rank, p -> {
             p.packMapHeader(3).packString("type").packString("BlockRemoved").packString("block_hashes")
                     .packArrayHeader(hashes.length);

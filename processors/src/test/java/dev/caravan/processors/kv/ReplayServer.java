@@ -19,10 +19,10 @@ import org.zeromq.ZMsg;
  * each {@code [identity, "", start]} request with every buffered batch ≥ start, then the end marker, in the chosen
  * layout. Its socket lives on its own thread.
  */
-final class ReplayServer implements AutoCloseable {
+public final class ReplayServer implements AutoCloseable {
 
     /** Reply layouts engines use. */
-    enum Layout {
+    public enum Layout {
         /** vLLM before PR #45177, SGLang: {@code [id, "", seq, payload]}, end {@code [id, "", END, ""]}. */
         WITHOUT_TOPIC,
         /** vLLM after PR #45177, llm-d sim: {@code [id, "", topic, seq, payload]}, end {@code [id, "", "", END, ""]}. */
@@ -41,7 +41,7 @@ final class ReplayServer implements AutoCloseable {
     private volatile boolean running = true;
     private final String endpoint;
 
-    ReplayServer(Layout layout, String topic, Map<Long, byte[]> batches) throws Exception {
+    public ReplayServer(Layout layout, String topic, Map<Long, byte[]> batches) throws Exception {
         this.layout = layout;
         this.topic = topic;
         this.buffer.putAll(batches);
@@ -51,15 +51,15 @@ final class ReplayServer implements AutoCloseable {
         endpoint = bound.get(10, TimeUnit.SECONDS);
     }
 
-    String endpoint() {
+    public String endpoint() {
         return endpoint;
     }
 
-    int requests() {
+    public int requests() {
         return requests.get();
     }
 
-    List<Long> requestedStarts() {
+    public List<Long> requestedStarts() {
         return new ArrayList<>(requestedStarts);
     }
 
