@@ -168,7 +168,7 @@ public final class GatewayMain {
         main.addMainListener(new MainListenerSupport() {
             @Override
             public void afterConfigure(BaseMainSupport m) {
-                RouteTimers.excludeInnerRoutes(m.getCamelContext());
+                beans.tuning().timeRoutes(m.getCamelContext());
                 // the gateway's HTTP server, the drain on SIGTERM/SIGINT (docs/reliability.md); the beans close when
                 // the context stops; camel-main loads the routes
                 try {
@@ -181,7 +181,7 @@ public final class GatewayMain {
 
             @Override
             public void afterStart(BaseMainSupport m) {
-                ExchangeEvents.onlyWhenListened(m.getCamelContext());
+                beans.tuning().skipUnheardExchangeEvents(m.getCamelContext());
                 LOG.info("Caravan gateway started on {}:{} (policy {}, {} worker(s))", config.host(),
                         CaravanGateway.port(m.getCamelContext()), config.policyName(), beans.workers().size());
             }

@@ -100,8 +100,8 @@ public final class CaravanGateway {
 
     private static CaravanGateway addTo(CamelContext context, GatewayBeans beans, String routes) throws Exception {
         bind(context, beans);
-        // consecutive steps of the gateway's own run as one Camel step (the routes' step order unchanged)
-        StepFusion.install(context, beans.beans());
+        // with --camel-tuning (the default), consecutive steps of the gateway's own run as one Camel step
+        beans.tuning().install(context, beans.beans());
         // readiness and liveness in Camel's health-check registry: camel-main's health endpoint and /readiness,
         // /liveness read the same checks
         beans.healthChecks().register(context);

@@ -66,6 +66,7 @@ import dev.caravan.processors.quality.ShadowPolicies;
 import dev.caravan.processors.routing.PolicyRegistry;
 import dev.caravan.processors.routing.SelectWorkerProcessor;
 import dev.caravan.processors.tls.TlsSettings;
+import dev.caravan.processors.tuning.CamelTuning;
 import dev.caravan.processors.trace.RequestTracing;
 
 /**
@@ -97,6 +98,7 @@ public final class GatewayBeans implements AutoCloseable {
     private final TokensBeans tokens;
     private final GatewayMetrics metrics;
     private final UpstreamClient upstream;
+    private final CamelTuning tuning;
     private ReliabilityBeans reliability;
     private FlowBeans flow;
     private WorkerControlRoutes controlRoutes;
@@ -155,10 +157,12 @@ public final class GatewayBeans implements AutoCloseable {
         this.tracing = TracingBeans.tracing(config);
         metrics.trackPolicies(policies);
         workers.addListener(metrics);
+        this.tuning = CamelTuning.of(config.getBoolean(CaravanFlags.CAMEL_TUNING));
         this.upstream = new UpstreamClient(this.vertx, config.getSeconds(CaravanFlags.CONNECT_TIMEOUT_SECS),
                 config.requestTimeout(), config.getSeconds(CaravanFlags.STREAM_IDLE_TIMEOUT_SECS),
                 config.getSeconds(CaravanFlags.NON_STREAM_ATTEMPT_TIMEOUT_SECS),
-                config.getInt(CaravanFlags.MAX_CONNECTIONS_PER_WORKER), tls, config.serverEventLoops());
+                config.getInt(CaravanFlags.MAX_CONNECTIONS_PER_WORKER), tls, config.serverEventLoops(),
+                tuning.timers(this.vertx));
         defineBeans();
     }
 
@@ -184,7 +188,8 @@ public final class GatewayBeans implements AutoCloseable {
         beans.put(BeanNames.METRICS_REGISTRY, meterRegistry);
         beans.put(GatewayHttpServer.ROUTER_NAME, http.router());
         beans.put(CaravanPlatformHttpEngine.COMPONENT_NAME,
-                new CaravanPlatformHttpEngine(http, metrics, config.dispatchOnEventLoop()).newComponent());
+                new CaravanPlatformHttpEngine(http, metrics, config.dispatchOnEventLoop(), tuning.messages())
+                        .newComponent());
         beans.put(BeanNames.GATEWAY_CONFIG, config);
         beans.put(BeanNames.WORKER_REGISTRY, workers);
         beans.put(BeanNames.POLICY_REGISTRY, policies);
@@ -205,7 +210,7 @@ public final class GatewayBeans implements AutoCloseable {
         // the engine's own prompt tokens (docs/tokens.md)
         tokens.define(vertx, workers, policies, meterRegistry, beans);
         beans.put(BeanNames.FORWARD_STREAM, new ForwardStreamProcessor(upstream, config.decisionHeaders(), apiKey,
-                reliability.attemptListener()));
+                reliability.attemptListener(), tuning.routeEnds(upstream.timers())));
         beans.put(BeanNames.MAP_ERROR, new MapErrorProcessor());
         // admin API (admin.camel.yaml)
         beans.put(BeanNames.REGISTER_WORKER, new RegisterWorkerProcessor(workers));
@@ -309,6 +314,11 @@ public final class GatewayBeans implements AutoCloseable {
         p.putAll(kv.properties());
         p.putAll(FlowBeans.properties(config));
         return p;
+    }
+
+    /** The gateway's Camel tuning, on or off ({@code --camel-tuning}). */
+    public CamelTuning tuning() {
+        return tuning;
     }
 
     public GatewayConfig config() {

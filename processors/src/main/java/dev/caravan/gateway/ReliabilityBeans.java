@@ -33,6 +33,7 @@ import dev.caravan.processors.reliability.BeginAttemptsProcessor;
 import dev.caravan.processors.reliability.BreakerConfig;
 import dev.caravan.processors.reliability.DecideRetryProcessor;
 import dev.caravan.processors.time.DelayScheduler;
+import dev.caravan.processors.tuning.CamelTuning;
 import dev.caravan.processors.reliability.ReliabilityMetrics;
 import dev.caravan.processors.reliability.RetryConfig;
 import dev.caravan.processors.reliability.WorkerBreakers;
@@ -78,7 +79,7 @@ public final class ReliabilityBeans {
         workers.addListener(breakers);
         workers.addListener(metrics);
         RetryConfig retry = retryConfig(config);
-        DelayScheduler timers = DelayScheduler.vertx(vertx);
+        DelayScheduler timers = CamelTuning.of(config.getBoolean(CaravanFlags.CAMEL_TUNING)).timers(vertx);
         beans.put(BeanNames.WORKER_BREAKERS, breakers);
         beans.put(BeanNames.BEGIN_ATTEMPTS, new BeginAttemptsProcessor(retry));
         beans.put(BeanNames.DECIDE_RETRY, new DecideRetryProcessor(retry, ThreadLocalRandom::current, metrics));

@@ -22,6 +22,7 @@ import org.slf4j.LoggerFactory;
 import dev.caravan.processors.RequestCompletion;
 import dev.caravan.processors.error.GatewayError;
 import dev.caravan.processors.time.DelayScheduler;
+import dev.caravan.processors.tuning.RouteEnds;
 
 /**
  * The state machine of relaying one upstream response to the client, shared by the data plane's {@link StreamRelay} and

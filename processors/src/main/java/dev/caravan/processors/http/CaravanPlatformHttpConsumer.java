@@ -12,6 +12,7 @@ import org.apache.camel.Exchange;
 import org.apache.camel.ExchangePattern;
 import org.apache.camel.Processor;
 import org.apache.camel.component.platform.http.PlatformHttpEndpoint;
+import org.apache.camel.component.platform.http.vertx.HttpMessage;
 import org.apache.camel.component.platform.http.vertx.VertxPlatformHttpConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -53,13 +54,25 @@ public class CaravanPlatformHttpConsumer extends VertxPlatformHttpConsumer {
     private final RequestObserver observer;
     private final boolean dispatchOnEventLoop;
     private final String endpointPath;
+    private final RequestMessageFactory messages;
 
     public CaravanPlatformHttpConsumer(PlatformHttpEndpoint endpoint, Processor processor,
                                        List<Handler<RoutingContext>> handlers, String routerName,
                                        RequestObserver observer, boolean dispatchOnEventLoop) {
+        this(endpoint, processor, handlers, routerName, observer, dispatchOnEventLoop, RequestMessageFactory.CAMEL);
+    }
+
+    /**
+     * @param messages makes each request's Camel message, which platform-http then fills
+     */
+    public CaravanPlatformHttpConsumer(PlatformHttpEndpoint endpoint, Processor processor,
+                                       List<Handler<RoutingContext>> handlers, String routerName,
+                                       RequestObserver observer, boolean dispatchOnEventLoop,
+                                       RequestMessageFactory messages) {
         super(endpoint, processor, handlers, routerName);
         this.observer = observer == null ? RequestObserver.NONE : observer;
         this.dispatchOnEventLoop = dispatchOnEventLoop;
+        this.messages = messages;
         this.endpointPath = endpoint.getPath();
     }
 
@@ -78,9 +91,11 @@ public class CaravanPlatformHttpConsumer extends VertxPlatformHttpConsumer {
         // message at its end (ExchangeHelper.copyResults), four routes per request, for a reply that is the same
         // message; ResponseWriter writes whichever exchange.getMessage() is.
         exchange.setPattern(ExchangePattern.InOnly);
-        RequestProperties.installPropertyMap(exchange);
-        // Camel's consumer fills a message it finds in place of creating its own: this one hashes its headers
-        exchange.setIn(new RequestMessage(exchange, ctx.request(), ctx.response()));
+        // Camel's consumer fills a message it finds in place of creating its own
+        HttpMessage message = messages.create(exchange, ctx.request(), ctx.response());
+        if (message != null) {
+            exchange.setIn(message);
+        }
         START_NANOS.set(exchange, start);
         processHttpRequest(exchange, ctx).onComplete(populated -> {
             if (populated.failed()) {

@@ -25,6 +25,7 @@ public class CaravanPlatformHttpEngine extends VertxPlatformHttpEngine {
     private final GatewayHttpServer server;
     private final RequestObserver observer;
     private final boolean dispatchOnEventLoop;
+    private final RequestMessageFactory messages;
 
     /**
      * @param server              the gateway's server, whose router the consumers add their routes to
@@ -33,9 +34,18 @@ public class CaravanPlatformHttpEngine extends VertxPlatformHttpEngine {
      *                            Vert.x worker thread (see {@link CaravanPlatformHttpConsumer})
      */
     public CaravanPlatformHttpEngine(GatewayHttpServer server, RequestObserver observer, boolean dispatchOnEventLoop) {
+        this(server, observer, dispatchOnEventLoop, RequestMessageFactory.CAMEL);
+    }
+
+    /**
+     * @param messages makes each request's Camel message ({@link RequestMessageFactory#CAMEL}: platform-http's own)
+     */
+    public CaravanPlatformHttpEngine(GatewayHttpServer server, RequestObserver observer, boolean dispatchOnEventLoop,
+                                     RequestMessageFactory messages) {
         this.server = server;
         this.observer = observer;
         this.dispatchOnEventLoop = dispatchOnEventLoop;
+        this.messages = messages;
     }
 
     /**
@@ -60,7 +70,7 @@ public class CaravanPlatformHttpEngine extends VertxPlatformHttpEngine {
     @Override
     public PlatformHttpConsumer createConsumer(PlatformHttpEndpoint endpoint, Processor processor) {
         return new CaravanPlatformHttpConsumer(endpoint, processor, getHandlers(), GatewayHttpServer.ROUTER_NAME,
-                observer, dispatchOnEventLoop);
+                observer, dispatchOnEventLoop, messages);
     }
 
     @Override

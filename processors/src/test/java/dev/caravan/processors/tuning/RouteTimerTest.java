@@ -1,4 +1,4 @@
-package dev.caravan.app;
+package dev.caravan.processors.tuning;
 
 import static dev.caravan.processors.CaravanExchangeProperties.RESPONSE_END_NANOS;
 

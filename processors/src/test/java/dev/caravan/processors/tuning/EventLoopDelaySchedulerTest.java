@@ -1,4 +1,4 @@
-package dev.caravan.processors.time;
+package dev.caravan.processors.tuning;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -12,10 +12,12 @@ import io.vertx.core.Vertx;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-class VertxDelaySchedulerTest {
+import dev.caravan.processors.time.DelayScheduler;
+
+class EventLoopDelaySchedulerTest {
 
     private final Vertx vertx = Vertx.vertx();
-    private final DelayScheduler timers = DelayScheduler.vertx(vertx);
+    private final DelayScheduler timers = new EventLoopDelayScheduler(vertx);
     private final List<String> ran = new CopyOnWriteArrayList<>();
 
     @AfterEach

@@ -1,4 +1,4 @@
-package dev.caravan.app;
+package dev.caravan.processors.tuning;
 
 import org.apache.camel.CamelContext;
 import org.apache.camel.component.micrometer.eventnotifier.MicrometerRouteEventNotifier;

@@ -1,4 +1,4 @@
-package dev.caravan.processors.time;
+package dev.caravan.processors.tuning;
 
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -6,6 +6,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import io.netty.util.concurrent.ScheduledFuture;
 import io.vertx.core.Vertx;
 import io.vertx.core.impl.ContextInternal;
+
+import dev.caravan.processors.time.DelayScheduler;
 
 /**
  * {@link DelayScheduler} on a Vert.x instance: each task is scheduled on the calling context's Netty event loop and run
@@ -19,11 +21,11 @@ import io.vertx.core.impl.ContextInternal;
  * cancelled in place. A deployed verticle's undeployment therefore does not cancel these tasks; they run when due, as
  * long as the Vert.x instance runs (the request-path tasks are bounded by the request limits).
  */
-final class VertxDelayScheduler implements DelayScheduler {
+final class EventLoopDelayScheduler implements DelayScheduler {
 
     private final Vertx vertx;
 
-    VertxDelayScheduler(Vertx vertx) {
+    EventLoopDelayScheduler(Vertx vertx) {
         this.vertx = vertx;
     }
 

@@ -1,4 +1,4 @@
-package dev.caravan.processors.http;
+package dev.caravan.processors.tuning;
 
 import java.util.AbstractMap;
 import java.util.AbstractSet;

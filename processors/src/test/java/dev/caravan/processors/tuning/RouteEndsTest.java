@@ -1,4 +1,4 @@
-package dev.caravan.processors.forward;
+package dev.caravan.processors.tuning;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

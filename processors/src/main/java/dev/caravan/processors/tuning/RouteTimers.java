@@ -1,4 +1,4 @@
-package dev.caravan.app;
+package dev.caravan.processors.tuning;
 
 import java.util.List;
 

@@ -1,4 +1,4 @@
-package dev.caravan.app;
+package dev.caravan.processors.tuning;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package dev.caravan.processors.forward;
+package dev.caravan.processors.tuning;
 
 import java.util.ArrayDeque;
 
@@ -9,7 +9,7 @@ import org.slf4j.LoggerFactory;
 import dev.caravan.processors.time.DelayScheduler;
 
 /**
- * Where the route ends of completed answers wait ({@link RelayCore}, "answered"): per event loop, until the loop has
+ * Where the route ends of completed answers wait (the forward step's relay, when it has answered): per event loop, until the loop has
  * sent its next request upstream ({@link #runPending}) or {@link #LATEST_MS} ms have passed, whichever comes first.
  *
  * <p>Why: at one connection the client, the gateway's event loop and the engine take turns on one CPU, and the client's
@@ -32,12 +32,12 @@ public final class RouteEnds {
     private final DelayScheduler timers;
     private final ThreadLocal<Loop> loops = ThreadLocal.withInitial(Loop::new);
 
-    RouteEnds(DelayScheduler timers) {
+    public RouteEnds(DelayScheduler timers) {
         this.timers = timers;
     }
 
     /** Calls {@code callback.done(false)} once this loop has sent its next request upstream, or in {@link #LATEST_MS}. */
-    void defer(AsyncCallback callback) {
+    public void defer(AsyncCallback callback) {
         Loop loop = loops.get();
         loop.waiting.add(callback);
         if (loop.timer == null) {
@@ -49,7 +49,7 @@ public final class RouteEnds {
     }
 
     /** This loop has sent a request upstream: the route ends waiting on it run now. */
-    void runPending() {
+    public void runPending() {
         Loop loop = loops.get();
         if (loop.waiting.isEmpty()) {
             return;

@@ -1,4 +1,4 @@
-package dev.caravan.gateway;
+package dev.caravan.processors.tuning;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -26,6 +26,7 @@ import org.apache.camel.support.ResourceHelper;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import dev.caravan.gateway.CaravanGateway;
 import dev.caravan.processors.config.CaravanFlags;
 import dev.caravan.processors.config.GatewayConfig;
 

@@ -1,4 +1,4 @@
-package dev.caravan.gateway;
+package dev.caravan.processors.tuning;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -39,7 +39,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>What is fused: in any list of steps run in a row (a route's, a {@code when}'s, an {@code otherwise}'s, a loop's,
  * a {@code doTry}'s, ...; not a multicast's or a load balancer's branches), two or more consecutive
- * {@code - process: {ref: NAME}} where NAME is a bean the gateway binds ({@link BeanNames}), and the
+ * {@code - process: {ref: NAME}} where NAME is a bean the gateway binds (the gateway's bean names), and the
  * {@code - setProperty: {name: NAME, constant: VALUE}} between them (a literal name and value: no {@code ${...}} and
  * no {@code {{...}}} placeholder, which a route template resolves only when it builds the route), each without an id
  * of its own, not disabled and keeping the route's error handler. A fused {@code setProperty} is Camel's own

@@ -1,4 +1,4 @@
-package dev.caravan.app;
+package dev.caravan.processors.tuning;
 
 import static dev.caravan.processors.CaravanExchangeProperties.RESPONSE_END_NANOS;
 
@@ -36,7 +36,6 @@ final class RouteTimer extends RoutePolicySupport {
 
     static final String SAMPLE = "caravanRouteTimerSample";
     static final String LONG_TASK_SAMPLE = "caravanRouteTimerLongTask";
-    // typed, so a request's property map keeps them in slots of their own
     private static final ExchangeProperty<Long> STARTED = ExchangeProperty.of(SAMPLE, Long.class);
     private static final ExchangeProperty<LongTaskTimer.Sample> LONG_TASK =
             ExchangeProperty.of(LONG_TASK_SAMPLE, LongTaskTimer.Sample.class);

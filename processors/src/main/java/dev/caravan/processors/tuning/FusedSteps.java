@@ -1,4 +1,4 @@
-package dev.caravan.gateway;
+package dev.caravan.processors.tuning;
 
 import java.util.List;
 
