@@ -7,8 +7,9 @@ import org.apache.camel.component.platform.http.vertx.HttpMessage;
 
 /**
  * Makes the Camel message of a new request exchange, before platform-http fills it (its headers, body and parameters):
- * platform-http fills a {@link HttpMessage} it finds on the exchange instead of creating its own. Called on the
- * connection's event loop, once per request; it must not block.
+ * platform-http fills a {@link HttpMessage} it finds on the exchange instead of creating its own. It gets the exchange
+ * as Camel's exchange factory made it, before anything else touched it, and may prepare it through Camel's public API.
+ * Called on the connection's event loop, once per request; it must not block.
  */
 @FunctionalInterface
 public interface RequestMessageFactory {

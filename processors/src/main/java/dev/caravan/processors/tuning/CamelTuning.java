@@ -3,7 +3,11 @@ package dev.caravan.processors.tuning;
 import java.util.Map;
 
 import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpServerResponse;
 import org.apache.camel.CamelContext;
+import org.apache.camel.Exchange;
+import org.apache.camel.component.platform.http.vertx.HttpMessage;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -21,8 +25,9 @@ import dev.caravan.processors.time.DelayScheduler;
  *   <tr><th>item</th><th>on</th><th>off</th></tr>
  *   <tr><td>{@link #install}</td><td>runs of consecutive steps as one node ({@link StepFusion})</td>
  *       <td>one Camel node per YAML step</td></tr>
- *   <tr><td>{@link #messages}</td><td>request headers in a hashed map ({@link HeaderMap})</td>
- *       <td>platform-http's message, Camel's {@code CaseInsensitiveMap}</td></tr>
+ *   <tr><td>{@link #messages}</td><td>request headers in a hashed map ({@link HeaderMap}); the property map
+ *       sized for a request ({@link PropertyCapacity})</td>
+ *       <td>platform-http's message, Camel's {@code CaseInsensitiveMap}; Camel's map size</td></tr>
  *   <tr><td>{@link #timers}</td><td>tasks on the event loop's own queue ({@link EventLoopDelayScheduler})</td>
  *       <td>Vert.x timers</td></tr>
  *   <tr><td>{@link #routeEnds}</td><td>an answered request's route end waits for the loop's next request
@@ -65,17 +70,25 @@ public final class CamelTuning {
      */
     public void install(CamelContext context, Map<String, ?> beans) {
         if (on) {
-            LOG.info("Camel tuning on: fused steps, hashed request headers, event-loop timers, deferred route ends "
-                    + "(--camel-tuning=false runs stock Camel)");
+            LOG.info("Camel tuning on: fused steps, hashed request headers, sized property maps, event-loop timers, "
+                    + "deferred route ends (--camel-tuning=false runs stock Camel)");
             StepFusion.install(context, beans);
         } else {
             LOG.info("Camel tuning off: stock Camel nodes, messages, timers and route completion");
         }
     }
 
-    /** The request message the HTTP consumer creates: with the tuning on, one whose headers are a {@link HeaderMap}. */
+    /**
+     * The request message the HTTP consumer creates: with the tuning on, one whose headers are a {@link HeaderMap}, on
+     * an exchange whose property map is sized for a request ({@link PropertyCapacity}); off, platform-http's own.
+     */
     public RequestMessageFactory messages() {
-        return on ? RequestMessage::new : RequestMessageFactory.CAMEL;
+        return on ? CamelTuning::tunedRequest : RequestMessageFactory.CAMEL;
+    }
+
+    private static HttpMessage tunedRequest(Exchange exchange, HttpServerRequest request, HttpServerResponse response) {
+        PropertyCapacity.size(exchange);
+        return new RequestMessage(exchange, request, response);
     }
 
     /** The request path's timers on {@code vertx}: the event loops' own queues when on, Vert.x timers when off. */

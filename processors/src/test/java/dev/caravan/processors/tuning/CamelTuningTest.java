@@ -11,6 +11,7 @@ import java.util.concurrent.atomic.AtomicReference;
 
 import io.vertx.core.Vertx;
 import org.apache.camel.CamelContext;
+import org.apache.camel.Exchange;
 import org.apache.camel.Message;
 import org.apache.camel.builder.RouteBuilder;
 import org.apache.camel.component.platform.http.vertx.HttpMessage;
@@ -18,6 +19,7 @@ import org.apache.camel.impl.DefaultCamelContext;
 import org.apache.camel.model.ModelCamelContext;
 import org.apache.camel.model.ProcessDefinition;
 import org.apache.camel.model.ProcessorDefinition;
+import org.apache.camel.support.DefaultExchange;
 import org.apache.camel.util.CaseInsensitiveMap;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -107,6 +109,19 @@ class CamelTuningTest {
         assertThat(response.statusCode()).isEqualTo(200);
         assertThat(response.body()).isEqualTo("ok");
         return seen.get();
+    }
+
+    @Test
+    void aSizedPropertyMapStartsEmptyAndKeepsWhatIsPut() {
+        Exchange exchange = new DefaultExchange(camel);
+        exchange.setProperty("before", "gone");
+
+        PropertyCapacity.size(exchange);
+        assertThat(exchange.getProperties()).isEmpty();
+        for (int i = 0; i < 40; i++) {
+            exchange.setProperty("p" + i, i);
+        }
+        assertThat(exchange.getProperties()).hasSize(40).containsEntry("p0", 0).containsEntry("p39", 39);
     }
 
     @Test
