@@ -15,6 +15,8 @@ import org.apache.logging.log4j.core.config.Configurator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.caravan.components.http.GatewayHttpServer;
+import dev.caravan.components.http.ListenException;
 import dev.caravan.gateway.CaravanGateway;
 import dev.caravan.gateway.ConfigPlaceholders;
 import dev.caravan.gateway.GatewayBeans;
@@ -24,8 +26,6 @@ import dev.caravan.processors.config.CaravanFlag;
 import dev.caravan.processors.config.CaravanFlags;
 import dev.caravan.processors.config.ConfigResolver;
 import dev.caravan.processors.config.GatewayConfig;
-import dev.caravan.processors.http.GatewayHttpServer;
-import dev.caravan.processors.http.ListenException;
 
 /**
  * {@code ./caravan run}: the gateway as a camel-main application. Resolves the configuration (flags &gt; environment &gt;

@@ -16,10 +16,10 @@ import org.apache.camel.impl.DefaultCamelContext;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import dev.caravan.components.http.ListenException;
 import dev.caravan.gateway.CaravanGateway;
 import dev.caravan.processors.config.CaravanFlags;
 import dev.caravan.processors.config.GatewayConfig;
-import dev.caravan.processors.http.ListenException;
 
 /**
  * The gateway added to an application's own CamelContext: its endpoints on its own server, the application's

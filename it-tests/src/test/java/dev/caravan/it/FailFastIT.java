@@ -18,9 +18,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import dev.caravan.app.GatewayMain;
+import dev.caravan.components.http.ListenException;
 import dev.caravan.processors.config.CaravanFlags;
 import dev.caravan.processors.config.GatewayConfig;
-import dev.caravan.processors.http.ListenException;
 
 /**
  * {@code ./caravan run} that cannot serve exits non-zero at once with one line naming the cause, and never says it is

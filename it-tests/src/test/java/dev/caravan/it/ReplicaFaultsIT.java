@@ -27,8 +27,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import dev.caravan.components.http.ServerEventLoops;
 import dev.caravan.processors.config.CaravanFlags;
-import dev.caravan.processors.http.ServerEventLoops;
 
 /**
  * Faults of a three-replica cache_aware fleet. Each replica's sync member binds its own loopback address

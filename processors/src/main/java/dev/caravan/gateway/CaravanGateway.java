@@ -16,12 +16,12 @@ import org.apache.camel.support.PluginHelper;
 import org.apache.camel.support.service.ServiceSupport;
 import org.apache.camel.util.AntPathMatcher;
 
+import dev.caravan.components.http.CaravanPlatformHttpEngine;
+import dev.caravan.components.http.GatewayHttpServer;
 import dev.caravan.policies.WorkerRegistry;
 import dev.caravan.processors.admission.DrainOnStopNotifier;
 import dev.caravan.processors.config.CaravanFlags;
 import dev.caravan.processors.config.GatewayConfig;
-import dev.caravan.processors.http.CaravanPlatformHttpEngine;
-import dev.caravan.processors.http.GatewayHttpServer;
 
 /**
  * Adds the gateway — its beans, its YAML routes and its own HTTP server — to an existing {@link CamelContext}. This is
@@ -41,7 +41,7 @@ import dev.caravan.processors.http.GatewayHttpServer;
  * routes ({@code caravan-http:} URIs) run on the gateway's own server, Vert.x instance and dispatch settings; the host's
  * {@code platform-http:} routes keep Camel's engine and the host's own server, so neither can slow the other down
  * ({@link HostServers}). {@code context.start()} throws when the server cannot bind (a
- * {@link dev.caravan.processors.http.ListenException} in the cause chain) or the Camel version is outside
+ * {@link dev.caravan.components.http.ListenException} in the cause chain) or the Camel version is outside
  * {@link CamelCompatibility#RANGE}, after Camel has stopped what had started. {@code context.stop()} first drains
  * in-flight requests for up to {@code --shutdown-grace-period-secs}, then stops the routes, the server and the gateway's
  * Vert.x instance.

@@ -18,6 +18,10 @@ import io.vertx.core.VertxOptions;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.caravan.components.http.CaravanPlatformHttpEngine;
+import dev.caravan.components.http.CorsPolicy;
+import dev.caravan.components.http.GatewayHttpServer;
+import dev.caravan.components.http.MetricsHttpServer;
 import dev.caravan.policies.PolicyConfig;
 import dev.caravan.policies.PolicyEnvironment;
 import dev.caravan.policies.PolicyFactory;
@@ -40,8 +44,8 @@ import dev.caravan.processors.control.CheckControlAnswerProcessor;
 import dev.caravan.processors.control.CollectControlResultsStrategy;
 import dev.caravan.processors.control.MergeModelsProcessor;
 import dev.caravan.processors.control.ModelFromPathProcessor;
-import dev.caravan.processors.control.PlanControlCallsProcessor;
 import dev.caravan.processors.control.PlanControlCallsProcessor.Scope;
+import dev.caravan.processors.control.PlanControlCallsProcessor;
 import dev.caravan.processors.control.PrepareControlCallProcessor;
 import dev.caravan.processors.control.RecordControlFailureProcessor;
 import dev.caravan.processors.control.RetrieveModelProcessor;
@@ -53,21 +57,17 @@ import dev.caravan.processors.error.MapErrorProcessor;
 import dev.caravan.processors.forward.ForwardStreamProcessor;
 import dev.caravan.processors.forward.UpstreamClient;
 import dev.caravan.processors.health.GatewayHealthChecks;
-import dev.caravan.processors.http.CaravanPlatformHttpEngine;
-import dev.caravan.processors.http.CorsPolicy;
-import dev.caravan.processors.http.GatewayHttpServer;
-import dev.caravan.processors.http.MetricsHttpServer;
 import dev.caravan.processors.metrics.GatewayMetrics;
 import dev.caravan.processors.metrics.ScrapeMetricsProcessor;
+import dev.caravan.processors.quality.ShadowPolicies;
 import dev.caravan.processors.request.CheckApiKeyProcessor;
 import dev.caravan.processors.request.ExtractRoutingTextProcessor;
 import dev.caravan.processors.request.ParseRequestProcessor;
-import dev.caravan.processors.quality.ShadowPolicies;
 import dev.caravan.processors.routing.PolicyRegistry;
 import dev.caravan.processors.routing.SelectWorkerProcessor;
 import dev.caravan.processors.tls.TlsSettings;
-import dev.caravan.processors.tuning.CamelTuning;
 import dev.caravan.processors.trace.RequestTracing;
+import dev.caravan.processors.tuning.CamelTuning;
 
 /**
  * The gateway's object graph, built from a {@link GatewayConfig}: the worker registry, per-model policies, metrics, the
@@ -150,7 +150,7 @@ public final class GatewayBeans implements AutoCloseable {
         this.metrics = new GatewayMetrics(this.meterRegistry, ObservabilityBeans.durationBuckets(config));
         TlsSettings tls = ObservabilityBeans.tls(config);
         this.http = new GatewayHttpServer(this.vertx, config.host(), config.port(), config.maxPayloadSize(),
-                config.serverEventLoops(), metrics, tls,
+                config.serverEventLoops(), metrics, tls::server,
                 CorsPolicy.handler(config.getList(CaravanFlags.CORS_ALLOWED_ORIGINS)));
         this.scrape = new ScrapeMetricsProcessor(this.meterRegistry, metrics);
         this.metricsHttp = ObservabilityBeans.metricsListener(config, this.vertx, scrape);

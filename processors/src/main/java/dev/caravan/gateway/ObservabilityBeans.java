@@ -5,9 +5,9 @@ import java.util.List;
 
 import io.vertx.core.Vertx;
 
+import dev.caravan.components.http.MetricsHttpServer;
 import dev.caravan.processors.config.CaravanFlags;
 import dev.caravan.processors.config.GatewayConfig;
-import dev.caravan.processors.http.MetricsHttpServer;
 import dev.caravan.processors.metrics.GatewayMetrics;
 import dev.caravan.processors.metrics.ScrapeMetricsProcessor;
 import dev.caravan.processors.tls.TlsSettings;

@@ -8,10 +8,10 @@ import org.apache.camel.component.platform.http.vertx.VertxPlatformHttpRouter;
 import org.apache.camel.impl.DefaultCamelContext;
 import org.junit.jupiter.api.Test;
 
+import dev.caravan.components.http.CaravanPlatformHttpEngine;
+import dev.caravan.components.http.GatewayHttpServer;
 import dev.caravan.processors.config.CaravanFlags;
 import dev.caravan.processors.config.GatewayConfig;
-import dev.caravan.processors.http.CaravanPlatformHttpEngine;
-import dev.caravan.processors.http.GatewayHttpServer;
 
 /**
  * What {@code install} puts into a host's registry: its own component, router and Vert.x, and nothing under the names

@@ -15,13 +15,13 @@ import java.util.Locale;
 import java.util.Map;
 
 import dev.caravan.bench.PolicySpec;
+import dev.caravan.components.http.ServerEventLoops;
 import dev.caravan.policies.PolicyName;
 import dev.caravan.policies.kv.KvBlockIndex;
 import dev.caravan.policies.kv.ParityTracker;
 import dev.caravan.processors.config.CaravanFlag;
 import dev.caravan.processors.config.CaravanFlags;
 import dev.caravan.processors.config.GatewayConfig;
-import dev.caravan.processors.http.ServerEventLoops;
 import dev.caravan.sim.SimConfig;
 import dev.caravan.sim.SimEngine;
 

@@ -19,7 +19,7 @@ import org.apache.camel.Exchange;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import dev.caravan.processors.RequestCompletion;
+import dev.caravan.components.http.RequestCompletion;
 import dev.caravan.processors.error.GatewayError;
 import dev.caravan.processors.time.DelayScheduler;
 import dev.caravan.processors.tuning.RouteEnds;

@@ -11,7 +11,7 @@ import org.apache.camel.component.platform.http.vertx.HttpMessage;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import dev.caravan.processors.http.RequestMessageFactory;
+import dev.caravan.components.http.RequestMessageFactory;
 import dev.caravan.processors.time.DelayScheduler;
 
 /**

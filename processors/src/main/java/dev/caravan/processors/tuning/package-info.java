@@ -7,6 +7,6 @@
  * subclass of a Camel class that is not meant to be extended, nothing that needs a Camel version check. An item that
  * cannot be done through a public door is not done. Each item states what it gains and which upstream change would
  * make it unnecessary (docs/design/camel-tuning.md). Other packages may use this one; it depends on none of the
- * features, only on the timer abstraction ({@code time}) and the HTTP consumer's message hook ({@code http}).
+ * features, only on the timer abstraction ({@code time}) and the message hook of the {@code caravan-http:} component.
  */
 package dev.caravan.processors.tuning;

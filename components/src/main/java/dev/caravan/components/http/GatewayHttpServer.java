@@ -1,4 +1,4 @@
-package dev.caravan.processors.http;
+package dev.caravan.components.http;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -7,6 +7,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.UnaryOperator;
 
 import io.vertx.core.Future;
 import io.vertx.core.Handler;
@@ -21,8 +22,6 @@ import org.apache.camel.component.platform.http.vertx.VertxPlatformHttpRouter;
 import org.apache.camel.support.service.ServiceSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import dev.caravan.processors.tls.TlsSettings;
 
 /**
  * The gateway's own HTTP server: one Vert.x router that only the gateway's routes ({@code caravan-http:} URIs, served
@@ -60,7 +59,7 @@ public final class GatewayHttpServer extends ServiceSupport {
     private final int port;
     private final int eventLoops;
     private final RequestObserver observer;
-    private final TlsSettings tls;
+    private final UnaryOperator<HttpServerOptions> listenerOptions;
     private final Router router;
     private final VertxPlatformHttpRouter platformRouter;
     private volatile HttpServer server;
@@ -76,15 +75,17 @@ public final class GatewayHttpServer extends ServiceSupport {
      */
     public GatewayHttpServer(Vertx vertx, String host, int port, long maxBodySize, int eventLoops,
                              RequestObserver observer) {
-        this(vertx, host, port, maxBodySize, eventLoops, observer, TlsSettings.NONE, null);
+        this(vertx, host, port, maxBodySize, eventLoops, observer, UnaryOperator.identity(), null);
     }
 
     /**
-     * @param tls  the listener's certificate, when it speaks HTTPS ({@code --tls-cert-path})
-     * @param cors the CORS handler every request passes first ({@link CorsPolicy}), or null for none
+     * @param listenerOptions completes the options of each listening server, e.g. with the certificate of an HTTPS
+     *                        listener ({@code --tls-cert-path})
+     * @param cors            the CORS handler every request passes first ({@link CorsPolicy}), or null for none
      */
     public GatewayHttpServer(Vertx vertx, String host, int port, long maxBodySize, int eventLoops,
-                             RequestObserver observer, TlsSettings tls, CorsHandler cors) {
+                             RequestObserver observer, UnaryOperator<HttpServerOptions> listenerOptions,
+                             CorsHandler cors) {
         if (eventLoops < 1) {
             throw new IllegalArgumentException("eventLoops must be at least 1, was " + eventLoops);
         }
@@ -93,7 +94,7 @@ public final class GatewayHttpServer extends ServiceSupport {
         this.port = port;
         this.eventLoops = eventLoops;
         this.observer = observer;
-        this.tls = tls;
+        this.listenerOptions = listenerOptions;
         this.router = Router.router(vertx);
         if (cors != null) {
             router.route().order(Integer.MIN_VALUE).handler(cors); // before every route: preflights end here
@@ -162,7 +163,7 @@ public final class GatewayHttpServer extends ServiceSupport {
 
     @Override
     protected void doStart() throws Exception {
-        HttpServerOptions options = tls.server(new HttpServerOptions());
+        HttpServerOptions options = listenerOptions.apply(new HttpServerOptions());
         HttpServer s = vertx.createHttpServer(options).requestHandler(router)
                 .invalidRequestHandler(new InvalidRequestHandler(options, observer));
         int extra = eventLoops - 1;
@@ -172,7 +173,7 @@ public final class GatewayHttpServer extends ServiceSupport {
         await(s.listen(listenPort, host), host + ":" + port);
         try {
             extraLoops = await(ServerEventLoops.add(vertx, router, host, listenPort, extra, observer,
-                            () -> tls.server(new HttpServerOptions())),
+                            () -> listenerOptions.apply(new HttpServerOptions())),
                     host + ":" + s.actualPort() + " (" + extra + " more event loop(s))");
         } catch (ListenException e) {
             close(s);
@@ -180,7 +181,7 @@ public final class GatewayHttpServer extends ServiceSupport {
         }
         server = s;
         LOG.info("Caravan gateway listening on {}:{} ({}, {} event loop(s))", host, s.actualPort(),
-                tls.serverTls() ? "HTTPS" : "HTTP", extra + 1);
+                options.isSsl() ? "HTTPS" : "HTTP", extra + 1);
     }
 
     @Override

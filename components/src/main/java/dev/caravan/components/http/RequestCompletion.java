@@ -1,4 +1,4 @@
-package dev.caravan.processors;
+package dev.caravan.components.http;
 
 import java.util.function.Consumer;
 
@@ -26,8 +26,8 @@ import org.slf4j.LoggerFactory;
 public final class RequestCompletion extends SynchronizationAdapter {
 
     private static final Logger LOG = LoggerFactory.getLogger(RequestCompletion.class);
-    private static final ExchangeProperty<RequestCompletion> PROPERTY =
-            ExchangeProperty.of("caravanRequestCompletion", RequestCompletion.class);
+    /** The exchange property holding the request's hook. */
+    private static final String PROPERTY = "caravanRequestCompletion";
 
     /** Up to six tasks for a request answered by its first attempt; each retry adds a lease. */
     private Consumer<Exchange>[] tasks = newTasks(8);
@@ -44,10 +44,10 @@ public final class RequestCompletion extends SynchronizationAdapter {
      * or failed.
      */
     public static void onDone(Exchange exchange, Consumer<Exchange> task) {
-        RequestCompletion completion = PROPERTY.get(exchange);
+        RequestCompletion completion = of(exchange);
         if (completion == null || completion.owner != exchange) {
             completion = new RequestCompletion(exchange);
-            PROPERTY.set(exchange, completion);
+            exchange.getProperties().put(PROPERTY, completion);
             exchange.getExchangeExtension().addOnCompletion(completion);
         }
         completion.add(task);
@@ -67,10 +67,14 @@ public final class RequestCompletion extends SynchronizationAdapter {
      * what they release or report). Tasks added later still run when the exchange completes.
      */
     public static void completeNow(Exchange exchange) {
-        RequestCompletion completion = PROPERTY.get(exchange);
+        RequestCompletion completion = of(exchange);
         if (completion != null && completion.owner == exchange) {
             completion.runTasks(exchange);
         }
+    }
+
+    private static RequestCompletion of(Exchange exchange) {
+        return exchange.getProperties().get(PROPERTY) instanceof RequestCompletion c ? c : null;
     }
 
     @Override

@@ -1,7 +1,4 @@
-package dev.caravan.processors.http;
-
-import static dev.caravan.processors.CaravanExchangeProperties.RESPONSE_STATUS;
-import static dev.caravan.processors.CaravanExchangeProperties.START_NANOS;
+package dev.caravan.components.http;
 
 import java.util.List;
 
@@ -16,9 +13,6 @@ import org.apache.camel.component.platform.http.vertx.HttpMessage;
 import org.apache.camel.component.platform.http.vertx.VertxPlatformHttpConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import dev.caravan.processors.RequestCompletion;
-import dev.caravan.processors.error.GatewayError;
 
 /**
  * A platform-http consumer that runs its route through Camel's <em>asynchronous</em> routing engine, so an exchange
@@ -80,7 +74,7 @@ public class CaravanPlatformHttpConsumer extends VertxPlatformHttpConsumer {
     protected void handleRequest(RoutingContext ctx) {
         long start = System.nanoTime();
         if (isSuspended()) {
-            ResponseWriter.writeError(ctx, GatewayError.NO_AVAILABLE_WORKERS, "the gateway is suspended");
+            ResponseWriter.writeError(ctx, HttpError.NO_AVAILABLE_WORKERS, "the gateway is suspended");
             observer.onRequestComplete(null, endpointPath, 503, System.nanoTime() - start);
             return;
         }
@@ -96,7 +90,7 @@ public class CaravanPlatformHttpConsumer extends VertxPlatformHttpConsumer {
         if (message != null) {
             exchange.setIn(message);
         }
-        START_NANOS.set(exchange, start);
+        exchange.getProperties().put(HttpExchangeProperties.START_NANOS, start);
         processHttpRequest(exchange, ctx).onComplete(populated -> {
             if (populated.failed()) {
                 finish(exchange, ctx, populated.cause(), start);
@@ -145,8 +139,8 @@ public class CaravanPlatformHttpConsumer extends VertxPlatformHttpConsumer {
     private void finish(Exchange exchange, RoutingContext ctx, Throwable failure, long start) {
         LOG.warn("Request to {} failed before its route ran: {}", endpointPath, failure.toString());
         if (!ctx.response().headWritten()) {
-            ResponseWriter.writeError(ctx, GatewayError.INTERNAL, "the gateway could not process the request");
-            RESPONSE_STATUS.set(exchange, GatewayError.INTERNAL.status());
+            ResponseWriter.writeError(ctx, HttpError.INTERNAL, "the gateway could not process the request");
+            exchange.getProperties().put(HttpExchangeProperties.RESPONSE_STATUS, HttpError.INTERNAL.status());
         }
         done(exchange, ctx, start);
     }
@@ -162,7 +156,7 @@ public class CaravanPlatformHttpConsumer extends VertxPlatformHttpConsumer {
     }
 
     private void report(Exchange exchange, RoutingContext ctx, long start) {
-        Integer status = RESPONSE_STATUS.get(exchange);
+        Integer status = exchange.getProperty(HttpExchangeProperties.RESPONSE_STATUS, Integer.class);
         int code = status != null ? status : ctx.response().getStatusCode();
         try {
             observer.onRequestComplete(exchange, endpointPath, code, System.nanoTime() - start);

@@ -1,23 +1,23 @@
-package dev.caravan.processors;
+package dev.caravan.components.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
 import java.util.List;
 
+import org.apache.camel.CamelContext;
 import org.apache.camel.Exchange;
+import org.apache.camel.impl.DefaultCamelContext;
+import org.apache.camel.support.DefaultExchange;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-
 
 class RequestCompletionTest {
 
-    @RegisterExtension
-    static final StartedCamel CAMEL = new StartedCamel();
+    private final CamelContext camel = new DefaultCamelContext();
 
     @Test
     void theTasksOfOneExchangeShareOneHookAndRunLastAddedFirst() {
-        Exchange e = CAMEL.exchange();
+        Exchange e = new DefaultExchange(camel);
         List<String> ran = new ArrayList<>();
         RequestCompletion.onDone(e, x -> ran.add("settle"));
         RequestCompletion.onDone(e, x -> ran.add("release"));
@@ -31,7 +31,7 @@ class RequestCompletionTest {
 
     @Test
     void aTaskThatThrowsDoesNotKeepTheOthersFromRunning() {
-        Exchange e = CAMEL.exchange();
+        Exchange e = new DefaultExchange(camel);
         List<String> ran = new ArrayList<>();
         RequestCompletion.onDone(e, x -> ran.add("settle"));
         RequestCompletion.onDone(e, x -> {
@@ -44,8 +44,8 @@ class RequestCompletionTest {
 
     @Test
     void eachExchangeHasItsOwnHook() {
-        Exchange a = CAMEL.exchange();
-        Exchange b = CAMEL.exchange();
+        Exchange a = new DefaultExchange(camel);
+        Exchange b = new DefaultExchange(camel);
         List<String> ran = new ArrayList<>();
         RequestCompletion.onDone(a, x -> ran.add("a"));
         RequestCompletion.onDone(b, x -> ran.add("b"));
@@ -56,7 +56,7 @@ class RequestCompletionTest {
 
     @Test
     void aCopyOfTheExchangeGetsAHookOfItsOwn() {
-        Exchange e = CAMEL.exchange();
+        Exchange e = new DefaultExchange(camel);
         List<String> ran = new ArrayList<>();
         RequestCompletion.onDone(e, x -> ran.add("original"));
         Exchange copy = e.copy();
@@ -70,7 +70,7 @@ class RequestCompletionTest {
 
     @Test
     void completingNowRunsTheTasksOnceAndTheExchangesEndOnlyThoseAddedAfter() {
-        Exchange e = CAMEL.exchange();
+        Exchange e = new DefaultExchange(camel);
         List<String> ran = new ArrayList<>();
         RequestCompletion.onDone(e, x -> ran.add("report"));
         RequestCompletion.onDone(e, x -> ran.add("release"));
@@ -84,7 +84,7 @@ class RequestCompletionTest {
 
     @Test
     void completingACopyNowLeavesTheOriginalsTasksAlone() {
-        Exchange e = CAMEL.exchange();
+        Exchange e = new DefaultExchange(camel);
         List<String> ran = new ArrayList<>();
         RequestCompletion.onDone(e, x -> ran.add("original"));
 

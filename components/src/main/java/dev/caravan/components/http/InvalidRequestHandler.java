@@ -1,4 +1,4 @@
-package dev.caravan.processors.http;
+package dev.caravan.components.http;
 
 import io.netty.handler.codec.http.TooLongHttpHeaderException;
 import io.netty.handler.codec.http.TooLongHttpLineException;
@@ -9,8 +9,6 @@ import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import dev.caravan.processors.error.GatewayError;
 
 /**
  * Answers requests that failed HTTP decoding — headers over the server's {@code maxHeaderSize} (431), a request line
@@ -45,16 +43,16 @@ public final class InvalidRequestHandler implements Handler<HttpServerRequest> {
     public void handle(HttpServerRequest request) {
         long start = System.nanoTime();
         Throwable cause = request.decoderResult().cause();
-        GatewayError error;
+        HttpError error;
         String message;
         if (cause instanceof TooLongHttpLineException) {
-            error = GatewayError.URI_TOO_LONG;
+            error = HttpError.URI_TOO_LONG;
             message = "request line exceeds the gateway's limit of " + maxInitialLineLength + " bytes";
         } else if (cause instanceof TooLongHttpHeaderException) {
-            error = GatewayError.HEADERS_TOO_LARGE;
+            error = HttpError.HEADERS_TOO_LARGE;
             message = "request headers exceed the gateway's limit of " + maxHeaderSize + " bytes";
         } else {
-            error = GatewayError.MALFORMED_HTTP;
+            error = HttpError.MALFORMED_HTTP;
             message = "the request is not valid HTTP/1.1";
         }
         LOG.debug("Invalid HTTP request from {} answered {}: {}", request.remoteAddress(), error.status(),

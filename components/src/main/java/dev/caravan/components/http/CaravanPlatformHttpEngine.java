@@ -1,4 +1,4 @@
-package dev.caravan.processors.http;
+package dev.caravan.components.http;
 
 import org.apache.camel.Processor;
 import org.apache.camel.component.platform.http.PlatformHttpComponent;

@@ -1,7 +1,4 @@
-package dev.caravan.processors.http;
-
-import static dev.caravan.processors.CaravanExchangeProperties.RESPONSE_COMMITTED;
-import static dev.caravan.processors.CaravanExchangeProperties.RESPONSE_STATUS;
+package dev.caravan.components.http;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
@@ -17,9 +14,6 @@ import org.apache.camel.Exchange;
 import org.apache.camel.Message;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import dev.caravan.processors.error.ErrorBody;
-import dev.caravan.processors.error.GatewayError;
 
 /**
  * Writes a finished exchange's message as the HTTP response, unless a streaming step already committed it.
@@ -42,15 +36,15 @@ final class ResponseWriter {
 
     static Future<Void> write(RoutingContext ctx, Exchange exchange) {
         HttpServerResponse response = ctx.response();
-        if (response.ended() || response.headWritten()
-                || RESPONSE_COMMITTED.get(exchange, false)) {
+        if (response.ended() || response.headWritten() || Boolean.TRUE.equals(
+                exchange.getProperty(HttpExchangeProperties.RESPONSE_COMMITTED, Boolean.class))) {
             return Future.succeededFuture();
         }
         Exception failure = exchange.getException();
         if (failure != null) {
             LOG.error("Unhandled failure in route {}: {}", exchange.getFromRouteId(), failure.toString(), failure);
-            RESPONSE_STATUS.set(exchange, GatewayError.INTERNAL.status());
-            return writeError(ctx, GatewayError.INTERNAL, "the gateway failed to process the request");
+            exchange.getProperties().put(HttpExchangeProperties.RESPONSE_STATUS, HttpError.INTERNAL.status());
+            return writeError(ctx, HttpError.INTERNAL, "the gateway failed to process the request");
         }
         Message message = exchange.getMessage();
         Object body = message.getBody();
@@ -63,7 +57,7 @@ final class ResponseWriter {
         if (contentType != null && buffer != null) {
             response.putHeader("Content-Type", contentType);
         }
-        RESPONSE_STATUS.set(exchange, status);
+        exchange.getProperties().put(HttpExchangeProperties.RESPONSE_STATUS, status);
         return buffer == null ? response.end() : response.end(buffer);
     }
 
@@ -107,12 +101,12 @@ final class ResponseWriter {
     }
 
     /** Writes the JSON error body for a request no route answered (or that failed outside a route). */
-    static Future<Void> writeError(RoutingContext ctx, GatewayError error, String message) {
+    static Future<Void> writeError(RoutingContext ctx, HttpError error, String message) {
         return writeError(ctx.response(), error, message);
     }
 
-    /** As {@link #writeError(RoutingContext, GatewayError, String)}, for a request that never reached a router. */
-    static Future<Void> writeError(HttpServerResponse response, GatewayError error, String message) {
+    /** As {@link #writeError(RoutingContext, HttpError, String)}, for a request that never reached a router. */
+    static Future<Void> writeError(HttpServerResponse response, HttpError error, String message) {
         if (response.headWritten()) {
             return response.ended() ? Future.succeededFuture() : response.end();
         }

@@ -1,4 +1,4 @@
-package dev.caravan.processors.http;
+package dev.caravan.components.http;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

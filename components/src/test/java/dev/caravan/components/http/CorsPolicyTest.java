@@ -1,4 +1,4 @@
-package dev.caravan.processors.http;
+package dev.caravan.components.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -7,12 +7,12 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.List;
+import java.util.function.UnaryOperator;
 
 import io.vertx.core.Vertx;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-import dev.caravan.processors.tls.TlsSettings;
 
 /** --cors-allowed-origins as SGLang applies it: any origin when empty, else only those listed. */
 class CorsPolicyTest {
@@ -29,7 +29,7 @@ class CorsPolicyTest {
     }
 
     private void listen(List<String> origins) {
-        server = new GatewayHttpServer(vertx, "127.0.0.1", 0, 1024, 1, (e, p, s, n) -> { }, TlsSettings.NONE,
+        server = new GatewayHttpServer(vertx, "127.0.0.1", 0, 1024, 1, (e, p, s, n) -> { }, UnaryOperator.identity(),
                 CorsPolicy.handler(origins));
         server.router().post("/v1/chat/completions").handler(ctx -> ctx.response().putHeader("X-Request-Id", "r1")
                 .end("ok"));
