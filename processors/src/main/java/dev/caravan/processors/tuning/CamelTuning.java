@@ -38,7 +38,7 @@ import dev.caravan.processors.time.DelayScheduler;
  *       ({@link ExchangeEvents})</td><td>Camel's choice</td></tr>
  * </table>
  *
- * Immutable; one per gateway.
+ * Immutable; the two instances are shared.
  */
 public final class CamelTuning {
 
