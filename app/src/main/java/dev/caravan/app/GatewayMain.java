@@ -15,6 +15,8 @@ import org.apache.logging.log4j.core.config.Configurator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.caravan.components.http.GatewayHttpServer;
+import dev.caravan.components.http.ListenException;
 import dev.caravan.gateway.CaravanGateway;
 import dev.caravan.gateway.ConfigPlaceholders;
 import dev.caravan.gateway.GatewayBeans;
@@ -25,8 +27,6 @@ import dev.caravan.processors.config.ConfigResolver;
 import dev.caravan.processors.config.CoreFlags;
 import dev.caravan.processors.config.GatewayConfig;
 import dev.caravan.processors.flow.FlowFeature;
-import dev.caravan.processors.http.GatewayHttpServer;
-import dev.caravan.processors.http.ListenException;
 import dev.caravan.processors.metrics.MetricsFeature;
 
 /**
@@ -170,7 +170,7 @@ public final class GatewayMain {
         main.addMainListener(new MainListenerSupport() {
             @Override
             public void afterConfigure(BaseMainSupport m) {
-                RouteTimers.excludeInnerRoutes(m.getCamelContext());
+                beans.tuning().timeRoutes(m.getCamelContext());
                 // the gateway's HTTP server, the drain on SIGTERM/SIGINT (docs/reliability.md); the beans close when
                 // the context stops; camel-main loads the routes
                 try {
@@ -183,7 +183,7 @@ public final class GatewayMain {
 
             @Override
             public void afterStart(BaseMainSupport m) {
-                ExchangeEvents.onlyWhenListened(m.getCamelContext());
+                beans.tuning().skipUnheardExchangeEvents(m.getCamelContext());
                 LOG.info("Caravan gateway started on {}:{} (policy {}, {} worker(s))", config.host(),
                         CaravanGateway.port(m.getCamelContext()), config.policyName(), beans.workers().size());
             }

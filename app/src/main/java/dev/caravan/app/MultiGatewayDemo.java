@@ -15,12 +15,12 @@ import org.apache.camel.main.MainListenerSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.caravan.components.http.GatewayHttpServer;
+import dev.caravan.components.http.ServerEventLoops;
 import dev.caravan.gateway.CaravanGateway;
 import dev.caravan.processors.config.ConfigResolver;
 import dev.caravan.processors.config.CoreFlags;
 import dev.caravan.processors.config.GatewayConfig;
-import dev.caravan.processors.http.GatewayHttpServer;
-import dev.caravan.processors.http.ServerEventLoops;
 import dev.caravan.processors.metrics.MetricsFeature;
 import dev.caravan.sim.SimFleet;
 

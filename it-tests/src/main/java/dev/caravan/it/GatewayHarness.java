@@ -28,6 +28,12 @@ import dev.caravan.processors.metrics.MetricsFeature;
  */
 public final class GatewayHarness implements AutoCloseable {
 
+    /**
+     * A system property that, when set, gives every gateway this harness starts its {@code --camel-tuning} value:
+     * the second Failsafe run of the request-path ITs sets it to {@code false} (it-tests/pom.xml).
+     */
+    public static final String CAMEL_TUNING_PROPERTY = "caravan.camel-tuning";
+
     private final CamelContext context;
     private final CaravanGateway gateway;
 
@@ -52,15 +58,18 @@ public final class GatewayHarness implements AutoCloseable {
 
     /**
      * Starts a gateway whose meters go to {@code meters} (bound in the context, as an embedding application gives its
-     * own registry), or to a registry of its own when null.
+     * own registry), or to a registry of its own when null. {@link #CAMEL_TUNING_PROPERTY}, when set, overrides the
+     * configuration's {@code --camel-tuning}.
      */
     public static GatewayHarness start(GatewayConfig config, PrometheusMeterRegistry meters) {
+        String tuning = System.getProperty(CAMEL_TUNING_PROPERTY);
+        GatewayConfig effective = tuning == null ? config : config.with(CoreFlags.CAMEL_TUNING, tuning);
         CamelContext context = new DefaultCamelContext();
         if (meters != null) {
             context.getRegistry().bind("meterRegistry", meters);
         }
         try {
-            CaravanGateway gateway = CaravanGateway.install(context, config);
+            CaravanGateway gateway = CaravanGateway.install(context, effective);
             context.start();
             return new GatewayHarness(context, gateway);
         } catch (Exception e) {

@@ -16,12 +16,12 @@ import org.apache.camel.support.PluginHelper;
 import org.apache.camel.support.service.ServiceSupport;
 import org.apache.camel.util.AntPathMatcher;
 
+import dev.caravan.components.http.CaravanPlatformHttpEngine;
+import dev.caravan.components.http.GatewayHttpServer;
 import dev.caravan.policies.WorkerRegistry;
 import dev.caravan.processors.admission.DrainOnStopNotifier;
 import dev.caravan.processors.config.CoreFlags;
 import dev.caravan.processors.config.GatewayConfig;
-import dev.caravan.processors.http.CaravanPlatformHttpEngine;
-import dev.caravan.processors.http.GatewayHttpServer;
 
 /**
  * Adds the gateway — its beans, its YAML routes and its own HTTP server — to an existing {@link CamelContext}. This is
@@ -41,7 +41,7 @@ import dev.caravan.processors.http.GatewayHttpServer;
  * routes ({@code caravan-http:} URIs) run on the gateway's own server, Vert.x instance and dispatch settings; the host's
  * {@code platform-http:} routes keep Camel's engine and the host's own server, so neither can slow the other down
  * ({@link HostServers}). {@code context.start()} throws when the server cannot bind (a
- * {@link dev.caravan.processors.http.ListenException} in the cause chain) or the Camel version is outside
+ * {@link dev.caravan.components.http.ListenException} in the cause chain) or the Camel version is outside
  * {@link CamelCompatibility#RANGE}, after Camel has stopped what had started. {@code context.stop()} first drains
  * in-flight requests for up to {@code --shutdown-grace-period-secs}, then stops the routes, the server and the gateway's
  * Vert.x instance.
@@ -100,8 +100,8 @@ public final class CaravanGateway {
 
     private static CaravanGateway addTo(CamelContext context, GatewayBeans beans, String routes) throws Exception {
         bind(context, beans);
-        // consecutive steps of the gateway's own run as one Camel step (the routes' step order unchanged)
-        StepFusion.install(context, beans.beans());
+        // with --camel-tuning (the default), consecutive steps of the gateway's own run as one Camel step
+        beans.tuning().install(context, beans.beans());
         // readiness and liveness in Camel's health-check registry: camel-main's health endpoint and /readiness,
         // /liveness read the same checks
         beans.healthChecks().register(context);

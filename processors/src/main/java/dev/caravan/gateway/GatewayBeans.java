@@ -18,6 +18,10 @@ import io.vertx.core.VertxOptions;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.caravan.components.http.CaravanPlatformHttpEngine;
+import dev.caravan.components.http.CorsPolicy;
+import dev.caravan.components.http.GatewayHttpServer;
+import dev.caravan.components.http.MetricsHttpServer;
 import dev.caravan.policies.PolicyConfig;
 import dev.caravan.policies.PolicyEnvironment;
 import dev.caravan.policies.PolicyFactory;
@@ -41,8 +45,8 @@ import dev.caravan.processors.control.CollectControlResultsStrategy;
 import dev.caravan.processors.control.ControlFeature;
 import dev.caravan.processors.control.MergeModelsProcessor;
 import dev.caravan.processors.control.ModelFromPathProcessor;
-import dev.caravan.processors.control.PlanControlCallsProcessor;
 import dev.caravan.processors.control.PlanControlCallsProcessor.Scope;
+import dev.caravan.processors.control.PlanControlCallsProcessor;
 import dev.caravan.processors.control.PrepareControlCallProcessor;
 import dev.caravan.processors.control.RecordControlFailureProcessor;
 import dev.caravan.processors.control.RetrieveModelProcessor;
@@ -55,12 +59,9 @@ import dev.caravan.processors.forward.ForwardFeature;
 import dev.caravan.processors.forward.ForwardStreamProcessor;
 import dev.caravan.processors.forward.UpstreamClient;
 import dev.caravan.processors.health.GatewayHealthChecks;
-import dev.caravan.processors.http.CaravanPlatformHttpEngine;
-import dev.caravan.processors.http.CorsPolicy;
-import dev.caravan.processors.http.GatewayHttpServer;
-import dev.caravan.processors.http.MetricsHttpServer;
 import dev.caravan.processors.metrics.GatewayMetrics;
 import dev.caravan.processors.metrics.ScrapeMetricsProcessor;
+import dev.caravan.processors.quality.ShadowPolicies;
 import dev.caravan.processors.request.CheckApiKeyProcessor;
 import dev.caravan.processors.request.ExtractRoutingTextProcessor;
 import dev.caravan.processors.request.ParseRequestProcessor;
@@ -70,6 +71,7 @@ import dev.caravan.processors.routing.PolicyRegistry;
 import dev.caravan.processors.routing.SelectWorkerProcessor;
 import dev.caravan.processors.tls.TlsSettings;
 import dev.caravan.processors.trace.RequestTracing;
+import dev.caravan.processors.tuning.CamelTuning;
 
 /**
  * The gateway's object graph, built from a {@link GatewayConfig}: the worker registry, per-model policies, metrics, the
@@ -100,6 +102,7 @@ public final class GatewayBeans implements AutoCloseable {
     private final TokensBeans tokens;
     private final GatewayMetrics metrics;
     private final UpstreamClient upstream;
+    private final CamelTuning tuning;
     private ReliabilityBeans reliability;
     private FlowBeans flow;
     private WorkerControlRoutes controlRoutes;
@@ -151,17 +154,19 @@ public final class GatewayBeans implements AutoCloseable {
         this.metrics = new GatewayMetrics(this.meterRegistry, ObservabilityBeans.durationBuckets(config));
         TlsSettings tls = ObservabilityBeans.tls(config);
         this.http = new GatewayHttpServer(this.vertx, config.host(), config.port(), config.maxPayloadSize(),
-                config.serverEventLoops(), metrics, tls,
+                config.serverEventLoops(), metrics, tls::server,
                 CorsPolicy.handler(config.getList(CoreFlags.CORS_ALLOWED_ORIGINS)));
         this.scrape = new ScrapeMetricsProcessor(this.meterRegistry, metrics);
         this.metricsHttp = ObservabilityBeans.metricsListener(config, this.vertx, scrape);
         this.tracing = TracingBeans.tracing(config);
         metrics.trackPolicies(policies);
         workers.addListener(metrics);
+        this.tuning = CamelTuning.of(config.getBoolean(CoreFlags.CAMEL_TUNING));
         this.upstream = new UpstreamClient(this.vertx, config.getSeconds(ForwardFeature.CONNECT_TIMEOUT_SECS),
                 config.requestTimeout(), config.getSeconds(ForwardFeature.STREAM_IDLE_TIMEOUT_SECS),
                 config.getSeconds(ForwardFeature.NON_STREAM_ATTEMPT_TIMEOUT_SECS),
-                config.getInt(ForwardFeature.MAX_CONNECTIONS_PER_WORKER), tls, config.serverEventLoops());
+                config.getInt(ForwardFeature.MAX_CONNECTIONS_PER_WORKER), tls, config.serverEventLoops(),
+                tuning.timers(this.vertx));
         defineBeans();
     }
 
@@ -187,7 +192,8 @@ public final class GatewayBeans implements AutoCloseable {
         beans.put(BeanNames.METRICS_REGISTRY, meterRegistry);
         beans.put(GatewayHttpServer.ROUTER_NAME, http.router());
         beans.put(CaravanPlatformHttpEngine.COMPONENT_NAME,
-                new CaravanPlatformHttpEngine(http, metrics, config.dispatchOnEventLoop()).newComponent());
+                new CaravanPlatformHttpEngine(http, metrics, config.dispatchOnEventLoop(), tuning.messages())
+                        .newComponent());
         beans.put(BeanNames.GATEWAY_CONFIG, config);
         beans.put(BeanNames.WORKER_REGISTRY, workers);
         beans.put(BeanNames.POLICY_REGISTRY, policies);
@@ -208,7 +214,7 @@ public final class GatewayBeans implements AutoCloseable {
         // the engine's own prompt tokens (docs/tokens.md)
         tokens.define(vertx, workers, policies, meterRegistry, beans);
         beans.put(BeanNames.FORWARD_STREAM, new ForwardStreamProcessor(upstream, config.decisionHeaders(), apiKey,
-                reliability.attemptListener()));
+                reliability.attemptListener(), tuning.routeEnds(upstream.timers())));
         beans.put(BeanNames.MAP_ERROR, new MapErrorProcessor());
         // admin API (admin.camel.yaml)
         beans.put(BeanNames.REGISTER_WORKER, new RegisterWorkerProcessor(workers));
@@ -312,6 +318,11 @@ public final class GatewayBeans implements AutoCloseable {
         p.putAll(kv.properties());
         p.putAll(FlowBeans.properties(config));
         return p;
+    }
+
+    /** The gateway's Camel tuning, on or off ({@code --camel-tuning}). */
+    public CamelTuning tuning() {
+        return tuning;
     }
 
     public GatewayConfig config() {

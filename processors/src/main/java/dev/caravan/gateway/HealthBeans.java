@@ -5,6 +5,7 @@ import java.util.Map;
 
 import io.vertx.core.Vertx;
 
+import dev.caravan.components.http.GatewayHttpServer;
 import dev.caravan.policies.WorkerRegistry;
 import dev.caravan.processors.config.GatewayConfig;
 import dev.caravan.processors.health.EventLoopHeartbeat;
@@ -15,7 +16,6 @@ import dev.caravan.processors.health.KvSubscriptionsHealthCheck;
 import dev.caravan.processors.health.ListenerHealthCheck;
 import dev.caravan.processors.health.ReportHealthProcessor;
 import dev.caravan.processors.health.WorkersHealthCheck;
-import dev.caravan.processors.http.GatewayHttpServer;
 import dev.caravan.processors.kv.KvSettings;
 
 /**

@@ -12,8 +12,8 @@ import org.apache.camel.component.platform.http.vertx.VertxPlatformHttpServer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import dev.caravan.processors.http.CaravanPlatformHttpEngine;
-import dev.caravan.processors.http.GatewayHttpServer;
+import dev.caravan.components.http.CaravanPlatformHttpEngine;
+import dev.caravan.components.http.GatewayHttpServer;
 
 /**
  * Says at start-up, once, when the host application has a platform-http server of its own (camel-main's

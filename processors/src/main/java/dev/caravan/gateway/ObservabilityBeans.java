@@ -6,8 +6,8 @@ import java.util.List;
 import io.vertx.core.Vertx;
 
 import dev.caravan.processors.config.CoreFlags;
+import dev.caravan.components.http.MetricsHttpServer;
 import dev.caravan.processors.config.GatewayConfig;
-import dev.caravan.processors.http.MetricsHttpServer;
 import dev.caravan.processors.metrics.GatewayMetrics;
 import dev.caravan.processors.metrics.MetricsFeature;
 import dev.caravan.processors.metrics.ScrapeMetricsProcessor;

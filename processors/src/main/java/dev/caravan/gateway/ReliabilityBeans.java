@@ -8,6 +8,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.vertx.core.Vertx;
 
+import dev.caravan.processors.config.CoreFlags;
 import dev.caravan.policies.WorkerRegistry;
 import dev.caravan.processors.admission.AdmissionConfig;
 import dev.caravan.processors.admission.AdmissionController;
@@ -35,6 +36,7 @@ import dev.caravan.processors.reliability.BreakerConfig;
 import dev.caravan.processors.reliability.DecideRetryProcessor;
 import dev.caravan.processors.reliability.ReliabilityFeature;
 import dev.caravan.processors.time.DelayScheduler;
+import dev.caravan.processors.tuning.CamelTuning;
 import dev.caravan.processors.reliability.ReliabilityMetrics;
 import dev.caravan.processors.reliability.RetryConfig;
 import dev.caravan.processors.reliability.WorkerBreakers;
@@ -80,7 +82,7 @@ public final class ReliabilityBeans {
         workers.addListener(breakers);
         workers.addListener(metrics);
         RetryConfig retry = retryConfig(config);
-        DelayScheduler timers = DelayScheduler.vertx(vertx);
+        DelayScheduler timers = CamelTuning.of(config.getBoolean(CoreFlags.CAMEL_TUNING)).timers(vertx);
         beans.put(BeanNames.WORKER_BREAKERS, breakers);
         beans.put(BeanNames.BEGIN_ATTEMPTS, new BeginAttemptsProcessor(retry));
         beans.put(BeanNames.DECIDE_RETRY, new DecideRetryProcessor(retry, ThreadLocalRandom::current, metrics));

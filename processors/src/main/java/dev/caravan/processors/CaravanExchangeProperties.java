@@ -8,6 +8,7 @@ import java.util.function.IntPredicate;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerRequest;
 
+import dev.caravan.components.http.HttpExchangeProperties;
 import dev.caravan.policies.Decision;
 import dev.caravan.policies.Worker;
 import dev.caravan.policies.WorkerLease;
@@ -72,7 +73,7 @@ public final class CaravanExchangeProperties {
      *  {@code parseRequest}. */
     public static final ExchangeProperty<String> REQUEST_KIND = ExchangeProperty.of("caravanRequestKind", String.class);
     /** {@link System#nanoTime()} when the request arrived, set by the HTTP consumer. */
-    public static final ExchangeProperty<Long> START_NANOS = ExchangeProperty.of("caravanStartNanos", Long.class);
+    public static final ExchangeProperty<Long> START_NANOS = ExchangeProperty.of(HttpExchangeProperties.START_NANOS, Long.class);
     /** The client's request; its {@code response()} is where the answer is streamed. */
     public static final ExchangeProperty<HttpServerRequest> CLIENT_REQUEST =
             ExchangeProperty.of("caravanClientRequest", HttpServerRequest.class);
@@ -115,10 +116,10 @@ public final class CaravanExchangeProperties {
     public static final ExchangeProperty<WorkerLease> LEASE = ExchangeProperty.of("caravanLease", WorkerLease.class);
     /** The HTTP status sent to the client, once known. */
     public static final ExchangeProperty<Integer> RESPONSE_STATUS =
-            ExchangeProperty.of("caravanResponseStatus", Integer.class);
+            ExchangeProperty.of(HttpExchangeProperties.RESPONSE_STATUS, Integer.class);
     /** The response head has been written by a streaming step; nothing else may write it. */
     public static final ExchangeProperty<Boolean> RESPONSE_COMMITTED =
-            ExchangeProperty.of("caravanResponseCommitted", Boolean.class);
+            ExchangeProperty.of(HttpExchangeProperties.RESPONSE_COMMITTED, Boolean.class);
     /** Nanoseconds from the request's arrival to the first response byte. */
     public static final ExchangeProperty<Long> TTFB_NANOS = ExchangeProperty.of("caravanTtfbNanos", Long.class);
     /**

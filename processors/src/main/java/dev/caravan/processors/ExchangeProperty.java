@@ -25,8 +25,7 @@ import org.apache.camel.ExchangePropertyKey;
  * {@code getProperty(String)} and {@code setProperty(String, Object)} first look the name up among Camel's own keys
  * (a string switch per call) before the exchange's property map; here that look-up is done once, at construction, and
  * a name that is not Camel's goes straight to the map ({@code exchange.getProperties()}), as Camel's methods do with
- * such a name; in a request's {@link PropertyMap}, straight to this name's slot (design/request-path.md, "Per-request
- * cost").
+ * such a name.
  *
  * @param <T> the type of the value
  */
@@ -36,14 +35,11 @@ public final class ExchangeProperty<T> {
     private final Class<T> type;
     /** Camel's own key of this name ({@code CamelExceptionCaught}, ...), kept apart from the map by Camel; or null. */
     private final ExchangePropertyKey camelKey;
-    /** This name's slot in a request's {@link PropertyMap}; -1 for Camel's own keys. */
-    private final int slot;
 
     private ExchangeProperty(String name, Class<T> type) {
         this.name = Objects.requireNonNull(name, "name");
         this.type = Objects.requireNonNull(type, "type");
         this.camelKey = ExchangePropertyKey.asExchangePropertyKey(name);
-        this.slot = camelKey == null ? PropertyMap.slotOf(name) : -1;
     }
 
     public static <T> ExchangeProperty<T> of(String name, Class<T> type) {
@@ -72,8 +68,7 @@ public final class ExchangeProperty<T> {
     @SuppressWarnings("unchecked")
     public T get(Exchange exchange) {
         if (camelKey == null) {
-            Map<String, Object> properties = exchange.getProperties();
-            Object value = properties instanceof PropertyMap slots ? slots.get(slot, name) : properties.get(name);
+            Object value = exchange.getProperties().get(name);
             if (value == null || type.isInstance(value)) {
                 return (T) value;
             }
@@ -94,9 +89,7 @@ public final class ExchangeProperty<T> {
             return;
         }
         Map<String, Object> properties = exchange.getProperties();
-        if (properties instanceof PropertyMap slots) {
-            slots.set(slot, name, value);
-        } else if (value != null) {
+        if (value != null) {
             properties.put(name, value);
         } else {
             properties.remove(name);

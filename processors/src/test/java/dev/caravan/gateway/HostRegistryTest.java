@@ -11,8 +11,8 @@ import org.junit.jupiter.api.Test;
 
 import dev.caravan.processors.config.CoreFlags;
 import dev.caravan.processors.config.GatewayConfig;
-import dev.caravan.processors.http.CaravanPlatformHttpEngine;
-import dev.caravan.processors.http.GatewayHttpServer;
+import dev.caravan.components.http.CaravanPlatformHttpEngine;
+import dev.caravan.components.http.GatewayHttpServer;
 import dev.caravan.processors.metrics.MetricsFeature;
 
 /**

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import dev.caravan.processors.config.GatewayConfig;
-import dev.caravan.processors.error.ErrorBody;
+import dev.caravan.components.http.ErrorBody;
 import dev.caravan.processors.pd.PdFeature;
 import dev.caravan.processors.pd.PdVerdict;
 import dev.caravan.processors.reliability.ReliabilityFeature;

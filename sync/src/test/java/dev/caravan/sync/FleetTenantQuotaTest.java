@@ -18,6 +18,7 @@ import org.junit.jupiter.api.Test;
 
 import com.hazelcast.core.HazelcastInstance;
 
+import dev.caravan.components.http.ServerEventLoops;
 import dev.caravan.gateway.BeanNames;
 import dev.caravan.gateway.CaravanGateway;
 import dev.caravan.processors.config.CoreFlags;
@@ -26,7 +27,6 @@ import dev.caravan.processors.flow.FlowFeature;
 import dev.caravan.processors.flow.Tenant;
 import dev.caravan.processors.flow.TenantDirectory;
 import dev.caravan.processors.flow.TenantRateLimiter;
-import dev.caravan.processors.http.ServerEventLoops;
 
 /**
  * Three real gateways with one tenants file and replica sync: a tenant's requestsPerMinute holds for the fleet, not

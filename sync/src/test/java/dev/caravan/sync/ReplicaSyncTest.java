@@ -15,13 +15,13 @@ import org.junit.jupiter.api.Test;
 
 import com.hazelcast.core.HazelcastInstance;
 
+import dev.caravan.components.http.ServerEventLoops;
 import dev.caravan.gateway.CaravanGateway;
 import dev.caravan.policies.Decision;
 import dev.caravan.policies.SelectionContext;
 import dev.caravan.policies.Worker;
 import dev.caravan.processors.config.CoreFlags;
 import dev.caravan.processors.config.GatewayConfig;
-import dev.caravan.processors.http.ServerEventLoops;
 import dev.caravan.processors.routing.PolicyRegistry;
 
 /**

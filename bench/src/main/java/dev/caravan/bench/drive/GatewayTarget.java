@@ -15,6 +15,7 @@ import java.util.Locale;
 import java.util.Map;
 
 import dev.caravan.bench.PolicySpec;
+import dev.caravan.components.http.ServerEventLoops;
 import dev.caravan.policies.PolicyName;
 import dev.caravan.policies.kv.KvBlockIndex;
 import dev.caravan.policies.kv.ParityTracker;
@@ -22,7 +23,6 @@ import dev.caravan.processors.config.CaravanFlag;
 import dev.caravan.processors.config.CaravanFlags;
 import dev.caravan.processors.config.CoreFlags;
 import dev.caravan.processors.config.GatewayConfig;
-import dev.caravan.processors.http.ServerEventLoops;
 import dev.caravan.processors.kv.KvFeature;
 import dev.caravan.processors.metrics.MetricsFeature;
 import dev.caravan.processors.routing.RoutingFeature;

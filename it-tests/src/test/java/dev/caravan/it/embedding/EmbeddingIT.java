@@ -16,12 +16,12 @@ import org.apache.camel.impl.DefaultCamelContext;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import dev.caravan.components.http.ListenException;
 import dev.caravan.gateway.CaravanGateway;
 import dev.caravan.processors.config.CoreFlags;
 import dev.caravan.it.GatewayClient;
 import dev.caravan.it.SimFleetExtension;
 import dev.caravan.processors.config.GatewayConfig;
-import dev.caravan.processors.http.ListenException;
 import dev.caravan.processors.metrics.MetricsFeature;
 
 /**

@@ -30,7 +30,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import dev.caravan.processors.config.CoreFlags;
 import dev.caravan.it.GatewayClient;
 import dev.caravan.it.SimFleetExtension;
-import dev.caravan.processors.http.ServerEventLoops;
+import dev.caravan.components.http.ServerEventLoops;
 
 /**
  * Faults of a three-replica cache_aware fleet. Each replica's sync member binds its own loopback address

@@ -9,10 +9,10 @@ import java.util.regex.Pattern;
 import com.hazelcast.core.HazelcastInstance;
 
 import dev.caravan.it.GatewayHarness;
+import dev.caravan.components.http.ServerEventLoops;
 import dev.caravan.processors.config.CaravanFlags;
 import dev.caravan.processors.config.CoreFlags;
 import dev.caravan.processors.config.GatewayConfig;
-import dev.caravan.processors.http.ServerEventLoops;
 
 /**
  * N gateway replicas in this JVM whose sync members (Hazelcast, loopback, concrete ephemeral ports chosen up front so

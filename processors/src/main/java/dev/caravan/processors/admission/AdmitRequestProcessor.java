@@ -14,7 +14,7 @@ import org.apache.camel.support.AsyncProcessorSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import dev.caravan.processors.RequestCompletion;
+import dev.caravan.components.http.RequestCompletion;
 
 /**
  * Route step {@code admitRequest} (inference routes, before the first attempt): asks the {@link AdmissionController}

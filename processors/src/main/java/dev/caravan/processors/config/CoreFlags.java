@@ -58,6 +58,11 @@ public final class CoreFlags {
             .describe("Where a request's route runs until it goes asynchronous: 'event-loop' (the connection's event "
                     + "loop; no thread hop; every step must be non-blocking, as the built-in ones are) or 'worker' (a "
                     + "Vert.x worker thread, released once the request is forwarded; for routes with blocking steps).");
+    public static final CaravanFlag CAMEL_TUNING = ROWS.row("--camel-tuning", "caravan.camel-tuning", BOOLEAN,
+                    Sections.SERVER)
+            .defaultValue(true)
+            .describe("Run the request path with the gateway's Camel tuning (fused steps, hashed request headers, "
+                    + "event-loop timers, deferred route ends, see docs/design/camel-tuning.md); false runs stock Camel.");
     public static final CaravanFlag ROUTES = ROWS.row("--routes", "caravan.routes", STRING, Sections.SERVER)
             .describe("Directory of *.camel.yaml routes to load instead of the built-in ones; edits there reload "
                     + "live.");

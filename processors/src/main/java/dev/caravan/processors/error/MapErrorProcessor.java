@@ -11,6 +11,8 @@ import org.apache.camel.Processor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.caravan.components.http.ErrorBody;
+
 /**
  * Error step {@code mapError}, called from the routes' {@code onException}: turns the caught exception into the
  * gateway's JSON error response. A {@link GatewayException} keeps its status, code and message; anything else is a bug or
@@ -61,6 +63,6 @@ public final class MapErrorProcessor implements Processor {
             always.forEach(msg::setHeader);
         }
         headers.forEach(msg::setHeader); // the error's own (a 429's current figures) win
-        msg.setBody(ErrorBody.json(error, message));
+        msg.setBody(ErrorBody.json(error.status(), error.code(), message));
     }
 }

@@ -9,7 +9,7 @@ import java.util.Map;
 import org.apache.camel.Exchange;
 import org.apache.camel.Processor;
 
-import dev.caravan.processors.RequestCompletion;
+import dev.caravan.components.http.RequestCompletion;
 import dev.caravan.processors.admission.AdmissionController;
 import dev.caravan.processors.admission.FlowKey;
 import dev.caravan.processors.error.GatewayError;

@@ -7,7 +7,7 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerResponse;
 import org.apache.camel.Exchange;
 
-import dev.caravan.processors.error.ErrorBody;
+import dev.caravan.components.http.ErrorBody;
 import dev.caravan.processors.error.GatewayError;
 
 /**
@@ -30,7 +30,8 @@ public final class ClientStreams {
         }
         String contentType = client.headers().get("content-type");
         if (contentType != null && contentType.startsWith("text/event-stream")) {
-            client.end(Buffer.buffer("data: " + ErrorBody.json(GatewayError.UPSTREAM_TIMEOUT, reason) + "\n\n"));
+            client.end(Buffer.buffer("data: " + ErrorBody.json(GatewayError.UPSTREAM_TIMEOUT.status(),
+                    GatewayError.UPSTREAM_TIMEOUT.code(), reason) + "\n\n"));
         } else {
             client.reset();
         }

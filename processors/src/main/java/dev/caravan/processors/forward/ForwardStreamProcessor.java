@@ -30,6 +30,7 @@ import org.slf4j.LoggerFactory;
 import dev.caravan.policies.Decision;
 import dev.caravan.policies.Worker;
 import dev.caravan.policies.WorkerLease;
+import dev.caravan.processors.tuning.RouteEnds;
 
 /**
  * Route step {@code forwardStream}: sends the request to the worker chosen by {@code selectWorker} and streams the
@@ -83,9 +84,18 @@ public final class ForwardStreamProcessor extends AsyncProcessorSupport {
      */
     public ForwardStreamProcessor(UpstreamClient upstream, boolean decisionHeaders, String gatewayApiKey,
                                   ForwardAttemptListener attempts) {
+        this(upstream, decisionHeaders, gatewayApiKey, attempts, new RouteEnds(upstream.timers()));
+    }
+
+    /**
+     * @param routeEnds where an answered request's route end waits for the event loop's next upstream request, or
+     *                  null: Camel resumes the route as soon as the answer ended ({@code CamelTuning#routeEnds})
+     */
+    public ForwardStreamProcessor(UpstreamClient upstream, boolean decisionHeaders, String gatewayApiKey,
+                                  ForwardAttemptListener attempts, RouteEnds routeEnds) {
         this.upstream = upstream;
         this.timing = RelayTiming.of(upstream);
-        this.routeEnds = new RouteEnds(timing.timers());
+        this.routeEnds = routeEnds;
         this.decisionHeaders = decisionHeaders;
         this.gatewayApiKey = gatewayApiKey;
         this.attempts = attempts;

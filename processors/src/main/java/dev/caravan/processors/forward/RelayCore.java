@@ -19,9 +19,10 @@ import org.apache.camel.Exchange;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import dev.caravan.processors.RequestCompletion;
+import dev.caravan.components.http.RequestCompletion;
 import dev.caravan.processors.error.GatewayError;
 import dev.caravan.processors.time.DelayScheduler;
+import dev.caravan.processors.tuning.RouteEnds;
 
 /**
  * The state machine of relaying one upstream response to the client, shared by the data plane's {@link StreamRelay} and

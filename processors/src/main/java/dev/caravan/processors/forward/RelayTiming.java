@@ -36,7 +36,7 @@ public record RelayTiming(LongSupplier nanoTime, DelayScheduler timers, Duration
 
     /** The upstream client's limits on the system clock and its Vert.x instance's timers. */
     public static RelayTiming of(UpstreamClient upstream) {
-        return new RelayTiming(System::nanoTime, DelayScheduler.vertx(upstream.vertx()), upstream.requestTimeout(),
+        return new RelayTiming(System::nanoTime, upstream.timers(), upstream.requestTimeout(),
                 upstream.idleTimeout(), upstream.nonStreamAttemptTimeout());
     }
 }

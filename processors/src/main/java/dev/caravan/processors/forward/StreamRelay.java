@@ -17,6 +17,7 @@ import org.apache.camel.Exchange;
 
 import dev.caravan.policies.Worker;
 import dev.caravan.policies.WorkerLease;
+import dev.caravan.processors.tuning.RouteEnds;
 
 /**
  * One forwarded request: sends it to the worker and relays the response through a {@link RelayCore}, which owns the
@@ -72,7 +73,10 @@ final class StreamRelay implements RelayCore.Hooks {
                         onResponse(sent.result());
                     }
                 });
-                owner.routeEnds().runPending(); // the request is on its way: earlier answers' route ends may run
+                RouteEnds ends = owner.routeEnds();
+                if (ends != null) {
+                    ends.runPending(); // the request is on its way: earlier answers' route ends may run
+                }
             }
         });
     }

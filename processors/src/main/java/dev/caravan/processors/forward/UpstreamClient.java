@@ -2,6 +2,7 @@ package dev.caravan.processors.forward;
 
 import java.time.Duration;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 
 import io.netty.channel.EventLoop;
@@ -12,6 +13,7 @@ import io.vertx.core.http.PoolOptions;
 import io.vertx.core.impl.ContextInternal;
 
 import dev.caravan.policies.WorkerUrl;
+import dev.caravan.processors.time.DelayScheduler;
 import dev.caravan.processors.tls.TlsSettings;
 
 /**
@@ -35,6 +37,7 @@ public final class UpstreamClient implements AutoCloseable {
     }
 
     private final Vertx vertx;
+    private final DelayScheduler timers;
     private final HttpClientOptions options;
     private final PoolOptions pool;
     /** For calls from outside the instance's event loops. */
@@ -89,11 +92,23 @@ public final class UpstreamClient implements AutoCloseable {
     public UpstreamClient(Vertx vertx, Duration connectTimeout, Duration requestTimeout, Duration idleTimeout,
                           Duration nonStreamAttemptTimeout, int maxConnectionsPerWorker, TlsSettings tls,
                           int eventLoops) {
+        this(vertx, connectTimeout, requestTimeout, idleTimeout, nonStreamAttemptTimeout, maxConnectionsPerWorker, tls,
+                eventLoops, DelayScheduler.vertx(vertx));
+    }
+
+    /**
+     * @param timers where the relays set their deadlines and idle limits ({@link #timers}), on {@code vertx}'s event
+     *               loops
+     */
+    public UpstreamClient(Vertx vertx, Duration connectTimeout, Duration requestTimeout, Duration idleTimeout,
+                          Duration nonStreamAttemptTimeout, int maxConnectionsPerWorker, TlsSettings tls,
+                          int eventLoops, DelayScheduler timers) {
         if (nonStreamAttemptTimeout.isNegative() || idleTimeout.isNegative()) {
             throw new IllegalArgumentException("idleTimeout and nonStreamAttemptTimeout must be >= 0, were "
                     + idleTimeout + " and " + nonStreamAttemptTimeout);
         }
         this.vertx = vertx;
+        this.timers = Objects.requireNonNull(timers, "timers");
         this.requestTimeout = requestTimeout;
         this.idleTimeout = idleTimeout;
         this.nonStreamAttemptTimeout = nonStreamAttemptTimeout;
@@ -136,6 +151,11 @@ public final class UpstreamClient implements AutoCloseable {
 
     public Vertx vertx() {
         return vertx;
+    }
+
+    /** The timers the relays of this client's requests use, on its Vert.x instance's event loops. */
+    public DelayScheduler timers() {
+        return timers;
     }
 
     public Duration requestTimeout() {

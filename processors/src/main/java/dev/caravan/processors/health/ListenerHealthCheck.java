@@ -6,7 +6,7 @@ import java.util.function.BooleanSupplier;
 import org.apache.camel.health.HealthCheckResultBuilder;
 import org.apache.camel.impl.health.AbstractHealthCheck;
 
-import dev.caravan.processors.http.GatewayHttpServer;
+import dev.caravan.components.http.GatewayHttpServer;
 
 /**
  * Readiness check {@value #ID}: UP while the gateway's HTTP server has its socket bound and the gateway is not draining.

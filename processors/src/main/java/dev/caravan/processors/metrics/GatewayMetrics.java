@@ -25,6 +25,7 @@ import io.micrometer.core.instrument.Timer;
 import io.vertx.core.http.HttpServerRequest;
 import org.apache.camel.Exchange;
 
+import dev.caravan.components.http.RequestObserver;
 import dev.caravan.policies.Decision;
 import dev.caravan.policies.LoadBalancingPolicy;
 import dev.caravan.policies.TreeBacked;
@@ -32,7 +33,6 @@ import dev.caravan.policies.Worker;
 import dev.caravan.policies.WorkerListener;
 import dev.caravan.processors.MeterKey;
 import dev.caravan.processors.forward.Usage;
-import dev.caravan.processors.http.RequestObserver;
 import dev.caravan.processors.routing.PolicyRegistry;
 
 /**

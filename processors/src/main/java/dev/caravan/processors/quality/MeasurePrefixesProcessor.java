@@ -7,10 +7,10 @@ import java.util.List;
 import org.apache.camel.Exchange;
 import org.apache.camel.Processor;
 
+import dev.caravan.components.http.RequestCompletion;
 import dev.caravan.policies.HeldPrefixes;
 import dev.caravan.policies.Worker;
 import dev.caravan.processors.ExchangeProperty;
-import dev.caravan.processors.RequestCompletion;
 import dev.caravan.processors.error.GatewayException;
 import dev.caravan.processors.routing.PolicyRegistry;
 import dev.caravan.processors.routing.SelectWorkerProcessor;

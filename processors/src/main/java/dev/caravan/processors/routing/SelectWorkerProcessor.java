@@ -27,13 +27,13 @@ import org.apache.camel.support.SynchronizationAdapter;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.caravan.components.http.RequestCompletion;
 import dev.caravan.policies.Decision;
 import dev.caravan.policies.FleetAgreement;
 import dev.caravan.policies.LoadBalancingPolicy;
 import dev.caravan.policies.SelectionContext;
 import dev.caravan.policies.Worker;
 import dev.caravan.policies.WorkerLease;
-import dev.caravan.processors.RequestCompletion;
 import dev.caravan.processors.error.GatewayError;
 
 /**

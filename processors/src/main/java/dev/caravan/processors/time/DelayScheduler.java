@@ -4,8 +4,10 @@ import io.vertx.core.Vertx;
 
 /**
  * Runs a task after a delay without holding a thread: the relays' deadlines and idle limits, the retry back-off and the
- * admission queue's timeouts. The Vert.x implementation ({@link VertxDelayScheduler}) fires on the calling thread's
- * event-loop context (so a request continues where it was); tests use a manual implementation and move time by hand.
+ * admission queue's timeouts. The Vert.x implementations fire on the calling thread's event-loop context (so a request
+ * continues where it was): {@link #vertx} on Vert.x's timers, and one on the event loops' own task queues that the
+ * Camel tuning installs ({@code dev.caravan.processors.tuning.CamelTuning#timers}); tests use a manual implementation
+ * and move time by hand.
  */
 public interface DelayScheduler {
 
@@ -28,8 +30,8 @@ public interface DelayScheduler {
         schedule(0, task);
     }
 
-    /** Timers on the event loops of a Vert.x instance. */
+    /** Vert.x's timers ({@code setTimer}) of a Vert.x instance. */
     static DelayScheduler vertx(Vertx vertx) {
-        return new VertxDelayScheduler(vertx);
+        return new VertxTimerScheduler(vertx);
     }
 }

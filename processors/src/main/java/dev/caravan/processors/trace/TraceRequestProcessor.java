@@ -19,9 +19,9 @@ import org.apache.camel.Exchange;
 import org.apache.camel.Processor;
 import org.apache.camel.component.platform.http.vertx.HttpMessage;
 
+import dev.caravan.components.http.RequestCompletion;
 import dev.caravan.policies.Decision;
 import dev.caravan.policies.Worker;
-import dev.caravan.processors.RequestCompletion;
 
 /**
  * Route step {@code traceRequest} (first in the inference route; a no-op without {@code --enable-trace}): starts the

@@ -11,6 +11,7 @@ import org.apache.camel.Exchange;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import dev.caravan.components.http.ErrorBody;
 import dev.caravan.processors.StartedCamel;
 
 class MapErrorProcessorTest {

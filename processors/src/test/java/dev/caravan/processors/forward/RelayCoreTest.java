@@ -21,12 +21,13 @@ import org.apache.camel.Exchange;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import dev.caravan.processors.RequestCompletion;
+import dev.caravan.components.http.RequestCompletion;
 import dev.caravan.processors.StartedCamel;
 import dev.caravan.processors.error.GatewayError;
 import dev.caravan.processors.error.GatewayException;
 import dev.caravan.processors.time.DelayScheduler;
 import dev.caravan.processors.time.ManualScheduler;
+import dev.caravan.processors.tuning.RouteEnds;
 
 /**
  * The relay state machine on a hand-moved clock: request timeout 10 s, idle limit 2 s, attempt limit 5 s; the request

@@ -26,11 +26,11 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import dev.caravan.components.http.GatewayHttpServer;
 import dev.caravan.policies.Worker;
 import dev.caravan.policies.WorkerRegistry;
 import dev.caravan.policies.WorkerRole;
 import dev.caravan.processors.Json;
-import dev.caravan.processors.http.GatewayHttpServer;
 import dev.caravan.processors.kv.KvRouteManager;
 import dev.caravan.processors.kv.KvSettings;
 import dev.caravan.processors.reliability.AttemptOutcome;
