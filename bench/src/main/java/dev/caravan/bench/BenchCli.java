@@ -126,7 +126,8 @@ public final class BenchCli implements Callable<Integer> {
             + "rendered); created when absent.")
     Path results;
     @Option(names = "--results-row", paramLabel = "LABEL", description = "This run's row label in --results "
-            + "(default: --name, else the workload name); a row of the same label is replaced.")
+            + "(default: --name, else the workload name); a row of the same label is replaced. The noisy workload "
+            + "writes a row per run instead: 'quiet tenants alone', then 'everyone, LABEL' per policy entry.")
     String resultsRow;
     @Mixin
     WorkloadOptions workloadOptions = new WorkloadOptions();

@@ -113,12 +113,12 @@ public final class BenchRunner {
         machine.put("java", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
         Optional<Path> nginx = NginxProcess.find();
         Vertx vertx = config.whatIf() ? null : Vertx.vertx(new VertxOptions().setEventLoopPoolSize(2));
+        NoisyNeighbourRuns noisy = config.workload() instanceof NoisyNeighbourWorkload n && !config.whatIf()
+                ? new NoisyNeighbourRuns(n, config.engine().timeScale()) : null;
         try {
             if (!config.whatIf() && config.jvmWarmupSeconds() > 0) {
                 warmUpJvm(vertx, nginx, notes);
             }
-            NoisyNeighbourRuns noisy = config.workload() instanceof NoisyNeighbourWorkload n && !config.whatIf()
-                    ? new NoisyNeighbourRuns(n, config.engine().timeScale()) : null;
             if (noisy != null) {
                 Optional<PolicySpec> first = config.policies().stream()
                         .filter(p -> p.kind() != PolicySpec.Kind.NGINX || nginx.isPresent()).findFirst();
@@ -170,7 +170,8 @@ public final class BenchRunner {
                 config.whatIf() ? 1.0 : e.timeScale());
         return new BenchReport(config.command(), config.whatIf() ? "whatif" : "http", config.workload().name(),
                 config.workload().description(), config.workload().parameters(), setup,
-                config.workload().analytic(config.engines(), e.prefillTokensPerSec()), results, notes, machine);
+                config.workload().analytic(config.engines(), e.prefillTokensPerSec()), results, notes, machine,
+                noisy == null ? List.of() : noisy.summaries());
     }
 
     /**

@@ -17,8 +17,9 @@ import dev.caravan.processors.flow.TenantsFile;
 /**
  * The noisy-neighbour bench's runs of one invocation: the quiet tenants alone (the first policy entry, without the
  * noisy tenant), then every entry with it. Collects a {@link NoisyNeighbourSummary} per run and writes the report's
- * lines, each shared run's quiet-tenant p99 as a multiple of the alone run's, and the noisy tenant's admitted rate as a
- * multiple of the {@code requestsPerMinute} its entry's {@code tenants-file} gives it.
+ * lines and the report's summaries (alone first), each shared run's quiet-tenant p99 as a multiple of the alone run's,
+ * and the noisy tenant's admitted rate as a multiple of the {@code requestsPerMinute} its entry's {@code tenants-file}
+ * gives it.
  */
 final class NoisyNeighbourRuns {
 
@@ -52,11 +53,21 @@ final class NoisyNeighbourRuns {
     List<String> lines() {
         List<String> out = new ArrayList<>();
         Double aloneP99 = alone == null ? null : alone.quietTtftP99Ms();
-        if (alone != null) {
-            out.add("Noisy neighbour, " + alone.line(null, 0));
+        for (NoisyNeighbourSummary s : summaries()) {
+            out.add("Noisy neighbour, " + s.line(s == alone ? null : aloneP99));
         }
+        return out;
+    }
+
+    /** The quiet tenants alone, then every shared run with its quota; empty when the alone run did not run. */
+    List<NoisyNeighbourSummary> summaries() {
+        if (alone == null) {
+            return List.of();
+        }
+        List<NoisyNeighbourSummary> out = new ArrayList<>();
+        out.add(alone);
         for (NoisyNeighbourSummary s : shared) {
-            out.add("Noisy neighbour, " + s.line(aloneP99, quotas.getOrDefault(s.label(), 0L)));
+            out.add(s.withQuota(quotas.getOrDefault(s.label(), 0L)));
         }
         return out;
     }

@@ -54,5 +54,7 @@ class NoisyNeighbourRunsTest {
                 .doesNotContain("quota");
         assertThat(lines.get(2)).endsWith("(p99 1.20× alone), 0 of 10 quiet requests failed; noisy tenant: 20 sent, "
                 + "6 admitted (6/min over 1.00 simulated min), 14 answered 429 — 1.00× its quota of 6/min.");
+        assertThat(runs.summaries()).extracting(s -> s.label() + " " + s.quotaPerMinute())
+                .containsExactly("fifo (quiet tenants alone) 0", "fifo 0", "fc 6");
     }
 }

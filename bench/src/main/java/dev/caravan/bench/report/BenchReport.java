@@ -27,10 +27,17 @@ import com.fasterxml.jackson.databind.SerializationFeature;
  * @param results      one per policy, in the order of {@code --policies}
  * @param notes        skipped entries and other remarks
  * @param machine      cores, load averages before and after, JVM
+ * @param noisyNeighbour the noisy-neighbour workload's per-tenant figures, the quiet tenants' run alone first; empty
+ *                       for other workloads
  */
 public record BenchReport(String command, String mode, String workload, String description,
                           Map<String, Object> parameters, EngineSetup engines, AnalyticBounds analytic,
-                          List<PolicyResult> results, List<String> notes, Map<String, String> machine) {
+                          List<PolicyResult> results, List<String> notes, Map<String, String> machine,
+                          List<NoisyNeighbourSummary> noisyNeighbour) {
+
+    public BenchReport {
+        noisyNeighbour = noisyNeighbour == null ? List.of() : List.copyOf(noisyNeighbour);
+    }
 
     /**
      * The simulated engines of every run.

@@ -21,10 +21,11 @@ import dev.caravan.bench.workload.NoisyNeighbourWorkload;
  * @param noisyAdmitted  of them, completed
  * @param noisyThrottled of them, answered 429
  * @param minutes        simulated minutes from the first to the last measured arrival
+ * @param quotaPerMinute the noisy tenant's {@code requestsPerMinute} in simulated minutes, 0 without a limit
  */
 public record NoisyNeighbourSummary(String label, Double quietTtftP50Ms, Double quietTtftP99Ms, int quietMeasured,
                                    int quietFailed, int noisySent, int noisyAdmitted, int noisyThrottled,
-                                   double minutes) {
+                                   double minutes, long quotaPerMinute) {
 
     /** Summarises one run's records; {@code timeScale} turns wall into simulated time. */
     public static NoisyNeighbourSummary of(String label, List<RequestRecord> records, double timeScale) {
@@ -39,7 +40,13 @@ public record NoisyNeighbourSummary(String label, Double quietTtftP50Ms, Double 
         return new NoisyNeighbourSummary(label, ResultCalculator.percentile(ttft, 0.50),
                 ResultCalculator.percentile(ttft, 0.99), quiet, quiet - quietOk, noisy.size(),
                 (int) noisy.stream().filter(RequestRecord::ok).count(),
-                (int) noisy.stream().filter(r -> r.status == 429).count(), (last - first) / 60e9);
+                (int) noisy.stream().filter(r -> r.status == 429).count(), (last - first) / 60e9, 0);
+    }
+
+    /** This summary with the noisy tenant's quota, in requests per simulated minute. */
+    public NoisyNeighbourSummary withQuota(long perMinute) {
+        return new NoisyNeighbourSummary(label, quietTtftP50Ms, quietTtftP99Ms, quietMeasured, quietFailed, noisySent,
+                noisyAdmitted, noisyThrottled, minutes, perMinute);
     }
 
     private static boolean isQuiet(RequestRecord r) {
@@ -52,7 +59,7 @@ public record NoisyNeighbourSummary(String label, Double quietTtftP50Ms, Double 
     }
 
     /** One report line; {@code aloneP99} is the quiet tenants' p99 without the noisy tenant (null for that run). */
-    public String line(Double aloneP99Ms, long quotaPerMinute) {
+    public String line(Double aloneP99Ms) {
         StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "%s: quiet tenants TTFT p50 %s / p99 %s ms",
                 label, ms(quietTtftP50Ms), ms(quietTtftP99Ms)));
         if (aloneP99Ms != null && quietTtftP99Ms != null && aloneP99Ms > 0) {

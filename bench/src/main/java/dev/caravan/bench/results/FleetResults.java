@@ -29,6 +29,7 @@ import dev.caravan.bench.report.PolicyResult;
  *       bar plot of the hit rates per policy per workload goes with it.</li>
  *   <li><b>replicas</b> ({@code --gateways N}): one row per policy, its one-gateway run next to its N-replica run
  *       (hit, ×one, stickiness, share max/mean), with the replicas' sync. A bar plot of hit, one gateway against N.</li>
+ *   <li><b>noisy neighbour</b> (the {@code noisy} workload): one row per run, {@link NoisyNeighbourResults}.</li>
  * </ul>
  *
  * A row replaces the row of the same label (and policy) already in the file; the file's columns and plots are
@@ -41,10 +42,15 @@ public final class FleetResults {
     private FleetResults() {
     }
 
-    /** Merges the report's rows under {@code rowLabel} into {@code file} (created when absent). */
+    /**
+     * Merges the report's rows into {@code file} (created when absent): under {@code rowLabel}, or under the runs'
+     * own names for the noisy-neighbour shape.
+     */
     public static ResultsSection merge(Path file, BenchReport report, String rowLabel) {
         ResultsSection old = Files.isRegularFile(file) ? ResultsSection.read(file) : null;
-        ResultsSection.Measured m = new ResultsSection.Measured(List.of(rowLabel), report.command(), gitCommit(),
+        List<String> labels = report.noisyNeighbour().isEmpty() ? List.of(rowLabel)
+                : NoisyNeighbourResults.rows(report).stream().map(r -> (String) r.get("run")).toList();
+        ResultsSection.Measured m = new ResultsSection.Measured(labels, report.command(), gitCommit(),
                 LocalDate.now(ZoneOffset.UTC).toString(), machine(report), loadAverage(report));
         ResultsSection merged = merge(old, report, rowLabel, m, file.getFileName().toString().replace(".json", ".png"));
         merged.write(file);
@@ -54,13 +60,19 @@ public final class FleetResults {
     /** The merge itself, without files: {@code old} may be null. */
     public static ResultsSection merge(ResultsSection old, BenchReport report, String rowLabel,
                                 ResultsSection.Measured measured, String plotFile) {
-        boolean replicas = report.results().stream().anyMatch(r -> r.gateways() > 1);
-        List<Map<String, Object>> rows = replicas ? replicaRows(report, rowLabel) : List.of(policyRow(report, rowLabel));
-        List<String> rowKeys = replicas ? List.of("workload", "policy", "sync") : List.of("workload");
+        boolean noisy = !report.noisyNeighbour().isEmpty();
+        boolean replicas = !noisy && report.results().stream().anyMatch(r -> r.gateways() > 1);
+        List<Map<String, Object>> rows = noisy ? NoisyNeighbourResults.rows(report)
+                : replicas ? replicaRows(report, rowLabel) : List.of(policyRow(report, rowLabel));
+        List<String> rowKeys = noisy ? List.of("run") : replicas ? List.of("workload", "policy", "sync")
+                : List.of("workload");
         ResultsSection base = old != null ? old
                 : new ResultsSection(report.command(), List.of(), List.of(), List.of(), List.of());
         ResultsSection withRows = base.withRows(rowKeys, rows);
         List<ResultsSection.Measured> ms = mergeMeasured(withRows.measured(), measured);
+        if (noisy) {
+            return NoisyNeighbourResults.layout(withRows, ms);
+        }
         return replicas ? replicaLayout(withRows, ms, plotFile) : policyLayout(withRows, ms, plotFile);
     }
 
@@ -169,7 +181,10 @@ public final class FleetResults {
         return new ResultsSection(s.command(), ms, cols, rows, List.of(plot));
     }
 
-    /** Adds {@code m}, merging it into an entry of the same commit, day and machine. */
+    /**
+     * Adds {@code m}, merging it into an entry of the same commit, day and machine; an older entry whose rows {@code m}
+     * all measured again is dropped.
+     */
     static List<ResultsSection.Measured> mergeMeasured(List<ResultsSection.Measured> old, ResultsSection.Measured m) {
         List<ResultsSection.Measured> out = new ArrayList<>();
         boolean merged = false;
@@ -180,7 +195,7 @@ public final class FleetResults {
                 out.add(new ResultsSection.Measured(List.copyOf(rows), o.command(), o.commit(), o.date(),
                         o.machine(), widen(o.loadAverage(), m.loadAverage())));
                 merged = true;
-            } else {
+            } else if (o.rows() == null || m.rows() == null || !m.rows().containsAll(o.rows())) {
                 out.add(o);
             }
         }

@@ -41,7 +41,7 @@ class DecisionQualityRowsTest {
                 0, 0, Map.of(), null, 1.0, 1, null, null, List.of(), null, null, List.of(), null, null, null,
                 List.of(), sum);
         DecisionQualityRows.render(sb, new BenchReport("cmd", "http", "b2b", "b2b", Map.of(), null, null,
-                List.of(run), List.of(), Map.of()));
+                List.of(run), List.of(), Map.of(), List.of()));
 
         assertThat(sb.toString())
                 .contains("| kv_aware | kv_aware | 800 | 1,000 | 600 | 0.600 | 0.800 |")
@@ -56,7 +56,7 @@ class DecisionQualityRowsTest {
                 0, 0, Map.of(), null, 1.0, 1, null, null, List.of(), null, null, List.of(), null, null, null,
                 List.of(), Map.of());
         DecisionQualityRows.render(sb, new BenchReport("cmd", "http", "b2b", "b2b", Map.of(), null, null,
-                List.of(run), List.of(), Map.of()));
+                List.of(run), List.of(), Map.of(), List.of()));
 
         assertThat(sb).isEmpty();
     }

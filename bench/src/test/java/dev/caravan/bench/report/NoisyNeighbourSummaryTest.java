@@ -49,7 +49,7 @@ class NoisyNeighbourSummaryTest {
         assertThat(s.noisyThrottled()).isEqualTo(10);
         assertThat(s.minutes()).isEqualTo(2.0);
         assertThat(s.noisyAdmittedPerMinute()).isEqualTo(10.0);
-        assertThat(s.line(99.0, 10)).isEqualTo("flow_control: quiet tenants TTFT p50 100 / p99 198 ms (p99 2.00× "
+        assertThat(s.withQuota(10).line(99.0)).isEqualTo("flow_control: quiet tenants TTFT p50 100 / p99 198 ms (p99 2.00× "
                 + "alone), 1 of 101 quiet requests failed; noisy tenant: 30 sent, 20 admitted (10/min over 2.00 "
                 + "simulated min), 10 answered 429 — 1.00× its quota of 10/min.");
     }

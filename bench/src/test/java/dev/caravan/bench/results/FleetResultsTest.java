@@ -58,6 +58,42 @@ class FleetResultsTest {
     }
 
     @Test
+    void noisyNeighbourRunsAreOneRowEachSetAgainstTheAloneRunAndTheirQuota() throws IOException {
+        BenchReport report = BenchReport.mapper().readValue("""
+                {"command": "./caravan bench noisy", "mode": "http", "workload": "noisy",
+                 "machine": {"cores": "2", "load_average_start": "1.0", "load_average_end": "3.0"},
+                 "results": [{"label": "fifo (quiet tenants alone)", "settings": {"load_average": "2.5 → 1.0"}},
+                             {"label": "fifo", "settings": {"load_average": "1.0 → 3.0"}},
+                             {"label": "flow control", "settings": {"load_average": "3.0 → 2.0"}}],
+                 "noisy_neighbour": [
+                   {"label": "fifo (quiet tenants alone)", "quiet_ttft_p50_ms": 90, "quiet_ttft_p99_ms": 250,
+                    "quiet_measured": 300, "quiet_failed": 0, "minutes": 5},
+                   {"label": "fifo", "quiet_ttft_p50_ms": 15000, "quiet_ttft_p99_ms": 25000, "quiet_measured": 300,
+                    "quiet_failed": 1, "noisy_sent": 700, "noisy_admitted": 700, "noisy_throttled": 0, "minutes": 1.25},
+                   {"label": "flow control", "quiet_ttft_p50_ms": 91, "quiet_ttft_p99_ms": 290, "quiet_measured": 300,
+                    "quiet_failed": 0, "noisy_sent": 700, "noisy_admitted": 75, "noisy_throttled": 625,
+                    "minutes": 1.25, "quota_per_minute": 60}]}""", BenchReport.class);
+        ResultsSection.Measured m = new ResultsSection.Measured(List.of("quiet tenants alone", "everyone, fifo",
+                "everyone, flow control"), "cmd", "abc1234", "2026-12-02", "2 cores (shared)", "1.0 to 3.0");
+        ResultsSection old = new ResultsSection("./caravan bench noisy", List.of(new ResultsSection.Measured(
+                List.of("quiet tenants alone", "everyone, fifo"), "old", "0000000", "2026-11-01", "x", "9")),
+                List.of(), List.of(), List.of());
+
+        ResultsSection s = FleetResults.merge(old, report, "ignored", m, "noisy.png");
+
+        assertThat(ResultsPage.table(s)).isEqualTo("""
+                | run | quiet tenants TTFT p50 / p99 ms | p99 vs alone | quiet failed | noisy sent / admitted / 429 \
+                | noisy admitted per minute | vs its quota per minute | load average |
+                |---|---:|---:|---:|---:|---:|---:|---|
+                | quiet tenants alone | 90 / 250 | 1.00× | 0 of 300 | – | – | – | 1.0 to 2.5 |
+                | everyone, fifo | 15,000 / 25,000 | 100.00× | 1 of 300 | 700 / 700 / 0 | 560 | – | 1.0 to 3.0 |
+                | everyone, flow control | 91 / 290 | 1.16× | 0 of 300 | 700 / 75 / 625 | 60 | 1.00× of 60 | 2.0 to 3.0 |
+                """);
+        assertThat(s.plots()).isEmpty();
+        assertThat(s.measured()).containsExactly(m);
+    }
+
+    @Test
     void loadAverageRangesWiden() {
         assertThat(FleetResults.widen("1.2 to 3.4", "0.6 to 2.0")).isEqualTo("0.6 to 3.4");
         assertThat(FleetResults.widen(null, "4.0")).isEqualTo("4.0");

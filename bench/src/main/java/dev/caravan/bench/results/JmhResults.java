@@ -1,0 +1,125 @@
+package dev.caravan.bench.results;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.StringJoiner;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+/**
+ * Merges a JMH result file ({@code -rf json -rff FILE}) into the decision-cost section of the results page. One row
+ * per benchmark and parameter set, keyed by {@code benchmark} (the class's simple name) and {@code params} (JMH's
+ * parameters, {@code k=v} in JMH's order): {@code operation} names what the benchmark measures, {@code setting} is
+ * kept from the row it replaces (the page's wording) or else the parameters, {@code median_us} is the sample-time
+ * median in µs, and {@code also} the p99 (sample time) or the mean with its error (average and single-shot time).
+ *
+ * <pre>{@code
+ * java -cp bench/target/caravan-bench.jar dev.caravan.bench.results.JmhResults jmh.json decision-cost.json
+ * }</pre>
+ */
+public final class JmhResults {
+
+    private static final Map<String, String> OPERATIONS = Map.of(
+            "CacheAwareDecisionBenchmark", "cache_aware",
+            "KvAwareDecisionBenchmark", "kv_aware",
+            "ConsistentHashBenchmark", "consistent_hashing",
+            "TreeEvictionBenchmark", "tree eviction");
+
+    private JmhResults() {
+    }
+
+    /** The section with the JMH results' rows merged in; {@code old} may be null. */
+    public static ResultsSection merge(ResultsSection old, JsonNode jmh, ResultsSection.Measured measured) {
+        ResultsSection base = old != null ? old : new ResultsSection(measured.command(), List.of(), columns(),
+                List.of(), List.of());
+        List<Map<String, Object>> rows = new ArrayList<>();
+        for (JsonNode r : jmh) {
+            rows.add(row(base, r));
+        }
+        ResultsSection merged = base.withRows(List.of("benchmark", "params"), rows);
+        return new ResultsSection(merged.command(), FleetResults.mergeMeasured(merged.measured(), measured),
+                merged.columns().isEmpty() ? columns() : merged.columns(), merged.rows(), merged.plots());
+    }
+
+    static Map<String, Object> row(ResultsSection section, JsonNode r) {
+        String name = r.path("benchmark").asText();
+        String[] parts = name.split("\\.");
+        String benchmark = parts.length > 1 ? parts[parts.length - 2] : name;
+        StringJoiner params = new StringJoiner(", ");
+        r.path("params").fields().forEachRemaining(e -> params.add(e.getKey() + "=" + e.getValue().asText()));
+        String setting = section.rows().stream()
+                .filter(o -> benchmark.equals(o.get("benchmark")) && params.toString().equals(o.get("params")))
+                .map(o -> (String) o.get("setting")).findFirst().orElse(params.toString());
+        JsonNode pm = r.path("primaryMetric");
+        String unit = pm.path("scoreUnit").asText();
+        double toMicros = switch (unit) {
+            case "ns/op" -> 1e-3;
+            case "ms/op" -> 1e3;
+            case "s/op" -> 1e6;
+            default -> 1;
+        };
+        Map<String, Object> row = new LinkedHashMap<>();
+        row.put("operation", OPERATIONS.getOrDefault(benchmark, benchmark)
+                + (params.toString().contains("fleet=on") ? " with replica sync" : ""));
+        row.put("setting", setting);
+        if ("sample".equals(r.path("mode").asText())) {
+            row.put("median_us", pm.path("scorePercentiles").path("50.0").asDouble() * toMicros);
+            row.put("also", String.format(Locale.ROOT, "p99 %,.1f µs", pm.path("scorePercentiles").path("99.0")
+                    .asDouble() * toMicros));
+        } else {
+            String shown = unit.replace("/op", "").replace("us", "µs");
+            double error = pm.path("scoreError").asDouble(Double.NaN);
+            row.put("also", "mean " + figure(pm.path("score").asDouble())
+                    + (Double.isNaN(error) ? "" : " ± " + figure(error)) + " " + shown);
+        }
+        row.put("benchmark", benchmark);
+        row.put("params", params.toString());
+        return row;
+    }
+
+    private static String figure(double v) {
+        return Math.abs(v) >= 100 ? String.format(Locale.ROOT, "%,.0f", v) : String.format(Locale.ROOT, "%.3g", v);
+    }
+
+    private static List<ResultsSection.Column> columns() {
+        return List.of(ResultsSection.Column.of("operation", "operation"),
+                ResultsSection.Column.of("setting", "setting"),
+                ResultsSection.Column.of("median µs", "%,.2f", "median_us"),
+                ResultsSection.Column.of("also", "also"));
+    }
+
+    /** {@code JmhResults JMH_JSON SECTION_JSON [COMMAND]}: merges the first into the second. */
+    public static void main(String[] args) throws IOException {
+        if (args.length < 2) {
+            System.err.println("usage: JmhResults JMH_JSON SECTION_JSON [COMMAND]   (JMH with -rf json -rff JMH_JSON)");
+            System.exit(2);
+        }
+        Path section = Path.of(args[1]);
+        JsonNode jmh = new ObjectMapper().readTree(Path.of(args[0]).toFile());
+        Set<String> operations = new LinkedHashSet<>();
+        String machine = null;
+        for (JsonNode r : jmh) {
+            operations.add((String) row(new ResultsSection("-", null, null, null, null), r).get("operation"));
+            machine = Runtime.getRuntime().availableProcessors() + " cores (shared), " + r.path("vmName").asText()
+                    + " " + r.path("jdkVersion").asText();
+        }
+        String load = Files.isReadable(Path.of("/proc/loadavg"))
+                ? Files.readString(Path.of("/proc/loadavg")).split(" ")[0] : null;
+        ResultsSection.Measured m = new ResultsSection.Measured(List.copyOf(operations),
+                args.length > 2 ? args[2] : "JMH results " + args[0], FleetResults.gitCommit(),
+                LocalDate.now(ZoneOffset.UTC).toString(), machine, load);
+        merge(Files.isRegularFile(section) ? ResultsSection.read(section) : null, jmh, m).write(section);
+        System.err.println("merged " + jmh.size() + " JMH results into " + section);
+    }
+}
