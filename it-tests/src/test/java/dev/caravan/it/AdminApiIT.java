@@ -33,7 +33,7 @@ class AdminApiIT {
 
     @BeforeAll
     static void start() {
-        gateway = GatewayHarness.start(GatewayHarness.config(List.of())
+        gateway = GatewayHarness.start(GatewayHarness.config(List.of()).with(CaravanFlags.DECISION_HEADERS, "true")
                 .with(CaravanFlags.POLICY_NAME, "round_robin")
                 .with(CaravanFlags.LOAD_CHECK_INTERVAL, "1"));
     }

@@ -21,6 +21,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.caravan.processors.forward.ForwardStreamProcessor;
+import dev.caravan.processors.config.CaravanFlags;
 
 /** cache_aware through the real gateway against four simulated engines. */
 class CacheAwareRoutingIT {
@@ -32,7 +33,7 @@ class CacheAwareRoutingIT {
 
     @BeforeAll
     static void startGateway() {
-        gateway = GatewayHarness.start(GatewayHarness.config(SIMS.urls()));
+        gateway = GatewayHarness.start(GatewayHarness.config(SIMS.urls()).with(CaravanFlags.DECISION_HEADERS, "true"));
     }
 
     @AfterAll

@@ -90,6 +90,7 @@ class ControlPlaneBreakerIT {
     void failingControlCallsOpenTheWorkersBreakerInItsRouteAndCamelsToolingShowsIt() throws Exception {
         try (StubEngine stub = StubEngine.start(this::engine)) {
             Main main = GatewayMain.create(GatewayHarness.config(java.util.List.of(SIMS.urls().get(0), stub.url()))
+                    .with(CaravanFlags.DECISION_HEADERS, "true")
                     .with(CaravanFlags.POLICY_NAME, "round_robin")
                     .with(CaravanFlags.LOAD_CHECK_INTERVAL, "1")
                     .with(CaravanFlags.CB_FAILURE_THRESHOLD, "4")

@@ -43,6 +43,7 @@ class DeadEngineIT {
         try (SimFleet fleet = SimFleet.start(ENGINES - 1, engineConfig);
              SimEngine victim = SimEngine.start(engineConfig.toBuilder().maxRunning(VICTIM_RUNNING).seed(99).build());
              GatewayHarness gw = GatewayHarness.start(GatewayHarness.config(urls(fleet, victim))
+                     .with(CaravanFlags.DECISION_HEADERS, "true")
                      .with(CaravanFlags.POLICY_NAME, "round_robin")
                      .with(CaravanFlags.CB_FAILURE_THRESHOLD, "5"));
              StreamRecorder client = new StreamRecorder(gw.port())) {

@@ -43,7 +43,7 @@ class DecisionQualityIT {
 
     @BeforeAll
     static void start() {
-        gateway = GatewayHarness.start(GatewayHarness.config(List.of())
+        gateway = GatewayHarness.start(GatewayHarness.config(List.of()).with(CaravanFlags.DECISION_HEADERS, "true")
                 .with(CaravanFlags.POLICY_NAME, "kv_aware")
                 .with(CaravanFlags.DECISION_QUALITY, "true")
                 .with(CaravanFlags.DECISION_QUALITY_WINDOW, "1")
@@ -177,6 +177,7 @@ class DecisionQualityIT {
     @Test
     void cacheAwareWithoutKvEventsIsScoredByItsTree() {
         try (GatewayHarness tree = GatewayHarness.start(GatewayHarness.config(SIMS.urls())
+                .with(CaravanFlags.DECISION_HEADERS, "true")
                 .with(CaravanFlags.DECISION_QUALITY, "true"))) {
             List<Map<String, Object>> conversation = new ArrayList<>();
             conversation.add(Map.of("role", "system", "content", "You map caravan routes. ".repeat(20)));
@@ -209,6 +210,7 @@ class DecisionQualityIT {
     @Test
     void kvAwareFallsBackToTheTreeWhileItsParityIsDegraded() {
         try (GatewayHarness wrong = GatewayHarness.start(GatewayHarness.config(List.of())
+                .with(CaravanFlags.DECISION_HEADERS, "true")
                 .with(CaravanFlags.POLICY_NAME, "kv_aware").with(CaravanFlags.KV_CHARS_PER_TOKEN, "3")
                 .with(CaravanFlags.KV_PARITY_EXPIRY_SECS, "1").with(CaravanFlags.KV_PARITY_FALLBACK, "true"))) {
             KvFixtures.register(wrong.client(), SIMS.engine(0), SIMS.model());

@@ -33,7 +33,8 @@ class DpAwareIT {
 
     @BeforeAll
     static void startGateway() {
-        gateway = GatewayHarness.start(GatewayHarness.config(SIMS.urls()).with(CaravanFlags.DP_AWARE, "true")
+        gateway = GatewayHarness.start(GatewayHarness.config(SIMS.urls()).with(CaravanFlags.DECISION_HEADERS, "true")
+                .with(CaravanFlags.DP_AWARE, "true")
                 .with(CaravanFlags.POLICY_NAME, "round_robin"));
     }
 

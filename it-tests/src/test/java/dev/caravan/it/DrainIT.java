@@ -26,6 +26,7 @@ class DrainIT {
     @Test
     void removingAWorkerDuringLongStreamsCutsNone() throws Exception {
         try (GatewayHarness gw = GatewayHarness.start(GatewayHarness.config(SIMS.urls())
+                .with(CaravanFlags.DECISION_HEADERS, "true")
                 .with(CaravanFlags.POLICY_NAME, "round_robin"));
              StreamRecorder client = new StreamRecorder(gw.port())) {
             Worker drained = gw.workers().findByUrl(SIMS.engine(0).url()).orElseThrow();

@@ -43,7 +43,8 @@ class EngineTypesIT {
     static void startGateway() {
         List<String> urls = new ArrayList<>(SGLANG.urls());
         urls.addAll(VLLM.urls());
-        gateway = GatewayHarness.start(GatewayHarness.config(urls).with(CaravanFlags.POLICY_NAME, "round_robin"));
+        gateway = GatewayHarness.start(GatewayHarness.config(urls).with(CaravanFlags.DECISION_HEADERS, "true")
+                .with(CaravanFlags.POLICY_NAME, "round_robin"));
         await().atMost(Duration.ofSeconds(10)).until(() -> gateway.workers().all().stream()
                 .allMatch(w -> w.runtime() != null));
     }

@@ -91,7 +91,8 @@ class HealthCheckIT {
      */
     @Test
     void perWorkerOverridesUnhealthyWorkersAndHealthGenerate() throws Exception {
-        try (GatewayHarness gw = GatewayHarness.start(GatewayHarness.config(List.of(SIMS.urls().get(0))))) {
+        try (GatewayHarness gw = GatewayHarness.start(GatewayHarness.config(List.of(SIMS.urls().get(0)))
+                .with(CaravanFlags.DECISION_HEADERS, "true"))) {
             HttpResponse<String> added = gw.client().postJson("/workers", "{\"url\":\"" + SIMS.urls().get(1)
                     + "\",\"health_check_interval_secs\":1,\"health_failure_threshold\":1,"
                     + "\"health_success_threshold\":1}");

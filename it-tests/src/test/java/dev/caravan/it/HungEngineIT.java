@@ -49,6 +49,7 @@ class HungEngineIT {
     @Test
     void requestsToAHungEngineTimeOutRetryElsewhereAndItsBreakerOpens() throws Exception {
         try (GatewayHarness gw = GatewayHarness.start(GatewayHarness.config(SIMS.urls())
+                .with(CaravanFlags.DECISION_HEADERS, "true")
                 .with(CaravanFlags.POLICY_NAME, "round_robin")
                 .with(CaravanFlags.STREAM_IDLE_TIMEOUT_SECS, "2")
                 .with(CaravanFlags.REQUEST_TIMEOUT_SECS, "30")
@@ -102,6 +103,7 @@ class HungEngineIT {
     @Test
     void nonStreamedRequestsToAHungEngineFailAtTheAttemptLimitRetryElsewhereAndItsBreakerOpens() throws Exception {
         try (GatewayHarness gw = GatewayHarness.start(GatewayHarness.config(SIMS.urls())
+                .with(CaravanFlags.DECISION_HEADERS, "true")
                 .with(CaravanFlags.POLICY_NAME, "round_robin")
                 .with(CaravanFlags.NON_STREAM_ATTEMPT_TIMEOUT_SECS, "2")
                 .with(CaravanFlags.REQUEST_TIMEOUT_SECS, "30")

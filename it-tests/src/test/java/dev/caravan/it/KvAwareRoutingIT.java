@@ -53,7 +53,8 @@ class KvAwareRoutingIT {
 
     @BeforeAll
     static void start() {
-        gateway = GatewayHarness.start(GatewayHarness.config(List.of()).with(CaravanFlags.POLICY_NAME, "kv_aware"));
+        gateway = GatewayHarness.start(GatewayHarness.config(List.of()).with(CaravanFlags.DECISION_HEADERS, "true")
+                .with(CaravanFlags.POLICY_NAME, "kv_aware"));
         KvBeans kv = gateway.gateway().beans().kv();
         index = kv.index();
         for (SimEngine e : SIMS.fleet().engines()) {
@@ -170,7 +171,8 @@ class KvAwareRoutingIT {
      */
     @Test
     void aTokenizerMismatchDrivesParityToZeroAndIsFlagged() {
-        GatewayConfig wrongTokens = GatewayHarness.config(List.of()).with(CaravanFlags.POLICY_NAME, "kv_aware")
+        GatewayConfig wrongTokens = GatewayHarness.config(List.of()).with(CaravanFlags.DECISION_HEADERS, "true")
+                .with(CaravanFlags.POLICY_NAME, "kv_aware")
                 .with(CaravanFlags.KV_CHARS_PER_TOKEN, "3").with(CaravanFlags.KV_HASH_SEED, "1")
                 .with(CaravanFlags.KV_PARITY_EXPIRY_SECS, "1");
         try (GatewayHarness other = GatewayHarness.start(wrongTokens)) {

@@ -58,7 +58,8 @@ class KvDemoModelIT {
             }
         }
         fleet = SimFleet.start(2, KvFixtures.publishing(SimConfig.builder()).tokenizer(model).build());
-        gateway = GatewayHarness.start(GatewayHarness.config(List.of()).with(CaravanFlags.POLICY_NAME, "kv_aware")
+        gateway = GatewayHarness.start(GatewayHarness.config(List.of()).with(CaravanFlags.DECISION_HEADERS, "true")
+                .with(CaravanFlags.POLICY_NAME, "kv_aware")
                 .with(CaravanFlags.KV_TOKENIZER, model.resolve("tokenizer.json").toString()));
         index = gateway.gateway().beans().kv().index();
         for (SimEngine e : fleet.engines()) {

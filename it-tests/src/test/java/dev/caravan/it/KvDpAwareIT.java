@@ -44,7 +44,8 @@ class KvDpAwareIT {
 
     @BeforeEach
     void start() {
-        gateway = GatewayHarness.start(GatewayHarness.config(List.of()).with(CaravanFlags.POLICY_NAME, "kv_aware")
+        gateway = GatewayHarness.start(GatewayHarness.config(List.of()).with(CaravanFlags.DECISION_HEADERS, "true")
+                .with(CaravanFlags.POLICY_NAME, "kv_aware")
                 .with(CaravanFlags.DP_AWARE, "true").with(CaravanFlags.KV_SILENCE_THRESHOLD_SECS, "0"));
         engine = RecordingEngine.start().serverInfo("{\"dp_size\":2}")
                 .respond(200, "{\"choices\":[{\"text\":\"ok\"}]}");

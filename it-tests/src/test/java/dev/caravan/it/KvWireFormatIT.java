@@ -48,7 +48,8 @@ class KvWireFormatIT {
 
     @BeforeAll
     static void start() {
-        gateway = GatewayHarness.start(GatewayHarness.config(List.of()).with(CaravanFlags.POLICY_NAME, "kv_aware")
+        gateway = GatewayHarness.start(GatewayHarness.config(List.of()).with(CaravanFlags.DECISION_HEADERS, "true")
+                .with(CaravanFlags.POLICY_NAME, "kv_aware")
                 .with(CaravanFlags.KV_SILENCE_THRESHOLD_SECS, "0"));
         index = gateway.gateway().beans().kv().index();
     }

@@ -35,7 +35,6 @@ class MetricsIT {
         PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         meters.config().onMeterRegistrationFailed((id, reason) -> REFUSED.add(id.getName() + ": " + reason));
         gateway = GatewayHarness.start(GatewayHarness.config(SIMS.urls())
-                .with(dev.caravan.processors.config.CaravanFlags.DECISION_HEADERS, "false")
                 // SGLang's rule: the shared system prompt makes the later chats hits on one engine
                 .with(dev.caravan.processors.config.CaravanFlags.SGLANG_DEFAULTS, "true"), meters);
     }
@@ -56,7 +55,7 @@ class MetricsIT {
         } else {
             var r = gateway.client().postJson("/v1/chat/completions", GatewayClient.json(body));
             assertThat(r.statusCode()).isEqualTo(200);
-            // --decision-headers false: the decision is in the metrics, not in the response
+            // decision headers are off by default: the decision is in the metrics, not in the response
             assertThat(r.headers().firstValue("X-Caravan-Worker")).isEmpty();
             assertThat(r.headers().firstValue("X-Caravan-Decision")).isEmpty();
             assertThat(r.headers().firstValue("X-Request-Id")).isPresent();

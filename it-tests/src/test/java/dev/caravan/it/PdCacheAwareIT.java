@@ -34,7 +34,7 @@ class PdCacheAwareIT {
 
     @BeforeAll
     static void start() {
-        gateway = GatewayHarness.start(PD.gatewayConfig()
+        gateway = GatewayHarness.start(PD.gatewayConfig().with(CaravanFlags.DECISION_HEADERS, "true")
                 .with(CaravanFlags.PREFILL_POLICY, "cache_aware")
                 .with(CaravanFlags.DECODE_POLICY, "round_robin"));
     }
@@ -101,7 +101,7 @@ class PdCacheAwareIT {
 
     @Test
     void cacheAwareOnBothPoolsKeepsDecodeTenancyApartFromPrefillTenancy() {
-        try (GatewayHarness gw = GatewayHarness.start(PD.gatewayConfig()
+        try (GatewayHarness gw = GatewayHarness.start(PD.gatewayConfig().with(CaravanFlags.DECISION_HEADERS, "true")
                 .with(CaravanFlags.PREFILL_POLICY, "cache_aware")
                 .with(CaravanFlags.DECODE_POLICY, "cache_aware")
                 // SGLang's rule: with two tenants on two engines each carries 1/N of the traffic, which

@@ -30,7 +30,7 @@ class PdRetryIT {
         failingPrefill = RecordingEngine.start().respond(500, "{\"error\":{\"message\":\"prefill crashed\"}}");
         goodPrefill = RecordingEngine.start();
         decode = RecordingEngine.start().respond(200, "{\"text\":\"decoded\",\"meta_info\":{}}");
-        gateway = GatewayHarness.start(GatewayHarness.config(List.of())
+        gateway = GatewayHarness.start(GatewayHarness.config(List.of()).with(CaravanFlags.DECISION_HEADERS, "true")
                 .with(CaravanFlags.PD_DISAGGREGATION, "true")
                 // round robin starts with the first prefill engine, the failing one
                 .with(CaravanFlags.PREFILL_POLICY, "round_robin")
@@ -85,6 +85,7 @@ class PdRetryIT {
     void aRetryableDecodeAnswerIsHeldBackAndRetried() {
         try (RecordingEngine fullDecode = RecordingEngine.start().respond(503, "{\"error\":{\"message\":\"decode full\"}}");
              GatewayHarness gw = GatewayHarness.start(GatewayHarness.config(List.of())
+                     .with(CaravanFlags.DECISION_HEADERS, "true")
                      .with(CaravanFlags.PD_DISAGGREGATION, "true")
                      .with(CaravanFlags.PREFILL, goodPrefill.url() + " 9002")
                      .with(CaravanFlags.DECODE, fullDecode.url())

@@ -23,6 +23,7 @@ import dev.caravan.processors.pd.RelayDecodeProcessor;
 import dev.caravan.sim.Faults;
 import dev.caravan.sim.SimConfig;
 import dev.caravan.sim.SimEngine;
+import dev.caravan.processors.config.CaravanFlags;
 
 /**
  * SGLang-style P/D end to end against simulated prefill and decode engines: the rendezvous works, decode's answer streams
@@ -40,7 +41,7 @@ class PdRoutingIT {
 
     @BeforeAll
     static void start() {
-        gateway = GatewayHarness.start(PD.gatewayConfig());
+        gateway = GatewayHarness.start(PD.gatewayConfig().with(CaravanFlags.DECISION_HEADERS, "true"));
         regular = SimEngine.start(SimConfig.builder().build());
     }
 

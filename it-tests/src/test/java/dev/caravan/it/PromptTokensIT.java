@@ -59,7 +59,8 @@ class PromptTokensIT {
     static void start() throws IOException {
         System.setProperty("ENGINE_CACHE_DIR", Path.of("target/djl-cache").toAbsolutePath().toString());
         fleet = SimFleet.start(2, KvFixtures.publishing(SimConfig.builder()).tokenizer(NEMO).build());
-        gateway = GatewayHarness.start(GatewayHarness.config(List.of()).with(CaravanFlags.POLICY_NAME, "kv_aware")
+        gateway = GatewayHarness.start(GatewayHarness.config(List.of()).with(CaravanFlags.DECISION_HEADERS, "true")
+                .with(CaravanFlags.POLICY_NAME, "kv_aware")
                 .with(CaravanFlags.MODEL_PATH, NEMO.toString()));
         index = gateway.gateway().beans().kv().index();
         local = LocalModel.load(new ModelFiles("mistral_nemo", NEMO, null, null), null, EngineDialect.VLLM,

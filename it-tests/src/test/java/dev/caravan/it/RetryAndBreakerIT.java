@@ -35,7 +35,8 @@ class RetryAndBreakerIT {
     }
 
     private static GatewayConfig config() {
-        return GatewayHarness.config(SIMS.urls()).with(CaravanFlags.POLICY_NAME, "round_robin")
+        return GatewayHarness.config(SIMS.urls()).with(CaravanFlags.DECISION_HEADERS, "true")
+                .with(CaravanFlags.POLICY_NAME, "round_robin")
                 .with(CaravanFlags.CB_FAILURE_THRESHOLD, "3");
     }
 

@@ -15,6 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.caravan.processors.forward.ForwardStreamProcessor;
+import dev.caravan.processors.config.CaravanFlags;
 
 /**
  * The endpoints SGLang's router serves besides chat and completions, through the real gateway to simulated engines:
@@ -31,7 +32,7 @@ class SglangEndpointsIT {
 
     @BeforeAll
     static void startGateway() {
-        gateway = GatewayHarness.start(GatewayHarness.config(SIMS.urls()));
+        gateway = GatewayHarness.start(GatewayHarness.config(SIMS.urls()).with(CaravanFlags.DECISION_HEADERS, "true"));
     }
 
     @AfterAll

@@ -17,6 +17,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import dev.caravan.policies.Worker;
 import dev.caravan.processors.forward.ForwardStreamProcessor;
 import dev.caravan.sim.Faults;
+import dev.caravan.processors.config.CaravanFlags;
 
 /** True streaming through the gateway: SSE chunks pass as produced, disconnects propagate, load is released. */
 class StreamingIT {
@@ -29,7 +30,7 @@ class StreamingIT {
 
     @BeforeAll
     static void startGateway() {
-        gateway = GatewayHarness.start(GatewayHarness.config(SIMS.urls()));
+        gateway = GatewayHarness.start(GatewayHarness.config(SIMS.urls()).with(CaravanFlags.DECISION_HEADERS, "true"));
     }
 
     @AfterAll

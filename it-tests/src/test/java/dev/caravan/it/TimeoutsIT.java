@@ -154,6 +154,7 @@ class TimeoutsIT {
              StalledListener stalled = StalledListener.open();
              GatewayHarness gw = GatewayHarness.start(GatewayHarness.config(List.of(stalled.url(),
                              fleet.urls().get(0)))
+                     .with(CaravanFlags.DECISION_HEADERS, "true")
                      .with(CaravanFlags.POLICY_NAME, "round_robin")
                      .with(CaravanFlags.CONNECT_TIMEOUT_SECS, "1"))) {
             for (int i = 0; i < 4; i++) {

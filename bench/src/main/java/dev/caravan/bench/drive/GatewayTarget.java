@@ -108,7 +108,8 @@ public final class GatewayTarget extends SimFleetTarget {
                 .with(CaravanFlags.PORT, "0")
                 .with(CaravanFlags.PROMETHEUS_PORT, "-1") // N replicas in one JVM; /metrics stays on each --port
                 .with(CaravanFlags.WORKER_URLS, String.join(",", kv ? List.of() : fleet.urls()))
-                .with(CaravanFlags.POLICY_NAME, spec.policy());
+                .with(CaravanFlags.POLICY_NAME, spec.policy())
+                .with(CaravanFlags.DECISION_HEADERS, "true"); // the report counts branches by X-Caravan-Decision
         settings.put("policy", spec.policy());
         config = scaled(config, spec, CaravanFlags.EVICTION_INTERVAL, timeScale);
         config = scaled(config, spec, CaravanFlags.LOAD_CHECK_INTERVAL, timeScale);

@@ -94,7 +94,8 @@ public final class TreeCalibrationMeasure {
         SimConfig sim = SimConfig.builder().kvEventsEndpoint(KvFixtures.EPHEMERAL).kvReplayEndpoint(KvFixtures.EPHEMERAL)
                 .kvCapacityTokens(capacity).timeScale(timeScale).defaultMaxTokens(2).build();
         try (SimFleet fleet = SimFleet.start(engines, sim)) {
-            GatewayConfig config = GatewayHarness.config(List.of()).with(CaravanFlags.POLICY_NAME, "cache_aware")
+            GatewayConfig config = GatewayHarness.config(List.of()).with(CaravanFlags.DECISION_HEADERS, "true")
+                    .with(CaravanFlags.POLICY_NAME, "cache_aware")
                     .with(CaravanFlags.EVICTION_INTERVAL, "1").with(CaravanFlags.MAX_TREE_SIZE, s.maxTreeSize)
                     .with(CaravanFlags.KV_CALIBRATE_TREE, Boolean.toString(s.calibrate));
             try (GatewayHarness gw = GatewayHarness.start(config)) {

@@ -146,7 +146,8 @@ public final class CaravanFlags {
     public static final CaravanFlag DECISION_HEADERS = row("--decision-headers", "caravan.decision-headers",
             BOOLEAN, SERVER)
             .defaultValue(GatewayConfig.DEFAULT_DECISION_HEADERS)
-            .describe("Add X-Caravan-Worker and X-Caravan-Decision (policy:branch) to inference responses.");
+            .describe("Add X-Caravan-Worker (the engine's URL) and X-Caravan-Decision (policy:branch) to inference "
+                    + "responses: for tests, demos and trusted clients, since they show clients the engines' addresses.");
     public static final CaravanFlag SERVER_EVENT_LOOPS = row("--server-event-loops", "caravan.server-event-loops",
             INT, SERVER)
             .defaultValue(GatewayConfig.DEFAULT_SERVER_EVENT_LOOPS).range(0, 256)
