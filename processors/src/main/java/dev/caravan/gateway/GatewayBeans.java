@@ -58,6 +58,7 @@ import dev.caravan.processors.http.CorsPolicy;
 import dev.caravan.processors.http.GatewayHttpServer;
 import dev.caravan.processors.http.MetricsHttpServer;
 import dev.caravan.processors.metrics.GatewayMetrics;
+import dev.caravan.processors.metrics.CheckMetricsAccessProcessor;
 import dev.caravan.processors.metrics.ScrapeMetricsProcessor;
 import dev.caravan.processors.request.CheckApiKeyProcessor;
 import dev.caravan.processors.request.ExtractRoutingTextProcessor;
@@ -218,6 +219,9 @@ public final class GatewayBeans implements AutoCloseable {
         beans.put(BeanNames.LIST_WORKER_URLS, new ListWorkerUrlsProcessor(workers));
         boolean prefillDecode = discoversPrefillDecode(config) || PdBeans.enabled(config);
         health = HealthBeans.define(config, vertx, workers, prefillDecode, reliability, kv.settings(), http, beans);
+        beans.put(BeanNames.CHECK_METRICS_ACCESS, new CheckMetricsAccessProcessor(
+                CheckMetricsAccessProcessor.GUARDED.equals(config.get(CaravanFlags.PORT_METRICS)),
+                config.adminApiKey(), apiKey));
         beans.put(BeanNames.SCRAPE_METRICS, scrape);
         // control plane (control.camel.yaml, admin fan-outs)
         beans.put(BeanNames.PLAN_LIST_MODELS, new PlanControlCallsProcessor(workers, Scope.HEALTHY, "GET",

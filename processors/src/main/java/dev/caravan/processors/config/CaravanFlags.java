@@ -36,6 +36,7 @@ import dev.caravan.processors.health.EventLoopsHealthCheck;
 import dev.caravan.processors.health.HealthConfig;
 import dev.caravan.tokens.HfTokenizer;
 import dev.caravan.processors.kv.KvSettings;
+import dev.caravan.processors.metrics.CheckMetricsAccessProcessor;
 import dev.caravan.processors.pd.PdConfig;
 import dev.caravan.processors.pd.PdMode;
 import dev.caravan.processors.quality.DecisionQualityConfig;
@@ -127,7 +128,8 @@ public final class CaravanFlags {
             .describe("Address the gateway's HTTP server binds.");
     public static final CaravanFlag PORT = row("--port", "caravan.port", INT, SERVER)
             .defaultValue(GatewayConfig.DEFAULT_PORT).range(0, 65535)
-            .describe("Port of the gateway's HTTP server (inference, admin API and /metrics); 0 picks a free one.");
+            .describe("Port of the gateway's HTTP server (inference, admin API, and /metrics as --port-metrics says); "
+                    + "0 picks a free one.");
     public static final CaravanFlag MAX_PAYLOAD_SIZE = row("--max-payload-size", "caravan.max-payload-size",
             LONG, SERVER)
             .defaultValue(GatewayConfig.DEFAULT_MAX_PAYLOAD_SIZE).min(1)
@@ -782,12 +784,20 @@ public final class CaravanFlags {
     public static final CaravanFlag PROMETHEUS_PORT = row("--prometheus-port", "caravan.prometheus.port", INT,
             OBSERVABILITY)
             .defaultValue(GatewayConfig.DEFAULT_PROMETHEUS_PORT).special("-1", "none").range(0, 65535)
-            .describe("Port of the metrics listener (GET /metrics in Prometheus text), apart from --port, which keeps "
-                    + "/metrics too; 0 picks a free one; -1: no metrics listener.");
+            .describe("Port of the metrics listener (GET /metrics in Prometheus text, every series, no key: the scrape "
+                    + "target, to be reachable by the monitoring system only); 0 picks a free one; -1: no metrics "
+                    + "listener.");
     public static final CaravanFlag PROMETHEUS_HOST = row("--prometheus-host", "caravan.prometheus.host", STRING,
             OBSERVABILITY)
             .defaultValue(GatewayConfig.DEFAULT_PROMETHEUS_HOST)
             .describe("Address the metrics listener binds.");
+    public static final CaravanFlag PORT_METRICS = row("--port-metrics", "caravan.port-metrics", STRING,
+            OBSERVABILITY)
+            .defaultValue(CheckMetricsAccessProcessor.GUARDED)
+            .oneOf(CheckMetricsAccessProcessor.GUARDED, CheckMetricsAccessProcessor.OFF)
+            .describe("GET /metrics on --port (SGLang serves metrics only on the metrics listener): 'guarded' (with "
+                    + "--admin-api-key or --api-key the scrape must send one of them, else 401; per-tenant series are "
+                    + "left out) or 'off' (404). The metrics listener serves every series, without a key.");
     public static final CaravanFlag PROMETHEUS_DURATION_BUCKETS = row("--prometheus-duration-buckets",
             "caravan.prometheus.duration-buckets", LIST, OBSERVABILITY)
             .pattern("\\d+(\\.\\d+)?([eE][-+]?\\d+)?", "positive numbers of seconds")
