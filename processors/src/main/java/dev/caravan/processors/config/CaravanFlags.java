@@ -706,8 +706,9 @@ public final class CaravanFlags {
             .defaultValue(SYNC_DEFAULT_PORT).range(0, 65535)
             .describe("Port of this replica's sync member; 0 picks a free one (tests).");
     public static final CaravanFlag SYNC_HOST = row("--sync-host", "caravan.sync.host", STRING, SYNC)
-            .describe("Address the sync member binds and announces to its peers (unset: Hazelcast picks one). The "
-                    + "sync port has no TLS and no authentication: keep it on a network only replicas reach.");
+            .describe("Address the sync member binds and announces to its peers (unset: every interface, announcing "
+                    + "one Hazelcast picks). The sync port has no TLS and no authentication: keep it on a network only "
+                    + "replicas reach; any address but a loopback one needs --sync-secret.");
     public static final CaravanFlag SYNC_PUBLIC_ADDRESS = row("--sync-public-address", "caravan.sync.public-address",
             STRING, SYNC)
             .describe("host:port peers dial to reach this member when it differs from --sync-host:--sync-port (NAT, "
@@ -731,7 +732,13 @@ public final class CaravanFlags {
     public static final CaravanFlag SYNC_SECRET = row("--sync-secret", "caravan.sync.secret", STRING, SYNC)
             .describe("Key of the prefix and routing-key hashes replicas exchange; the same on every replica (in "
                     + "Kubernetes from a Secret, CARAVAN_SYNC_SECRET). Unset: keyed by the cluster name, which keeps "
-                    + "no prompt unguessable (warned at start).");
+                    + "no prompt unguessable, so the start fails unless --sync-host is a loopback address or "
+                    + "--sync-allow-no-secret is given.");
+    public static final CaravanFlag SYNC_ALLOW_NO_SECRET = row("--sync-allow-no-secret",
+            "caravan.sync.allow-no-secret", SWITCH, SYNC)
+            .defaultValue(false)
+            .describe("Start a sync member without --sync-secret on a non-loopback --sync-host (or none): anyone who "
+                    + "reaches its port can then confirm a guessed prompt (warned at start).");
 
     // ---- Prompt tokens (docs/tokens.md) ------------------------------------------------------------------------------
     public static final CaravanFlag MODEL_PATH = row("--model-path", "caravan.tokens.model-path", LIST, TOKENS)
