@@ -95,7 +95,8 @@ public final class DemoMain {
         Integer requestedEngines = null;
         int gateways = 1;
         boolean pd = false;
-        List<String> gatewayArgs = new ArrayList<>(List.of("--host", DEMO_HOST));
+        // the banner's curl examples show X-Caravan-Worker and X-Caravan-Decision: on for the demo (off by default)
+        List<String> gatewayArgs = new ArrayList<>(List.of("--host", DEMO_HOST, "--decision-headers", "true"));
         for (int i = 0; i < args.length; i++) {
             if (args[i].equals("--engines") && i + 1 < args.length) {
                 requestedEngines = Integer.parseInt(args[++i]);

@@ -34,6 +34,9 @@ import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServiceAccount;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyIngressRule;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyPeer;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
@@ -47,11 +50,13 @@ import dev.caravan.policies.WorkerRole;
 import dev.caravan.processors.config.CaravanFlag;
 import dev.caravan.processors.config.CoreFlags;
 import dev.caravan.processors.config.GatewayConfig;
+import dev.caravan.processors.metrics.CheckMetricsAccessProcessor;
 import dev.caravan.kubernetes.DiscoveredWorker;
 import dev.caravan.kubernetes.DiscoveryBeans;
 import dev.caravan.kubernetes.DiscoveryConfig;
 import dev.caravan.kubernetes.PodClassifier;
 import dev.caravan.kubernetes.PodVerdict;
+import dev.caravan.processors.metrics.MetricsFeature;
 import dev.caravan.sync.SyncConfig;
 
 /**
@@ -68,7 +73,7 @@ import dev.caravan.sync.SyncConfig;
 class KubernetesManifestsTest {
 
     private static final Path K8S = Path.of("..", "config", "k8s");
-    /** The built-in routes: the routes module's folder holds every one, the optional modules' too. */
+    /** The built-in routes (module caravan-routes): the gateway's, the Kubernetes and sync modules'. */
     private static final List<Path> ROUTES = List.of(Path.of("..", "routes"));
     private static final KubernetesSerialization YAML = new KubernetesSerialization();
     private static final String CONFIG_MOUNT = "/etc/caravan";
@@ -305,7 +310,7 @@ class KubernetesManifestsTest {
 
     /**
      * The replicas sync with Kubernetes discovery: the ConfigMap's sync settings pass the gateway's validation and the
-     * sync module's own rule, name the headless service of gateway-sync.yaml, and listen on the port that service and
+     * sync module's own rules, name the headless service of gateway-sync.yaml, and listen on the port that service and
      * the NetworkPolicy open, declared on the container; no static member list, no multicast.
      */
     @Test
@@ -334,17 +339,68 @@ class KubernetesManifestsTest {
         assertThat(sync.getSpec().getPorts().get(0).getPort()).isEqualTo(CoreFlags.SYNC_DEFAULT_PORT);
         Map<String, String> gatewayPods = Map.of("app.kubernetes.io/name", "caravan");
         assertThat(sync.getSpec().getSelector()).isEqualTo(gatewayPods);
-        io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy policy = one("gateway-sync.yaml",
-                io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy.class);
+        NetworkPolicy policy = networkPolicy();
         assertThat(policy.getSpec().getPodSelector().getMatchLabels()).isEqualTo(gatewayPods);
-        var syncRule = policy.getSpec().getIngress().stream()
-                .filter(r -> r.getPorts().stream().anyMatch(p -> p.getPort().getIntVal() == CoreFlags.SYNC_DEFAULT_PORT))
-                .toList();
-        assertThat(syncRule).hasSize(1);
-        assertThat(syncRule.get(0).getFrom()).hasSize(1);
-        assertThat(syncRule.get(0).getFrom().get(0).getPodSelector().getMatchLabels()).isEqualTo(gatewayPods);
+        NetworkPolicyPeer peer = onlyPeer(policy, CoreFlags.SYNC_DEFAULT_PORT);
+        assertThat(peer.getPodSelector().getMatchLabels()).isEqualTo(gatewayPods);
+        assertThat(peer.getNamespaceSelector()).isNull();
         Role role = one("gateway-sync.yaml", Role.class);
         assertThat(role.getRules()).allSatisfy(r -> assertThat(r.getVerbs()).containsExactly("get", "list"));
+    }
+
+    private static NetworkPolicy networkPolicy() throws IOException {
+        NetworkPolicy policy = one("gateway-network-policy.yaml", NetworkPolicy.class);
+        assertThat(policy.getSpec().getPolicyTypes()).containsExactly("Ingress");
+        return policy;
+    }
+
+    /** The rules that open {@code port}: exactly one, and the one peer it admits. */
+    private static NetworkPolicyPeer onlyPeer(NetworkPolicy policy, int port) {
+        List<NetworkPolicyIngressRule> rules = rulesFor(policy, port);
+        assertThat(rules).as("rules opening " + port).hasSize(1);
+        assertThat(rules.get(0).getFrom()).as("peers of " + port).hasSize(1);
+        return rules.get(0).getFrom().get(0);
+    }
+
+    private static List<NetworkPolicyIngressRule> rulesFor(NetworkPolicy policy, int port) {
+        return policy.getSpec().getIngress().stream()
+                .filter(r -> r.getPorts().stream().anyMatch(p -> p.getPort().getIntVal() == port)).toList();
+    }
+
+    /**
+     * Prometheus scrapes the metrics listener, not the gateway's port: the pod's scrape annotations name the port the
+     * gateway's configuration gives the listener, declared on the container, and the NetworkPolicy admits only the
+     * monitoring namespace to it; the client port is open to everyone, and its /metrics needs the keys the gateway
+     * has.
+     */
+    @Test
+    void prometheusScrapesTheMetricsListenerWhichOnlyTheMonitoringNamespaceReaches() throws IOException {
+        GatewayConfig config = gatewayConfig("llm");
+        int metricsPort = config.getInt(MetricsFeature.PROMETHEUS_PORT);
+        assertThat(metricsPort).isEqualTo(29000).isNotEqualTo(config.port());
+        Deployment gateway = one("gateway-deployment.yaml", Deployment.class);
+        assertThat(gateway.getSpec().getTemplate().getMetadata().getAnnotations())
+                .containsEntry("prometheus.io/scrape", "true")
+                .containsEntry("prometheus.io/port", Integer.toString(metricsPort))
+                .containsEntry("prometheus.io/path", "/metrics");
+        assertThat(port(container(gateway), "metrics")).isEqualTo(metricsPort);
+
+        NetworkPolicy policy = networkPolicy();
+        NetworkPolicyPeer scraper = onlyPeer(policy, metricsPort);
+        assertThat(scraper.getNamespaceSelector().getMatchLabels())
+                .isEqualTo(Map.of("kubernetes.io/metadata.name", "monitoring"));
+        assertThat(scraper.getPodSelector()).isNull();
+        List<NetworkPolicyIngressRule> clients = rulesFor(policy, config.port());
+        assertThat(clients).as("rules opening " + config.port()).singleElement()
+                .satisfies(r -> assertThat(r.getFrom()).as("every client").isEmpty());
+        assertThat(policy.getSpec().getIngress()).as("every rule names its ports")
+                .allSatisfy(r -> assertThat(r.getPorts()).isNotEmpty());
+        assertThat(policy.getSpec().getIngress().stream().flatMap(r -> r.getPorts().stream())
+                .map(p -> p.getPort().getIntVal()))
+                .containsExactlyInAnyOrder(config.port(), metricsPort, CoreFlags.SYNC_DEFAULT_PORT);
+
+        assertThat(config.get(MetricsFeature.PORT_METRICS)).isEqualTo(CheckMetricsAccessProcessor.GUARDED);
+        assertThat(config.apiKey()).as("the http port's /metrics is behind a key").isNotNull();
     }
 
     @Test

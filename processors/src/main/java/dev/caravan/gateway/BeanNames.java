@@ -71,6 +71,7 @@ public final class BeanNames {
     public static final String CHECK_LIVENESS = "checkLiveness";
     /** The gateway's checks in Camel's health-check registry ({@code GatewayHealthChecks}). */
     public static final String GATEWAY_HEALTH_CHECKS = "gatewayHealthChecks";
+    public static final String CHECK_METRICS_ACCESS = "checkMetricsAccess";
     public static final String SCRAPE_METRICS = "scrapeMetrics";
     public static final String PLAN_HEALTH_GENERATE = "planHealthGenerate";
     public static final String SUMMARIZE_HEALTH_GENERATE = "summarizeHealthGenerate";

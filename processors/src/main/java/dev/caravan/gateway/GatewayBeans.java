@@ -59,13 +59,14 @@ import dev.caravan.processors.forward.ForwardFeature;
 import dev.caravan.processors.forward.ForwardStreamProcessor;
 import dev.caravan.processors.forward.UpstreamClient;
 import dev.caravan.processors.health.GatewayHealthChecks;
+import dev.caravan.processors.metrics.CheckMetricsAccessProcessor;
 import dev.caravan.processors.metrics.GatewayMetrics;
+import dev.caravan.processors.metrics.MetricsFeature;
 import dev.caravan.processors.metrics.ScrapeMetricsProcessor;
 import dev.caravan.processors.quality.ShadowPolicies;
 import dev.caravan.processors.request.CheckApiKeyProcessor;
 import dev.caravan.processors.request.ExtractRoutingTextProcessor;
 import dev.caravan.processors.request.ParseRequestProcessor;
-import dev.caravan.processors.quality.ShadowPolicies;
 import dev.caravan.processors.request.RequestFeature;
 import dev.caravan.processors.routing.PolicyRegistry;
 import dev.caravan.processors.routing.SelectWorkerProcessor;
@@ -227,6 +228,9 @@ public final class GatewayBeans implements AutoCloseable {
         beans.put(BeanNames.LIST_WORKER_URLS, new ListWorkerUrlsProcessor(workers));
         boolean prefillDecode = discoversPrefillDecode(config) || PdBeans.enabled(config);
         health = HealthBeans.define(config, vertx, workers, prefillDecode, reliability, kv.settings(), http, beans);
+        beans.put(BeanNames.CHECK_METRICS_ACCESS, new CheckMetricsAccessProcessor(
+                CheckMetricsAccessProcessor.GUARDED.equals(config.get(MetricsFeature.PORT_METRICS)),
+                config.adminApiKey(), apiKey));
         beans.put(BeanNames.SCRAPE_METRICS, scrape);
         // control plane (control.camel.yaml, admin fan-outs)
         beans.put(BeanNames.PLAN_LIST_MODELS, new PlanControlCallsProcessor(workers, Scope.HEALTHY, "GET",

@@ -56,6 +56,7 @@ final class ObservabilityBeans {
             throw new IllegalArgumentException("--prometheus-port " + port + " must differ from --port (the gateway's "
                     + "port serves /metrics too; -1 turns the metrics listener off)");
         }
+        // every series, per-tenant ones included: the scrape target, reachable by the monitoring system only
         return new MetricsHttpServer(vertx, config.get(MetricsFeature.PROMETHEUS_HOST), port, scrape::scrape);
     }
 }

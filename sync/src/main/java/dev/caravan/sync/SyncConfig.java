@@ -1,5 +1,7 @@
 package dev.caravan.sync;
 
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 
@@ -8,7 +10,8 @@ import dev.caravan.processors.config.GatewayConfig;
 
 /**
  * The replica-sync settings, from the flag table's {@code Replica sync} rows (each row checked its own value; this
- * record checks the rule that spans them).
+ * record checks the rules that span them: a member list or Kubernetes discovery, and a secret unless the member binds a
+ * loopback address or the operator allows it).
  *
  * @param members             static member list ({@code host:port}), empty with Kubernetes discovery
  * @param port                this member's port, 0 for a free one
@@ -18,10 +21,12 @@ import dev.caravan.processors.config.GatewayConfig;
  * @param kubernetesNamespace namespace of the discovery service, or null for the pod's own
  * @param kubernetesService   the headless service whose endpoints are the replicas
  * @param clusterName         members join only their own cluster name
- * @param secret              the key of shared hashes, or null (then keyed by the cluster name)
+ * @param secret              the key of shared hashes, or null (then keyed by the cluster name; allowed only on a
+ *                            loopback {@code host} or with {@code allowNoSecret})
+ * @param allowNoSecret       {@code --sync-allow-no-secret}: no secret on a non-loopback address is the operator's choice
  */
 public record SyncConfig(List<String> members, int port, String host, String publicAddress, boolean kubernetes, String kubernetesNamespace,
-        String kubernetesService, String clusterName, String secret) {
+        String kubernetesService, String clusterName, String secret, boolean allowNoSecret) {
 
     public SyncConfig {
         members = List.copyOf(members);
@@ -40,6 +45,26 @@ public record SyncConfig(List<String> members, int port, String host, String pub
         publicAddress = blankToNull(publicAddress);
         kubernetesNamespace = blankToNull(kubernetesNamespace);
         secret = blankToNull(secret);
+        if (secret == null && !allowNoSecret && !loopback(host)) {
+            throw new IllegalArgumentException(CoreFlags.SYNC_MODE.flag() + " " + CoreFlags.SYNC_HAZELCAST
+                    + " binds " + (host == null ? "every interface (" + CoreFlags.SYNC_HOST.flag() + " unset)"
+                            : CoreFlags.SYNC_HOST.flag() + " " + host)
+                    + " without " + CoreFlags.SYNC_SECRET.flag() + ", so anyone who reaches the sync port can "
+                    + "confirm a guessed prompt: set " + CoreFlags.SYNC_SECRET.flag() + " on every replica, a "
+                    + "loopback " + CoreFlags.SYNC_HOST.flag() + ", or " + CoreFlags.SYNC_ALLOW_NO_SECRET.flag());
+        }
+    }
+
+    /** Whether {@code host} is a loopback address (a name is resolved; one that does not resolve is not). */
+    private static boolean loopback(String host) {
+        if (host == null) {
+            return false;
+        }
+        try {
+            return InetAddress.getByName(host).isLoopbackAddress();
+        } catch (UnknownHostException e) {
+            return false;
+        }
     }
 
     private static String blankToNull(String s) {
@@ -52,7 +77,8 @@ public record SyncConfig(List<String> members, int port, String host, String pub
                 config.get(CoreFlags.SYNC_HOST), config.get(CoreFlags.SYNC_PUBLIC_ADDRESS),
                 config.getBoolean(CoreFlags.SYNC_KUBERNETES),
                 config.get(CoreFlags.SYNC_KUBERNETES_NAMESPACE), config.get(CoreFlags.SYNC_KUBERNETES_SERVICE),
-                config.get(CoreFlags.SYNC_CLUSTER_NAME), config.get(CoreFlags.SYNC_SECRET));
+                config.get(CoreFlags.SYNC_CLUSTER_NAME), config.get(CoreFlags.SYNC_SECRET),
+                config.getBoolean(CoreFlags.SYNC_ALLOW_NO_SECRET));
     }
 
     /** True when no secret was given: the hashes are keyed by the cluster name only. */

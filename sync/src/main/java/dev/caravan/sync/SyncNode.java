@@ -107,9 +107,10 @@ final class SyncNode implements AutoCloseable {
         });
         LOG.info("Sync: member {} at {} joined cluster '{}' of {} member(s)", origin, local.getAddress(),
                 config.clusterName(), instance.getCluster().getMembers().size());
-        if (config.keyedByClusterName()) {
-            LOG.warn("Sync: no --sync-secret; prefix hashes are keyed by the cluster name, so anyone who can read the "
-                    + "sync port can confirm a guessed prompt. Set --sync-secret (CARAVAN_SYNC_SECRET) on every replica.");
+        if (config.keyedByClusterName() && config.allowNoSecret()) {
+            LOG.warn("Sync: no --sync-secret (--sync-allow-no-secret); prefix hashes are keyed by the cluster name, so "
+                    + "anyone who can read the sync port can confirm a guessed prompt. Set --sync-secret "
+                    + "(CARAVAN_SYNC_SECRET) on every replica.");
         }
         // partitions assigned and the sessions map created now, not by a request's first claim (which waits at most
         // HazelcastSessionStore.CLAIM_TIMEOUT_MS before this replica decides alone)

@@ -113,7 +113,8 @@ public final class GatewayTarget extends SimFleetTarget {
                 .with(CoreFlags.PORT, "0")
                 .with(MetricsFeature.PROMETHEUS_PORT, "-1") // N replicas in one JVM; /metrics stays on each --port
                 .with(CoreFlags.WORKER_URLS, String.join(",", kv ? List.of() : fleet.urls()))
-                .with(CoreFlags.POLICY_NAME, spec.policy());
+                .with(CoreFlags.POLICY_NAME, spec.policy())
+                .with(CoreFlags.DECISION_HEADERS, "true"); // the report counts branches by X-Caravan-Decision
         settings.put("policy", spec.policy());
         config = scaled(config, spec, RoutingFeature.EVICTION_INTERVAL, timeScale);
         config = scaled(config, spec, CoreFlags.LOAD_CHECK_INTERVAL, timeScale);

@@ -96,7 +96,8 @@ public final class TreeCalibrationMeasure {
         SimConfig sim = SimConfig.builder().kvEventsEndpoint(KvFixtures.EPHEMERAL).kvReplayEndpoint(KvFixtures.EPHEMERAL)
                 .kvCapacityTokens(capacity).timeScale(timeScale).defaultMaxTokens(2).build();
         try (SimFleet fleet = SimFleet.start(engines, sim)) {
-            GatewayConfig config = GatewayHarness.config(List.of()).with(CoreFlags.POLICY_NAME, "cache_aware")
+            GatewayConfig config = GatewayHarness.config(List.of()).with(CoreFlags.DECISION_HEADERS, "true")
+                    .with(CoreFlags.POLICY_NAME, "cache_aware")
                     .with(RoutingFeature.EVICTION_INTERVAL, "1").with(RoutingFeature.MAX_TREE_SIZE, s.maxTreeSize)
                     .with(KvFeature.KV_CALIBRATE_TREE, Boolean.toString(s.calibrate));
             try (GatewayHarness gw = GatewayHarness.start(config)) {

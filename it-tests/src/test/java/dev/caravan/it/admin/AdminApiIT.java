@@ -37,7 +37,7 @@ class AdminApiIT {
 
     @BeforeAll
     static void start() {
-        gateway = GatewayHarness.start(GatewayHarness.config(List.of())
+        gateway = GatewayHarness.start(GatewayHarness.config(List.of()).with(CoreFlags.DECISION_HEADERS, "true")
                 .with(CoreFlags.POLICY_NAME, "round_robin")
                 .with(CoreFlags.LOAD_CHECK_INTERVAL, "1"));
     }

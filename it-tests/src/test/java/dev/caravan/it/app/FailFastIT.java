@@ -65,6 +65,28 @@ class FailFastIT {
     }
 
     @Test
+    void caravanRunWithASyncMemberOnEveryInterfaceAndNoSecretExitsWithOneClearLine() throws Exception {
+        Path output = dir.resolve("sync.out");
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Process run = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
+                "dev.caravan.app.CaravanCli", "run", "--host", "127.0.0.1", "--port", "0", "--prometheus-port", "-1",
+                "--sync", "hazelcast", "--sync-host", "0.0.0.0", "--sync-members", "127.0.0.1:5701")
+                .redirectErrorStream(true).redirectOutput(output.toFile()).start();
+        boolean exited = run.waitFor(30, TimeUnit.SECONDS);
+        if (!exited) {
+            run.destroyForcibly().waitFor();
+        }
+        List<String> lines = Files.readAllLines(output, StandardCharsets.UTF_8);
+
+        assertThat(exited).as("exited within 30 s").isTrue();
+        assertThat(run.exitValue()).isEqualTo(2);
+        assertThat(lines).containsOnlyOnce("caravan run: --sync hazelcast binds --sync-host 0.0.0.0 without "
+                + "--sync-secret, so anyone who reaches the sync port can confirm a guessed prompt: set --sync-secret "
+                + "on every replica, a loopback --sync-host, or --sync-allow-no-secret");
+        assertThat(String.join("\n", lines)).doesNotContain("listening on").doesNotContain("joined cluster");
+    }
+
+    @Test
     void thePortTakenAfterTheQuickCheckStillFailsTheStart() throws Exception {
         try (ServerSocket taken = takePort()) {
             Main main = GatewayMain.create(GatewayConfig.defaults().with(CoreFlags.HOST, "127.0.0.1")

@@ -26,7 +26,6 @@ import dev.caravan.processors.config.CoreFlags;
 import dev.caravan.processors.config.GatewayConfig;
 import dev.caravan.processors.forward.ForwardStreamProcessor;
 import dev.caravan.processors.kv.KvFeature;
-import dev.caravan.policies.kv.BlockKeys;
 import dev.caravan.policies.text.PseudoTokenizer;
 import dev.caravan.sim.SimConfig;
 import dev.caravan.sim.SimEngine;
@@ -58,7 +57,8 @@ class KvAwareRoutingIT {
 
     @BeforeAll
     static void start() {
-        gateway = GatewayHarness.start(GatewayHarness.config(List.of()).with(CoreFlags.POLICY_NAME, "kv_aware"));
+        gateway = GatewayHarness.start(GatewayHarness.config(List.of()).with(CoreFlags.DECISION_HEADERS, "true")
+                .with(CoreFlags.POLICY_NAME, "kv_aware"));
         KvBeans kv = gateway.gateway().beans().kv();
         index = kv.index();
         for (SimEngine e : SIMS.fleet().engines()) {
@@ -156,7 +156,8 @@ class KvAwareRoutingIT {
      */
     @Test
     void aTokenizerMismatchDrivesParityToZeroAndIsFlagged() {
-        GatewayConfig wrongTokens = GatewayHarness.config(List.of()).with(CoreFlags.POLICY_NAME, "kv_aware")
+        GatewayConfig wrongTokens = GatewayHarness.config(List.of()).with(CoreFlags.DECISION_HEADERS, "true")
+                .with(CoreFlags.POLICY_NAME, "kv_aware")
                 .with(KvFeature.KV_CHARS_PER_TOKEN, "3").with(KvFeature.KV_HASH_SEED, "1")
                 .with(KvFeature.KV_PARITY_EXPIRY_SECS, "1");
         try (GatewayHarness other = GatewayHarness.start(wrongTokens)) {

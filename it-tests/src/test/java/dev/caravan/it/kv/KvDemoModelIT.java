@@ -62,7 +62,8 @@ class KvDemoModelIT {
             }
         }
         fleet = SimFleet.start(2, KvFixtures.publishing(SimConfig.builder()).tokenizer(model).build());
-        gateway = GatewayHarness.start(GatewayHarness.config(List.of()).with(CoreFlags.POLICY_NAME, "kv_aware")
+        gateway = GatewayHarness.start(GatewayHarness.config(List.of()).with(CoreFlags.DECISION_HEADERS, "true")
+                .with(CoreFlags.POLICY_NAME, "kv_aware")
                 .with(KvFeature.KV_TOKENIZER, model.resolve("tokenizer.json").toString()));
         index = gateway.gateway().beans().kv().index();
         for (SimEngine e : fleet.engines()) {

@@ -50,7 +50,8 @@ class KvDpAwareIT {
 
     @BeforeEach
     void start() {
-        gateway = GatewayHarness.start(GatewayHarness.config(List.of()).with(CoreFlags.POLICY_NAME, "kv_aware")
+        gateway = GatewayHarness.start(GatewayHarness.config(List.of()).with(CoreFlags.DECISION_HEADERS, "true")
+                .with(CoreFlags.POLICY_NAME, "kv_aware")
                 .with(EngineApiFeature.DP_AWARE, "true").with(KvFeature.KV_SILENCE_THRESHOLD_SECS, "0"));
         engine = RecordingEngine.start().serverInfo("{\"dp_size\":2}")
                 .respond(200, "{\"choices\":[{\"text\":\"ok\"}]}");

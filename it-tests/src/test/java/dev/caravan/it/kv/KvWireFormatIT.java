@@ -54,7 +54,8 @@ class KvWireFormatIT {
 
     @BeforeAll
     static void start() {
-        gateway = GatewayHarness.start(GatewayHarness.config(List.of()).with(CoreFlags.POLICY_NAME, "kv_aware")
+        gateway = GatewayHarness.start(GatewayHarness.config(List.of()).with(CoreFlags.DECISION_HEADERS, "true")
+                .with(CoreFlags.POLICY_NAME, "kv_aware")
                 .with(KvFeature.KV_SILENCE_THRESHOLD_SECS, "0"));
         index = gateway.gateway().beans().kv().index();
     }

@@ -50,7 +50,7 @@ class DecisionQualityIT {
 
     @BeforeAll
     static void start() {
-        gateway = GatewayHarness.start(GatewayHarness.config(List.of())
+        gateway = GatewayHarness.start(GatewayHarness.config(List.of()).with(CoreFlags.DECISION_HEADERS, "true")
                 .with(CoreFlags.POLICY_NAME, "kv_aware")
                 .with(QualityFeature.DECISION_QUALITY, "true")
                 .with(QualityFeature.DECISION_QUALITY_WINDOW, "1")
@@ -178,6 +178,7 @@ class DecisionQualityIT {
     @Test
     void cacheAwareWithoutKvEventsIsScoredByItsTree() {
         try (GatewayHarness tree = GatewayHarness.start(GatewayHarness.config(SIMS.urls())
+                .with(CoreFlags.DECISION_HEADERS, "true")
                 .with(QualityFeature.DECISION_QUALITY, "true"))) {
             List<Map<String, Object>> conversation = new ArrayList<>();
             conversation.add(Map.of("role", "system", "content", "You map caravan routes. ".repeat(20)));
@@ -210,6 +211,7 @@ class DecisionQualityIT {
     @Test
     void kvAwareFallsBackToTheTreeWhileItsParityIsDegraded() {
         try (GatewayHarness wrong = GatewayHarness.start(GatewayHarness.config(List.of())
+                .with(CoreFlags.DECISION_HEADERS, "true")
                 .with(CoreFlags.POLICY_NAME, "kv_aware").with(KvFeature.KV_CHARS_PER_TOKEN, "3")
                 .with(KvFeature.KV_PARITY_EXPIRY_SECS, "1").with(KvFeature.KV_PARITY_FALLBACK, "true"))) {
             KvFixtures.register(wrong.client(), SIMS.engine(0), SIMS.model());

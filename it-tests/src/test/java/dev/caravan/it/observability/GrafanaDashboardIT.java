@@ -32,7 +32,7 @@ import dev.caravan.sim.SimEngine;
 
 /**
  * {@code config/grafana/caravan-dashboard.json}: every panel's every query names metrics, and every metric it names is
- * one a running gateway exports — scraped from its {@code /metrics} after traffic that exercises what the panels show
+ * one a running gateway exports — scraped from its metrics listener, as Prometheus does, after traffic that exercises what the panels show
  * (engine cache hits, a failing worker that is retried and tripped, KV-event subscriptions, health probes).
  */
 class GrafanaDashboardIT {
@@ -153,7 +153,9 @@ class GrafanaDashboardIT {
                 await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(250)).untilAsserted(() -> {
                     KvFixtures.complete(gw.url(), SIMS.model(), KvFixtures.prompt("dash", 2));
                     gw.client().get("/no/such/path");
-                    Map<String, Set<String>> exported = exported(gw.client().get("/metrics").body());
+                    // what Prometheus scrapes: the metrics listener
+                    Map<String, Set<String>> exported = exported(new GatewayClient("http://127.0.0.1:"
+                            + gw.gateway().metricsPort()).get("/metrics").body());
                     Set<String> missing = new TreeSet<>(wanted);
                     missing.removeAll(exported.keySet());
                     assertThat(missing).as("dashboard metrics the gateway does not export").isEmpty();

@@ -22,7 +22,8 @@ import dev.caravan.it.SimFleetExtension;
 
 /**
  * GET /metrics on the gateway port moves with the traffic, including the engines' real prefix-cache hits; the metrics
- * listener ({@code --prometheus-port}) serves the same registry, with SGLang's {@code smg_*} names beside Caravan's.
+ * listener ({@code --prometheus-port}) serves the same registry, with SGLang's {@code smg_*} names beside Caravan's, and
+ * is the only one with the per-tenant metrics. With the default configuration, answers carry no decision headers.
  */
 class MetricsIT {
 
@@ -39,7 +40,6 @@ class MetricsIT {
         PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         meters.config().onMeterRegistrationFailed((id, reason) -> REFUSED.add(id.getName() + ": " + reason));
         gateway = GatewayHarness.start(GatewayHarness.config(SIMS.urls())
-                .with(dev.caravan.processors.config.CoreFlags.DECISION_HEADERS, "false")
                 // SGLang's rule: the shared system prompt makes the later chats hits on one engine
                 .with(dev.caravan.processors.config.CoreFlags.SGLANG_DEFAULTS, "true"), meters);
     }
@@ -60,7 +60,7 @@ class MetricsIT {
         } else {
             var r = gateway.client().postJson("/v1/chat/completions", GatewayClient.json(body));
             assertThat(r.statusCode()).isEqualTo(200);
-            // --decision-headers false: the decision is in the metrics, not in the response
+            // decision headers are off by default: the decision is in the metrics, not in the response
             assertThat(r.headers().firstValue("X-Caravan-Worker")).isEmpty();
             assertThat(r.headers().firstValue("X-Caravan-Decision")).isEmpty();
             assertThat(r.headers().firstValue("X-Request-Id")).isPresent();
@@ -111,6 +111,20 @@ class MetricsIT {
         assertThat(sample(text, "caravan_prompt_tokens_total", "worker=\"")).isNotNaN().isGreaterThan(0);
         assertThat(sample(text, "caravan_prompt_tokens_requests_total", "source=\"none\""))
                 .isNotNaN().isGreaterThan(0);
+    }
+
+    @Test
+    void perTenantMetricsAppearOnlyOnTheMetricsListener() {
+        chat("Where is Termez?", false);
+        String port = gateway.client().get("/metrics").body();
+        String listener = new GatewayClient("http://127.0.0.1:" + gateway.gateway().metricsPort()).get("/metrics")
+                .body();
+        // every caller the (absent) tenants file does not name is tenant "other"
+        assertThat(sample(listener, "caravan_tenant_admitted_total", "tenant=\"other\"")).isGreaterThanOrEqualTo(1);
+        assertThat(port).doesNotContain("tenant=\"").doesNotContain("caravan_tenant_");
+        assertThat(sample(port, "caravan_tenants_configured")).isZero();
+        assertThat(sample(port, "caravan_requests_total", "endpoint=\"/v1/chat/completions\"", "status=\"200\""))
+                .isGreaterThanOrEqualTo(1);
     }
 
     @Test

@@ -38,7 +38,7 @@ class PdCacheAwareIT {
 
     @BeforeAll
     static void start() {
-        gateway = GatewayHarness.start(PD.gatewayConfig()
+        gateway = GatewayHarness.start(PD.gatewayConfig().with(CoreFlags.DECISION_HEADERS, "true")
                 .with(PdFeature.PREFILL_POLICY, "cache_aware")
                 .with(PdFeature.DECODE_POLICY, "round_robin"));
     }
@@ -105,7 +105,7 @@ class PdCacheAwareIT {
 
     @Test
     void cacheAwareOnBothPoolsKeepsDecodeTenancyApartFromPrefillTenancy() {
-        try (GatewayHarness gw = GatewayHarness.start(PD.gatewayConfig()
+        try (GatewayHarness gw = GatewayHarness.start(PD.gatewayConfig().with(CoreFlags.DECISION_HEADERS, "true")
                 .with(PdFeature.PREFILL_POLICY, "cache_aware")
                 .with(PdFeature.DECODE_POLICY, "cache_aware")
                 // SGLang's rule: with two tenants on two engines each carries 1/N of the traffic, which

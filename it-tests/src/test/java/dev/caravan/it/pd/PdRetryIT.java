@@ -11,6 +11,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import dev.caravan.processors.config.CoreFlags;
 import dev.caravan.processors.pd.PdFeature;
 import dev.caravan.it.GatewayHarness;
 import dev.caravan.it.RecordingEngine;
@@ -33,7 +34,7 @@ class PdRetryIT {
         failingPrefill = RecordingEngine.start().respond(500, "{\"error\":{\"message\":\"prefill crashed\"}}");
         goodPrefill = RecordingEngine.start();
         decode = RecordingEngine.start().respond(200, "{\"text\":\"decoded\",\"meta_info\":{}}");
-        gateway = GatewayHarness.start(GatewayHarness.config(List.of())
+        gateway = GatewayHarness.start(GatewayHarness.config(List.of()).with(CoreFlags.DECISION_HEADERS, "true")
                 .with(PdFeature.PD_DISAGGREGATION, "true")
                 // round robin starts with the first prefill engine, the failing one
                 .with(PdFeature.PREFILL_POLICY, "round_robin")
@@ -88,6 +89,7 @@ class PdRetryIT {
     void aRetryableDecodeAnswerIsHeldBackAndRetried() {
         try (RecordingEngine fullDecode = RecordingEngine.start().respond(503, "{\"error\":{\"message\":\"decode full\"}}");
              GatewayHarness gw = GatewayHarness.start(GatewayHarness.config(List.of())
+                     .with(CoreFlags.DECISION_HEADERS, "true")
                      .with(PdFeature.PD_DISAGGREGATION, "true")
                      .with(PdFeature.PREFILL, goodPrefill.url() + " 9002")
                      .with(PdFeature.DECODE, fullDecode.url())

@@ -23,6 +23,7 @@ import dev.caravan.it.PdFleetExtension;
 import dev.caravan.it.RawHttpStream;
 import dev.caravan.policies.Worker;
 import dev.caravan.policies.WorkerRole;
+import dev.caravan.processors.config.CoreFlags;
 import dev.caravan.processors.pd.RelayDecodeProcessor;
 import dev.caravan.sim.Faults;
 import dev.caravan.sim.SimConfig;
@@ -44,7 +45,7 @@ class PdRoutingIT {
 
     @BeforeAll
     static void start() {
-        gateway = GatewayHarness.start(PD.gatewayConfig());
+        gateway = GatewayHarness.start(PD.gatewayConfig().with(CoreFlags.DECISION_HEADERS, "true"));
         regular = SimEngine.start(SimConfig.builder().build());
     }
 

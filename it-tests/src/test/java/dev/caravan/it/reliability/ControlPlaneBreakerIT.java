@@ -95,6 +95,7 @@ class ControlPlaneBreakerIT {
     void failingControlCallsOpenTheWorkersBreakerInItsRouteAndCamelsToolingShowsIt() throws Exception {
         try (StubEngine stub = StubEngine.start(this::engine)) {
             Main main = GatewayMain.create(GatewayHarness.config(java.util.List.of(SIMS.urls().get(0), stub.url()))
+                    .with(CoreFlags.DECISION_HEADERS, "true")
                     .with(CoreFlags.POLICY_NAME, "round_robin")
                     .with(CoreFlags.LOAD_CHECK_INTERVAL, "1")
                     .with(ReliabilityFeature.CB_FAILURE_THRESHOLD, "4")

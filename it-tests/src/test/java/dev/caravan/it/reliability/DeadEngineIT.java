@@ -48,6 +48,7 @@ class DeadEngineIT {
         try (SimFleet fleet = SimFleet.start(ENGINES - 1, engineConfig);
              SimEngine victim = SimEngine.start(engineConfig.toBuilder().maxRunning(VICTIM_RUNNING).seed(99).build());
              GatewayHarness gw = GatewayHarness.start(GatewayHarness.config(urls(fleet, victim))
+                     .with(CoreFlags.DECISION_HEADERS, "true")
                      .with(CoreFlags.POLICY_NAME, "round_robin")
                      .with(ReliabilityFeature.CB_FAILURE_THRESHOLD, "5"));
              StreamRecorder client = new StreamRecorder(gw.port())) {

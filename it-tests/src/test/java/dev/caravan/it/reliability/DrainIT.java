@@ -31,6 +31,7 @@ class DrainIT {
     @Test
     void removingAWorkerDuringLongStreamsCutsNone() throws Exception {
         try (GatewayHarness gw = GatewayHarness.start(GatewayHarness.config(SIMS.urls())
+                .with(CoreFlags.DECISION_HEADERS, "true")
                 .with(CoreFlags.POLICY_NAME, "round_robin"));
              StreamRecorder client = new StreamRecorder(gw.port())) {
             Worker drained = gw.workers().findByUrl(SIMS.engine(0).url()).orElseThrow();

@@ -23,6 +23,7 @@ import dev.caravan.it.GatewayHarness;
 import dev.caravan.it.SimFleetExtension;
 import dev.caravan.it.StubEngine;
 import dev.caravan.policies.Worker;
+import dev.caravan.processors.config.CoreFlags;
 import dev.caravan.processors.health.HealthFeature;
 import dev.caravan.sim.Faults;
 
@@ -96,7 +97,8 @@ class HealthCheckIT {
      */
     @Test
     void perWorkerOverridesUnhealthyWorkersAndHealthGenerate() throws Exception {
-        try (GatewayHarness gw = GatewayHarness.start(GatewayHarness.config(List.of(SIMS.urls().get(0))))) {
+        try (GatewayHarness gw = GatewayHarness.start(GatewayHarness.config(List.of(SIMS.urls().get(0)))
+                .with(CoreFlags.DECISION_HEADERS, "true"))) {
             HttpResponse<String> added = gw.client().postJson("/workers", "{\"url\":\"" + SIMS.urls().get(1)
                     + "\",\"health_check_interval_secs\":1,\"health_failure_threshold\":1,"
                     + "\"health_success_threshold\":1}");

@@ -56,6 +56,7 @@ class HungEngineIT {
     @Test
     void requestsToAHungEngineTimeOutRetryElsewhereAndItsBreakerOpens() throws Exception {
         try (GatewayHarness gw = GatewayHarness.start(GatewayHarness.config(SIMS.urls())
+                .with(CoreFlags.DECISION_HEADERS, "true")
                 .with(CoreFlags.POLICY_NAME, "round_robin")
                 .with(ForwardFeature.STREAM_IDLE_TIMEOUT_SECS, "2")
                 .with(CoreFlags.REQUEST_TIMEOUT_SECS, "30")
@@ -109,6 +110,7 @@ class HungEngineIT {
     @Test
     void nonStreamedRequestsToAHungEngineFailAtTheAttemptLimitRetryElsewhereAndItsBreakerOpens() throws Exception {
         try (GatewayHarness gw = GatewayHarness.start(GatewayHarness.config(SIMS.urls())
+                .with(CoreFlags.DECISION_HEADERS, "true")
                 .with(CoreFlags.POLICY_NAME, "round_robin")
                 .with(ForwardFeature.NON_STREAM_ATTEMPT_TIMEOUT_SECS, "2")
                 .with(CoreFlags.REQUEST_TIMEOUT_SECS, "30")

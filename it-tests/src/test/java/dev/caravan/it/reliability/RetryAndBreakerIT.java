@@ -38,7 +38,8 @@ class RetryAndBreakerIT {
     }
 
     private static GatewayConfig config() {
-        return GatewayHarness.config(SIMS.urls()).with(CoreFlags.POLICY_NAME, "round_robin")
+        return GatewayHarness.config(SIMS.urls()).with(CoreFlags.DECISION_HEADERS, "true")
+                .with(CoreFlags.POLICY_NAME, "round_robin")
                 .with(ReliabilityFeature.CB_FAILURE_THRESHOLD, "3");
     }
 

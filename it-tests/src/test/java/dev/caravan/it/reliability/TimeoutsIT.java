@@ -160,6 +160,7 @@ class TimeoutsIT {
              StalledListener stalled = StalledListener.open();
              GatewayHarness gw = GatewayHarness.start(GatewayHarness.config(List.of(stalled.url(),
                              fleet.urls().get(0)))
+                     .with(CoreFlags.DECISION_HEADERS, "true")
                      .with(CoreFlags.POLICY_NAME, "round_robin")
                      .with(ForwardFeature.CONNECT_TIMEOUT_SECS, "1"))) {
             for (int i = 0; i < 4; i++) {

@@ -33,7 +33,7 @@ class ReplicaEngineStateIT {
 
     @BeforeAll
     static void startFleet() {
-        fleet = new SyncFleet(2, SIMS.urls()).start();
+        fleet = new SyncFleet(2, SIMS.urls(), "--decision-headers", "true").start();
         await().atMost(Duration.ofSeconds(30))
                 .until(() -> SyncFleet.member(fleet.replica(0)).getCluster().getMembers().size() == 2);
     }

@@ -39,7 +39,7 @@ class ReplicaSessionsIT {
 
     @BeforeAll
     static void startFleet() {
-        fleet = new SyncFleet(3, SIMS.urls(), "--policy", "manual").start();
+        fleet = new SyncFleet(3, SIMS.urls(), "--policy", "manual", "--decision-headers", "true").start();
         await().atMost(Duration.ofSeconds(30))
                 .until(() -> SyncFleet.member(fleet.replica(0)).getCluster().getMembers().size() == 3);
     }

@@ -46,7 +46,7 @@ class ReplicaSyncIT {
 
     @BeforeAll
     static void startFleet() {
-        fleet = new SyncFleet(3, SIMS.urls()).start();
+        fleet = new SyncFleet(3, SIMS.urls(), "--decision-headers", "true").start();
         await().atMost(Duration.ofSeconds(30))
                 .until(() -> SyncFleet.member(fleet.replica(0)).getCluster().getMembers().size() == 3);
     }

@@ -21,10 +21,12 @@ import dev.caravan.processors.health.HealthFeature;
 import dev.caravan.it.GatewayClient;
 import dev.caravan.it.GatewayHarness;
 import dev.caravan.it.StubEngine;
+import dev.caravan.processors.metrics.MetricsFeature;
 
 /**
- * --api-key on inference routes, --admin-api-key on the admin API (every admin route, the legacy ones included), a worker's own key sent upstream instead of the
- * client's, and no key ever in logs (the gateway's at DEBUG), metrics, GET /workers or the configuration's toString.
+ * --api-key on inference routes, --admin-api-key on the admin API (every admin route, the legacy ones included), either
+ * key on the gateway port's /metrics, a worker's own key sent upstream instead of the client's, and no key ever in logs
+ * (the gateway's at DEBUG), metrics, GET /workers or the configuration's toString.
  */
 class AuthIT {
 
@@ -72,7 +74,9 @@ class AuthIT {
             HttpResponse<String> list = c.get("/workers", "Authorization", "Bearer " + ADMIN_KEY);
             assertThat(list.statusCode()).isEqualTo(200);
             assertThat(c.get("/health").statusCode()).as("health stays open").isEqualTo(200);
-            String metrics = c.get("/metrics").body();
+            HttpResponse<String> scraped = c.get("/metrics", "Authorization", "Bearer " + ADMIN_KEY);
+            assertThat(scraped.statusCode()).isEqualTo(200);
+            String metrics = scraped.body();
             String config = gw.gateway().beans().config().toString();
             for (String key : List.of(CLIENT_KEY, ADMIN_KEY, WORKER_KEY)) {
                 assertThat(list.body()).doesNotContain(key);
@@ -114,6 +118,37 @@ class AuthIT {
             assertThat(c.post("/flush_cache", null, "", admin).statusCode()).as("POST /flush_cache").isEqualTo(200);
             assertThat(c.post(remove, null, "", admin).statusCode()).as("POST /remove_worker").isEqualTo(200);
             assertThat(gw.workers().all()).isEmpty();
+        }
+    }
+
+    @Test
+    void metricsOnTheGatewayPortNeedTheAdminOrApiKeyAndTheMetricsListenerNeedsNone() {
+        try (GatewayHarness gw = GatewayHarness.start(GatewayHarness.config(List.of())
+                .with(CoreFlags.API_KEY, CLIENT_KEY).with(CoreFlags.ADMIN_API_KEY, ADMIN_KEY))) {
+            GatewayClient c = gw.client();
+            assertUnauthorized(c.get("/metrics"), "GET /metrics, no key");
+            assertUnauthorized(c.get("/metrics", "Authorization", "Bearer sk-wrong"), "GET /metrics, a wrong key");
+            for (String key : List.of(CLIENT_KEY, ADMIN_KEY)) {
+                HttpResponse<String> r = c.get("/metrics", "Authorization", "Bearer " + key);
+                assertThat(r.statusCode()).isEqualTo(200);
+                assertThat(r.body()).contains("caravan_requests_total{");
+            }
+            HttpResponse<String> listener = new GatewayClient("http://127.0.0.1:" + gw.gateway().metricsPort())
+                    .get("/metrics");
+            assertThat(listener.statusCode()).isEqualTo(200);
+            assertThat(listener.body()).contains("caravan_requests_total{");
+        }
+    }
+
+    @Test
+    void portMetricsOffAnswers404EvenToAKeyWhileTheMetricsListenerServes() {
+        try (GatewayHarness gw = GatewayHarness.start(GatewayHarness.config(List.of())
+                .with(CoreFlags.API_KEY, CLIENT_KEY).with(MetricsFeature.PORT_METRICS, "off"))) {
+            HttpResponse<String> r = gw.client().get("/metrics", "Authorization", "Bearer " + CLIENT_KEY);
+            assertThat(r.statusCode()).isEqualTo(404);
+            assertThat(r.body()).contains("\"code\":\"not_found\"");
+            assertThat(new GatewayClient("http://127.0.0.1:" + gw.gateway().metricsPort()).get("/metrics")
+                    .statusCode()).isEqualTo(200);
         }
     }
 

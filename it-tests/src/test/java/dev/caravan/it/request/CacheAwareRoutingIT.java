@@ -23,6 +23,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import dev.caravan.it.GatewayClient;
 import dev.caravan.it.GatewayHarness;
 import dev.caravan.it.SimFleetExtension;
+import dev.caravan.processors.config.CoreFlags;
 import dev.caravan.processors.forward.ForwardStreamProcessor;
 
 /** cache_aware through the real gateway against four simulated engines. */
@@ -35,7 +36,7 @@ class CacheAwareRoutingIT {
 
     @BeforeAll
     static void startGateway() {
-        gateway = GatewayHarness.start(GatewayHarness.config(SIMS.urls()));
+        gateway = GatewayHarness.start(GatewayHarness.config(SIMS.urls()).with(CoreFlags.DECISION_HEADERS, "true"));
     }
 
     @AfterAll

@@ -37,7 +37,8 @@ class DpAwareIT {
 
     @BeforeAll
     static void startGateway() {
-        gateway = GatewayHarness.start(GatewayHarness.config(SIMS.urls()).with(EngineApiFeature.DP_AWARE, "true")
+        gateway = GatewayHarness.start(GatewayHarness.config(SIMS.urls()).with(CoreFlags.DECISION_HEADERS, "true")
+                .with(EngineApiFeature.DP_AWARE, "true")
                 .with(CoreFlags.POLICY_NAME, "round_robin"));
     }
 

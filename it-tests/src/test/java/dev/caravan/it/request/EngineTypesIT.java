@@ -46,7 +46,8 @@ class EngineTypesIT {
     static void startGateway() {
         List<String> urls = new ArrayList<>(SGLANG.urls());
         urls.addAll(VLLM.urls());
-        gateway = GatewayHarness.start(GatewayHarness.config(urls).with(CoreFlags.POLICY_NAME, "round_robin"));
+        gateway = GatewayHarness.start(GatewayHarness.config(urls).with(CoreFlags.DECISION_HEADERS, "true")
+                .with(CoreFlags.POLICY_NAME, "round_robin"));
         await().atMost(Duration.ofSeconds(10)).until(() -> gateway.workers().all().stream()
                 .allMatch(w -> w.runtime() != null));
     }

@@ -17,6 +17,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import dev.caravan.it.GatewayClient;
 import dev.caravan.it.GatewayHarness;
 import dev.caravan.it.SimFleetExtension;
+import dev.caravan.processors.config.CoreFlags;
 import dev.caravan.processors.forward.ForwardStreamProcessor;
 
 /**
@@ -34,7 +35,7 @@ class SglangEndpointsIT {
 
     @BeforeAll
     static void startGateway() {
-        gateway = GatewayHarness.start(GatewayHarness.config(SIMS.urls()));
+        gateway = GatewayHarness.start(GatewayHarness.config(SIMS.urls()).with(CoreFlags.DECISION_HEADERS, "true"));
     }
 
     @AfterAll

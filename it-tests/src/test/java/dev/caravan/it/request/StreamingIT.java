@@ -19,6 +19,7 @@ import dev.caravan.it.GatewayHarness;
 import dev.caravan.it.RawHttpStream;
 import dev.caravan.it.SimFleetExtension;
 import dev.caravan.policies.Worker;
+import dev.caravan.processors.config.CoreFlags;
 import dev.caravan.processors.forward.ForwardStreamProcessor;
 import dev.caravan.sim.Faults;
 
@@ -33,7 +34,7 @@ class StreamingIT {
 
     @BeforeAll
     static void startGateway() {
-        gateway = GatewayHarness.start(GatewayHarness.config(SIMS.urls()));
+        gateway = GatewayHarness.start(GatewayHarness.config(SIMS.urls()).with(CoreFlags.DECISION_HEADERS, "true"));
     }
 
     @AfterAll

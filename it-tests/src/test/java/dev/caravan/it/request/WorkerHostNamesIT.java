@@ -57,7 +57,7 @@ class WorkerHostNamesIT {
         CamelContext context = new DefaultCamelContext();
         GatewayConfig config = GatewayConfig.of(ArgsParser.parse("--host", "127.0.0.1", "--port", "0", "--prometheus-port", "-1",
                 "--worker-urls", a, "--policy", "round_robin", "--load-check-interval", "1",
-                "--health-check-interval-secs", "1").properties());
+                "--health-check-interval-secs", "1", "--decision-headers", "true").properties());
         try {
             // the gateway's own Vert.x resolves worker_a / worker_b through its hosts entries (no /etc/hosts edit)
             GatewayBeans beans = new GatewayBeans(config, vertx, null);

@@ -32,7 +32,8 @@ public final class CoreFlags {
             .describe("Address the gateway's HTTP server binds.");
     public static final CaravanFlag PORT = ROWS.row("--port", "caravan.port", INT, Sections.SERVER)
             .defaultValue(GatewayConfig.DEFAULT_PORT).range(0, 65535)
-            .describe("Port of the gateway's HTTP server (inference, admin API and /metrics); 0 picks a free one.");
+            .describe("Port of the gateway's HTTP server (inference, admin API, and /metrics as --port-metrics says); "
+                    + "0 picks a free one.");
     public static final CaravanFlag MAX_PAYLOAD_SIZE = ROWS.row("--max-payload-size", "caravan.max-payload-size",
             LONG, Sections.SERVER)
             .defaultValue(GatewayConfig.DEFAULT_MAX_PAYLOAD_SIZE).min(1)
@@ -46,7 +47,8 @@ public final class CoreFlags {
     public static final CaravanFlag DECISION_HEADERS = ROWS.row("--decision-headers", "caravan.decision-headers",
             BOOLEAN, Sections.SERVER)
             .defaultValue(GatewayConfig.DEFAULT_DECISION_HEADERS)
-            .describe("Add X-Caravan-Worker and X-Caravan-Decision (policy:branch) to inference responses.");
+            .describe("Add X-Caravan-Worker (the engine's URL) and X-Caravan-Decision (policy:branch) to inference "
+                    + "responses: for tests, demos and trusted clients, since they show clients the engines' addresses.");
     public static final CaravanFlag SERVER_EVENT_LOOPS = ROWS.row("--server-event-loops", "caravan.server-event-loops",
             INT, Sections.SERVER)
             .defaultValue(GatewayConfig.DEFAULT_SERVER_EVENT_LOOPS).range(0, 256)
@@ -200,8 +202,9 @@ public final class CoreFlags {
             .defaultValue(SYNC_DEFAULT_PORT).range(0, 65535)
             .describe("Port of this replica's sync member; 0 picks a free one (tests).");
     public static final CaravanFlag SYNC_HOST = ROWS.row("--sync-host", "caravan.sync.host", STRING, Sections.SYNC)
-            .describe("Address the sync member binds and announces to its peers (unset: Hazelcast picks one). The "
-                    + "sync port has no TLS and no authentication: keep it on a network only replicas reach.");
+            .describe("Address the sync member binds and announces to its peers (unset: every interface, announcing "
+                    + "one Hazelcast picks). The sync port has no TLS and no authentication: keep it on a network only "
+                    + "replicas reach; any address but a loopback one needs --sync-secret.");
     public static final CaravanFlag SYNC_PUBLIC_ADDRESS = ROWS.row("--sync-public-address", "caravan.sync.public-address",
             STRING, Sections.SYNC)
             .describe("host:port peers dial to reach this member when it differs from --sync-host:--sync-port (NAT, "
@@ -226,7 +229,13 @@ public final class CoreFlags {
             STRING, Sections.SYNC)
             .describe("Key of the prefix and routing-key hashes replicas exchange; the same on every replica (in "
                     + "Kubernetes from a Secret, CARAVAN_SYNC_SECRET). Unset: keyed by the cluster name, which keeps "
-                    + "no prompt unguessable (warned at start).");
+                    + "no prompt unguessable, so the start fails unless --sync-host is a loopback address or "
+                    + "--sync-allow-no-secret is given.");
+    public static final CaravanFlag SYNC_ALLOW_NO_SECRET = ROWS.row("--sync-allow-no-secret",
+            "caravan.sync.allow-no-secret", SWITCH, Sections.SYNC)
+            .defaultValue(false)
+            .describe("Start a sync member without --sync-secret on a non-loopback --sync-host (or none): anyone who "
+                    + "reaches its port can then confirm a guessed prompt (warned at start).");
 
     private CoreFlags() {
     }

@@ -41,7 +41,8 @@ public final class GatewayConfig {
     public static final String DEFAULT_LOG_LEVEL = "info";
     /** SGLang's default request-id headers. */
     public static final String DEFAULT_REQUEST_ID_HEADERS = "x-request-id,x-correlation-id,x-trace-id,request-id";
-    public static final boolean DEFAULT_DECISION_HEADERS = true;
+    /** Off: a response does not tell a client the engine's address or the policy's branch unless the operator asks. */
+    public static final boolean DEFAULT_DECISION_HEADERS = false;
     /** {@code --dispatch}: run a request's route on the connection's event loop. */
     public static final String DISPATCH_EVENT_LOOP = "event-loop";
     /** {@code --dispatch}: run a request's route on a Vert.x worker thread. */

@@ -22,8 +22,16 @@ public final class MetricsFeature implements Feature {
     public static final CaravanFlag PROMETHEUS_PORT = ROWS.row("--prometheus-port", "caravan.prometheus.port", INT,
             Sections.OBSERVABILITY)
             .defaultValue(GatewayConfig.DEFAULT_PROMETHEUS_PORT).special("-1", "none").range(0, 65535)
-            .describe("Port of the metrics listener (GET /metrics in Prometheus text), apart from --port, which keeps "
-                    + "/metrics too; 0 picks a free one; -1: no metrics listener.");
+            .describe("Port of the metrics listener (GET /metrics in Prometheus text, every series, no key: the scrape "
+                    + "target, to be reachable by the monitoring system only); 0 picks a free one; -1: no metrics "
+                    + "listener.");
+    public static final CaravanFlag PORT_METRICS = ROWS.row("--port-metrics", "caravan.port-metrics", STRING,
+            Sections.OBSERVABILITY)
+            .defaultValue(CheckMetricsAccessProcessor.GUARDED)
+            .oneOf(CheckMetricsAccessProcessor.GUARDED, CheckMetricsAccessProcessor.OFF)
+            .describe("GET /metrics on --port (SGLang serves metrics only on the metrics listener): 'guarded' (with "
+                    + "--admin-api-key or --api-key the scrape must send one of them, else 401; per-tenant series are "
+                    + "left out) or 'off' (404). The metrics listener serves every series, without a key.");
     public static final CaravanFlag PROMETHEUS_HOST = ROWS.row("--prometheus-host", "caravan.prometheus.host", STRING,
             Sections.OBSERVABILITY)
             .defaultValue(GatewayConfig.DEFAULT_PROMETHEUS_HOST)

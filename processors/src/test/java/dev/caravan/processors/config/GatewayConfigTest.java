@@ -26,7 +26,7 @@ class GatewayConfigTest {
         assertThat(c.requestTimeout()).isEqualTo(Duration.ofSeconds(1800));
         assertThat(c.maxPayloadSize()).isEqualTo(512L * 1024 * 1024);
         assertThat(c.apiKey()).isNull();
-        assertThat(c.decisionHeaders()).isTrue();
+        assertThat(c.decisionHeaders()).isFalse();
         assertThat(c.dispatchOnEventLoop()).isTrue();
     }
 
