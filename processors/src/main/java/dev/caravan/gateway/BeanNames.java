@@ -54,10 +54,6 @@ public final class BeanNames {
     public static final String ADD_WORKER_BY_URL = "addWorkerByUrl";
     public static final String REMOVE_WORKER_BY_URL = "removeWorkerByUrl";
     public static final String LIST_WORKER_URLS = "listWorkerUrls";
-    public static final String CHECK_READINESS = "checkReadiness";
-    public static final String CHECK_LIVENESS = "checkLiveness";
-    /** The gateway's checks in Camel's health-check registry ({@code GatewayHealthChecks}). */
-    public static final String GATEWAY_HEALTH_CHECKS = "gatewayHealthChecks";
     public static final String SCRAPE_METRICS = "scrapeMetrics";
     public static final String PLAN_HEALTH_GENERATE = "planHealthGenerate";
     public static final String SUMMARIZE_HEALTH_GENERATE = "summarizeHealthGenerate";

@@ -62,17 +62,20 @@ import dev.caravan.processors.forward.ForwardFeature;
 import dev.caravan.processors.forward.ForwardStreamProcessor;
 import dev.caravan.processors.forward.UpstreamClient;
 import dev.caravan.processors.health.GatewayHealthChecks;
+import dev.caravan.processors.health.HealthFeature;
 import dev.caravan.processors.http.CaravanPlatformHttpEngine;
 import dev.caravan.processors.http.CorsPolicy;
 import dev.caravan.processors.http.GatewayHttpServer;
 import dev.caravan.processors.http.MetricsHttpServer;
 import dev.caravan.processors.metrics.GatewayMetrics;
 import dev.caravan.processors.metrics.ScrapeMetricsProcessor;
+import dev.caravan.processors.kv.KvSettings;
 import dev.caravan.processors.request.CheckApiKeyProcessor;
 import dev.caravan.processors.request.ExtractRoutingTextProcessor;
 import dev.caravan.processors.request.ParseRequestProcessor;
 import dev.caravan.processors.quality.QualityFeature;
 import dev.caravan.processors.quality.ShadowPolicies;
+import dev.caravan.processors.reliability.WorkerBreakers;
 import dev.caravan.processors.request.RequestFeature;
 import dev.caravan.processors.routing.PolicyRegistry;
 import dev.caravan.processors.routing.SelectWorkerProcessor;
@@ -109,7 +112,6 @@ public final class GatewayBeans implements AutoCloseable {
     private final UpstreamClient upstream;
     private ReliabilityBeans reliability;
     private WorkerControlRoutes controlRoutes;
-    private HealthBeans health;
     private final JvmGcMetrics gcMetrics = new JvmGcMetrics();
     /** The built-in features, in wiring order ({@link Features#builtIn()}). */
     private final List<Feature> features = Features.builtIn();
@@ -234,7 +236,10 @@ public final class GatewayBeans implements AutoCloseable {
         beans.put(BeanNames.ADD_WORKER_BY_URL, new AddWorkerByUrlProcessor(workers));
         beans.put(BeanNames.REMOVE_WORKER_BY_URL, new RemoveWorkerByUrlProcessor(workers));
         beans.put(BeanNames.LIST_WORKER_URLS, new ListWorkerUrlsProcessor(workers));
-        health = HealthBeans.define(config, vertx, workers, wiring.prefillDecode(), reliability, kv.settings(), http, beans);
+        wiring.share(WorkerBreakers.class, reliability.breakers());
+        wiring.share(KvSettings.class, kv.settings());
+        wiring.share(GatewayHttpServer.class, http);
+        feature(HealthFeature.class).wire(wiring);
         beans.put(BeanNames.SCRAPE_METRICS, scrape);
         // control plane (control.camel.yaml, admin fan-outs)
         beans.put(BeanNames.PLAN_LIST_MODELS, new PlanControlCallsProcessor(workers, Scope.HEALTHY, "GET",
@@ -389,7 +394,7 @@ public final class GatewayBeans implements AutoCloseable {
 
     /** The gateway's checks in Camel's health-check registry, behind /readiness and /liveness. */
     public GatewayHealthChecks healthChecks() {
-        return health.checks();
+        return feature(HealthFeature.class).checks();
     }
 
     /** The per-worker control routes (control.camel.yaml's routeTemplate). */
@@ -413,7 +418,6 @@ public final class GatewayBeans implements AutoCloseable {
         }
         http.stop();
         controlRoutes.close();
-        health.close();
         if (metricsHttp != null) {
             metricsHttp.stop();
         }
