@@ -27,22 +27,9 @@ public final class BeanNames {
     public static final String PARSE_REQUEST = "parseRequest";
     public static final String EXTRACT_ROUTING_TEXT = "extractRoutingText";
     public static final String ADMIT_REQUEST = "admitRequest";
-    public static final String IDENTIFY_TENANT = "identifyTenant";
-    public static final String LIMIT_TENANT_RATE = "limitTenantRate";
-    /** The tenants-reload timer route's step (ingress' companion, flow.camel.yaml). */
-    public static final String RELOAD_TENANTS = "reloadTenants";
-    /** The tenants in force ({@code TenantDirectory}). */
-    public static final String TENANT_DIRECTORY = "tenantDirectory";
-    /** The per-tenant rate limiter, for replica sync's fleet-wide quotas. */
-    public static final String TENANT_RATE_LIMITER = "tenantRateLimiter";
-    public static final String TOKENIZE_PROMPT = "tokenizePrompt";
     public static final String CHOOSE_PD_MODE = "choosePdMode";
     public static final String BEGIN_ATTEMPTS = "beginAttempts";
     public static final String SELECT_WORKER = "selectWorker";
-    /** What each worker held of the request before the decision (--decision-quality, --shadow-policies). */
-    public static final String MEASURE_PREFIXES = "measurePrefixes";
-    /** The shadow policies' step, on a wire-tapped copy (--shadow-policies). */
-    public static final String SCORE_SHADOW_POLICIES = "scoreShadowPolicies";
     public static final String FORWARD_STREAM = "forwardStream";
     public static final String RECALL_PREVIOUS_RESPONSE = "recallPreviousResponse";
     public static final String PLAN_STORED_RESPONSE_CALL = "planStoredResponseCall";
@@ -67,10 +54,6 @@ public final class BeanNames {
     public static final String ADD_WORKER_BY_URL = "addWorkerByUrl";
     public static final String REMOVE_WORKER_BY_URL = "removeWorkerByUrl";
     public static final String LIST_WORKER_URLS = "listWorkerUrls";
-    public static final String CHECK_READINESS = "checkReadiness";
-    public static final String CHECK_LIVENESS = "checkLiveness";
-    /** The gateway's checks in Camel's health-check registry ({@code GatewayHealthChecks}). */
-    public static final String GATEWAY_HEALTH_CHECKS = "gatewayHealthChecks";
     public static final String CHECK_METRICS_ACCESS = "checkMetricsAccess";
     public static final String SCRAPE_METRICS = "scrapeMetrics";
     public static final String PLAN_HEALTH_GENERATE = "planHealthGenerate";

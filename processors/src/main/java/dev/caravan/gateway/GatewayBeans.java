@@ -54,12 +54,20 @@ import dev.caravan.processors.control.RunMaintenanceProcessor;
 import dev.caravan.processors.control.SummarizeFlushCacheProcessor;
 import dev.caravan.processors.control.SummarizeLoadsProcessor;
 import dev.caravan.processors.control.WorkerControlRoutes;
+import dev.caravan.processors.admission.AdmissionController;
 import dev.caravan.processors.error.MapErrorProcessor;
+import dev.caravan.processors.feature.Feature;
+import dev.caravan.processors.feature.MapWiring;
+import dev.caravan.processors.feature.Wiring;
+import dev.caravan.processors.flow.FlowFeature;
+import dev.caravan.processors.flow.TenantMetrics;
+import dev.caravan.processors.tokens.TokensFeature;
 import dev.caravan.processors.forward.ForwardFeature;
 import dev.caravan.processors.forward.ForwardStreamProcessor;
 import dev.caravan.processors.forward.UpstreamClient;
 import dev.caravan.processors.health.GatewayHealthChecks;
 import dev.caravan.processors.metrics.CheckMetricsAccessProcessor;
+import dev.caravan.processors.health.HealthFeature;
 import dev.caravan.processors.metrics.GatewayMetrics;
 import dev.caravan.processors.metrics.MetricsFeature;
 import dev.caravan.processors.metrics.ScrapeMetricsProcessor;
@@ -67,6 +75,9 @@ import dev.caravan.processors.quality.ShadowPolicies;
 import dev.caravan.processors.request.CheckApiKeyProcessor;
 import dev.caravan.processors.request.ExtractRoutingTextProcessor;
 import dev.caravan.processors.request.ParseRequestProcessor;
+import dev.caravan.processors.kv.KvSettings;
+import dev.caravan.processors.quality.QualityFeature;
+import dev.caravan.processors.reliability.WorkerBreakers;
 import dev.caravan.processors.request.RequestFeature;
 import dev.caravan.processors.routing.PolicyRegistry;
 import dev.caravan.processors.routing.SelectWorkerProcessor;
@@ -100,16 +111,17 @@ public final class GatewayBeans implements AutoCloseable {
     /** The --shadow-policies (none by default). */
     private final ShadowPolicies shadows;
     private final KvBeans kv;
-    private final TokensBeans tokens;
     private final GatewayMetrics metrics;
     private final UpstreamClient upstream;
     private final CamelTuning tuning;
     private ReliabilityBeans reliability;
-    private FlowBeans flow;
     private WorkerControlRoutes controlRoutes;
-    private HealthBeans health;
     private final JvmGcMetrics gcMetrics = new JvmGcMetrics();
-    private final Map<String, Object> beans = new LinkedHashMap<>();
+    /** The built-in features, in wiring order ({@link Features#builtIn()}). */
+    private final List<Feature> features = Features.builtIn();
+    /** What the features are wired with; its bean map is {@link #beans()}. */
+    private final MapWiring wiring;
+    private final Map<String, Object> beans;
     private final Extensions extensions = Extensions.load();
     /** The optional modules this configuration turns on, e.g. replica sync and Kubernetes discovery. */
     private final List<GatewayExtension> enabled;
@@ -139,8 +151,10 @@ public final class GatewayBeans implements AutoCloseable {
                 : new PrometheusMeterRegistry(io.micrometer.prometheusmetrics.PrometheusConfig.DEFAULT);
         bindJvmMetrics();
         this.enabled = extensions.enabled(config);
+        this.wiring = new MapWiring(config, this.vertx, workers, this.meterRegistry,
+                discoversPrefillDecode(config) || PdBeans.enabled(config));
+        this.beans = wiring.beans();
         this.kv = new KvBeans(config, workers, this.meterRegistry);
-        this.tokens = new TokensBeans(config);
         PolicyEnvironment env = PolicyEnvironment.system().withKv(kv.groundTruth());
         boolean canonicalOrder = false;
         for (GatewayExtension extension : enabled) {
@@ -149,9 +163,9 @@ public final class GatewayBeans implements AutoCloseable {
         }
         PolicyEnvironment policyEnv = env;
         this.policies = new PolicyRegistry(workers, WorkerRole.REGULAR,
-                model -> QualityBeans.withParityFallback(config, PolicyFactory.create(policyConfig, policyEnv),
+                model -> QualityFeature.withParityFallback(config, PolicyFactory.create(policyConfig, policyEnv),
                         policyEnv), canonicalOrder);
-        this.shadows = QualityBeans.shadows(config, workers, kv.groundTruth(), canonicalOrder);
+        this.shadows = QualityFeature.shadows(config, workers, kv.groundTruth(), canonicalOrder);
         this.metrics = new GatewayMetrics(this.meterRegistry, ObservabilityBeans.durationBuckets(config));
         TlsSettings tls = ObservabilityBeans.tls(config);
         this.http = new GatewayHttpServer(this.vertx, config.host(), config.port(), config.maxPayloadSize(),
@@ -197,7 +211,7 @@ public final class GatewayBeans implements AutoCloseable {
                         .newComponent());
         beans.put(BeanNames.GATEWAY_CONFIG, config);
         beans.put(BeanNames.WORKER_REGISTRY, workers);
-        beans.put(BeanNames.POLICY_REGISTRY, policies);
+        beans.put(Wiring.POLICY_REGISTRY, policies);
         beans.put(BeanNames.GATEWAY_METRICS, metrics);
         beans.put(BeanNames.UPSTREAM_CLIENT, upstream);
         // request path (ingress.camel.yaml)
@@ -207,13 +221,16 @@ public final class GatewayBeans implements AutoCloseable {
         beans.put(BeanNames.EXTRACT_ROUTING_TEXT, new ExtractRoutingTextProcessor());
         beans.put(BeanNames.SELECT_WORKER, new SelectWorkerProcessor(policies, metrics.andThen(kv.decisions())));
         // --decision-quality and --shadow-policies: measurePrefixes, scoreShadowPolicies (docs/observability.md)
-        QualityBeans.define(config, policies, shadows, meterRegistry, beans);
+        wiring.share(ShadowPolicies.class, shadows);
+        feature(QualityFeature.class).wire(wiring);
         // breakers, retries, admission, health checks, admin key (docs/reliability.md)
         reliability = ReliabilityBeans.define(config, vertx, workers, meterRegistry, beans);
         // tenants: identity, per-tenant rate limits, reload (docs/configuration.md#tenants-and-flow-control)
-        flow = FlowBeans.define(config, reliability.admission(), reliability.tenantMetrics(), beans);
+        wiring.share(AdmissionController.class, reliability.admission());
+        wiring.share(TenantMetrics.class, reliability.tenantMetrics());
+        feature(FlowFeature.class).wire(wiring);
         // the engine's own prompt tokens (docs/tokens.md)
-        tokens.define(vertx, workers, policies, meterRegistry, beans);
+        feature(TokensFeature.class).wire(wiring);
         beans.put(BeanNames.FORWARD_STREAM, new ForwardStreamProcessor(upstream, config.decisionHeaders(), apiKey,
                 reliability.attemptListener(), tuning.routeEnds(upstream.timers())));
         beans.put(BeanNames.MAP_ERROR, new MapErrorProcessor());
@@ -226,8 +243,10 @@ public final class GatewayBeans implements AutoCloseable {
         beans.put(BeanNames.ADD_WORKER_BY_URL, new AddWorkerByUrlProcessor(workers));
         beans.put(BeanNames.REMOVE_WORKER_BY_URL, new RemoveWorkerByUrlProcessor(workers));
         beans.put(BeanNames.LIST_WORKER_URLS, new ListWorkerUrlsProcessor(workers));
-        boolean prefillDecode = discoversPrefillDecode(config) || PdBeans.enabled(config);
-        health = HealthBeans.define(config, vertx, workers, prefillDecode, reliability, kv.settings(), http, beans);
+        wiring.share(WorkerBreakers.class, reliability.breakers());
+        wiring.share(KvSettings.class, kv.settings());
+        wiring.share(GatewayHttpServer.class, http);
+        feature(HealthFeature.class).wire(wiring);
         beans.put(BeanNames.CHECK_METRICS_ACCESS, new CheckMetricsAccessProcessor(
                 CheckMetricsAccessProcessor.GUARDED.equals(config.get(MetricsFeature.PORT_METRICS)),
                 config.adminApiKey(), apiKey));
@@ -320,7 +339,7 @@ public final class GatewayBeans implements AutoCloseable {
         p.put("caravan.derived.control-timeout-ms",
                 Long.toString(config.getLong(ControlFeature.CONTROL_TIMEOUT_SECS) * 1000));
         p.putAll(kv.properties());
-        p.putAll(FlowBeans.properties(config));
+        p.putAll(wiring.properties());
         return p;
     }
 
@@ -374,13 +393,23 @@ public final class GatewayBeans implements AutoCloseable {
     }
 
     /** Tenants, their rate limits and the tenants file's reloads. */
-    public FlowBeans flow() {
-        return flow;
+    public FlowFeature flow() {
+        return feature(FlowFeature.class);
+    }
+
+    /** The gateway's instance of a built-in feature. */
+    public <F extends Feature> F feature(Class<F> type) {
+        for (Feature f : features) {
+            if (type.isInstance(f)) {
+                return type.cast(f);
+            }
+        }
+        throw new IllegalArgumentException("no built-in feature " + type.getSimpleName());
     }
 
     /** The gateway's checks in Camel's health-check registry, behind /readiness and /liveness. */
     public GatewayHealthChecks healthChecks() {
-        return health.checks();
+        return feature(HealthFeature.class).checks();
     }
 
     /** The per-worker control routes (control.camel.yaml's routeTemplate). */
@@ -395,15 +424,20 @@ public final class GatewayBeans implements AutoCloseable {
     @Override
     public void close() {
         tracing.close(); // exports the last spans
+        for (int i = features.size() - 1; i >= 0; i--) {
+            try {
+                features.get(i).close();
+            } catch (RuntimeException e) {
+                LOG.warn("Closing {} failed: {}", features.get(i).getClass().getSimpleName(), e.toString());
+            }
+        }
         http.stop();
         controlRoutes.close();
-        health.close();
         if (metricsHttp != null) {
             metricsHttp.stop();
         }
         upstream.close();
         kv.close();
-        tokens.close();
         for (GatewayExtension extension : enabled) {
             try {
                 extension.close();

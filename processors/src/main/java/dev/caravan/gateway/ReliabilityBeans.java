@@ -153,7 +153,7 @@ public final class ReliabilityBeans {
         return metrics;
     }
 
-    /** Per-tenant admission meters (also told about tenant throttling and reloads, {@link FlowBeans}). */
+    /** Per-tenant admission meters (also told about tenant throttling and reloads by the flow feature). */
     public TenantMetrics tenantMetrics() {
         return tenantMetrics;
     }

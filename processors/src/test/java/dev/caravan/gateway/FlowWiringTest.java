@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.HashMap;
 import java.util.Map;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -16,12 +15,14 @@ import dev.caravan.processors.admission.AdmissionConfig;
 import dev.caravan.processors.admission.AdmissionController;
 import dev.caravan.processors.admission.AdmissionObserver;
 import dev.caravan.processors.config.ConfigResolver;
+import dev.caravan.policies.WorkerRegistry;
 import dev.caravan.processors.config.GatewayConfig;
+import dev.caravan.processors.feature.MapWiring;
 import dev.caravan.processors.flow.FlowFeature;
 import dev.caravan.processors.flow.TenantDirectory;
 import dev.caravan.processors.flow.TenantMetrics;
 
-/** --tenants-file becomes the tenants in force, the flow beans and the reload route's placeholders. */
+/** --tenants-file becomes the tenants in force, the flow feature's beans and the reload route's placeholders. */
 class FlowWiringTest {
 
     @TempDir
@@ -34,29 +35,40 @@ class FlowWiringTest {
         return ConfigResolver.resolve(args, Map.of(), dir).config();
     }
 
+    private MapWiring wiring(GatewayConfig c) {
+        MapWiring w = new MapWiring(c, null, new WorkerRegistry(), new SimpleMeterRegistry(), false);
+        w.share(AdmissionController.class, admission);
+        w.share(TenantMetrics.class, new TenantMetrics(new SimpleMeterRegistry()));
+        return w;
+    }
+
     @Test
     void aTenantsFileIsReadAtStartAndItsReloadRouteEnabled() throws Exception {
         Path file = dir.resolve("tenants.yaml");
         Files.writeString(file, "tenants: { acme: { apiKeys: [ k ] } }");
         GatewayConfig c = parse("--tenants-file", file.toString(), "--tenants-reload-interval-secs", "3");
-        Map<String, Object> beans = new HashMap<>();
+        MapWiring w = wiring(c);
+        FlowFeature flow = new FlowFeature();
 
-        FlowBeans flow = FlowBeans.define(c, admission, new TenantMetrics(new SimpleMeterRegistry()), beans);
+        flow.wire(w);
 
         assertThat(flow.directory().current().resolve("Bearer k", null).name()).isEqualTo("acme");
-        assertThat(beans).containsKeys(BeanNames.IDENTIFY_TENANT, BeanNames.LIMIT_TENANT_RATE,
-                BeanNames.RELOAD_TENANTS, BeanNames.TENANT_DIRECTORY);
-        assertThat(FlowBeans.properties(c)).containsEntry("caravan.derived.tenants-reload-enabled", "true")
+        assertThat(w.beans()).containsOnlyKeys(FlowFeature.IDENTIFY_TENANT, FlowFeature.LIMIT_TENANT_RATE,
+                FlowFeature.RELOAD_TENANTS, FlowFeature.TENANT_DIRECTORY, FlowFeature.TENANT_RATE_LIMITER);
+        assertThat(w.properties()).containsEntry("caravan.derived.tenants-reload-enabled", "true")
                 .containsEntry("caravan.derived.tenants-reload-period-ms", "3000");
     }
 
     @Test
     void withoutATenantsFileEveryoneIsOtherAndNothingReloads() {
         GatewayConfig c = GatewayConfig.defaults();
-        FlowBeans flow = FlowBeans.define(c, admission, new TenantMetrics(new SimpleMeterRegistry()), new HashMap<>());
+        MapWiring w = wiring(c);
+        FlowFeature flow = new FlowFeature();
+
+        flow.wire(w);
 
         assertThat(flow.directory().file()).isNull();
-        assertThat(FlowBeans.properties(c)).containsEntry("caravan.derived.tenants-reload-enabled", "false")
+        assertThat(w.properties()).containsEntry("caravan.derived.tenants-reload-enabled", "false")
                 .containsEntry("caravan.derived.tenants-reload-period-ms",
                         Long.toString(TenantDirectory.DEFAULT_RELOAD_INTERVAL.toMillis()));
         assertThat(c.isSet(FlowFeature.TENANTS_FILE)).isFalse();
@@ -68,8 +80,9 @@ class FlowWiringTest {
         Files.writeString(file, "tenants: { acme: { class: gold } }");
         GatewayConfig c = parse("--tenants-file", file.toString());
 
-        assertThatThrownBy(() -> FlowBeans.define(c, admission, new TenantMetrics(new SimpleMeterRegistry()),
-                new HashMap<>())).isInstanceOf(IllegalArgumentException.class)
+        MapWiring w = wiring(c);
+
+        assertThatThrownBy(() -> new FlowFeature().wire(w)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("tenants file " + file + ": tenant acme: class gold is not declared under classes");
     }
 }

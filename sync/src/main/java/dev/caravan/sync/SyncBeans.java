@@ -21,6 +21,7 @@ import dev.caravan.policies.kv.KvBlockIndex;
 import dev.caravan.processors.config.CoreFlags;
 import dev.caravan.processors.kv.KvEventIngestor;
 import dev.caravan.processors.config.GatewayConfig;
+import dev.caravan.processors.flow.FlowFeature;
 import dev.caravan.processors.flow.TenantDirectory;
 import dev.caravan.processors.flow.TenantRateLimiter;
 import dev.caravan.processors.responses.ResponseAffinity;
@@ -128,8 +129,8 @@ public final class SyncBeans implements GatewayExtension {
         beans.put(TRACK_MEMBERS, new TrackSyncMembersProcessor(node));
         beans.put(TOUCH_SESSIONS, new TouchSyncSessionsProcessor(node));
         beans.put(RECORD_FAILURE, new RecordSyncFailureProcessor(node.metrics()));
-        PeerTenantUsage tenantUsage = new PeerTenantUsage((TenantRateLimiter) beans.get(BeanNames.TENANT_RATE_LIMITER),
-                (TenantDirectory) beans.get(BeanNames.TENANT_DIRECTORY));
+        PeerTenantUsage tenantUsage = new PeerTenantUsage((TenantRateLimiter) beans.get(FlowFeature.TENANT_RATE_LIMITER),
+                (TenantDirectory) beans.get(FlowFeature.TENANT_DIRECTORY));
         beans.put(REPORT_TENANT_USAGE, new ReportTenantUsageProcessor(node, tenantUsage));
         beans.put(APPLY_PEER_TENANT_USAGE, new ApplyPeerTenantUsageProcessor(node, tenantUsage));
         ResponseAffinity responses = (ResponseAffinity) beans.get(BeanNames.RESPONSE_AFFINITY);

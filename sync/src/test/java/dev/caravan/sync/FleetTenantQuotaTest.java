@@ -19,7 +19,6 @@ import org.junit.jupiter.api.Test;
 import com.hazelcast.core.HazelcastInstance;
 
 import dev.caravan.components.http.ServerEventLoops;
-import dev.caravan.gateway.BeanNames;
 import dev.caravan.gateway.CaravanGateway;
 import dev.caravan.processors.config.CoreFlags;
 import dev.caravan.processors.config.GatewayConfig;
@@ -65,11 +64,11 @@ class FleetTenantQuotaTest {
     }
 
     private static TenantRateLimiter limiter(int i) {
-        return (TenantRateLimiter) GATEWAYS.get(i).beans().beans().get(BeanNames.TENANT_RATE_LIMITER);
+        return (TenantRateLimiter) GATEWAYS.get(i).beans().beans().get(FlowFeature.TENANT_RATE_LIMITER);
     }
 
     private static Tenant acme(int i) {
-        return ((TenantDirectory) GATEWAYS.get(i).beans().beans().get(BeanNames.TENANT_DIRECTORY)).current().tenants()
+        return ((TenantDirectory) GATEWAYS.get(i).beans().beans().get(FlowFeature.TENANT_DIRECTORY)).current().tenants()
                 .get("acme");
     }
 

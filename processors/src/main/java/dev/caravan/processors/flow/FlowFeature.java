@@ -4,19 +4,39 @@ import static dev.caravan.processors.config.FlagType.INT;
 import static dev.caravan.processors.config.FlagType.LONG;
 import static dev.caravan.processors.config.FlagType.STRING;
 
+import java.nio.file.Path;
+import java.time.Clock;
 import java.util.List;
 
 import dev.caravan.processors.admission.AdmissionConfig;
+import dev.caravan.processors.admission.AdmissionController;
 import dev.caravan.processors.config.CaravanFlag;
 import dev.caravan.processors.config.GatewayConfig;
 import dev.caravan.processors.config.FlagRows;
 import dev.caravan.processors.config.Sections;
 import dev.caravan.processors.feature.Feature;
+import dev.caravan.processors.feature.Wiring;
 
 /**
- * Flow control (docs/configuration.md#tenants-and-flow-control): admission (concurrency, queue, rate) and draining on shutdown, and the tenants with their priorities and rate limits.
+ * Flow control (docs/configuration.md#tenants-and-flow-control): admission (concurrency, queue, rate) and draining on
+ * shutdown, and the tenants with their priorities and rate limits. Wires the tenants in force ({@code --tenants-file},
+ * read now — a bad file stops the start — and reloaded by the {@code tenants-reload} route), the per-tenant rate
+ * limiter, and the steps {@code identifyTenant}, {@code limitTenantRate} and {@code reloadTenants}. Priority and fair
+ * queuing are the admission queue's, built by the reliability feature, which shares the {@link AdmissionController}
+ * and the per-tenant meters ({@link TenantMetrics}, an admission observer) this feature builds on.
  */
 public final class FlowFeature implements Feature {
+
+    // ---- bean names (ingress.camel.yaml, flow.camel.yaml) -----------------------------------------------------------
+
+    public static final String IDENTIFY_TENANT = "identifyTenant";
+    public static final String LIMIT_TENANT_RATE = "limitTenantRate";
+    /** The tenants-reload timer route's step (flow.camel.yaml). */
+    public static final String RELOAD_TENANTS = "reloadTenants";
+    /** The tenants in force ({@link TenantDirectory}). */
+    public static final String TENANT_DIRECTORY = "tenantDirectory";
+    /** The per-tenant rate limiter, for replica sync's fleet-wide quotas. */
+    public static final String TENANT_RATE_LIMITER = "tenantRateLimiter";
 
     private static final FlagRows ROWS = new FlagRows();
 
@@ -61,8 +81,40 @@ public final class FlowFeature implements Feature {
             .describe("On SIGTERM/SIGINT: new inference requests get 503 and readiness fails at once; in-flight "
                     + "requests get this many seconds to finish before the gateway stops.");
 
+    private TenantDirectory directory;
+    private TenantRateLimiter limiter;
+
     @Override
     public List<CaravanFlag> flags() {
         return ROWS.all();
+    }
+
+    /** @throws IllegalArgumentException naming the tenants file and what is wrong with it */
+    @Override
+    public void wire(Wiring w) {
+        GatewayConfig config = w.config();
+        TenantMetrics metrics = w.shared(TenantMetrics.class);
+        boolean enabled = config.isSet(TENANTS_FILE);
+        directory = enabled ? TenantDirectory.load(Path.of(config.get(TENANTS_FILE)), metrics) : TenantDirectory.none();
+        metrics.configured(directory.current());
+        limiter = new TenantRateLimiter(Clock.systemUTC());
+        w.bind(IDENTIFY_TENANT, new IdentifyTenantProcessor(directory));
+        w.bind(LIMIT_TENANT_RATE, new LimitTenantRateProcessor(limiter, w.shared(AdmissionController.class), metrics));
+        w.bind(RELOAD_TENANTS, new ReloadTenantsProcessor(directory));
+        w.bind(TENANT_DIRECTORY, directory);
+        w.bind(TENANT_RATE_LIMITER, limiter);
+        w.property("caravan.derived.tenants-reload-enabled", Boolean.toString(enabled));
+        w.property("caravan.derived.tenants-reload-period-ms",
+                Long.toString(config.getLong(TENANTS_RELOAD_INTERVAL_SECS) * 1000));
+    }
+
+    /** The tenants in force; null before {@link #wire}. */
+    public TenantDirectory directory() {
+        return directory;
+    }
+
+    /** The per-tenant rate limiter; null before {@link #wire}. */
+    public TenantRateLimiter limiter() {
+        return limiter;
     }
 }

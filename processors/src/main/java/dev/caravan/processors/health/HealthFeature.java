@@ -7,15 +7,28 @@ import static dev.caravan.processors.config.FlagType.SWITCH;
 
 import java.util.List;
 
+import dev.caravan.processors.admission.AdmissionController;
 import dev.caravan.processors.config.CaravanFlag;
 import dev.caravan.processors.config.FlagRows;
 import dev.caravan.processors.config.Sections;
 import dev.caravan.processors.feature.Feature;
+import dev.caravan.processors.feature.Wiring;
+import dev.caravan.processors.http.GatewayHttpServer;
+import dev.caravan.processors.kv.KvSettings;
+import dev.caravan.processors.reliability.WorkerBreakers;
 
 /**
- * Health (docs/reliability.md): the probes of every worker, and the gateway's own readiness and liveness.
+ * Health (docs/reliability.md): the probes of every worker, and the gateway's own readiness and liveness. Wires the
+ * readiness and liveness checks ({@link GatewayHealthChecks}, which the gateway registers with the Camel context's
+ * health-check registry) and the steps that serve them ({@code checkReadiness}, {@code checkLiveness}), built on the
+ * shared breakers, admission controller, KV settings and HTTP server; {@link #close} stops the event-loop heartbeats.
  */
 public final class HealthFeature implements Feature {
+
+    public static final String CHECK_READINESS = "checkReadiness";
+    public static final String CHECK_LIVENESS = "checkLiveness";
+    /** The gateway's checks in Camel's health-check registry ({@link GatewayHealthChecks}). */
+    public static final String GATEWAY_HEALTH_CHECKS = "gatewayHealthChecks";
 
     private static final FlagRows ROWS = new FlagRows();
 
@@ -52,8 +65,39 @@ public final class HealthFeature implements Feature {
             .describe("/liveness (Camel's liveness check caravan-event-loops) fails when one of the gateway's event "
                     + "loops has not run its once-a-second heartbeat for this many seconds.");
 
+    private GatewayHealthChecks checks;
+    private EventLoopHeartbeat heartbeat;
+
     @Override
     public List<CaravanFlag> flags() {
         return ROWS.all();
+    }
+
+    @Override
+    public void wire(Wiring w) {
+        heartbeat = new EventLoopHeartbeat(w.vertx().nettyEventLoopGroup(), EventLoopHeartbeat.DEFAULT_PERIOD,
+                System::nanoTime);
+        boolean prefillDecode = w.prefillDecode();
+        checks = new GatewayHealthChecks(List.of(
+                new WorkersHealthCheck(w.workers(), () -> prefillDecode, w.shared(WorkerBreakers.class)),
+                new KvSubscriptionsHealthCheck(w.workers(), w.shared(KvSettings.class)),
+                new ListenerHealthCheck(w.shared(GatewayHttpServer.class),
+                        w.shared(AdmissionController.class)::draining),
+                new EventLoopsHealthCheck(heartbeat, w.config().getSeconds(EVENT_LOOP_STALL_SECS))));
+        w.bind(GATEWAY_HEALTH_CHECKS, checks);
+        w.bind(CHECK_READINESS, new ReportHealthProcessor(checks, true));
+        w.bind(CHECK_LIVENESS, new ReportHealthProcessor(checks, false));
+    }
+
+    /** The checks behind /readiness and /liveness; null before {@link #wire}. */
+    public GatewayHealthChecks checks() {
+        return checks;
+    }
+
+    @Override
+    public void close() {
+        if (heartbeat != null) {
+            heartbeat.close();
+        }
     }
 }

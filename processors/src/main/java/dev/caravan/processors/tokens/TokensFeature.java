@@ -4,19 +4,43 @@ import static dev.caravan.processors.config.FlagType.LIST;
 import static dev.caravan.processors.config.FlagType.LONG;
 import static dev.caravan.processors.config.FlagType.STRING;
 
+import java.time.Clock;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.caravan.processors.config.CaravanFlag;
 import dev.caravan.processors.config.Choices;
 import dev.caravan.processors.config.FlagRows;
+import dev.caravan.processors.config.GatewayConfig;
 import dev.caravan.processors.config.Sections;
 import dev.caravan.processors.feature.Feature;
+import dev.caravan.processors.feature.Wiring;
+import dev.caravan.processors.routing.PolicyRegistry;
+import dev.caravan.tokens.ContentFormat;
+import dev.caravan.tokens.EngineDialect;
 
 /**
- * The engine's own prompt tokens (docs/tokens.md).
+ * The engine's own prompt tokens (docs/tokens.md). Wires the {@link TokensConfig} from the flag table, every configured
+ * model's tokenizer and chat template (a bad path fails the start, naming it), the engine {@code /tokenize} clients
+ * (the request path's when {@code --tokens-source engine}; the tokenizer check's when local files exist), the
+ * tokenizer check on every new worker, and the {@code tokenizePrompt} step ({@code ingress.camel.yaml}).
+ * {@link #close} frees the native tokenizers and the clients.
  */
 public final class TokensFeature implements Feature {
+
+    /** The request path's step (ingress.camel.yaml). */
+    public static final String TOKENIZE_PROMPT = "tokenizePrompt";
+
+    /** The tokenizer check's wait for one answer, and its retries while an engine starts. */
+    static final Duration CHECK_TIMEOUT = Duration.ofSeconds(5);
+    static final Duration CHECK_FIRST_RETRY = Duration.ofSeconds(2);
+    static final int CHECK_ATTEMPTS = 8;
+
+    private static final AtomicInteger THREADS = new AtomicInteger();
 
     private static final FlagRows ROWS = new FlagRows();
 
@@ -69,8 +93,76 @@ public final class TokensFeature implements Feature {
             .describe("LoRA adapters served under their own model name, as ADAPTER=BASE_MODEL: requests naming "
                     + "ADAPTER carry it as their LoRA key and are tokenized with BASE_MODEL's tokenizer.");
 
+    private LocalPrompts local;
+    private EngineTokenizer engine;
+    private EngineTokenizer requestEngine;
+    /** Local rendering and encoding, off the event loops: one thread per core (admission bounds the queue). */
+    private ExecutorService cpu;
+
     @Override
     public List<CaravanFlag> flags() {
         return ROWS.all();
+    }
+
+    /** The prompt-token settings from the flag table (values already checked against their rows). */
+    public static TokensConfig config(GatewayConfig c) {
+        TokensConfig.Source source = TokensConfig.Source.parse(c.get(TOKENS_SOURCE));
+        var models = TokensConfig.models(c.getList(MODEL_PATH), c.getList(TOKENIZER_PATH), c.getList(CHAT_TEMPLATE));
+        if (source == TokensConfig.Source.LOCAL && models.isEmpty()) {
+            throw new IllegalArgumentException("--tokens-source local needs a --model-path or --tokenizer-path");
+        }
+        return new TokensConfig(source, EngineDialect.parse(c.get(TOKENS_ENGINE)),
+                Duration.ofMillis(c.getLong(TOKENS_ENGINE_TIMEOUT_MS)),
+                ContentFormat.parse(c.get(CHAT_TEMPLATE_CONTENT_FORMAT)), models,
+                TokensConfig.loraAdapters(c.getList(LORA_ADAPTERS)), c.getLong(TOKENS_CACHE_BYTES));
+    }
+
+    /**
+     * Binds {@code tokenizePrompt}; the engine source asks the workers of each model's pool. With local files, every
+     * new worker's tokenizer is checked against them ({@link TokenizerCheck}).
+     */
+    @Override
+    public void wire(Wiring w) {
+        TokensConfig config = config(w.config());
+        local = new LocalPrompts(config, Clock.systemDefaultZone());
+        PolicyRegistry policies = w.get(Wiring.POLICY_REGISTRY, PolicyRegistry.class);
+        boolean on = config.source() != TokensConfig.Source.OFF;
+        if (on && (config.source() == TokensConfig.Source.ENGINE || !local.isEmpty())) {
+            engine = new EngineTokenizer(w.vertx(), model -> policies.poolFor(model).workers(), config.engine(),
+                    Math.max(config.engineTimeout().toMillis(), CHECK_TIMEOUT.toMillis()));
+        }
+        if (on && !local.isEmpty()) {
+            cpu = Executors.newFixedThreadPool(Math.max(1, Runtime.getRuntime().availableProcessors()), r -> {
+                Thread t = new Thread(r, "caravan-tokenize-" + THREADS.incrementAndGet());
+                t.setDaemon(true);
+                return t;
+            });
+        }
+        if (config.source() == TokensConfig.Source.ENGINE) { // the request path's client, bounded by its own timeout
+            requestEngine = new EngineTokenizer(w.vertx(), model -> policies.poolFor(model).workers(),
+                    config.engine(), config.engineTimeout().toMillis());
+        }
+        w.bind(TOKENIZE_PROMPT, new TokenizePromptProcessor(config, local, requestEngine,
+                new TokensMetrics(w.meters()).bind(local.cache()), System::nanoTime, cpu));
+        if (on && !local.isEmpty()) {
+            w.workers().addListener(new TokenizerCheck(local, engine, w.vertx(), w.meters(), CHECK_FIRST_RETRY,
+                    CHECK_ATTEMPTS));
+        }
+    }
+
+    @Override
+    public void close() {
+        if (engine != null) {
+            engine.close();
+        }
+        if (requestEngine != null) {
+            requestEngine.close();
+        }
+        if (cpu != null) {
+            cpu.shutdownNow();
+        }
+        if (local != null) {
+            local.close();
+        }
     }
 }
