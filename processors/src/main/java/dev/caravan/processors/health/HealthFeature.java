@@ -13,7 +13,7 @@ import dev.caravan.processors.config.FlagRows;
 import dev.caravan.processors.config.Sections;
 import dev.caravan.processors.feature.Feature;
 import dev.caravan.processors.feature.Wiring;
-import dev.caravan.processors.http.GatewayHttpServer;
+import dev.caravan.components.http.GatewayHttpServer;
 import dev.caravan.processors.kv.KvSettings;
 import dev.caravan.processors.reliability.WorkerBreakers;
 
