@@ -2,8 +2,13 @@ package dev.caravan.jmh;
 
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.function.Supplier;
 
+import dev.caravan.bench.results.MeasuredRows;
 import dev.caravan.policies.kv.KvBlockIndex;
 import dev.caravan.policies.kv.KvEvent;
 
@@ -15,22 +20,31 @@ import dev.caravan.policies.kv.KvEvent;
  * {@link KvBlockIndex#apply} with {@code BlockStored} events as an engine publishes them (runs of 16 chained blocks of
  * 16 random token ids under random engine ids; the events become garbage once applied), collect again until stable
  * with the index reachable, read again. The difference divided by the entries ({@code residentBlocks} summed over
- * workers) is bytes per entry. Run with a fixed heap and nothing else allocating:
- * {@code java -Xms4g -Xmx4g -cp bench/target/caravan-bench.jar dev.caravan.jmh.KvIndexMemory}.
+ * workers) is bytes per entry. Run with a fixed heap and nothing else allocating; {@code --results FILE} merges the
+ * rows (structure {@code KV block index}, keyed by structure and shape) into the results page's memory section:
+ * {@code java -Xms4g -Xmx4g -cp bench/target/caravan-bench.jar dev.caravan.jmh.KvIndexMemory
+ * --results docs/bench/results/memory.json}.
  */
 public final class KvIndexMemory {
 
     private static final int BLOCK = 16;
     private static final int RUN = 16;
 
+    /** The rows' {@code structure}. */
+    static final String STRUCTURE = "KV block index";
+
     private KvIndexMemory() {
     }
 
     public static void main(String[] args) {
+        MeasuredRows run = MeasuredRows.start(KvIndexMemory.class, args);
         int blocks = KvBlockIndex.DEFAULT_MAX_BLOCKS_PER_RANK;
-        report("8 workers x 131,072 blocks, no block shared (every key held once)", () -> fill(8, blocks, false));
-        report("8 workers x 131,072 blocks, all workers hold the same blocks", () -> fill(8, blocks, true));
-        report("64 workers x 16,384 blocks, no block shared", () -> fill(64, 16_384, false));
+        run.add(report(String.format(Locale.ROOT, "8 workers × %,d blocks (the default bound), none shared",
+                blocks), () -> fill(8, blocks, false)));
+        run.add(report(String.format(Locale.ROOT, "8 workers × %,d blocks, every worker the same blocks",
+                blocks), () -> fill(8, blocks, true)));
+        run.add(report("64 workers × 16,384 blocks, none shared", () -> fill(64, 16_384, false)));
+        run.write(List.of("structure", "shape"), List.of(STRUCTURE));
     }
 
     /** Every worker stores {@code blocks} blocks; with {@code shared} they store the same token sequences. */
@@ -54,17 +68,16 @@ public final class KvIndexMemory {
         return index;
     }
 
-    private static void report(String name, java.util.function.Supplier<KvBlockIndex> build) {
+    /** Measures one index, prints it and returns its memory-section row. */
+    private static Map<String, Object> report(String shape, Supplier<KvBlockIndex> build) {
         long before = settledUsedHeap();
         KvBlockIndex index = build.get();
         long after = settledUsedHeap();
         long bytes = after - before;
         long entries = index.residentBlockCounts().values().stream().mapToLong(Integer::longValue).sum();
         System.out.printf("%s%n  heap %.1f MB, entries %,d, distinct keys %,d, %.1f bytes per (block, rank) entry%n",
-                name, bytes / 1e6, entries, index.distinctBlocks(), (double) bytes / entries);
-        if (index.maxBlocksPerRank() < 0) {
-            System.out.println("unreachable; keeps the index live until here");
-        }
+                shape, bytes / 1e6, entries, index.distinctBlocks(), (double) bytes / entries);
+        return TreeMemory.row(STRUCTURE, shape, bytes, entries, (double) bytes / entries, "entry");
     }
 
     private static long settledUsedHeap() {

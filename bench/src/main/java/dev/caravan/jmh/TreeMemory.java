@@ -2,8 +2,12 @@ package dev.caravan.jmh;
 
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.function.Supplier;
 
+import dev.caravan.bench.results.MeasuredRows;
 import dev.caravan.policies.tree.ApproximateRadixTree;
 
 /**
@@ -13,22 +17,29 @@ import dev.caravan.policies.tree.ApproximateRadixTree;
  * garbage as soon as they are inserted: labels are copies), collect again until stable with the tree still reachable,
  * read again. The difference divided by the tree's {@link ApproximateRadixTree#storedChars()} (distinct characters in
  * edge labels, shared prefixes counted once) is bytes per stored character; divided by the sum of tenant counts it is
- * bytes per routed character. Run with a fixed heap and without other allocation:
- * {@code java -Xms4g -Xmx4g -cp it-tests/target/caravan-bench.jar dev.caravan.jmh.TreeMemory}.
+ * bytes per routed character. Run with a fixed heap and without other allocation; {@code --results FILE} merges the
+ * rows (structure {@code radix tree}, keyed by structure and shape) into the results page's memory section:
+ * {@code java -Xms4g -Xmx4g -cp bench/target/caravan-bench.jar dev.caravan.jmh.TreeMemory
+ * --results docs/bench/results/memory.json}.
  */
 public final class TreeMemory {
+
+    /** The rows' {@code structure}. */
+    static final String STRUCTURE = "radix tree";
 
     private TreeMemory() {
     }
 
     public static void main(String[] args) {
-        report("1,000 tenants x 2,000-char system prompt + 3 turns, 8 workers (decision benchmark)",
-                () -> decisionTree(1000, 2000));
-        report("1,000 tenants x 10,000-char system prompt + 3 turns, 8 workers (decision benchmark)",
-                () -> decisionTree(1000, 10000));
-        report("20,000 conversations x 2,000-char system prompt + 8 turns, 8 workers (eviction benchmark)",
-                () -> TreeEvictionBenchmark.buildTree(20_000));
-        report("1,000 tenants x 2,000 CJK chars (UTF-16 labels), 8 workers", () -> cjkTree(1000, 2000));
+        MeasuredRows run = MeasuredRows.start(TreeMemory.class, args);
+        run.add(report("1,000 tenants × 2,000-char system prompt + 3 turns, 8 workers",
+                () -> decisionTree(1000, 2000)));
+        run.add(report("1,000 tenants × 10,000-char system prompt + 3 turns, 8 workers",
+                () -> decisionTree(1000, 10000)));
+        run.add(report("20,000 conversations × 2,000-char system prompt + 8 turns",
+                () -> TreeEvictionBenchmark.buildTree(20_000)));
+        run.add(report("1,000 tenants × 2,000 CJK chars (UTF-16 labels)", () -> cjkTree(1000, 2000)));
+        run.write(List.of("structure", "shape"), List.of(STRUCTURE));
     }
 
     static ApproximateRadixTree decisionTree(int tenants, int chars) {
@@ -55,7 +66,8 @@ public final class TreeMemory {
         return t;
     }
 
-    private static void report(String name, Supplier<ApproximateRadixTree> build) {
+    /** Measures one tree, prints it and returns its memory-section row. */
+    private static Map<String, Object> report(String shape, Supplier<ApproximateRadixTree> build) {
         long before = settledUsedHeap();
         ApproximateRadixTree tree = build.get();
         long after = settledUsedHeap();
@@ -64,10 +76,21 @@ public final class TreeMemory {
         long routed = tree.tenantCharCounts().values().stream().mapToLong(Long::longValue).sum();
         System.out.printf("%s%n  heap %.1f MB, nodes %,d, stored chars %,d, tenant chars %,d%n"
                         + "  %.2f bytes per stored char, %.2f bytes per tenant char%n",
-                name, bytes / 1e6, tree.nodeCount(), stored, routed, (double) bytes / stored, (double) bytes / routed);
-        if (tree.nodeCount() < 0) {
-            System.out.println("unreachable; keeps the tree live until here");
-        }
+                shape, bytes / 1e6, tree.nodeCount(), stored, routed, (double) bytes / stored, (double) bytes / routed);
+        return row(STRUCTURE, shape, bytes, tree.nodeCount(), (double) bytes / stored, "stored char");
+    }
+
+    /** A memory-section row: heap in MB to one decimal, bytes per unit to two. */
+    static Map<String, Object> row(String structure, String shape, long bytes, long entries, double bytesPerUnit,
+                                   String unit) {
+        Map<String, Object> row = new LinkedHashMap<>();
+        row.put("structure", structure);
+        row.put("shape", shape);
+        row.put("heap_mb", Math.round(bytes / 1e5) / 10.0);
+        row.put("entries", entries);
+        row.put("bytes_per_unit", Math.round(bytesPerUnit * 100) / 100.0);
+        row.put("unit", unit);
+        return row;
     }
 
     private static long settledUsedHeap() {
