@@ -209,7 +209,7 @@ public final class FleetResults {
         return a == null ? b == null : a.equals(b);
     }
 
-    /** The range covering two load-average ranges written {@code "a to b"}. */
+    /** The range covering two load-average ranges written {@code "a to b"}, to one decimal; one figure when they agree. */
     public static String widen(String a, String b) {
         if (a == null || b == null) {
             return a == null ? b : a;
@@ -225,7 +225,9 @@ public final class FleetResults {
                 return a + "; " + b;
             }
         }
-        return lo == hi ? num(lo) : num(lo) + " to " + num(hi);
+        String low = num(lo);
+        String high = num(hi);
+        return low.equals(high) ? low : low + " to " + high;
     }
 
     private static String num(double v) {

@@ -98,6 +98,7 @@ class FleetResultsTest {
         assertThat(FleetResults.widen("1.2 to 3.4", "0.6 to 2.0")).isEqualTo("0.6 to 3.4");
         assertThat(FleetResults.widen(null, "4.0")).isEqualTo("4.0");
         assertThat(FleetResults.widen("2", "2.0")).isEqualTo("2.0");
+        assertThat(FleetResults.widen("7.52", "7.48")).isEqualTo("7.5");
     }
 
     /**
