@@ -35,7 +35,8 @@ import org.slf4j.LoggerFactory;
  * a block routable: a full-attention model needs the whole prefix.
  *
  * <p><b>Lookup</b> ({@link #longestPrefixes}): per rank, the consecutive leading request blocks it holds on any tier,
- * weighted by tier; per worker, its best rank. Lock-free (one {@link KeyTable} read per block).
+ * weighted by tier; per worker, its best rank. Lock-free; ranks whose holdings are prefix-closed are probed at a few
+ * chain positions ({@link PrefixSearch}), the others walked block by block.
  *
  * <p><b>Memory bound</b>: at most {@code maxBlocksPerRank} entries per engine rank; beyond it the rank's
  * oldest-stored entries go first ({@link #droppedBlocks()}). Engines report every eviction, so the bound only bites

@@ -7,8 +7,8 @@ package dev.caravan.policies.kv;
  * walking every block. Engines evict leaves first (vLLM frees a request's blocks tail first and a parent is in use
  * whenever a child is; SGLang's radix tree evicts leaves), so a healthy rank stays closed; a hole appears when the
  * index drops a rank's oldest entries at its bound, when an engine evicts out of order, or for entries restored from a
- * peer replica without their parents. {@link #defects()} counts the breaches; the lookup walks a rank with any, block
- * by block, as it always did.
+ * peer replica without their parents. {@link #defects()} sums the breaches' level gaps; the lookup walks a rank with
+ * any, block by block, as it always did.
  *
  * <p>Per key: its level (3 GPU, 2 host memory, 1 storage, 0 not held: the best tier whose holder bit is set, the same
  * bits the {@link KeyTable} holds for this rank), its parent (a key, the sequence root, or unknown) and how many held

@@ -206,4 +206,25 @@ class KvLookupDifferentialTest {
             assertThat(cache.keys(t, bs, root)).as("round " + round).isEqualTo(BlockKeys.keys(t, bs, root));
         }
     }
+
+    @Test
+    void theTrieOfChainSegmentsFindsTheSameBranchPointsAsTheKeyByKeyCounts() {
+        for (int seed = 1; seed <= 20; seed++) {
+            SplittableRandom random = new SplittableRandom(seed);
+            List<int[]> docs = docs(random);
+            SharedPrefixes trie = new SharedPrefixes(seed % 2 == 0 ? 200 : SharedPrefixes.MAX_ENTRIES);
+            KeyByKeySharedPrefixes oracle = new KeyByKeySharedPrefixes(seed % 2 == 0 ? 200
+                    : SharedPrefixes.MAX_ENTRIES);
+            for (int step = 0; step < 500; step++) {
+                long[] chain = BlockKeys.keys(prompt(random, docs), BS, BlockKeys.PLAIN_ROOT);
+                int parts = 1 + random.nextInt(8);
+                String where = "seed " + seed + " step " + step;
+                assertThat(trie.sharedBlocks(chain, parts)).as(where).isEqualTo(oracle.sharedBlocks(chain, parts));
+                trie.record(chain);
+                oracle.record(chain);
+                assertThat(trie.size()).as(where).isEqualTo(oracle.size());
+                assertThat(trie.total()).as(where).isEqualTo(oracle.total());
+            }
+        }
+    }
 }
