@@ -9,9 +9,9 @@ import net.openhft.hashing.LongHashFunction;
  * prompt, a conversation's earlier turns), and their block keys need not be hashed again.
  *
  * <p>A request's full blocks are cut into chunks of {@value #BLOCKS_PER_CHUNK} blocks. Each chunk gets an id chained
- * like the block keys: {@code id_c = xxh3_64(id_{c-1} || token ids of chunk c)}, {@code id_{-1} = xxh3_64(root ||
- * block size)}, so equal ids mean equal roots, block sizes and tokens up to the chunk's end, and one pass over the
- * tokens names every chunk (one hash per chunk instead of one per block). A chunk whose id is cached takes its block
+ * like the block keys: {@code id_c = xxh3_64(id_{c-1} || xxh3_64(token ids of chunk c))}, {@code id_{-1} =
+ * xxh3_64(root || block size)}, so equal ids mean equal roots, block sizes and tokens up to the chunk's end, and one
+ * pass over the tokens, hashed where they lie, names every chunk (one hash per chunk instead of one per block). A chunk whose id is cached takes its block
  * keys from the cache; the others hash their blocks ({@link BlockKeys#chain}) and are cached. The keys are the same
  * {@link BlockKeys#keys} gives; a 64-bit id collision would hand one request another prefix's keys, as a key collision
  * would (docs/design/kv-index.md).
@@ -43,18 +43,15 @@ final class BlockKeyCache {
             BlockKeys.chain(tokens, 0, n, blockSize, root, out, 0, new int[2 + blockSize]);
             return out;
         }
-        int chunkTokens = BLOCKS_PER_CHUNK * blockSize;
-        int[] ids = new int[2 + Math.min(chunkTokens, n * blockSize)];
         int[] scratch = null;
-        long id = XXH3.hashLongs(new long[] {root, blockSize});
+        long[] pair = {root, blockSize};
+        long id = XXH3.hashLongs(pair);
         long parent = root;
         for (int first = 0; first < n; first += BLOCKS_PER_CHUNK) {
             int blocks = Math.min(BLOCKS_PER_CHUNK, n - first);
-            int len = blocks * blockSize;
-            ids[0] = (int) id;
-            ids[1] = (int) (id >>> 32);
-            System.arraycopy(tokens, first * blockSize, ids, 2, len);
-            id = XXH3.hashInts(ids, 0, 2 + len);
+            pair[0] = id;
+            pair[1] = XXH3.hashInts(tokens, first * blockSize, blocks * blockSize); // in place, no copy
+            id = XXH3.hashLongs(pair);
             int slot = (int) (id ^ (id >>> 32)) & (SLOTS - 1);
             Entry e = slots[slot];
             if (e != null && e.id() == id && e.keys().length == blocks) {
