@@ -329,14 +329,25 @@ public final class KvAwarePolicy implements LoadBalancingPolicy, PrefixHoldings 
         return lowestCost(best);
     }
 
-    /** Lowest cost; ties by fewer resident blocks, then uniformly at random. */
+    /** Lowest cost; ties by fewer resident blocks (read only for candidates that tie), then uniformly at random. */
     private Candidate lowestCost(List<Candidate> ranks) {
         List<Candidate> best = new ArrayList<>(2);
         double bestCost = Double.POSITIVE_INFINITY;
-        int bestResident = Integer.MAX_VALUE;
+        int bestResident = -1; // of the best so far, -1 until a tie needs it
         for (Candidate c : ranks) {
-            int resident = index.residentBlocks(c.worker().id());
-            int cmp = c.cost() != bestCost ? Double.compare(c.cost(), bestCost) : Integer.compare(resident, bestResident);
+            int cmp;
+            int resident = -1;
+            if (best.isEmpty()) {
+                cmp = -1;
+            } else if (c.cost() != bestCost) {
+                cmp = Double.compare(c.cost(), bestCost);
+            } else {
+                if (bestResident < 0) {
+                    bestResident = index.residentBlocks(best.get(0).worker().id());
+                }
+                resident = index.residentBlocks(c.worker().id());
+                cmp = Integer.compare(resident, bestResident);
+            }
             if (cmp < 0) {
                 best.clear();
                 bestCost = c.cost();
