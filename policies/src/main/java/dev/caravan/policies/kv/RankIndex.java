@@ -70,7 +70,7 @@ final class RankIndex {
         return blockSize;
     }
 
-    /** Routable keys whose parent this rank holds on no tier as good ({@link RankLineage}); 0 = prefix-closed. */
+    /** Level gaps of routable keys whose parent this rank holds on no tier as good ({@link RankLineage}); 0 = closed. */
     long defects() {
         return lineage.defects();
     }
