@@ -22,6 +22,5 @@ run cache-aware "CacheAwareDecisionBenchmark -p promptChars=2000 -p sharedPrefix
   -p discountSharedPrefix=true -p hotPrefixReplication=false,true -p treeBudget=configured,engine" "-f 1 -wi 3 -i 5"
 run replica-sync "CacheAwareDecisionBenchmark -p promptChars=2000,10000 -p sharedPrefixOwner=first -p fleet=on \
   -p discountSharedPrefix=true -p hotPrefixReplication=false -p treeBudget=configured" "-f 1 -wi 2 -i 3"
-run kv-aware "KvAwareDecisionBenchmark -p discountSharedPrefix=true" "-f 1 -wi 2 -i 3 -w 5s -r 10s"
 run consistent-hash ConsistentHashBenchmark "-f 1 -wi 3 -i 5"
 run tree-eviction "TreeEvictionBenchmark -p keep=0.5" "-f 1 -wi 2 -i 5"

@@ -1,7 +1,10 @@
 package dev.caravan.jmh;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
+import java.util.Random;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 
@@ -22,29 +25,38 @@ import dev.caravan.policies.Decision;
 import dev.caravan.policies.KvAwareConfig;
 import dev.caravan.policies.SelectionContext;
 import dev.caravan.policies.Worker;
+import dev.caravan.policies.WorkerLease;
 import dev.caravan.policies.kv.KvAwarePolicy;
 import dev.caravan.policies.kv.KvBlockIndex;
 import dev.caravan.policies.kv.KvEvent;
 import dev.caravan.policies.text.PseudoTokenizer;
 
 /**
- * One kv_aware decision on one thread (block keys of the request, the index walk, the cost of every worker from its
- * active blocks, the release of the request's active blocks), with the b2b working set resident: 8 workers each holding
- * 104 tenants' prompts of {@code promptTokens} tokens (the b2b scenario's M), stored as engines publish them. Each
- * measured request is a resident tenant's prompt (a pool, cycled); its lease is released at once. Tokens are given, so
- * tokenization is not measured. {@code blockSize} 1 is SGLang's default page size.
+ * One kv_aware decision on one thread (block keys of the request, the index lookup, the cost of every engine rank
+ * from its active blocks, the bookkeeping of the request's active blocks), with a working set resident: {@code ranks}
+ * single-rank workers, each holding tenants' prompts of {@code promptTokens} tokens stored as engines publish them —
+ * 104 per rank (the b2b scenario's M) when that fits in about {@value #FILL_BLOCKS} index entries, fewer (at least
+ * one) otherwise. Each measured request is one of {@value #REQUEST_POOL} resident prompts (spread over the ranks,
+ * cycled); its lease is released {@value #IN_FLIGHT} decisions later, so that many requests are in flight. Tokens are
+ * given, so tokenization is not measured. {@code blockSize} 1 is SGLang's default page size.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.SampleTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 2)
-@Fork(value = 1, jvmArgsAppend = {"-Xmx2g"})
+@Fork(value = 1, jvmArgsAppend = {"-Xmx3g"})
 @Threads(1)
 public class KvAwareDecisionBenchmark {
 
-    private static final int WORKERS = 8;
-    private static final int PROMPTS_PER_WORKER = 104;
+    private static final int MAX_PROMPTS_PER_RANK = 104;
+    /** Index entries the fill aims at (about 200 MB at ~100 bytes an entry). */
+    static final int FILL_BLOCKS = 2_000_000;
+    static final int REQUEST_POOL = 64;
+    static final int IN_FLIGHT = 16;
+
+    @Param({"8"})
+    public int ranks;
 
     @Param({"2080"})
     public int promptTokens;
@@ -59,41 +71,55 @@ public class KvAwareDecisionBenchmark {
     private KvAwarePolicy policy;
     private List<Worker> workers;
     private SelectionContext[] requests;
+    private final WorkerLease[] inFlight = new WorkerLease[IN_FLIGHT];
     private int next;
 
     @Setup
     public void setUp() {
-        KvBlockIndex index = new KvBlockIndex(1 << 20);
+        KvBlockIndex index = new KvBlockIndex(1 << 22);
         workers = new ArrayList<>();
-        for (int i = 0; i < WORKERS; i++) {
-            workers.add(Worker.builder("http://10.0.0." + (i + 1) + ":8000").id("w" + i).build());
+        for (int i = 0; i < ranks; i++) {
+            workers.add(Worker.builder("http://10.0." + (i / 250) + "." + (i % 250 + 1) + ":8000").id("w" + i)
+                    .build());
         }
         workers = List.copyOf(workers);
+        int blocks = promptTokens / blockSize;
+        int perRank = (int) Math.max(1, Math.min(MAX_PROMPTS_PER_RANK, (long) FILL_BLOCKS / ((long) ranks * blocks)));
         SplittableRandom random = new SplittableRandom(1);
-        requests = new SelectionContext[WORKERS * PROMPTS_PER_WORKER];
-        for (int p = 0; p < requests.length; p++) {
+        int prompts = ranks * perRank;
+        int pool = Math.min(REQUEST_POOL, prompts);
+        requests = new SelectionContext[pool];
+        for (int p = 0; p < prompts; p++) {
             int[] tokens = new int[promptTokens];
             for (int i = 0; i < tokens.length; i++) {
                 tokens[i] = random.nextInt(128_256);
             }
-            int blocks = promptTokens / blockSize;
             long[] ids = new long[blocks];
             for (int b = 0; b < blocks; b++) {
                 ids[b] = random.nextLong();
             }
-            index.apply(workers.get(p % WORKERS).id(), 0, KvEvent.BlockStored.of(ids, null,
-                    java.util.Arrays.copyOf(tokens, blocks * blockSize), blockSize));
-            requests[p] = new SelectionContext(null, "", tokens, java.util.Map.of());
+            index.apply(workers.get(p % ranks).id(), 0, KvEvent.BlockStored.of(ids, null,
+                    Arrays.copyOf(tokens, blocks * blockSize), blockSize));
+            // the pool spreads over the ranks: prompts p = 0, prompts/pool, 2 prompts/pool, ...
+            if (p % (prompts / pool) == 0 && p / (prompts / pool) < pool) {
+                requests[p / (prompts / pool)] = new SelectionContext(null, "", tokens, Map.of());
+            }
         }
         policy = new KvAwarePolicy(KvAwareConfig.defaults().withBlockSize(blockSize)
                 .withDiscountSharedPrefix(discountSharedPrefix), index, new PseudoTokenizer(),
-                null, new java.util.Random(1));
+                null, new Random(1));
     }
 
     @Benchmark
     public Worker decide() {
-        Decision d = policy.select(workers, requests[next++ % requests.length]);
-        d.acquire().release();
+        int i = next++;
+        Decision d = policy.select(workers, requests[i % requests.length]);
+        WorkerLease lease = d.acquire();
+        WorkerLease old = inFlight[i % IN_FLIGHT];
+        if (old != null) {
+            old.release();
+        }
+        inFlight[i % IN_FLIGHT] = lease;
         return d.worker();
     }
 }

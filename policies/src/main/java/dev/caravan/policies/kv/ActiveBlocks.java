@@ -1,35 +1,70 @@
 package dev.caravan.policies.kv;
 
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The blocks of the requests in flight on each engine rank, as a multiset of block keys: {@code kv_aware}'s decode
- * load in Dynamo's unit. A rank's active blocks are the <em>distinct</em> keys of its in-flight requests, so requests
- * sharing a prefix count it once — as the engine's KV pool does.
+ * The blocks of the requests in flight on each engine rank: {@code kv_aware}'s decode load in Dynamo's unit. A rank's
+ * active blocks are the <em>distinct</em> block keys of its in-flight requests, so requests sharing a prefix count it
+ * once — as the engine's KV pool does.
  *
- * <p>A request's keys are added when it is routed ({@link #add}) and removed when its lease is released (the returned
+ * <p>A request's keys are a chain ({@link BlockKeys}): key i stands for blocks 0..i, so two requests share exactly
+ * the keys before the first position where their chains differ, and that position (their common prefix) is found by
+ * bisection. The rank keeps its requests' chains, not their keys one by one: the distinct count is kept up to date as
+ * requests come and go (a request adds its chain's length minus its longest common prefix with the others, and its
+ * own extra blocks), and {@link #potential} costs one bisection per request in flight on the rank, whatever the
+ * chains' length.
+ *
+ * <p>A request's chain is added when it is routed ({@link #add}) and removed when its lease is released (the returned
  * {@link Runnable}, idempotent). {@link #potential} is the rank's active blocks if a request with these keys were
- * added: Dynamo's {@code potential_blocks = active_blocks + new_blocks}.
+ * added: Dynamo's {@code potential_blocks = active_blocks + new_blocks}. Chains are kept by reference and must not
+ * change.
  *
- * <p>Thread-safe: each rank's multiset is guarded by its own monitor; calls are short (one map operation per block).
+ * <p>Thread-safe: each rank's set is guarded by its own monitor.
  */
 public final class ActiveBlocks {
 
     private record Rank(String workerId, int rank) {
     }
 
-    private final ConcurrentHashMap<Rank, LongCounts> ranks = new ConcurrentHashMap<>();
+    /** One rank's requests in flight. */
+    private static final class Requests {
+        final List<long[]> chains = new ArrayList<>();
+        /** Distinct keys over the chains, plus every request's extra blocks. */
+        int distinct;
 
-    /** Adds a routed request's keys to the rank; run the result once when the request is over. */
-    public Runnable add(String workerId, int rank, long[] keys) {
-        Rank r = new Rank(workerId, rank);
-        LongCounts m = ranks.computeIfAbsent(r, k -> new LongCounts());
-        synchronized (m) {
-            for (long k : keys) {
-                m.add(k);
+        /** The longest prefix of {@code chain} that some request in flight shares. */
+        int shared(long[] chain) {
+            int best = 0;
+            for (long[] c : chains) {
+                best = Math.max(best, commonPrefix(chain, c));
+                if (best == chain.length) {
+                    break;
+                }
             }
+            return best;
+        }
+    }
+
+    private final ConcurrentHashMap<Rank, Requests> ranks = new ConcurrentHashMap<>();
+
+    /** Adds a routed request's chain to the rank; run the result once when the request is over. */
+    public Runnable add(String workerId, int rank, long[] chain) {
+        return add(workerId, rank, chain, 0);
+    }
+
+    /**
+     * Adds a routed request's chain and {@code extra} blocks of its own that no other request shares (its partial tail
+     * and decode tokens); run the result once when the request is over.
+     */
+    public Runnable add(String workerId, int rank, long[] chain, int extra) {
+        Requests m = ranks.computeIfAbsent(new Rank(workerId, rank), k -> new Requests());
+        synchronized (m) {
+            m.distinct += chain.length - m.shared(chain) + extra;
+            m.chains.add(chain);
         }
         boolean[] done = new boolean[1];
         return () -> {
@@ -38,50 +73,68 @@ public final class ActiveBlocks {
                     return;
                 }
                 done[0] = true;
-                for (long k : keys) {
-                    m.remove(k);
+                for (int i = m.chains.size() - 1; i >= 0; i--) {
+                    if (m.chains.get(i) == chain) {
+                        m.chains.remove(i);
+                        break;
+                    }
                 }
+                m.distinct -= chain.length - m.shared(chain) + extra;
             }
         };
     }
 
     /** Distinct keys in flight on the rank. */
     public int active(String workerId, int rank) {
-        LongCounts m = ranks.get(new Rank(workerId, rank));
+        Requests m = ranks.get(new Rank(workerId, rank));
         if (m == null) {
             return 0;
         }
         synchronized (m) {
-            return m.size();
+            return m.distinct;
         }
     }
 
-    /** The rank's active blocks if a request with {@code keys} were added to it. */
-    public int potential(String workerId, int rank, long[] keys) {
-        LongCounts m = ranks.get(new Rank(workerId, rank));
+    /** The rank's active blocks if a request with {@code chain} were added to it. */
+    public int potential(String workerId, int rank, long[] chain) {
+        Requests m = ranks.get(new Rank(workerId, rank));
         if (m == null) {
-            return distinct(keys);
+            return chain.length;
         }
         synchronized (m) {
-            if (m.size() == 0) {
-                return distinct(keys);
-            }
-            int added = 0;
-            for (long k : keys) {
-                if (!m.contains(k)) {
-                    added++;
-                }
-            }
-            return m.size() + added;
+            return m.distinct + chain.length - m.shared(chain);
         }
     }
 
-    private static int distinct(long[] keys) {
-        // request keys are chained, so they are distinct unless a collision: count them as such
-        return keys.length;
+    /**
+     * How many leading keys two chains share: keys equal at position i are equal before it, so the first difference
+     * is found by bisection.
+     */
+    static int commonPrefix(long[] a, long[] b) {
+        if (a == b) {
+            return a.length;
+        }
+        int n = Math.min(a.length, b.length);
+        if (n == 0 || a[0] != b[0]) {
+            return 0;
+        }
+        if (a[n - 1] == b[n - 1]) {
+            return n;
+        }
+        int lo = 0; // a[lo] == b[lo]
+        int hi = n - 1; // a[hi] != b[hi]
+        while (hi - lo > 1) {
+            int mid = (lo + hi) >>> 1;
+            if (a[mid] == b[mid]) {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        return hi;
     }
 
-    /** Forgets a worker that left (its leases still release harmlessly into the detached maps). */
+    /** Forgets a worker that left (its leases still release harmlessly into the detached sets). */
     public void removeWorker(String workerId) {
         ranks.keySet().removeIf(r -> r.workerId().equals(workerId));
     }
@@ -92,7 +145,7 @@ public final class ActiveBlocks {
         ranks.forEach((r, m) -> {
             int n;
             synchronized (m) {
-                n = m.size();
+                n = m.distinct;
             }
             out.merge(r.workerId(), n, Integer::sum);
         });

@@ -1,5 +1,6 @@
 package dev.caravan.policies.kv;
 
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 
 import net.openhft.hashing.LongHashFunction;
@@ -21,11 +22,13 @@ import net.openhft.hashing.LongHashFunction;
  *       reports) make a block no request-side chain produces, which is right: the router does not see images.</li>
  *   <li>Only full blocks have keys; the caller says how many tokens a block holds (the engine's block or page size).</li>
  * </ul>
- * Stateless and thread-safe; {@link #keys} allocates its result and one scratch array.
+ * Stateless and thread-safe; {@link #keys} allocates its result and one scratch array. {@link BlockKeyCache} reuses
+ * the keys of token chunks it has seen.
  */
 public final class BlockKeys {
 
     private static final LongHashFunction XXH3 = LongHashFunction.xx3();
+    private static final boolean LITTLE_ENDIAN = ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN;
     private static final byte[] ROOT_TAG = "caravan-kv/1".getBytes(StandardCharsets.US_ASCII);
     /** The root of sequences with neither LoRA adapter nor salt. */
     public static final long PLAIN_ROOT = root(null, null);
@@ -67,13 +70,37 @@ public final class BlockKeys {
         }
         int n = tokens.length / blockSize;
         long[] out = new long[n];
-        byte[] scratch = new byte[8 + 4 * blockSize];
-        long parent = root;
-        for (int b = 0; b < n; b++) {
-            parent = next(parent, tokens, b * blockSize, blockSize, null, scratch);
-            out[b] = parent;
-        }
+        chain(tokens, 0, n, blockSize, root, out, 0, new int[2 + blockSize]);
         return out;
+    }
+
+    /**
+     * Writes the keys of {@code count} blocks starting at block {@code firstBlock} of {@code tokens}, chained from
+     * {@code parent}, into {@code out} from {@code at}; returns the last key written ({@code parent} when none).
+     *
+     * @param scratch a buffer of at least {@code 2 + blockSize} ints
+     */
+    static long chain(int[] tokens, int firstBlock, int count, int blockSize, long parent, long[] out, int at,
+                      int[] scratch) {
+        for (int b = 0; b < count; b++) {
+            parent = next(parent, tokens, (firstBlock + b) * blockSize, blockSize, scratch);
+            out[at + b] = parent;
+        }
+        return parent;
+    }
+
+    /**
+     * The key of one block without extra bytes, hashing the parent and the token ids as they lie in an int buffer:
+     * on a little-endian machine an int array's memory is the block's byte layout, so no byte is copied one by one.
+     */
+    private static long next(long parent, int[] tokens, int from, int count, int[] scratch) {
+        if (!LITTLE_ENDIAN) {
+            return next(parent, tokens, from, count, null, null);
+        }
+        scratch[0] = (int) parent;
+        scratch[1] = (int) (parent >>> 32);
+        System.arraycopy(tokens, from, scratch, 2, count);
+        return XXH3.hashInts(scratch, 0, 2 + count);
     }
 
     /**

@@ -6,7 +6,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.random.RandomGenerator;
 
 import org.slf4j.Logger;
@@ -76,8 +75,6 @@ public final class KvAwarePolicy implements LoadBalancingPolicy, PrefixHoldings 
     public static final String BRANCH_NO_HEALTHY = "no_healthy_workers";
 
     private static final Logger LOG = LoggerFactory.getLogger(KvAwarePolicy.class);
-    /** Tail keys (one per in-flight request) live in their own range so they never equal a block key in practice. */
-    private static final long TAIL_KEY_BASE = 0x7A11_0000_0000_0000L;
 
     private final KvAwareConfig config;
     private final KvBlockIndex index;
@@ -86,7 +83,8 @@ public final class KvAwarePolicy implements LoadBalancingPolicy, PrefixHoldings 
     private final RandomGenerator random;
     private final ActiveBlocks active = new ActiveBlocks();
     private final PeerActiveBlocks peers;
-    private final AtomicLong tails = new AtomicLong();
+    /** Block keys of token chunks seen before. */
+    private final BlockKeyCache keyCache = new BlockKeyCache();
     /** Passes through block keys, for the shared branch point; null with the discount off. */
     private final SharedPrefixes shared;
 
@@ -162,7 +160,7 @@ public final class KvAwarePolicy implements LoadBalancingPolicy, PrefixHoldings 
         long[] chain = null;
         int sharedTokens = 0;
         if (shared != null) {
-            chain = keysBySize.computeIfAbsent(config.blockSize(), b -> BlockKeys.keys(tokens, b, root));
+            chain = keysBySize.computeIfAbsent(config.blockSize(), b -> keyCache.keys(tokens, b, root));
             int parts = 0;
             for (Worker w : healthy) {
                 parts += w.rankCount();
@@ -172,7 +170,7 @@ public final class KvAwarePolicy implements LoadBalancingPolicy, PrefixHoldings 
         List<Candidate> ranks = new ArrayList<>(healthy.size());
         for (Worker w : healthy) {
             int bs = blockSize(w);
-            long[] keys = keysBySize.computeIfAbsent(bs, b -> BlockKeys.keys(tokens, b, root));
+            long[] keys = keysBySize.computeIfAbsent(bs, b -> keyCache.keys(tokens, b, root));
             PrefixMatches matches = matchesBySize.computeIfAbsent(bs, b -> index.longestPrefixes(keys,
                     config.cpuWeight(), config.diskWeight()));
             PrefixMatches.Match best = matches.match(w.id());
@@ -240,7 +238,7 @@ public final class KvAwarePolicy implements LoadBalancingPolicy, PrefixHoldings 
             }
             int bs = blockSize(w);
             PrefixMatches matches = matchesBySize.computeIfAbsent(bs, b -> index.longestPrefixes(
-                    BlockKeys.keys(tokens, b, root), config.cpuWeight(), config.diskWeight()));
+                    keyCache.keys(tokens, b, root), config.cpuWeight(), config.diskWeight()));
             int blocks = matches.matched(w.id());
             if (blocks > 0) {
                 held.put(w.url(), (long) blocks * bs);
@@ -293,9 +291,7 @@ public final class KvAwarePolicy implements LoadBalancingPolicy, PrefixHoldings 
 
     private Decision decide(Candidate c, String branch) {
         Worker w = c.worker();
-        long[] withTail = Arrays.copyOf(c.keys(), c.keys().length + 1);
-        withTail[c.keys().length] = TAIL_KEY_BASE + tails.incrementAndGet();
-        Runnable release = active.add(w.id(), c.rank(), withTail);
+        Runnable release = active.add(w.id(), c.rank(), c.keys(), 1); // + its partial tail and decode tokens
         if (parity != null) {
             int onGpu = c.match() == null ? 0 : c.match().gpuBlocks();
             parity.expect(w.id(), Arrays.copyOfRange(c.keys(), onGpu, c.keys().length));
@@ -333,14 +329,25 @@ public final class KvAwarePolicy implements LoadBalancingPolicy, PrefixHoldings 
         return lowestCost(best);
     }
 
-    /** Lowest cost; ties by fewer resident blocks, then uniformly at random. */
+    /** Lowest cost; ties by fewer resident blocks (read only for candidates that tie), then uniformly at random. */
     private Candidate lowestCost(List<Candidate> ranks) {
         List<Candidate> best = new ArrayList<>(2);
         double bestCost = Double.POSITIVE_INFINITY;
-        int bestResident = Integer.MAX_VALUE;
+        int bestResident = -1; // of the best so far, -1 until a tie needs it
         for (Candidate c : ranks) {
-            int resident = index.residentBlocks(c.worker().id());
-            int cmp = c.cost() != bestCost ? Double.compare(c.cost(), bestCost) : Integer.compare(resident, bestResident);
+            int cmp;
+            int resident = -1;
+            if (best.isEmpty()) {
+                cmp = -1;
+            } else if (c.cost() != bestCost) {
+                cmp = Double.compare(c.cost(), bestCost);
+            } else {
+                if (bestResident < 0) {
+                    bestResident = index.residentBlocks(best.get(0).worker().id());
+                }
+                resident = index.residentBlocks(c.worker().id());
+                cmp = Integer.compare(resident, bestResident);
+            }
             if (cmp < 0) {
                 best.clear();
                 bestCost = c.cost();

@@ -35,7 +35,8 @@ import org.slf4j.LoggerFactory;
  * a block routable: a full-attention model needs the whole prefix.
  *
  * <p><b>Lookup</b> ({@link #longestPrefixes}): per rank, the consecutive leading request blocks it holds on any tier,
- * weighted by tier; per worker, its best rank. Lock-free (one {@link KeyTable} read per block).
+ * weighted by tier; per worker, its best rank. Lock-free; ranks whose holdings are prefix-closed are probed at a few
+ * chain positions ({@link PrefixSearch}), the others walked block by block.
  *
  * <p><b>Memory bound</b>: at most {@code maxBlocksPerRank} entries per engine rank; beyond it the rank's
  * oldest-stored entries go first ({@link #droppedBlocks()}). Engines report every eviction, so the bound only bites
@@ -61,6 +62,11 @@ public final class KvBlockIndex {
     private final BitSet usedSlots = new BitSet();
     /** slot → owner; replaced on every change so lookups read a consistent snapshot without locking. */
     private volatile Owner[] owners = new Owner[0];
+    /**
+     * Slots whose holdings are not prefix-closed ({@link RankIndex#defects()} &gt; 0), which the lookup walks block by
+     * block; a bit set, replaced on every change. Each slot's bit is written only under its worker's lock.
+     */
+    private volatile long[] dirty = new long[0];
     private final RankIndex.Counters counters = new RankIndex.Counters();
 
     private record Owner(String workerId, int rank) {
@@ -140,6 +146,7 @@ public final class KvBlockIndex {
                     applied = Applied.NONE;
                 }
                 w.resident = residentLocked(w);
+                markDirty(r);
                 return applied;
             }
         }
@@ -166,6 +173,9 @@ public final class KvBlockIndex {
         synchronized (w) {
             RankIndex r = w.ranks.get(rank);
             int n = r == null ? 0 : r.clear();
+            if (r != null) {
+                markDirty(r);
+            }
             w.resident = residentLocked(w);
             return n;
         }
@@ -181,6 +191,7 @@ public final class KvBlockIndex {
             int n = 0;
             for (RankIndex r : w.ranks.values()) {
                 n += r.clear();
+                markDirty(r);
             }
             w.resident = 0;
             return n;
@@ -238,6 +249,7 @@ public final class KvBlockIndex {
                         w.ranks.put(state.rank(), r);
                     }
                     added += r.restore(state);
+                    markDirty(r);
                     w.blockSize = Math.max(w.blockSize, r.blockSize());
                 }
                 w.resident = residentLocked(w);
@@ -273,9 +285,30 @@ public final class KvBlockIndex {
         }
     }
 
+    /** Publishes whether the rank's holdings have holes; called under its worker's lock after every change. */
+    private void markDirty(RankIndex r) {
+        int word = r.slot >>> 6;
+        long bit = 1L << r.slot;
+        boolean want = r.defects() > 0;
+        long[] current = dirty;
+        boolean is = word < current.length && (current[word] & bit) != 0;
+        if (is != want) {
+            synchronized (usedSlots) {
+                long[] d = Arrays.copyOf(dirty, Math.max(dirty.length, word + 1));
+                d[word] = want ? d[word] | bit : d[word] & ~bit;
+                dirty = d;
+            }
+        }
+    }
+
     private void freeSlot(int slot) {
         synchronized (usedSlots) {
             usedSlots.clear(slot);
+            if (slot >>> 6 < dirty.length) {
+                long[] d = dirty.clone();
+                d[slot >>> 6] &= ~(1L << slot);
+                dirty = d;
+            }
             Owner[] o = owners.clone();
             o[slot] = null;
             owners = o;
@@ -284,9 +317,15 @@ public final class KvBlockIndex {
 
     /**
      * Per worker, the longest run of {@code keys} (a request's block keys, in order) one of its ranks holds from the
-     * first block, on any tier: the candidate set narrows block by block and the walk stops when it is empty
-     * (llm-d's LongestPrefix, Dynamo's overlap). Each block counts 1 on the GPU, {@code cpuWeight} or
-     * {@code diskWeight} on a lower tier (the best tier that holds it).
+     * first block, on any tier (llm-d's LongestPrefix, Dynamo's overlap). Each block counts 1 on the GPU,
+     * {@code cpuWeight} or {@code diskWeight} on a lower tier (the best tier that holds it), summed in chain order.
+     *
+     * <p>A key stands for its whole prefix, so for a rank whose holdings are prefix-closed ({@link RankLineage}: no
+     * defects) holding key i means holding keys 0..i on a tier at least as good, and its three runs (any tier, host
+     * memory or better, GPU) end where the holder bits first drop. The lookup reads key 0, gallops (keys 1, 2, 4,
+     * 8, ...) while any such rank still holds the key, and bisects each interval in which some rank's bits drop, all
+     * ranks at once: about {@code log2(run)} reads per distinct run end instead of one per block. Ranks with defects
+     * are walked block by block from key 0 until none of them holds the key.
      */
     public PrefixMatches longestPrefixes(long[] keys, double cpuWeight, double diskWeight) {
         if (keys.length == 0) {
@@ -298,13 +337,63 @@ public final class KvBlockIndex {
         }
         Owner[] o = owners;
         int words = (o.length + 63) >>> 6;
-        long[] alive = new long[words];
-        long[] gpuAlive = new long[words];
-        int[] depth = new int[words * 64];
-        int[] gpuDepth = new int[words * 64];
-        double[] score = new double[words * 64];
-        Arrays.fill(alive, -1L);
-        Arrays.fill(gpuAlive, -1L);
+        Runs runs = new Runs(words * 64);
+        long[] start = PrefixSearch.state(first, words, null);
+        long[] dirtyNow = dirty;
+        long[] walk = new long[words];
+        boolean anyWalk = false;
+        for (int w = 0; w < words; w++) {
+            long d = w < dirtyNow.length ? dirtyNow[w] : 0;
+            walk[w] = start[w] & d;
+            anyWalk |= walk[w] != 0;
+            for (int level = 0; level < 3; level++) {
+                start[level * words + w] &= ~d;
+            }
+        }
+        if (!PrefixSearch.empty(start)) {
+            new PrefixSearch(table, keys, words, runs).run(start, cpuWeight, diskWeight);
+        }
+        if (anyWalk) {
+            walk(keys, first, words, walk, runs, cpuWeight, diskWeight);
+        }
+        Map<String, PrefixMatches.Match> best = new HashMap<>();
+        for (int s = 0; s < o.length; s++) {
+            Owner owner = o[s];
+            int blocks = runs.gpu[s] + runs.cpu[s] + runs.disk[s];
+            if (owner == null || blocks == 0) {
+                continue;
+            }
+            PrefixMatches.Match m = new PrefixMatches.Match(owner.rank(), blocks, runs.gpuRun[s], runs.score[s]);
+            best.merge(owner.workerId(), m, (a, b) -> b.score() > a.score()
+                    || (b.score() == a.score() && b.rank() < a.rank()) ? b : a);
+        }
+        return new PrefixMatches(keys.length, best);
+    }
+
+    /**
+     * Per slot, the blocks of its leading run on the GPU, on host memory (not the GPU) and on storage only, its
+     * leading GPU run and its tier-weighted score.
+     */
+    static final class Runs {
+        final int[] gpu;
+        final int[] cpu;
+        final int[] disk;
+        final int[] gpuRun;
+        final double[] score;
+
+        Runs(int slots) {
+            gpu = new int[slots];
+            cpu = new int[slots];
+            disk = new int[slots];
+            gpuRun = new int[slots];
+            score = new double[slots];
+        }
+    }
+
+    /** The block-by-block walk for the ranks in {@code alive} (ranks whose holdings may have holes). */
+    private void walk(long[] keys, long[] first, int words, long[] alive, Runs runs, double cpuWeight,
+                      double diskWeight) {
+        long[] gpuAlive = alive.clone();
         long[] bits = first;
         for (int d = 0; d < keys.length; d++) {
             if (d > 0) {
@@ -326,10 +415,18 @@ public final class KvBlockIndex {
                 for (long b = present; b != 0; b &= b - 1) {
                     int s = w * 64 + Long.numberOfTrailingZeros(b);
                     long one = b & -b;
-                    depth[s]++;
-                    score[s] += (gpu & one) != 0 ? 1.0 : (cpu & one) != 0 ? cpuWeight : diskWeight;
+                    if ((gpu & one) != 0) {
+                        runs.gpu[s]++;
+                        runs.score[s] += 1.0;
+                    } else if ((cpu & one) != 0) {
+                        runs.cpu[s]++;
+                        runs.score[s] += cpuWeight;
+                    } else {
+                        runs.disk[s]++;
+                        runs.score[s] += diskWeight;
+                    }
                     if ((gpuAlive[w] & one) != 0) {
-                        gpuDepth[s]++;
+                        runs.gpuRun[s]++;
                     }
                 }
             }
@@ -337,17 +434,6 @@ public final class KvBlockIndex {
                 break;
             }
         }
-        Map<String, PrefixMatches.Match> best = new HashMap<>();
-        for (int s = 0; s < o.length; s++) {
-            Owner owner = o[s];
-            if (owner == null || depth[s] == 0) {
-                continue;
-            }
-            PrefixMatches.Match m = new PrefixMatches.Match(owner.rank(), depth[s], gpuDepth[s], score[s]);
-            best.merge(owner.workerId(), m, (a, b) -> b.score() > a.score()
-                    || (b.score() == a.score() && b.rank() < a.rank()) ? b : a);
-        }
-        return new PrefixMatches(keys.length, best);
     }
 
     /** The block size the worker's engine reported (largest over its ranks), 0 before its first store. */
@@ -374,6 +460,22 @@ public final class KvBlockIndex {
             }
         }
         return false;
+    }
+
+    /** The holder bits of {@code key} ({@link Holders}), null when nobody holds it; for tests. */
+    long[] holderBits(long key) {
+        return table.get(key);
+    }
+
+    /** The slot of the worker's rank, -1 when it has none; for tests. */
+    int slot(String workerId, int rank) {
+        Owner[] o = owners;
+        for (int s = 0; s < o.length; s++) {
+            if (o[s] != null && o[s].workerId().equals(workerId) && o[s].rank() == rank) {
+                return s;
+            }
+        }
+        return -1;
     }
 
     /** Entries the worker's ranks hold (every tier and group), 0 for an unknown worker. */

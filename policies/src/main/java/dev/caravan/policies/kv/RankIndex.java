@@ -35,6 +35,8 @@ final class RankIndex {
     private final Counters counters;
     private final Set<String> loraNames;
     private final RankBlocks blocks = new RankBlocks();
+    /** Whether the rank's routable keys are prefix-closed (what the lookup's probing relies on). */
+    private final RankLineage lineage = new RankLineage();
     /** Groups whose reported kind is not full attention. */
     private long nonRoutingGroups;
     /** Tokens per block, learned from the rank's stores; 0 before the first. */
@@ -68,6 +70,11 @@ final class RankIndex {
         return blockSize;
     }
 
+    /** Level gaps of routable keys whose parent this rank holds on no tier as good ({@link RankLineage}); 0 = closed. */
+    long defects() {
+        return lineage.defects();
+    }
+
     /** Applies a BlockStored; returns what it changed. */
     KvBlockIndex.Applied stored(KvEvent.BlockStored s) {
         KvTier tier = KvTier.of(s.medium());
@@ -97,7 +104,8 @@ final class RankIndex {
         byte[] scratch = null;
         boolean known = true;
         long parentKey = 0;
-        if (s.parentBlockHash() == null) {
+        boolean fromRoot = s.parentBlockHash() == null;
+        if (fromRoot) {
             parentKey = s.loraName() == null && s.cacheSalt() == null ? BlockKeys.PLAIN_ROOT
                     : BlockKeys.root(s.loraName(), s.cacheSalt());
         } else {
@@ -114,16 +122,22 @@ final class RankIndex {
         for (int i = 0; i < hashes.length; i++) {
             int slot = blocks.find(hashes[i]);
             Long gone = slot < 0 ? recentlyRemoved.remove(hashes[i]) : null;
+            byte kind = !known ? RankLineage.PARENT_UNKNOWN
+                    : i == 0 && fromRoot ? RankLineage.PARENT_ROOT : RankLineage.PARENT_KEY;
             long key;
             if (slot >= 0) {
                 key = blocks.keyAt(slot);
                 long before = blocks.maskAt(slot);
                 blocks.setMask(slot, before | bit);
+                lineage.link(key, kind, parentKey);
                 transition(key, before, before | bit);
+                lineage.settle(key);
             } else if (gone != null) {
                 key = gone;
                 blocks.insert(hashes[i], key, bit);
+                lineage.link(key, kind, parentKey);
                 transition(key, 0, bit);
+                lineage.settle(key);
                 enforceBound();
             } else if (known && bs > 0 && tokens.length >= (i + 1) * bs) {
                 if (scratch == null) {
@@ -131,7 +145,9 @@ final class RankIndex {
                 }
                 key = BlockKeys.next(parentKey, tokens, i * bs, bs, s.extra(i), scratch);
                 blocks.insert(hashes[i], key, bit);
+                lineage.link(key, kind, parentKey);
                 transition(key, 0, bit);
+                lineage.settle(key);
                 enforceBound();
             } else {
                 known = false; // this block's key is unknowable, and so are its descendants'
@@ -209,6 +225,7 @@ final class RankIndex {
         if (already[0]) {
             dupes.merge(new Dupe(key, tier), 1, Integer::sum);
         }
+        lineage.tier(key, tier, true);
     }
 
     private void removeHolder(long key, int tier) {
@@ -223,6 +240,7 @@ final class RankIndex {
             return;
         }
         table.update(key, bits -> bits == null ? null : Holders.without(bits, tier, slot));
+        lineage.tier(key, tier, false);
     }
 
     private void enforceBound() {
@@ -287,6 +305,7 @@ final class RankIndex {
             n[0]++;
         });
         blocks.clear();
+        lineage.clear();
         dupes.clear();
         recentlyRemoved.clear();
         nonRoutingGroups = 0;

@@ -1,5 +1,12 @@
 package dev.caravan.policies.kv;
 
+import java.util.ArrayDeque;
+import java.util.Arrays;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.Map;
+
 /**
  * How many routed requests passed through each block key of their chain, and whether requests go on from a key in
  * more than one way: what {@code kv_aware}'s {@code --kv-discount-shared-prefix} needs to find a request's <em>shared
@@ -11,11 +18,17 @@ package dev.caravan.policies.kv;
  * through and from which at least two continuations leave (the keys seen after it, plus the request's own next key);
  * a conversation that only grows never branches, so its own history is never shared.
  *
+ * <p>The keys are held as a trie of chain segments: a node is a run of keys that every recorded request passing
+ * through its first key also passed through to its last (one count, one next key, no branch inside), split where a
+ * request diverges or ends. Because a key stands for its whole prefix, how far a request follows a node is found by
+ * bisection, and reading or recording a request costs a few operations per node on its path, not one per key.
+ *
  * <p>Bounded: the first {@link #MAX_DEPTH} keys of a request are counted, and at most {@link #MAX_ENTRIES} keys are
- * held (primitive arrays, 21 bytes a slot at most twice as many slots: ≤ 2.8 MB). When a new key would exceed that,
- * every count and the request total are halved and the keys left at 0 dropped (repeatedly if needed, down to half the
- * bound): counts describe the recent few hundred to thousands of requests, and their ratios survive. Thread-safe
- * (one lock; a request walks its chain once to read and once to record).
+ * held (each node copies its keys once: about 8 bytes a key and 80 a node). When a request's new keys would exceed
+ * that, every count and the request total are halved and the keys left at 0 dropped (repeatedly if needed, down to
+ * half the bound) before they are added: counts describe the recent few hundred to thousands of requests, and their
+ * ratios survive. A request whose path the halving drops, or with more new keys than half the bound (never with the
+ * defaults), records only the keys that fit on a path still held. Thread-safe (one lock; a request walks its path once to read and once to record).
  */
 final class SharedPrefixes {
 
@@ -23,15 +36,64 @@ final class SharedPrefixes {
     static final int MAX_ENTRIES = 1 << 16;
     /** Leading keys of a request counted: 32,768 tokens at 16-token blocks. */
     static final int MAX_DEPTH = 2048;
-    private static final int INITIAL_SLOTS = 1 << 10;
+
+    /** Keys {@code keys[from, to)}: one pass count; the last key's next key and branch flag. */
+    private static final class Node {
+        final long[] keys;
+        final int from;
+        int to;
+        int passes;
+        /** Next key first seen after the last key; 0 = none yet (a key equal to 0 is as unlikely as any other). */
+        long next;
+        boolean branched;
+        Map<Long, Node> children;
+
+        Node(long[] keys, int from, int to, int passes) {
+            this.keys = keys;
+            this.from = from;
+            this.to = to;
+            this.passes = passes;
+        }
+
+        int length() {
+            return to - from;
+        }
+
+        /** Keys of {@code chain} from {@code pos} (at most {@code limit}) equal to this node's from its first. */
+        int follow(long[] chain, int pos, int limit) {
+            int n = Math.min(length(), limit);
+            if (chain[pos + n - 1] == keys[from + n - 1]) {
+                return n;
+            }
+            int lo = 0; // equal (the first key is how the node was found)
+            int hi = n - 1; // different
+            while (hi - lo > 1) {
+                int mid = (lo + hi) >>> 1;
+                if (chain[pos + mid] == keys[from + mid]) {
+                    lo = mid;
+                } else {
+                    hi = mid;
+                }
+            }
+            return hi;
+        }
+
+        /** Keeps the first {@code k} keys here and moves the rest (with the children) into a new child. */
+        void split(int k) {
+            Node rest = new Node(keys, from + k, to, passes);
+            rest.next = next;
+            rest.branched = branched;
+            rest.children = children;
+            to = from + k;
+            next = rest.keys[rest.from];
+            branched = false;
+            children = new HashMap<>(4);
+            children.put(next, rest);
+        }
+    }
 
     private final int maxEntries;
-    private long[] keys = new long[INITIAL_SLOTS];
-    /** Next key first seen after the key; 0 = none yet (a key equal to 0 is as unlikely as any other). */
-    private long[] next = new long[INITIAL_SLOTS];
-    /** Passes; 0 = empty slot. */
-    private int[] passes = new int[INITIAL_SLOTS];
-    private boolean[] branched = new boolean[INITIAL_SLOTS];
+    private final Map<Long, Node> roots = new HashMap<>();
     private int size;
     private long total;
 
@@ -58,16 +120,23 @@ final class SharedPrefixes {
         }
         int shared = 0;
         int depth = Math.min(chain.length, MAX_DEPTH);
-        for (int i = 0; i < depth; i++) {
-            int slot = find(chain[i]);
-            if (slot < 0) {
+        int pos = 0;
+        Node node = depth == 0 ? null : roots.get(chain[0]);
+        while (node != null) {
+            int m = node.follow(chain, pos, depth - pos);
+            // keys before the last one followed go on the way the request does: one way only
+            int last = pos + m - 1;
+            boolean twoWays = m < node.length()
+                    ? last + 1 < chain.length && chain[last + 1] != node.keys[node.from + m]
+                    : node.branched || (node.next != 0 && last + 1 < chain.length && chain[last + 1] != node.next);
+            if (twoWays && (long) node.passes * parts >= total) {
+                shared = last + 1;
+            }
+            pos += m;
+            if (m < node.length() || pos >= depth || node.children == null) {
                 break;
             }
-            boolean twoWays = branched[slot]
-                    || (next[slot] != 0 && i + 1 < chain.length && chain[i + 1] != next[slot]);
-            if (twoWays && (long) passes[slot] * parts >= total) {
-                shared = i + 1;
-            }
+            node = node.children.get(chain[pos]);
         }
         return shared;
     }
@@ -75,25 +144,64 @@ final class SharedPrefixes {
     /** Counts one routed request through the leading keys of its chain (an empty chain counts in the total only). */
     synchronized void record(long[] chain) {
         int depth = Math.min(chain.length, MAX_DEPTH);
-        for (int i = 0; i < depth; i++) {
-            int slot = find(chain[i]);
-            if (slot < 0) {
-                if (size + 1 > maxEntries) {
-                    halveUntil(maxEntries / 2);
-                }
-                slot = insert(chain[i]);
+        int pos = 0;
+        Node parent = null;
+        Node node = depth == 0 ? null : roots.get(chain[0]);
+        while (node != null) {
+            int m = node.follow(chain, pos, depth - pos);
+            if (m < node.length()) {
+                node.split(m);
             }
-            passes[slot]++;
-            if (i + 1 < chain.length) {
-                if (next[slot] == 0) {
-                    next[slot] = chain[i + 1];
-                } else if (next[slot] != chain[i + 1]) {
-                    branched[slot] = true;
+            node.passes++;
+            pos += m;
+            parent = node;
+            node = pos < depth && node.children != null ? node.children.get(chain[pos]) : null;
+        }
+        if (pos < depth) {
+            if (size + depth - pos > maxEntries) {
+                halveUntil(maxEntries / 2);
+                if (parent != null && parent.passes == 0) {
+                    parent = null; // dropped with its path: the rest cannot be reached
+                    pos = depth;
                 }
             }
+            int n = Math.min(depth - pos, maxEntries - size);
+            if (n > 0) {
+                if (parent != null) {
+                    see(parent, chain[pos]);
+                }
+                Node added = new Node(Arrays.copyOfRange(chain, pos, pos + n), 0, n, 1);
+                size += n;
+                attach(parent, added);
+                parent = added;
+                pos += n;
+            }
+        }
+        if (parent != null && pos == depth && depth < chain.length) {
+            see(parent, chain[depth]);
         }
         if (++total >= Integer.MAX_VALUE) {
             halveUntil(size);
+        }
+    }
+
+    /** The request went on from the node's last key with {@code key}. */
+    private static void see(Node node, long key) {
+        if (node.next == 0) {
+            node.next = key;
+        } else if (node.next != key) {
+            node.branched = true;
+        }
+    }
+
+    private void attach(Node parent, Node child) {
+        if (parent == null) {
+            roots.put(child.keys[child.from], child);
+        } else {
+            if (parent.children == null) {
+                parent.children = new HashMap<>(4);
+            }
+            parent.children.put(child.keys[child.from], child);
         }
     }
 
@@ -107,79 +215,63 @@ final class SharedPrefixes {
         return size;
     }
 
-    /** Passes counted through {@code key}, 0 when it is not held. */
+    /** Passes counted through {@code key}, 0 when it is not held (a scan of every node; for tests). */
     synchronized int passes(long key) {
-        int slot = find(key);
-        return slot < 0 ? 0 : passes[slot];
-    }
-
-    private static int home(long key, int mask) {
-        long z = key * 0x9E3779B97F4A7C15L;
-        return (int) (z ^ (z >>> 32)) & mask;
-    }
-
-    private int find(long key) {
-        int mask = keys.length - 1;
-        for (int i = home(key, mask); passes[i] != 0; i = (i + 1) & mask) {
-            if (keys[i] == key) {
-                return i;
+        Deque<Node> todo = new ArrayDeque<>(roots.values());
+        while (!todo.isEmpty()) {
+            Node n = todo.pop();
+            for (int i = n.from; i < n.to; i++) {
+                if (n.keys[i] == key) {
+                    return n.passes;
+                }
+            }
+            if (n.children != null) {
+                todo.addAll(n.children.values());
             }
         }
-        return -1;
-    }
-
-    /** A new slot for {@code key} with no passes yet (the caller adds the first); grows the table first if needed. */
-    private int insert(long key) {
-        if ((size + 1) * 4 > keys.length * 3) {
-            rehash(keys.length * 2);
-        }
-        int mask = keys.length - 1;
-        int i = home(key, mask);
-        while (passes[i] != 0) {
-            i = (i + 1) & mask;
-        }
-        keys[i] = key;
-        next[i] = 0;
-        branched[i] = false;
-        size++;
-        return i;
+        return 0;
     }
 
     /** Halves every count and the total, dropping keys left at 0, until at most {@code target} keys are held. */
     private void halveUntil(int target) {
         do {
             total >>= 1;
-            for (int i = 0; i < passes.length; i++) {
-                passes[i] >>= 1;
-            }
-            rehash(keys.length);
+            halve(roots);
         } while (size > target);
     }
 
-    /** Re-inserts the held keys (count &gt; 0) into {@code slots} slots. */
-    private void rehash(int slots) {
-        long[] oldKeys = keys;
-        long[] oldNext = next;
-        int[] oldPasses = passes;
-        boolean[] oldBranched = branched;
-        keys = new long[slots];
-        next = new long[slots];
-        passes = new int[slots];
-        branched = new boolean[slots];
-        size = 0;
-        int mask = slots - 1;
-        for (int j = 0; j < oldKeys.length; j++) {
-            if (oldPasses[j] != 0) {
-                int i = home(oldKeys[j], mask);
-                while (passes[i] != 0) {
-                    i = (i + 1) & mask;
+    /** Halves the counts under {@code nodes}, dropping the nodes left at 0 with everything below them. */
+    private void halve(Map<Long, Node> nodes) {
+        Deque<Map<Long, Node>> todo = new ArrayDeque<>();
+        todo.push(nodes);
+        while (!todo.isEmpty()) {
+            Iterator<Node> it = todo.pop().values().iterator();
+            while (it.hasNext()) {
+                Node n = it.next();
+                n.passes >>= 1;
+                if (n.passes == 0) {
+                    it.remove();
+                    size -= held(n);
+                } else if (n.children != null) {
+                    todo.push(n.children);
                 }
-                keys[i] = oldKeys[j];
-                next[i] = oldNext[j];
-                passes[i] = oldPasses[j];
-                branched[i] = oldBranched[j];
-                size++;
             }
         }
+    }
+
+    /** Keys in the node and below it, all marked dropped (no passes). */
+    private static int held(Node root) {
+        int n = 0;
+        Deque<Node> todo = new ArrayDeque<>();
+        todo.push(root);
+        while (!todo.isEmpty()) {
+            Node node = todo.pop();
+            node.passes = 0;
+            n += node.length();
+            if (node.children != null) {
+                todo.addAll(node.children.values());
+            }
+        }
+        return n;
     }
 }
