@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -24,8 +25,12 @@ import com.fasterxml.jackson.databind.ObjectMapper;
  * kept from the row it replaces (the page's wording) or else the parameters, {@code median_us} is the sample-time
  * median in µs, and {@code also} the p99 (sample time) or the mean with its error (average and single-shot time).
  *
+ * <p>{@code --pivot} lays a grid over engine ranks out as a curve instead ({@link #pivot}): a row per prompt length
+ * and page size, a sample-time median column per {@code ranks} value.
+ *
  * <pre>{@code
  * java -cp bench/target/caravan-bench.jar dev.caravan.bench.results.JmhResults jmh.json decision-cost.json
+ * java -cp bench/target/caravan-bench.jar dev.caravan.bench.results.JmhResults --pivot jmh.json decision-cost-curve.json
  * }</pre>
  */
 public final class JmhResults {
@@ -35,6 +40,7 @@ public final class JmhResults {
             "KvAwareDecisionBenchmark", "kv_aware",
             "ConsistentHashBenchmark", "consistent_hashing",
             "TreeEvictionBenchmark", "tree eviction");
+    private static final String PIVOT_KEY = "median_us_";
 
     private JmhResults() {
     }
@@ -63,12 +69,7 @@ public final class JmhResults {
                 .map(o -> (String) o.get("setting")).findFirst().orElse(params.toString());
         JsonNode pm = r.path("primaryMetric");
         String unit = pm.path("scoreUnit").asText();
-        double toMicros = switch (unit) {
-            case "ns/op" -> 1e-3;
-            case "ms/op" -> 1e3;
-            case "s/op" -> 1e6;
-            default -> 1;
-        };
+        double toMicros = toMicros(unit);
         Map<String, Object> row = new LinkedHashMap<>();
         row.put("operation", OPERATIONS.getOrDefault(benchmark, benchmark)
                 + (params.toString().contains("fleet=on") ? " with replica sync" : ""));
@@ -88,6 +89,53 @@ public final class JmhResults {
         return row;
     }
 
+    /**
+     * The section with a grid of {@code ranks x promptTokens x blockSize} pivoted in; {@code old} may be null. A row
+     * per prompt length ({@code prompt}, e.g. {@code 2,080 tokens}) and page size ({@code page}) replaces the row of
+     * the same two, keeping its place; its cells are the sample-time medians in µs, keyed {@code median_us_<ranks>},
+     * and the columns are the prompt, the page and one per rank count the rows hold, fewest ranks first.
+     */
+    public static ResultsSection pivot(ResultsSection old, JsonNode jmh, ResultsSection.Measured measured) {
+        Map<String, Map<String, Object>> rows = new LinkedHashMap<>();
+        for (JsonNode r : jmh) {
+            JsonNode params = r.path("params");
+            int prompt = params.path("promptTokens").asInt();
+            int page = params.path("blockSize").asInt();
+            Map<String, Object> row = rows.computeIfAbsent(prompt + "/" + page, k -> {
+                Map<String, Object> fresh = new LinkedHashMap<>();
+                fresh.put("prompt", String.format(Locale.ROOT, "%,d tokens", prompt));
+                fresh.put("page", page);
+                return fresh;
+            });
+            JsonNode pm = r.path("primaryMetric");
+            row.put(PIVOT_KEY + params.path("ranks").asText(),
+                    pm.path("scorePercentiles").path("50.0").asDouble() * toMicros(pm.path("scoreUnit").asText()));
+        }
+        ResultsSection base = old != null ? old : new ResultsSection(measured.command(), null, null, null, null);
+        ResultsSection merged = base.withRows(List.of("prompt", "page"), List.copyOf(rows.values()));
+        return new ResultsSection(merged.command(), FleetResults.mergeMeasured(merged.measured(), measured),
+                pivotColumns(merged.rows()), merged.rows(), merged.plots());
+    }
+
+    private static List<ResultsSection.Column> pivotColumns(List<Map<String, Object>> rows) {
+        List<ResultsSection.Column> columns = new ArrayList<>(List.of(ResultsSection.Column.of("prompt", "prompt"),
+                ResultsSection.Column.of("page", "page")));
+        rows.stream().flatMap(r -> r.keySet().stream()).filter(k -> k.startsWith(PIVOT_KEY))
+                .map(k -> Integer.parseInt(k.substring(PIVOT_KEY.length()))).distinct().sorted()
+                .forEach(ranks -> columns.add(ResultsSection.Column.of(ranks + " ranks: median µs", "%,.1f",
+                        PIVOT_KEY + ranks)));
+        return columns;
+    }
+
+    private static double toMicros(String unit) {
+        return switch (unit) {
+            case "ns/op" -> 1e-3;
+            case "ms/op" -> 1e3;
+            case "s/op" -> 1e6;
+            default -> 1;
+        };
+    }
+
     private static String figure(double v) {
         return Math.abs(v) >= 100 ? String.format(Locale.ROOT, "%,.0f", v) : String.format(Locale.ROOT, "%.3g", v);
     }
@@ -99,10 +147,13 @@ public final class JmhResults {
                 ResultsSection.Column.of("also", "also"));
     }
 
-    /** {@code JmhResults JMH_JSON SECTION_JSON [COMMAND]}: merges the first into the second. */
-    public static void main(String[] args) throws IOException {
+    /** {@code JmhResults [--pivot] JMH_JSON SECTION_JSON [COMMAND]}: merges (or pivots) the first into the second. */
+    public static void main(String[] arguments) throws IOException {
+        boolean pivot = arguments.length > 0 && arguments[0].equals("--pivot");
+        String[] args = pivot ? Arrays.copyOfRange(arguments, 1, arguments.length) : arguments;
         if (args.length < 2) {
-            System.err.println("usage: JmhResults JMH_JSON SECTION_JSON [COMMAND]   (JMH with -rf json -rff JMH_JSON)");
+            System.err.println("usage: JmhResults [--pivot] JMH_JSON SECTION_JSON [COMMAND]"
+                    + "   (JMH with -rf json -rff JMH_JSON)");
             System.exit(2);
         }
         Path section = Path.of(args[1]);
@@ -119,7 +170,8 @@ public final class JmhResults {
         ResultsSection.Measured m = new ResultsSection.Measured(List.copyOf(operations),
                 args.length > 2 ? args[2] : "JMH results " + args[0], FleetResults.gitCommit(),
                 LocalDate.now(ZoneOffset.UTC).toString(), machine, load);
-        merge(Files.isRegularFile(section) ? ResultsSection.read(section) : null, jmh, m).write(section);
-        System.err.println("merged " + jmh.size() + " JMH results into " + section);
+        ResultsSection old = Files.isRegularFile(section) ? ResultsSection.read(section) : null;
+        (pivot ? pivot(old, jmh, m) : merge(old, jmh, m)).write(section);
+        System.err.println((pivot ? "pivoted " : "merged ") + jmh.size() + " JMH results into " + section);
     }
 }

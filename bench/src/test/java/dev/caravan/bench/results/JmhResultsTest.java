@@ -3,6 +3,7 @@ package dev.caravan.bench.results;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -44,5 +45,38 @@ class JmhResultsTest {
                 | consistent_hashing | workerCount=8 | – | mean 422 ns |
                 """);
         assertThat(s.measured()).containsExactly(RUN);
+    }
+
+    @Test
+    void pivotLaysTheRanksOutAsColumnsAndReplacesTheRowsOfTheSamePromptAndPage() throws IOException {
+        ResultsSection.Measured curve = new ResultsSection.Measured(List.of("kv_aware"), "jmh", "abc1234",
+                "2026-12-08", "2 cores (shared)", "1.0");
+        ResultsSection old = new ResultsSection("decision-cost.sh", List.of(new ResultsSection.Measured(
+                List.of("kv_aware"), "jmh", "0ld0000", "2026-12-07", "2 cores (shared)", "7.0")), null, List.of(
+                new LinkedHashMap<>(Map.of("prompt", "32,768 tokens", "page", 1, "median_us_8", 731.1)),
+                new LinkedHashMap<>(Map.of("prompt", "2,080 tokens", "page", 16, "median_us_8", 99.0))),
+                null);
+        var jmh = new ObjectMapper().readTree("""
+                [{"benchmark": "dev.caravan.jmh.KvAwareDecisionBenchmark.decide", "mode": "sample",
+                  "params": {"blockSize": "16", "discountSharedPrefix": "true", "promptTokens": "2080", "ranks": "64"},
+                  "primaryMetric": {"scoreUnit": "us/op", "scorePercentiles": {"50.0": 9.94, "99.0": 40}}},
+                 {"benchmark": "dev.caravan.jmh.KvAwareDecisionBenchmark.decide", "mode": "sample",
+                  "params": {"blockSize": "16", "discountSharedPrefix": "true", "promptTokens": "2080", "ranks": "8"},
+                  "primaryMetric": {"scoreUnit": "ms/op", "scorePercentiles": {"50.0": 0.0171, "99.0": 1}}},
+                 {"benchmark": "dev.caravan.jmh.KvAwareDecisionBenchmark.decide", "mode": "sample",
+                  "params": {"blockSize": "1", "discountSharedPrefix": "true", "promptTokens": "2080", "ranks": "8"},
+                  "primaryMetric": {"scoreUnit": "us/op", "scorePercentiles": {"50.0": 1163.4, "99.0": 2000}}}]""");
+
+        ResultsSection s = JmhResults.pivot(old, jmh, curve);
+
+        assertThat(ResultsPage.table(s)).isEqualTo("""
+                | prompt | page | 8 ranks: median µs | 64 ranks: median µs |
+                |---|---:|---:|---:|
+                | 32,768 tokens | 1 | 731.1 | – |
+                | 2,080 tokens | 16 | 17.1 | 9.9 |
+                | 2,080 tokens | 1 | 1,163.4 | – |
+                """);
+        assertThat(s.command()).isEqualTo("decision-cost.sh");
+        assertThat(s.measured()).containsExactly(curve);
     }
 }
