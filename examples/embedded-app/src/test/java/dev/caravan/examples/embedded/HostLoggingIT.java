@@ -74,7 +74,7 @@ class HostLoggingIT {
 
             assertThat(output).noneMatch(l -> l.startsWith("SLF4J"));
             assertThat(output).noneMatch(l -> l.contains("StatusLogger") || l.contains("log4j"));
-            assertThat(output).anyMatch(l -> l.matches("\\[main\\] INFO dev\\.caravan\\.processors\\.http\\."
+            assertThat(output).anyMatch(l -> l.matches("\\[main\\] INFO dev\\.caravan\\.components\\.http\\."
                     + "GatewayHttpServer - Caravan gateway listening on 127\\.0\\.0\\.1:\\d+ .*"));
             assertThat(output).as("the gateway says at start-up that the application has a server of its own")
                     .anyMatch(l -> l.matches("\\[main\\] INFO dev\\.caravan\\.gateway\\.HostServers - The application has "
