@@ -31,11 +31,6 @@ public final class BeanNames {
     public static final String BEGIN_ATTEMPTS = "beginAttempts";
     public static final String SELECT_WORKER = "selectWorker";
     public static final String FORWARD_STREAM = "forwardStream";
-    public static final String RECALL_PREVIOUS_RESPONSE = "recallPreviousResponse";
-    public static final String PLAN_STORED_RESPONSE_CALL = "planStoredResponseCall";
-    public static final String RELAY_STORED_RESPONSE = "relayStoredResponse";
-    public static final String RESOLVE_ENGINE_PATH = "resolveEnginePath";
-    public static final String PIN_DATA_PARALLEL_RANK = "pinDataParallelRank";
     public static final String DECIDE_RETRY = "decideRetry";
     public static final String AWAIT_BACKOFF = "awaitBackoff";
 
@@ -64,12 +59,7 @@ public final class BeanNames {
     public static final String RETRIEVE_MODEL = "retrieveModel";
     public static final String PLAN_GET_LOADS = "planGetLoads";
     public static final String SUMMARIZE_LOADS = "summarizeLoads";
-    public static final String PLAN_FLUSH_CACHE = "planFlushCache";
     public static final String SUMMARIZE_FLUSH_CACHE = "summarizeFlushCache";
-    public static final String PLAN_SERVER_INFO = "planServerInfo";
-    public static final String RELAY_SERVER_INFO = "relayServerInfo";
-    public static final String PLAN_MODEL_INFO = "planModelInfo";
-    public static final String RELAY_MODEL_INFO = "relayModelInfo";
 
     // ---- control plane (control.camel.yaml) --------------------------------------------------------------------
 
@@ -84,10 +74,6 @@ public final class BeanNames {
     public static final String PLAN_LOAD_POLL = "planLoadPoll";
     public static final String APPLY_ENGINE_LOADS = "applyEngineLoads";
     public static final String RUN_MAINTENANCE = "runMaintenance";
-    public static final String PLAN_ENGINE_PROBES = "planEngineProbes";
-    public static final String APPLY_ENGINE_PROBES = "applyEngineProbes";
-    public static final String ENGINE_PROBES = "engineProbes";
-    public static final String RESPONSE_AFFINITY = "responseAffinity";
 
     // ---- health checks, breakers, admission (health.camel.yaml, docs/reliability.md) ---------------------------
 

@@ -55,6 +55,7 @@ import dev.caravan.processors.control.SummarizeFlushCacheProcessor;
 import dev.caravan.processors.control.SummarizeLoadsProcessor;
 import dev.caravan.processors.control.WorkerControlRoutes;
 import dev.caravan.processors.admission.AdmissionController;
+import dev.caravan.processors.engine.EngineApiFeature;
 import dev.caravan.processors.error.MapErrorProcessor;
 import dev.caravan.processors.feature.Feature;
 import dev.caravan.processors.feature.MapWiring;
@@ -274,7 +275,7 @@ public final class GatewayBeans implements AutoCloseable {
         beans.put(BeanNames.APPLY_ENGINE_LOADS, new ApplyEngineLoadsProcessor(System::nanoTime));
         beans.put(BeanNames.RUN_MAINTENANCE, new RunMaintenanceProcessor(maintained(), System::nanoTime));
         // each engine's own API: engine type and ranks, engine paths, rank pin, flush, server/model info, Responses
-        EngineApiBeans.define(config, workers, beans);
+        feature(EngineApiFeature.class).wire(wiring);
         // KV events (kv-events.camel.yaml): per-worker routes, block index, kv_aware's ground truth, tree calibration
         // (before the extensions: replica sync hands a joining replica a peer's block index)
         kv.define(policies, beans);
