@@ -22,15 +22,12 @@ public final class BeanNames {
 
     // ---- request path (ingress.camel.yaml) ----------------------------------------------------------------------
 
-    public static final String TRACE_REQUEST = "traceRequest";
     public static final String CHECK_API_KEY = "checkApiKey";
     public static final String PARSE_REQUEST = "parseRequest";
     public static final String EXTRACT_ROUTING_TEXT = "extractRoutingText";
     public static final String ADMIT_REQUEST = "admitRequest";
     public static final String CHOOSE_PD_MODE = "choosePdMode";
     public static final String BEGIN_ATTEMPTS = "beginAttempts";
-    public static final String SELECT_WORKER = "selectWorker";
-    public static final String FORWARD_STREAM = "forwardStream";
     public static final String DECIDE_RETRY = "decideRetry";
     public static final String AWAIT_BACKOFF = "awaitBackoff";
 
@@ -86,11 +83,8 @@ public final class BeanNames {
 
     // ---- prefill/decode disaggregation (pd.camel.yaml) ---------------------------------------------------------
 
-    public static final String SELECT_PD_PAIR = "selectPdPair";
     public static final String INJECT_BOOTSTRAP = "injectBootstrap";
     public static final String OPEN_PD_DISPATCH = "openPdDispatch";
-    public static final String CALL_PREFILL = "callPrefill";
-    public static final String CALL_DECODE = "callDecode";
     /** The SGLang P/D multicast's aggregation strategy. */
     public static final String PD_AGGREGATION = "pdAggregation";
     public static final String RELAY_DECODE = "relayDecode";

@@ -81,9 +81,10 @@ import dev.caravan.processors.quality.QualityFeature;
 import dev.caravan.processors.reliability.WorkerBreakers;
 import dev.caravan.processors.request.RequestFeature;
 import dev.caravan.processors.routing.PolicyRegistry;
+import dev.caravan.processors.routing.RoutingFeature;
 import dev.caravan.processors.routing.SelectWorkerProcessor;
 import dev.caravan.processors.tls.TlsSettings;
-import dev.caravan.processors.trace.RequestTracing;
+import dev.caravan.processors.trace.TracingFeature;
 import dev.caravan.processors.tuning.CamelTuning;
 
 /**
@@ -129,7 +130,6 @@ public final class GatewayBeans implements AutoCloseable {
     private final GatewayHttpServer http;
     private final MetricsHttpServer metricsHttp;
     private final ScrapeMetricsProcessor scrape;
-    private final RequestTracing tracing;
 
     /**
      * @param config        the configuration
@@ -174,7 +174,6 @@ public final class GatewayBeans implements AutoCloseable {
                 CorsPolicy.handler(config.getList(CoreFlags.CORS_ALLOWED_ORIGINS)));
         this.scrape = new ScrapeMetricsProcessor(this.meterRegistry, metrics);
         this.metricsHttp = ObservabilityBeans.metricsListener(config, this.vertx, scrape);
-        this.tracing = TracingBeans.tracing(config);
         metrics.trackPolicies(policies);
         workers.addListener(metrics);
         this.tuning = CamelTuning.of(config.getBoolean(CoreFlags.CAMEL_TUNING));
@@ -220,7 +219,7 @@ public final class GatewayBeans implements AutoCloseable {
         beans.put(BeanNames.PARSE_REQUEST, new ParseRequestProcessor(config.getList(RequestFeature.REQUEST_ID_HEADERS),
                 ThreadLocalRandom::current, config.getInt(RequestFeature.MAX_JSON_NESTING_DEPTH)));
         beans.put(BeanNames.EXTRACT_ROUTING_TEXT, new ExtractRoutingTextProcessor());
-        beans.put(BeanNames.SELECT_WORKER, new SelectWorkerProcessor(policies, metrics.andThen(kv.decisions())));
+        beans.put(RoutingFeature.SELECT_WORKER, new SelectWorkerProcessor(policies, metrics.andThen(kv.decisions())));
         // --decision-quality and --shadow-policies: measurePrefixes, scoreShadowPolicies (docs/observability.md)
         wiring.share(ShadowPolicies.class, shadows);
         feature(QualityFeature.class).wire(wiring);
@@ -232,8 +231,8 @@ public final class GatewayBeans implements AutoCloseable {
         feature(FlowFeature.class).wire(wiring);
         // the engine's own prompt tokens (docs/tokens.md)
         feature(TokensFeature.class).wire(wiring);
-        beans.put(BeanNames.FORWARD_STREAM, new ForwardStreamProcessor(upstream, config.decisionHeaders(), apiKey,
-                reliability.attemptListener(), tuning.routeEnds(upstream.timers())));
+        beans.put(ForwardFeature.FORWARD_STREAM, new ForwardStreamProcessor(upstream, config.decisionHeaders(),
+                apiKey, reliability.attemptListener(), tuning.routeEnds(upstream.timers())));
         beans.put(BeanNames.MAP_ERROR, new MapErrorProcessor());
         // admin API (admin.camel.yaml)
         beans.put(BeanNames.REGISTER_WORKER, new RegisterWorkerProcessor(workers));
@@ -291,7 +290,7 @@ public final class GatewayBeans implements AutoCloseable {
             extension.define(config, workers, meterRegistry, beans);
         }
         // --enable-trace: the request span step, and the selection, attempt and P/D leg steps wrapped in spans
-        TracingBeans.define(tracing, beans);
+        feature(TracingFeature.class).wire(wiring);
     }
 
     /**
@@ -424,7 +423,6 @@ public final class GatewayBeans implements AutoCloseable {
 
     @Override
     public void close() {
-        tracing.close(); // exports the last spans
         for (int i = features.size() - 1; i >= 0; i--) {
             try {
                 features.get(i).close();

@@ -84,11 +84,11 @@ public final class PdBeans {
         beans.put(BeanNames.LEG_OUTCOMES, outcomes);
         // inference route (ingress.camel.yaml) and P/D routes (pd.camel.yaml)
         beans.put(BeanNames.CHOOSE_PD_MODE, new ChoosePdModeProcessor(pd));
-        beans.put(BeanNames.SELECT_PD_PAIR, new SelectPairProcessor(prefill, decode, metrics, pdMetrics));
+        beans.put(PdFeature.SELECT_PD_PAIR, new SelectPairProcessor(prefill, decode, metrics, pdMetrics));
         beans.put(BeanNames.INJECT_BOOTSTRAP, new InjectBootstrapProcessor(ThreadLocalRandom::current));
         beans.put(BeanNames.OPEN_PD_DISPATCH, new OpenDispatchProcessor(upstream, pdMetrics));
-        beans.put(BeanNames.CALL_PREFILL, new CallLegProcessor(Leg.PREFILL, apiKey));
-        beans.put(BeanNames.CALL_DECODE, new CallLegProcessor(Leg.DECODE, apiKey));
+        beans.put(PdFeature.CALL_PREFILL, new CallLegProcessor(Leg.PREFILL, apiKey));
+        beans.put(PdFeature.CALL_DECODE, new CallLegProcessor(Leg.DECODE, apiKey));
         beans.put(BeanNames.PD_AGGREGATION, new PdAggregationStrategy(pdMetrics, outcomes));
         beans.put(BeanNames.RELAY_DECODE, new RelayDecodeProcessor(upstream, config.decisionHeaders(), outcomes));
         beans.put(BeanNames.PREPARE_KV_TRANSFER, new PrepareKvTransferProcessor());

@@ -11,7 +11,9 @@ import org.apache.camel.util.AntPathMatcher;
 import org.junit.jupiter.api.Test;
 
 import dev.caravan.processors.config.GatewayConfig;
+import dev.caravan.processors.forward.ForwardFeature;
 import dev.caravan.processors.pd.PdFeature;
+import dev.caravan.processors.routing.RoutingFeature;
 
 /**
  * Every {@code ref:} and {@code #bean} of the built-in routes names a bean the gateway binds, in every configuration
@@ -63,8 +65,8 @@ class RouteReferencesTest {
         List<String> refs = RouteReferences.routeFiles(GATEWAY_ROUTES).stream().flatMap(f -> RouteReferences.in(f)
                 .stream()).map(RouteReferences.Reference::bean).toList();
 
-        assertThat(refs).contains(BeanNames.PARSE_REQUEST, BeanNames.BEGIN_ATTEMPTS, BeanNames.SELECT_WORKER,
-                BeanNames.FORWARD_STREAM, BeanNames.DECIDE_RETRY, BeanNames.AWAIT_BACKOFF, BeanNames.MAP_ERROR,
+        assertThat(refs).contains(BeanNames.PARSE_REQUEST, BeanNames.BEGIN_ATTEMPTS, RoutingFeature.SELECT_WORKER,
+                ForwardFeature.FORWARD_STREAM, BeanNames.DECIDE_RETRY, BeanNames.AWAIT_BACKOFF, BeanNames.MAP_ERROR,
                 BeanNames.PD_AGGREGATION, BeanNames.COLLECT_CONTROL_RESULTS, BeanNames.RELAY_DECODE);
     }
 

@@ -35,7 +35,7 @@ import dev.caravan.processors.routing.ResolveEnginePathProcessor;
  */
 public final class EngineApiFeature implements Feature {
 
-    // ---- bean names (ingress.camel.yaml, admin.camel.yaml, control.camel.yaml) ---------------------------------------
+    // ---- bean names (ingress.camel.yaml, admin.camel.yaml, control.camel.yaml) --------------------------------------
 
     public static final String RESOLVE_ENGINE_PATH = "resolveEnginePath";
     public static final String PIN_DATA_PARALLEL_RANK = "pinDataParallelRank";

@@ -19,6 +19,12 @@ import dev.caravan.processors.feature.Feature;
  */
 public final class PdFeature implements Feature {
 
+    // ---- bean names (pd.camel.yaml) ------------------------------------------------------------------------------
+
+    public static final String SELECT_PD_PAIR = "selectPdPair";
+    public static final String CALL_PREFILL = "callPrefill";
+    public static final String CALL_DECODE = "callDecode";
+
     private static final FlagRows ROWS = new FlagRows();
 
     public static final CaravanFlag PD_DISAGGREGATION = ROWS.row("--pd-disaggregation", "caravan.pd.enabled",
