@@ -38,14 +38,6 @@ public final class BeanNames {
     // ---- admin API (admin.camel.yaml) --------------------------------------------------------------------------
 
     public static final String CHECK_ADMIN_KEY = "checkAdminKey";
-    public static final String REGISTER_WORKER = "registerWorker";
-    public static final String LIST_WORKERS = "listWorkers";
-    public static final String GET_WORKER = "getWorker";
-    public static final String UPDATE_WORKER = "updateWorker";
-    public static final String REMOVE_WORKER = "removeWorker";
-    public static final String ADD_WORKER_BY_URL = "addWorkerByUrl";
-    public static final String REMOVE_WORKER_BY_URL = "removeWorkerByUrl";
-    public static final String LIST_WORKER_URLS = "listWorkerUrls";
     public static final String CHECK_METRICS_ACCESS = "checkMetricsAccess";
     public static final String SCRAPE_METRICS = "scrapeMetrics";
     public static final String PLAN_HEALTH_GENERATE = "planHealthGenerate";

@@ -16,7 +16,7 @@ import dev.caravan.processors.feature.Feature;
  */
 public final class ForwardFeature implements Feature {
 
-    // ---- bean names (ingress.camel.yaml) -------------------------------------------------------------------------
+    // ---- bean names (ingress.camel.yaml) ----------------------------------------------------------------------------
 
     public static final String FORWARD_STREAM = "forwardStream";
 

@@ -19,7 +19,7 @@ import dev.caravan.processors.feature.Feature;
  */
 public final class PdFeature implements Feature {
 
-    // ---- bean names (pd.camel.yaml) ------------------------------------------------------------------------------
+    // ---- bean names (pd.camel.yaml) ---------------------------------------------------------------------------------
 
     public static final String SELECT_PD_PAIR = "selectPdPair";
     public static final String CALL_PREFILL = "callPrefill";

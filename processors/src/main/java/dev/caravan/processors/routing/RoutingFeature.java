@@ -28,7 +28,7 @@ import dev.caravan.processors.feature.Feature;
  */
 public final class RoutingFeature implements Feature {
 
-    // ---- bean names (ingress.camel.yaml) -------------------------------------------------------------------------
+    // ---- bean names (ingress.camel.yaml) ----------------------------------------------------------------------------
 
     public static final String SELECT_WORKER = "selectWorker";
 

@@ -60,7 +60,7 @@ public final class TracingFeature implements Feature {
 
     private static final Logger LOG = LoggerFactory.getLogger(TracingFeature.class);
 
-    // ---- bean names (ingress.camel.yaml) -------------------------------------------------------------------------
+    // ---- bean names (ingress.camel.yaml) ----------------------------------------------------------------------------
 
     public static final String TRACE_REQUEST = "traceRequest";
 
