@@ -26,7 +26,6 @@ public final class BeanNames {
     public static final String PARSE_REQUEST = "parseRequest";
     public static final String EXTRACT_ROUTING_TEXT = "extractRoutingText";
     public static final String ADMIT_REQUEST = "admitRequest";
-    public static final String CHOOSE_PD_MODE = "choosePdMode";
     public static final String BEGIN_ATTEMPTS = "beginAttempts";
     public static final String DECIDE_RETRY = "decideRetry";
     public static final String AWAIT_BACKOFF = "awaitBackoff";
@@ -75,21 +74,6 @@ public final class BeanNames {
 
     // ---- prefill/decode disaggregation (pd.camel.yaml) ---------------------------------------------------------
 
-    public static final String INJECT_BOOTSTRAP = "injectBootstrap";
-    public static final String OPEN_PD_DISPATCH = "openPdDispatch";
-    /** The SGLang P/D multicast's aggregation strategy. */
-    public static final String PD_AGGREGATION = "pdAggregation";
-    public static final String RELAY_DECODE = "relayDecode";
-    public static final String PREPARE_KV_TRANSFER = "prepareKvTransfer";
-    public static final String APPLY_KV_TRANSFER = "applyKvTransfer";
-    public static final String DECIDE_PD_VERDICT = "decidePdVerdict";
-    public static final String RUN_PREFILL_MAINTENANCE = "runPrefillMaintenance";
-    public static final String RUN_DECODE_MAINTENANCE = "runDecodeMaintenance";
-    public static final String PD_CONFIG = "pdConfig";
-    public static final String PREFILL_POLICY_REGISTRY = "prefillPolicyRegistry";
-    public static final String DECODE_POLICY_REGISTRY = "decodePolicyRegistry";
-    public static final String PD_METRICS = "pdMetrics";
-    public static final String LEG_OUTCOMES = "legOutcomes";
 
     // ---- KV events (kv-events.camel.yaml, docs/kv-events.md) ---------------------------------------------------
 

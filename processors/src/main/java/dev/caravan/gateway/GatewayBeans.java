@@ -65,6 +65,7 @@ import dev.caravan.processors.health.HealthFeature;
 import dev.caravan.processors.metrics.GatewayMetrics;
 import dev.caravan.processors.metrics.MetricsFeature;
 import dev.caravan.processors.metrics.ScrapeMetricsProcessor;
+import dev.caravan.processors.pd.PdFeature;
 import dev.caravan.processors.quality.ShadowPolicies;
 import dev.caravan.processors.request.CheckApiKeyProcessor;
 import dev.caravan.processors.request.ExtractRoutingTextProcessor;
@@ -146,7 +147,7 @@ public final class GatewayBeans implements AutoCloseable {
         bindJvmMetrics();
         this.enabled = extensions.enabled(config);
         this.wiring = new MapWiring(config, this.vertx, workers, this.meterRegistry,
-                discoversPrefillDecode(config) || PdBeans.enabled(config));
+                discoversPrefillDecode(config) || PdFeature.enabled(config));
         this.beans = wiring.beans();
         this.kv = new KvBeans(config, workers, this.meterRegistry);
         PolicyEnvironment env = PolicyEnvironment.system().withKv(kv.groundTruth());
@@ -265,11 +266,12 @@ public final class GatewayBeans implements AutoCloseable {
         // (before the extensions: replica sync hands a joining replica a peer's block index)
         kv.define(policies, beans);
         // prefill/decode disaggregation (pd.camel.yaml); before the extensions, which may hook its policy registries
-        PdBeans.define(config, workers, upstream, metrics, beans);
+        wiring.share(UpstreamClient.class, upstream);
+        feature(PdFeature.class).wire(wiring);
         // POST /flush_cache: the flushed engines are forgotten in their role's pool
         beans.put(BeanNames.SUMMARIZE_FLUSH_CACHE, new SummarizeFlushCacheProcessor(workers, List.of(policies,
-                (PolicyRegistry) beans.get(BeanNames.PREFILL_POLICY_REGISTRY),
-                (PolicyRegistry) beans.get(BeanNames.DECODE_POLICY_REGISTRY))));
+                (PolicyRegistry) beans.get(Wiring.PREFILL_POLICY_REGISTRY),
+                (PolicyRegistry) beans.get(Wiring.DECODE_POLICY_REGISTRY))));
         // optional modules on the class path, e.g. Kubernetes service discovery (discovery.camel.yaml) with
         // --service-discovery
         for (GatewayExtension extension : enabled) {
@@ -302,7 +304,7 @@ public final class GatewayBeans implements AutoCloseable {
         for (String url : config.workerUrls()) {
             workers.add(Worker.builder(url).build());
         }
-        PdBeans.registerStaticWorkers(config, workers);
+        PdFeature.registerStaticWorkers(config, workers);
     }
 
     /** Every bean by the name the routes use. */

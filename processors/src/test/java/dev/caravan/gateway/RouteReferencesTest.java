@@ -67,7 +67,7 @@ class RouteReferencesTest {
 
         assertThat(refs).contains(BeanNames.PARSE_REQUEST, BeanNames.BEGIN_ATTEMPTS, RoutingFeature.SELECT_WORKER,
                 ForwardFeature.FORWARD_STREAM, BeanNames.DECIDE_RETRY, BeanNames.AWAIT_BACKOFF, BeanNames.MAP_ERROR,
-                BeanNames.PD_AGGREGATION, BeanNames.COLLECT_CONTROL_RESULTS, BeanNames.RELAY_DECODE);
+                PdFeature.PD_AGGREGATION, BeanNames.COLLECT_CONTROL_RESULTS, PdFeature.RELAY_DECODE);
     }
 
     @Test

@@ -22,6 +22,7 @@ import dev.caravan.processors.config.CoreFlags;
 import dev.caravan.processors.kv.KvEventIngestor;
 import dev.caravan.processors.config.GatewayConfig;
 import dev.caravan.processors.engine.EngineApiFeature;
+import dev.caravan.processors.feature.Wiring;
 import dev.caravan.processors.flow.FlowFeature;
 import dev.caravan.processors.flow.TenantDirectory;
 import dev.caravan.processors.flow.TenantRateLimiter;
@@ -142,8 +143,8 @@ public final class SyncBeans implements GatewayExtension {
                 () -> node.instance().getMap(SyncMember.RESPONSES)));
         beans.put(APPLY_PEER_RESPONSE, new ApplyPeerResponseProcessor(responses, node.metrics()));
         List<PolicyRegistry> policies = new ArrayList<>();
-        for (String name : List.of(BeanNames.POLICY_REGISTRY, BeanNames.PREFILL_POLICY_REGISTRY,
-                BeanNames.DECODE_POLICY_REGISTRY)) {
+        for (String name : List.of(BeanNames.POLICY_REGISTRY, Wiring.PREFILL_POLICY_REGISTRY,
+                Wiring.DECODE_POLICY_REGISTRY)) {
             if (beans.get(name) instanceof PolicyRegistry registry) {
                 policies.add(registry);
             }
