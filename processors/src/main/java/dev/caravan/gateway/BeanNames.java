@@ -37,8 +37,6 @@ public final class BeanNames {
     // ---- admin API (admin.camel.yaml) --------------------------------------------------------------------------
 
     public static final String CHECK_ADMIN_KEY = "checkAdminKey";
-    public static final String CHECK_METRICS_ACCESS = "checkMetricsAccess";
-    public static final String SCRAPE_METRICS = "scrapeMetrics";
     public static final String PLAN_HEALTH_GENERATE = "planHealthGenerate";
     public static final String SUMMARIZE_HEALTH_GENERATE = "summarizeHealthGenerate";
     public static final String PLAN_LIST_MODELS = "planListModels";

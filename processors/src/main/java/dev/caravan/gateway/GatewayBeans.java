@@ -60,11 +60,9 @@ import dev.caravan.processors.forward.ForwardFeature;
 import dev.caravan.processors.forward.ForwardStreamProcessor;
 import dev.caravan.processors.forward.UpstreamClient;
 import dev.caravan.processors.health.GatewayHealthChecks;
-import dev.caravan.processors.metrics.CheckMetricsAccessProcessor;
 import dev.caravan.processors.health.HealthFeature;
 import dev.caravan.processors.metrics.GatewayMetrics;
 import dev.caravan.processors.metrics.MetricsFeature;
-import dev.caravan.processors.metrics.ScrapeMetricsProcessor;
 import dev.caravan.processors.pd.PdFeature;
 import dev.caravan.processors.quality.ShadowPolicies;
 import dev.caravan.processors.request.CheckApiKeyProcessor;
@@ -122,8 +120,6 @@ public final class GatewayBeans implements AutoCloseable {
     /** The optional modules this configuration turns on, e.g. replica sync and Kubernetes discovery. */
     private final List<GatewayExtension> enabled;
     private final GatewayHttpServer http;
-    private final MetricsHttpServer metricsHttp;
-    private final ScrapeMetricsProcessor scrape;
 
     /**
      * @param config        the configuration
@@ -161,13 +157,11 @@ public final class GatewayBeans implements AutoCloseable {
                 model -> QualityFeature.withParityFallback(config, PolicyFactory.create(policyConfig, policyEnv),
                         policyEnv), canonicalOrder);
         this.shadows = QualityFeature.shadows(config, workers, kv.groundTruth(), canonicalOrder);
-        this.metrics = new GatewayMetrics(this.meterRegistry, ObservabilityBeans.durationBuckets(config));
-        TlsSettings tls = ObservabilityBeans.tls(config);
+        this.metrics = new GatewayMetrics(this.meterRegistry, MetricsFeature.durationBuckets(config));
+        TlsSettings tls = tls(config);
         this.http = new GatewayHttpServer(this.vertx, config.host(), config.port(), config.maxPayloadSize(),
                 config.serverEventLoops(), metrics, tls::server,
                 CorsPolicy.handler(config.getList(CoreFlags.CORS_ALLOWED_ORIGINS)));
-        this.scrape = new ScrapeMetricsProcessor(this.meterRegistry, metrics);
-        this.metricsHttp = ObservabilityBeans.metricsListener(config, this.vertx, scrape);
         metrics.trackPolicies(policies);
         workers.addListener(metrics);
         this.tuning = CamelTuning.of(config.getBoolean(CoreFlags.CAMEL_TUNING));
@@ -177,6 +171,17 @@ public final class GatewayBeans implements AutoCloseable {
                 config.getInt(ForwardFeature.MAX_CONNECTIONS_PER_WORKER), tls, config.serverEventLoops(),
                 tuning.timers(this.vertx));
         defineBeans();
+    }
+
+    /**
+     * The TLS material of {@code --tls-*}, {@code --client-*} and {@code --ca-cert-paths}.
+     *
+     * @throws IllegalArgumentException naming the flag of a missing half or an unreadable file
+     */
+    static TlsSettings tls(GatewayConfig config) {
+        return TlsSettings.of(config.get(CoreFlags.TLS_CERT_PATH), config.get(CoreFlags.TLS_KEY_PATH),
+                config.get(CoreFlags.CLIENT_CERT_PATH), config.get(CoreFlags.CLIENT_KEY_PATH),
+                config.getList(CoreFlags.CA_CERT_PATHS));
     }
 
     /** The registries whose policies need housekeeping: the live ones and the shadows. */
@@ -234,10 +239,7 @@ public final class GatewayBeans implements AutoCloseable {
         wiring.share(KvSettings.class, kv.settings());
         wiring.share(GatewayHttpServer.class, http);
         feature(HealthFeature.class).wire(wiring);
-        beans.put(BeanNames.CHECK_METRICS_ACCESS, new CheckMetricsAccessProcessor(
-                CheckMetricsAccessProcessor.GUARDED.equals(config.get(MetricsFeature.PORT_METRICS)),
-                config.adminApiKey(), apiKey));
-        beans.put(BeanNames.SCRAPE_METRICS, scrape);
+        feature(MetricsFeature.class).wire(wiring);
         // control plane (control.camel.yaml, admin fan-outs)
         beans.put(BeanNames.PLAN_LIST_MODELS, new PlanControlCallsProcessor(workers, Scope.HEALTHY, "GET",
                 List.of("/v1/models")));
@@ -247,7 +249,7 @@ public final class GatewayBeans implements AutoCloseable {
                 List.of(ApplyEngineLoadsProcessor.GET_LOAD, ApplyEngineLoadsProcessor.METRICS)));
         beans.put(BeanNames.PREPARE_CONTROL_CALL, new PrepareControlCallProcessor(apiKey));
         beans.put(BeanNames.CALL_WORKER, new CallWorkerProcessor(vertx,
-                Duration.ofSeconds(config.getLong(ControlFeature.CONTROL_TIMEOUT_SECS)), ObservabilityBeans.tls(config)));
+                Duration.ofSeconds(config.getLong(ControlFeature.CONTROL_TIMEOUT_SECS)), tls(config)));
         beans.put(BeanNames.CHECK_CONTROL_ANSWER, new CheckControlAnswerProcessor());
         beans.put(BeanNames.RECORD_CONTROL_FAILURE, new RecordControlFailureProcessor());
         controlRoutes = new WorkerControlRoutes(reliability.breakers());
@@ -356,7 +358,7 @@ public final class GatewayBeans implements AutoCloseable {
      * The metrics listener of {@code --prometheus-port}, or null when it is -1 (a Camel service like {@link #http()}).
      */
     public MetricsHttpServer metricsHttp() {
-        return metricsHttp;
+        return feature(MetricsFeature.class).listener();
     }
 
     public WorkerRegistry workers() {
@@ -420,9 +422,6 @@ public final class GatewayBeans implements AutoCloseable {
         }
         http.stop();
         controlRoutes.close();
-        if (metricsHttp != null) {
-            metricsHttp.stop();
-        }
         upstream.close();
         kv.close();
         for (GatewayExtension extension : enabled) {

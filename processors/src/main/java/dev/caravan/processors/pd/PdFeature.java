@@ -41,7 +41,7 @@ import dev.caravan.processors.routing.PolicyRegistry;
  */
 public final class PdFeature implements Feature {
 
-    // ---- bean names (ingress.camel.yaml, pd.camel.yaml) -----------------------------------------------------------
+    // ---- bean names (ingress.camel.yaml, pd.camel.yaml) -------------------------------------------------------------
 
     public static final String CHOOSE_PD_MODE = "choosePdMode";
     public static final String SELECT_PD_PAIR = "selectPdPair";
