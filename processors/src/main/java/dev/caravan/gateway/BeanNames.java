@@ -22,9 +22,6 @@ public final class BeanNames {
 
     // ---- request path (ingress.camel.yaml) ----------------------------------------------------------------------
 
-    public static final String CHECK_API_KEY = "checkApiKey";
-    public static final String PARSE_REQUEST = "parseRequest";
-    public static final String EXTRACT_ROUTING_TEXT = "extractRoutingText";
     public static final String ADMIT_REQUEST = "admitRequest";
     public static final String BEGIN_ATTEMPTS = "beginAttempts";
     public static final String DECIDE_RETRY = "decideRetry";
@@ -32,7 +29,6 @@ public final class BeanNames {
 
     // ---- errors (errors.camel.yaml) ----------------------------------------------------------------------------
 
-    public static final String MAP_ERROR = "mapError";
 
     // ---- admin API (admin.camel.yaml) --------------------------------------------------------------------------
 

@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ThreadLocalRandom;
 
 import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
@@ -49,7 +48,6 @@ import dev.caravan.processors.control.SummarizeLoadsProcessor;
 import dev.caravan.processors.control.WorkerControlRoutes;
 import dev.caravan.processors.admission.AdmissionController;
 import dev.caravan.processors.engine.EngineApiFeature;
-import dev.caravan.processors.error.MapErrorProcessor;
 import dev.caravan.processors.feature.Feature;
 import dev.caravan.processors.feature.MapWiring;
 import dev.caravan.processors.feature.Wiring;
@@ -65,9 +63,6 @@ import dev.caravan.processors.metrics.GatewayMetrics;
 import dev.caravan.processors.metrics.MetricsFeature;
 import dev.caravan.processors.pd.PdFeature;
 import dev.caravan.processors.quality.ShadowPolicies;
-import dev.caravan.processors.request.CheckApiKeyProcessor;
-import dev.caravan.processors.request.ExtractRoutingTextProcessor;
-import dev.caravan.processors.request.ParseRequestProcessor;
 import dev.caravan.processors.kv.KvSettings;
 import dev.caravan.processors.quality.QualityFeature;
 import dev.caravan.processors.reliability.WorkerBreakers;
@@ -214,10 +209,7 @@ public final class GatewayBeans implements AutoCloseable {
         beans.put(BeanNames.GATEWAY_METRICS, metrics);
         beans.put(BeanNames.UPSTREAM_CLIENT, upstream);
         // request path (ingress.camel.yaml)
-        beans.put(BeanNames.CHECK_API_KEY, new CheckApiKeyProcessor(apiKey));
-        beans.put(BeanNames.PARSE_REQUEST, new ParseRequestProcessor(config.getList(RequestFeature.REQUEST_ID_HEADERS),
-                ThreadLocalRandom::current, config.getInt(RequestFeature.MAX_JSON_NESTING_DEPTH)));
-        beans.put(BeanNames.EXTRACT_ROUTING_TEXT, new ExtractRoutingTextProcessor());
+        feature(RequestFeature.class).wire(wiring);
         beans.put(RoutingFeature.SELECT_WORKER, new SelectWorkerProcessor(policies, metrics.andThen(kv.decisions())));
         // --decision-quality and --shadow-policies: measurePrefixes, scoreShadowPolicies (docs/observability.md)
         wiring.share(ShadowPolicies.class, shadows);
@@ -232,7 +224,6 @@ public final class GatewayBeans implements AutoCloseable {
         feature(TokensFeature.class).wire(wiring);
         beans.put(ForwardFeature.FORWARD_STREAM, new ForwardStreamProcessor(upstream, config.decisionHeaders(),
                 apiKey, reliability.attemptListener(), tuning.routeEnds(upstream.timers())));
-        beans.put(BeanNames.MAP_ERROR, new MapErrorProcessor());
         // admin API (admin.camel.yaml)
         feature(AdminFeature.class).wire(wiring);
         wiring.share(WorkerBreakers.class, reliability.breakers());

@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Test;
 import dev.caravan.processors.config.GatewayConfig;
 import dev.caravan.processors.forward.ForwardFeature;
 import dev.caravan.processors.pd.PdFeature;
+import dev.caravan.processors.request.RequestFeature;
 import dev.caravan.processors.routing.RoutingFeature;
 
 /**
@@ -65,9 +66,10 @@ class RouteReferencesTest {
         List<String> refs = RouteReferences.routeFiles(GATEWAY_ROUTES).stream().flatMap(f -> RouteReferences.in(f)
                 .stream()).map(RouteReferences.Reference::bean).toList();
 
-        assertThat(refs).contains(BeanNames.PARSE_REQUEST, BeanNames.BEGIN_ATTEMPTS, RoutingFeature.SELECT_WORKER,
-                ForwardFeature.FORWARD_STREAM, BeanNames.DECIDE_RETRY, BeanNames.AWAIT_BACKOFF, BeanNames.MAP_ERROR,
-                PdFeature.PD_AGGREGATION, BeanNames.COLLECT_CONTROL_RESULTS, PdFeature.RELAY_DECODE);
+        assertThat(refs).contains(RequestFeature.PARSE_REQUEST, BeanNames.BEGIN_ATTEMPTS,
+                RoutingFeature.SELECT_WORKER, ForwardFeature.FORWARD_STREAM, BeanNames.DECIDE_RETRY,
+                BeanNames.AWAIT_BACKOFF, RequestFeature.MAP_ERROR, PdFeature.PD_AGGREGATION,
+                BeanNames.COLLECT_CONTROL_RESULTS, PdFeature.RELAY_DECODE);
     }
 
     @Test
@@ -87,12 +89,13 @@ class RouteReferencesTest {
                                   simple: "${bean:nowhere?method=go}"
                 """;
         List<RouteReferences.Reference> refs = RouteReferences.in("edited.camel.yaml", yaml);
-        Map<String, Object> beans = Map.of(BeanNames.PARSE_REQUEST, (org.apache.camel.Processor) e -> { });
+        Map<String, Object> beans = Map.of(RequestFeature.PARSE_REQUEST, (org.apache.camel.Processor) e -> { });
 
         assertThat(RouteReferences.unresolved(refs, beans)).containsExactly(
                 "edited.camel.yaml: /route(inference)/from/steps/process/ref -> parseRequets: no such bean",
                 "edited.camel.yaml: /route(inference)/from/steps/multicast/aggregationStrategy -> parseRequest: a "
-                        + beans.get(BeanNames.PARSE_REQUEST).getClass().getSimpleName() + ", not a AggregationStrategy",
+                        + beans.get(RequestFeature.PARSE_REQUEST).getClass().getSimpleName()
+                        + ", not a AggregationStrategy",
                 "edited.camel.yaml: /route(inference)/from/steps/multicast/steps/setBody/simple -> nowhere: "
                         + "no such bean");
     }
