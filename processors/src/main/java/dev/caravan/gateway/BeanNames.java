@@ -1,9 +1,10 @@
 package dev.caravan.gateway;
 
 /**
- * The registry name of every bean the gateway binds: the YAML routes reference route steps by these names
- * ({@code process: {ref: parseRequest}}, {@code aggregationStrategy: "#pdAggregation"}), so a name is written once here
- * and used by the {@code *Beans} classes that bind it. {@code RouteReferencesTest} parses every built-in route file and
+ * The registry names of the beans the gateway's assembler binds itself (a feature that wires its own beans names them
+ * on its feature class, e.g. {@code PdFeature.PD_AGGREGATION}): the YAML routes reference route steps by these names
+ * ({@code process: {ref: beginAttempts}}, {@code aggregationStrategy: "#collectControlResults"}), so a name is written
+ * once here and used by the {@code *Beans} classes that bind it. {@code RouteReferencesTest} parses every built-in route file and
  * fails when a {@code ref:} or {@code #bean} names a bean no configuration binds — a renamed bean or a mistyped ref
  * breaks the build, not the first request. Optional modules name their own beans (Kubernetes discovery:
  * {@code DiscoveryBeans}).

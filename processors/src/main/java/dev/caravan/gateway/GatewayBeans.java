@@ -76,10 +76,10 @@ import dev.caravan.processors.tuning.CamelTuning;
 
 /**
  * The gateway's object graph, built from a {@link GatewayConfig}: the worker registry, per-model policies, metrics, the
- * upstream client, and every route step under the bean name the YAML routes reference ({@link #beans()}, names from
- * {@link BeanNames}). The one place
- * that knows how the parts fit; nothing here depends on camel-main, so the same beans serve {@code ./caravan run} and an
- * application embedding the gateway ({@link CaravanGateway#install}).
+ * upstream client, and every route step under the bean name the YAML routes reference ({@link #beans()}): the
+ * features' own steps by wiring each feature ({@link Features}) at its place, the rest by {@link BeanNames}. The one
+ * place that knows how the parts fit; nothing here depends on camel-main, so the same beans serve
+ * {@code ./caravan run} and an application embedding the gateway ({@link CaravanGateway#install}).
  *
  * <p>Owns the Vert.x instance it creates (the ingress server's and the upstream client's) and the JVM metric binders;
  * {@link #close()} releases them after the Camel context has stopped.
