@@ -1,9 +1,10 @@
 package dev.caravan.gateway;
 
 /**
- * The registry name of every bean the gateway binds: the YAML routes reference route steps by these names
- * ({@code process: {ref: parseRequest}}, {@code aggregationStrategy: "#pdAggregation"}), so a name is written once here
- * and used by the {@code *Beans} classes that bind it. {@code RouteReferencesTest} parses every built-in route file and
+ * The registry names of the beans the gateway's assembler binds itself (a feature that wires its own beans names them
+ * on its feature class, e.g. {@code PdFeature.PD_AGGREGATION}): the YAML routes reference route steps by these names
+ * ({@code process: {ref: beginAttempts}}, {@code aggregationStrategy: "#collectControlResults"}), so a name is written
+ * once here and used by the {@code *Beans} classes that bind it. {@code RouteReferencesTest} parses every built-in route file and
  * fails when a {@code ref:} or {@code #bean} names a bean no configuration binds — a renamed bean or a mistyped ref
  * breaks the build, not the first request. Optional modules name their own beans (Kubernetes discovery:
  * {@code DiscoveryBeans}).
@@ -22,40 +23,17 @@ public final class BeanNames {
 
     // ---- request path (ingress.camel.yaml) ----------------------------------------------------------------------
 
-    public static final String TRACE_REQUEST = "traceRequest";
-    public static final String CHECK_API_KEY = "checkApiKey";
-    public static final String PARSE_REQUEST = "parseRequest";
-    public static final String EXTRACT_ROUTING_TEXT = "extractRoutingText";
     public static final String ADMIT_REQUEST = "admitRequest";
-    public static final String CHOOSE_PD_MODE = "choosePdMode";
     public static final String BEGIN_ATTEMPTS = "beginAttempts";
-    public static final String SELECT_WORKER = "selectWorker";
-    public static final String FORWARD_STREAM = "forwardStream";
-    public static final String RECALL_PREVIOUS_RESPONSE = "recallPreviousResponse";
-    public static final String PLAN_STORED_RESPONSE_CALL = "planStoredResponseCall";
-    public static final String RELAY_STORED_RESPONSE = "relayStoredResponse";
-    public static final String RESOLVE_ENGINE_PATH = "resolveEnginePath";
-    public static final String PIN_DATA_PARALLEL_RANK = "pinDataParallelRank";
     public static final String DECIDE_RETRY = "decideRetry";
     public static final String AWAIT_BACKOFF = "awaitBackoff";
 
     // ---- errors (errors.camel.yaml) ----------------------------------------------------------------------------
 
-    public static final String MAP_ERROR = "mapError";
 
     // ---- admin API (admin.camel.yaml) --------------------------------------------------------------------------
 
     public static final String CHECK_ADMIN_KEY = "checkAdminKey";
-    public static final String REGISTER_WORKER = "registerWorker";
-    public static final String LIST_WORKERS = "listWorkers";
-    public static final String GET_WORKER = "getWorker";
-    public static final String UPDATE_WORKER = "updateWorker";
-    public static final String REMOVE_WORKER = "removeWorker";
-    public static final String ADD_WORKER_BY_URL = "addWorkerByUrl";
-    public static final String REMOVE_WORKER_BY_URL = "removeWorkerByUrl";
-    public static final String LIST_WORKER_URLS = "listWorkerUrls";
-    public static final String CHECK_METRICS_ACCESS = "checkMetricsAccess";
-    public static final String SCRAPE_METRICS = "scrapeMetrics";
     public static final String PLAN_HEALTH_GENERATE = "planHealthGenerate";
     public static final String SUMMARIZE_HEALTH_GENERATE = "summarizeHealthGenerate";
     public static final String PLAN_LIST_MODELS = "planListModels";
@@ -64,12 +42,7 @@ public final class BeanNames {
     public static final String RETRIEVE_MODEL = "retrieveModel";
     public static final String PLAN_GET_LOADS = "planGetLoads";
     public static final String SUMMARIZE_LOADS = "summarizeLoads";
-    public static final String PLAN_FLUSH_CACHE = "planFlushCache";
     public static final String SUMMARIZE_FLUSH_CACHE = "summarizeFlushCache";
-    public static final String PLAN_SERVER_INFO = "planServerInfo";
-    public static final String RELAY_SERVER_INFO = "relayServerInfo";
-    public static final String PLAN_MODEL_INFO = "planModelInfo";
-    public static final String RELAY_MODEL_INFO = "relayModelInfo";
 
     // ---- control plane (control.camel.yaml) --------------------------------------------------------------------
 
@@ -84,10 +57,6 @@ public final class BeanNames {
     public static final String PLAN_LOAD_POLL = "planLoadPoll";
     public static final String APPLY_ENGINE_LOADS = "applyEngineLoads";
     public static final String RUN_MAINTENANCE = "runMaintenance";
-    public static final String PLAN_ENGINE_PROBES = "planEngineProbes";
-    public static final String APPLY_ENGINE_PROBES = "applyEngineProbes";
-    public static final String ENGINE_PROBES = "engineProbes";
-    public static final String RESPONSE_AFFINITY = "responseAffinity";
 
     // ---- health checks, breakers, admission (health.camel.yaml, docs/reliability.md) ---------------------------
 
@@ -100,24 +69,6 @@ public final class BeanNames {
 
     // ---- prefill/decode disaggregation (pd.camel.yaml) ---------------------------------------------------------
 
-    public static final String SELECT_PD_PAIR = "selectPdPair";
-    public static final String INJECT_BOOTSTRAP = "injectBootstrap";
-    public static final String OPEN_PD_DISPATCH = "openPdDispatch";
-    public static final String CALL_PREFILL = "callPrefill";
-    public static final String CALL_DECODE = "callDecode";
-    /** The SGLang P/D multicast's aggregation strategy. */
-    public static final String PD_AGGREGATION = "pdAggregation";
-    public static final String RELAY_DECODE = "relayDecode";
-    public static final String PREPARE_KV_TRANSFER = "prepareKvTransfer";
-    public static final String APPLY_KV_TRANSFER = "applyKvTransfer";
-    public static final String DECIDE_PD_VERDICT = "decidePdVerdict";
-    public static final String RUN_PREFILL_MAINTENANCE = "runPrefillMaintenance";
-    public static final String RUN_DECODE_MAINTENANCE = "runDecodeMaintenance";
-    public static final String PD_CONFIG = "pdConfig";
-    public static final String PREFILL_POLICY_REGISTRY = "prefillPolicyRegistry";
-    public static final String DECODE_POLICY_REGISTRY = "decodePolicyRegistry";
-    public static final String PD_METRICS = "pdMetrics";
-    public static final String LEG_OUTCOMES = "legOutcomes";
 
     // ---- KV events (kv-events.camel.yaml, docs/kv-events.md) ---------------------------------------------------
 

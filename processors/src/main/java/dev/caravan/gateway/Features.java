@@ -8,7 +8,7 @@ import dev.caravan.processors.admin.AdminFeature;
 import dev.caravan.processors.config.CaravanFlag;
 import dev.caravan.processors.config.FlagSource;
 import dev.caravan.processors.control.ControlFeature;
-import dev.caravan.processors.control.EngineApiFeature;
+import dev.caravan.processors.engine.EngineApiFeature;
 import dev.caravan.processors.feature.Feature;
 import dev.caravan.processors.feature.OptionalFeature;
 import dev.caravan.processors.flow.FlowFeature;

@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ThreadLocalRandom;
 
 import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
@@ -28,14 +27,7 @@ import dev.caravan.policies.PolicyFactory;
 import dev.caravan.policies.Worker;
 import dev.caravan.policies.WorkerRegistry;
 import dev.caravan.policies.WorkerRole;
-import dev.caravan.processors.admin.AddWorkerByUrlProcessor;
-import dev.caravan.processors.admin.GetWorkerProcessor;
-import dev.caravan.processors.admin.ListWorkerUrlsProcessor;
-import dev.caravan.processors.admin.ListWorkersProcessor;
-import dev.caravan.processors.admin.RegisterWorkerProcessor;
-import dev.caravan.processors.admin.RemoveWorkerByUrlProcessor;
-import dev.caravan.processors.admin.RemoveWorkerProcessor;
-import dev.caravan.processors.admin.UpdateWorkerProcessor;
+import dev.caravan.processors.admin.AdminFeature;
 import dev.caravan.processors.config.CoreFlags;
 import dev.caravan.processors.config.GatewayConfig;
 import dev.caravan.processors.control.ApplyEngineLoadsProcessor;
@@ -55,7 +47,7 @@ import dev.caravan.processors.control.SummarizeFlushCacheProcessor;
 import dev.caravan.processors.control.SummarizeLoadsProcessor;
 import dev.caravan.processors.control.WorkerControlRoutes;
 import dev.caravan.processors.admission.AdmissionController;
-import dev.caravan.processors.error.MapErrorProcessor;
+import dev.caravan.processors.engine.EngineApiFeature;
 import dev.caravan.processors.feature.Feature;
 import dev.caravan.processors.feature.MapWiring;
 import dev.caravan.processors.feature.Wiring;
@@ -66,31 +58,28 @@ import dev.caravan.processors.forward.ForwardFeature;
 import dev.caravan.processors.forward.ForwardStreamProcessor;
 import dev.caravan.processors.forward.UpstreamClient;
 import dev.caravan.processors.health.GatewayHealthChecks;
-import dev.caravan.processors.metrics.CheckMetricsAccessProcessor;
 import dev.caravan.processors.health.HealthFeature;
 import dev.caravan.processors.metrics.GatewayMetrics;
 import dev.caravan.processors.metrics.MetricsFeature;
-import dev.caravan.processors.metrics.ScrapeMetricsProcessor;
+import dev.caravan.processors.pd.PdFeature;
 import dev.caravan.processors.quality.ShadowPolicies;
-import dev.caravan.processors.request.CheckApiKeyProcessor;
-import dev.caravan.processors.request.ExtractRoutingTextProcessor;
-import dev.caravan.processors.request.ParseRequestProcessor;
 import dev.caravan.processors.kv.KvSettings;
 import dev.caravan.processors.quality.QualityFeature;
 import dev.caravan.processors.reliability.WorkerBreakers;
 import dev.caravan.processors.request.RequestFeature;
 import dev.caravan.processors.routing.PolicyRegistry;
+import dev.caravan.processors.routing.RoutingFeature;
 import dev.caravan.processors.routing.SelectWorkerProcessor;
 import dev.caravan.processors.tls.TlsSettings;
-import dev.caravan.processors.trace.RequestTracing;
+import dev.caravan.processors.trace.TracingFeature;
 import dev.caravan.processors.tuning.CamelTuning;
 
 /**
  * The gateway's object graph, built from a {@link GatewayConfig}: the worker registry, per-model policies, metrics, the
- * upstream client, and every route step under the bean name the YAML routes reference ({@link #beans()}, names from
- * {@link BeanNames}). The one place
- * that knows how the parts fit; nothing here depends on camel-main, so the same beans serve {@code ./caravan run} and an
- * application embedding the gateway ({@link CaravanGateway#install}).
+ * upstream client, and every route step under the bean name the YAML routes reference ({@link #beans()}): the
+ * features' own steps by wiring each feature ({@link Features}) at its place, the rest by {@link BeanNames}. The one
+ * place that knows how the parts fit; nothing here depends on camel-main, so the same beans serve
+ * {@code ./caravan run} and an application embedding the gateway ({@link CaravanGateway#install}).
  *
  * <p>Owns the Vert.x instance it creates (the ingress server's and the upstream client's) and the JVM metric binders;
  * {@link #close()} releases them after the Camel context has stopped.
@@ -126,9 +115,6 @@ public final class GatewayBeans implements AutoCloseable {
     /** The optional modules this configuration turns on, e.g. replica sync and Kubernetes discovery. */
     private final List<GatewayExtension> enabled;
     private final GatewayHttpServer http;
-    private final MetricsHttpServer metricsHttp;
-    private final ScrapeMetricsProcessor scrape;
-    private final RequestTracing tracing;
 
     /**
      * @param config        the configuration
@@ -152,7 +138,7 @@ public final class GatewayBeans implements AutoCloseable {
         bindJvmMetrics();
         this.enabled = extensions.enabled(config);
         this.wiring = new MapWiring(config, this.vertx, workers, this.meterRegistry,
-                discoversPrefillDecode(config) || PdBeans.enabled(config));
+                discoversPrefillDecode(config) || PdFeature.enabled(config));
         this.beans = wiring.beans();
         this.kv = new KvBeans(config, workers, this.meterRegistry);
         PolicyEnvironment env = PolicyEnvironment.system().withKv(kv.groundTruth());
@@ -166,14 +152,11 @@ public final class GatewayBeans implements AutoCloseable {
                 model -> QualityFeature.withParityFallback(config, PolicyFactory.create(policyConfig, policyEnv),
                         policyEnv), canonicalOrder);
         this.shadows = QualityFeature.shadows(config, workers, kv.groundTruth(), canonicalOrder);
-        this.metrics = new GatewayMetrics(this.meterRegistry, ObservabilityBeans.durationBuckets(config));
-        TlsSettings tls = ObservabilityBeans.tls(config);
+        this.metrics = new GatewayMetrics(this.meterRegistry, MetricsFeature.durationBuckets(config));
+        TlsSettings tls = tls(config);
         this.http = new GatewayHttpServer(this.vertx, config.host(), config.port(), config.maxPayloadSize(),
                 config.serverEventLoops(), metrics, tls::server,
                 CorsPolicy.handler(config.getList(CoreFlags.CORS_ALLOWED_ORIGINS)));
-        this.scrape = new ScrapeMetricsProcessor(this.meterRegistry, metrics);
-        this.metricsHttp = ObservabilityBeans.metricsListener(config, this.vertx, scrape);
-        this.tracing = TracingBeans.tracing(config);
         metrics.trackPolicies(policies);
         workers.addListener(metrics);
         this.tuning = CamelTuning.of(config.getBoolean(CoreFlags.CAMEL_TUNING));
@@ -183,6 +166,17 @@ public final class GatewayBeans implements AutoCloseable {
                 config.getInt(ForwardFeature.MAX_CONNECTIONS_PER_WORKER), tls, config.serverEventLoops(),
                 tuning.timers(this.vertx));
         defineBeans();
+    }
+
+    /**
+     * The TLS material of {@code --tls-*}, {@code --client-*} and {@code --ca-cert-paths}.
+     *
+     * @throws IllegalArgumentException naming the flag of a missing half or an unreadable file
+     */
+    static TlsSettings tls(GatewayConfig config) {
+        return TlsSettings.of(config.get(CoreFlags.TLS_CERT_PATH), config.get(CoreFlags.TLS_KEY_PATH),
+                config.get(CoreFlags.CLIENT_CERT_PATH), config.get(CoreFlags.CLIENT_KEY_PATH),
+                config.getList(CoreFlags.CA_CERT_PATHS));
     }
 
     /** The registries whose policies need housekeeping: the live ones and the shadows. */
@@ -215,11 +209,8 @@ public final class GatewayBeans implements AutoCloseable {
         beans.put(BeanNames.GATEWAY_METRICS, metrics);
         beans.put(BeanNames.UPSTREAM_CLIENT, upstream);
         // request path (ingress.camel.yaml)
-        beans.put(BeanNames.CHECK_API_KEY, new CheckApiKeyProcessor(apiKey));
-        beans.put(BeanNames.PARSE_REQUEST, new ParseRequestProcessor(config.getList(RequestFeature.REQUEST_ID_HEADERS),
-                ThreadLocalRandom::current, config.getInt(RequestFeature.MAX_JSON_NESTING_DEPTH)));
-        beans.put(BeanNames.EXTRACT_ROUTING_TEXT, new ExtractRoutingTextProcessor());
-        beans.put(BeanNames.SELECT_WORKER, new SelectWorkerProcessor(policies, metrics.andThen(kv.decisions())));
+        feature(RequestFeature.class).wire(wiring);
+        beans.put(RoutingFeature.SELECT_WORKER, new SelectWorkerProcessor(policies, metrics.andThen(kv.decisions())));
         // --decision-quality and --shadow-policies: measurePrefixes, scoreShadowPolicies (docs/observability.md)
         wiring.share(ShadowPolicies.class, shadows);
         feature(QualityFeature.class).wire(wiring);
@@ -231,26 +222,15 @@ public final class GatewayBeans implements AutoCloseable {
         feature(FlowFeature.class).wire(wiring);
         // the engine's own prompt tokens (docs/tokens.md)
         feature(TokensFeature.class).wire(wiring);
-        beans.put(BeanNames.FORWARD_STREAM, new ForwardStreamProcessor(upstream, config.decisionHeaders(), apiKey,
-                reliability.attemptListener(), tuning.routeEnds(upstream.timers())));
-        beans.put(BeanNames.MAP_ERROR, new MapErrorProcessor());
+        beans.put(ForwardFeature.FORWARD_STREAM, new ForwardStreamProcessor(upstream, config.decisionHeaders(),
+                apiKey, reliability.attemptListener(), tuning.routeEnds(upstream.timers())));
         // admin API (admin.camel.yaml)
-        beans.put(BeanNames.REGISTER_WORKER, new RegisterWorkerProcessor(workers));
-        beans.put(BeanNames.LIST_WORKERS, new ListWorkersProcessor(workers));
-        beans.put(BeanNames.GET_WORKER, new GetWorkerProcessor(workers));
-        beans.put(BeanNames.UPDATE_WORKER, new UpdateWorkerProcessor(workers));
-        beans.put(BeanNames.REMOVE_WORKER, new RemoveWorkerProcessor(workers));
-        beans.put(BeanNames.ADD_WORKER_BY_URL, new AddWorkerByUrlProcessor(workers));
-        beans.put(BeanNames.REMOVE_WORKER_BY_URL, new RemoveWorkerByUrlProcessor(workers));
-        beans.put(BeanNames.LIST_WORKER_URLS, new ListWorkerUrlsProcessor(workers));
+        feature(AdminFeature.class).wire(wiring);
         wiring.share(WorkerBreakers.class, reliability.breakers());
         wiring.share(KvSettings.class, kv.settings());
         wiring.share(GatewayHttpServer.class, http);
         feature(HealthFeature.class).wire(wiring);
-        beans.put(BeanNames.CHECK_METRICS_ACCESS, new CheckMetricsAccessProcessor(
-                CheckMetricsAccessProcessor.GUARDED.equals(config.get(MetricsFeature.PORT_METRICS)),
-                config.adminApiKey(), apiKey));
-        beans.put(BeanNames.SCRAPE_METRICS, scrape);
+        feature(MetricsFeature.class).wire(wiring);
         // control plane (control.camel.yaml, admin fan-outs)
         beans.put(BeanNames.PLAN_LIST_MODELS, new PlanControlCallsProcessor(workers, Scope.HEALTHY, "GET",
                 List.of("/v1/models")));
@@ -260,7 +240,7 @@ public final class GatewayBeans implements AutoCloseable {
                 List.of(ApplyEngineLoadsProcessor.GET_LOAD, ApplyEngineLoadsProcessor.METRICS)));
         beans.put(BeanNames.PREPARE_CONTROL_CALL, new PrepareControlCallProcessor(apiKey));
         beans.put(BeanNames.CALL_WORKER, new CallWorkerProcessor(vertx,
-                Duration.ofSeconds(config.getLong(ControlFeature.CONTROL_TIMEOUT_SECS)), ObservabilityBeans.tls(config)));
+                Duration.ofSeconds(config.getLong(ControlFeature.CONTROL_TIMEOUT_SECS)), tls(config)));
         beans.put(BeanNames.CHECK_CONTROL_ANSWER, new CheckControlAnswerProcessor());
         beans.put(BeanNames.RECORD_CONTROL_FAILURE, new RecordControlFailureProcessor());
         controlRoutes = new WorkerControlRoutes(reliability.breakers());
@@ -274,23 +254,24 @@ public final class GatewayBeans implements AutoCloseable {
         beans.put(BeanNames.APPLY_ENGINE_LOADS, new ApplyEngineLoadsProcessor(System::nanoTime));
         beans.put(BeanNames.RUN_MAINTENANCE, new RunMaintenanceProcessor(maintained(), System::nanoTime));
         // each engine's own API: engine type and ranks, engine paths, rank pin, flush, server/model info, Responses
-        EngineApiBeans.define(config, workers, beans);
+        feature(EngineApiFeature.class).wire(wiring);
         // KV events (kv-events.camel.yaml): per-worker routes, block index, kv_aware's ground truth, tree calibration
         // (before the extensions: replica sync hands a joining replica a peer's block index)
         kv.define(policies, beans);
         // prefill/decode disaggregation (pd.camel.yaml); before the extensions, which may hook its policy registries
-        PdBeans.define(config, workers, upstream, metrics, beans);
+        wiring.share(UpstreamClient.class, upstream);
+        feature(PdFeature.class).wire(wiring);
         // POST /flush_cache: the flushed engines are forgotten in their role's pool
         beans.put(BeanNames.SUMMARIZE_FLUSH_CACHE, new SummarizeFlushCacheProcessor(workers, List.of(policies,
-                (PolicyRegistry) beans.get(BeanNames.PREFILL_POLICY_REGISTRY),
-                (PolicyRegistry) beans.get(BeanNames.DECODE_POLICY_REGISTRY))));
+                (PolicyRegistry) beans.get(Wiring.PREFILL_POLICY_REGISTRY),
+                (PolicyRegistry) beans.get(Wiring.DECODE_POLICY_REGISTRY))));
         // optional modules on the class path, e.g. Kubernetes service discovery (discovery.camel.yaml) with
         // --service-discovery
         for (GatewayExtension extension : enabled) {
             extension.define(config, workers, meterRegistry, beans);
         }
         // --enable-trace: the request span step, and the selection, attempt and P/D leg steps wrapped in spans
-        TracingBeans.define(tracing, beans);
+        feature(TracingFeature.class).wire(wiring);
     }
 
     /**
@@ -316,7 +297,7 @@ public final class GatewayBeans implements AutoCloseable {
         for (String url : config.workerUrls()) {
             workers.add(Worker.builder(url).build());
         }
-        PdBeans.registerStaticWorkers(config, workers);
+        PdFeature.registerStaticWorkers(config, workers);
     }
 
     /** Every bean by the name the routes use. */
@@ -368,7 +349,7 @@ public final class GatewayBeans implements AutoCloseable {
      * The metrics listener of {@code --prometheus-port}, or null when it is -1 (a Camel service like {@link #http()}).
      */
     public MetricsHttpServer metricsHttp() {
-        return metricsHttp;
+        return feature(MetricsFeature.class).listener();
     }
 
     public WorkerRegistry workers() {
@@ -423,7 +404,6 @@ public final class GatewayBeans implements AutoCloseable {
 
     @Override
     public void close() {
-        tracing.close(); // exports the last spans
         for (int i = features.size() - 1; i >= 0; i--) {
             try {
                 features.get(i).close();
@@ -433,9 +413,6 @@ public final class GatewayBeans implements AutoCloseable {
         }
         http.stop();
         controlRoutes.close();
-        if (metricsHttp != null) {
-            metricsHttp.stop();
-        }
         upstream.close();
         kv.close();
         for (GatewayExtension extension : enabled) {

@@ -103,7 +103,7 @@ public final class ReliabilityBeans {
         workers.addListener(health);
         beans.put(BeanNames.HEALTH_CHECKER, health);
         beans.put(BeanNames.PLAN_HEALTH_CHECKS, new PlanHealthChecksProcessor(health));
-        beans.put(BeanNames.PROBE_WORKERS, new ProbeWorkersProcessor(vertx, config.apiKey(), ObservabilityBeans.tls(config)));
+        beans.put(BeanNames.PROBE_WORKERS, new ProbeWorkersProcessor(vertx, config.apiKey(), GatewayBeans.tls(config)));
         beans.put(BeanNames.APPLY_HEALTH_RESULTS, new ApplyHealthResultsProcessor(health));
         beans.put(BeanNames.PLAN_HEALTH_GENERATE, new PlanHealthGenerateProcessor(workers));
         beans.put(BeanNames.SUMMARIZE_HEALTH_GENERATE, new SummarizeHealthGenerateProcessor());

@@ -12,6 +12,7 @@ import org.junit.jupiter.api.io.TempDir;
 import dev.caravan.processors.config.ConfigResolver;
 import dev.caravan.processors.config.GatewayConfig;
 import dev.caravan.processors.pd.PdConfig;
+import dev.caravan.processors.pd.PdFeature;
 import dev.caravan.processors.pd.PdMode;
 
 /** SGLang's P/D command lines become the P/D config. */
@@ -21,7 +22,7 @@ class PdWiringTest {
     Path dir;
 
     private PdConfig fromArgs(String... args) {
-        return PdBeans.pdConfig(ConfigResolver.resolve(args, Map.of(), dir).config());
+        return PdFeature.pdConfig(ConfigResolver.resolve(args, Map.of(), dir).config());
     }
 
     @Test
@@ -40,7 +41,7 @@ class PdWiringTest {
 
     @Test
     void defaultsAreOff() {
-        assertThat(PdBeans.pdConfig(GatewayConfig.defaults())).isEqualTo(PdConfig.disabled());
+        assertThat(PdFeature.pdConfig(GatewayConfig.defaults())).isEqualTo(PdConfig.disabled());
     }
 
     @Test

@@ -11,7 +11,10 @@ import org.apache.camel.util.AntPathMatcher;
 import org.junit.jupiter.api.Test;
 
 import dev.caravan.processors.config.GatewayConfig;
+import dev.caravan.processors.forward.ForwardFeature;
 import dev.caravan.processors.pd.PdFeature;
+import dev.caravan.processors.request.RequestFeature;
+import dev.caravan.processors.routing.RoutingFeature;
 
 /**
  * Every {@code ref:} and {@code #bean} of the built-in routes names a bean the gateway binds, in every configuration
@@ -63,9 +66,10 @@ class RouteReferencesTest {
         List<String> refs = RouteReferences.routeFiles(GATEWAY_ROUTES).stream().flatMap(f -> RouteReferences.in(f)
                 .stream()).map(RouteReferences.Reference::bean).toList();
 
-        assertThat(refs).contains(BeanNames.PARSE_REQUEST, BeanNames.BEGIN_ATTEMPTS, BeanNames.SELECT_WORKER,
-                BeanNames.FORWARD_STREAM, BeanNames.DECIDE_RETRY, BeanNames.AWAIT_BACKOFF, BeanNames.MAP_ERROR,
-                BeanNames.PD_AGGREGATION, BeanNames.COLLECT_CONTROL_RESULTS, BeanNames.RELAY_DECODE);
+        assertThat(refs).contains(RequestFeature.PARSE_REQUEST, BeanNames.BEGIN_ATTEMPTS,
+                RoutingFeature.SELECT_WORKER, ForwardFeature.FORWARD_STREAM, BeanNames.DECIDE_RETRY,
+                BeanNames.AWAIT_BACKOFF, RequestFeature.MAP_ERROR, PdFeature.PD_AGGREGATION,
+                BeanNames.COLLECT_CONTROL_RESULTS, PdFeature.RELAY_DECODE);
     }
 
     @Test
@@ -85,12 +89,13 @@ class RouteReferencesTest {
                                   simple: "${bean:nowhere?method=go}"
                 """;
         List<RouteReferences.Reference> refs = RouteReferences.in("edited.camel.yaml", yaml);
-        Map<String, Object> beans = Map.of(BeanNames.PARSE_REQUEST, (org.apache.camel.Processor) e -> { });
+        Map<String, Object> beans = Map.of(RequestFeature.PARSE_REQUEST, (org.apache.camel.Processor) e -> { });
 
         assertThat(RouteReferences.unresolved(refs, beans)).containsExactly(
                 "edited.camel.yaml: /route(inference)/from/steps/process/ref -> parseRequets: no such bean",
                 "edited.camel.yaml: /route(inference)/from/steps/multicast/aggregationStrategy -> parseRequest: a "
-                        + beans.get(BeanNames.PARSE_REQUEST).getClass().getSimpleName() + ", not a AggregationStrategy",
+                        + beans.get(RequestFeature.PARSE_REQUEST).getClass().getSimpleName()
+                        + ", not a AggregationStrategy",
                 "edited.camel.yaml: /route(inference)/from/steps/multicast/steps/setBody/simple -> nowhere: "
                         + "no such bean");
     }

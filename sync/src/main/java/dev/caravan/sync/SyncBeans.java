@@ -21,6 +21,8 @@ import dev.caravan.policies.kv.KvBlockIndex;
 import dev.caravan.processors.config.CoreFlags;
 import dev.caravan.processors.kv.KvEventIngestor;
 import dev.caravan.processors.config.GatewayConfig;
+import dev.caravan.processors.engine.EngineApiFeature;
+import dev.caravan.processors.feature.Wiring;
 import dev.caravan.processors.flow.FlowFeature;
 import dev.caravan.processors.flow.TenantDirectory;
 import dev.caravan.processors.flow.TenantRateLimiter;
@@ -133,7 +135,7 @@ public final class SyncBeans implements GatewayExtension {
                 (TenantDirectory) beans.get(FlowFeature.TENANT_DIRECTORY));
         beans.put(REPORT_TENANT_USAGE, new ReportTenantUsageProcessor(node, tenantUsage));
         beans.put(APPLY_PEER_TENANT_USAGE, new ApplyPeerTenantUsageProcessor(node, tenantUsage));
-        ResponseAffinity responses = (ResponseAffinity) beans.get(BeanNames.RESPONSE_AFFINITY);
+        ResponseAffinity responses = (ResponseAffinity) beans.get(EngineApiFeature.RESPONSE_AFFINITY);
         ResponseOutbox outbox = new ResponseOutbox(node.metrics());
         responses.onStored(outbox::add);
         beans.put(DRAIN_RESPONSES, new DrainSyncResponsesProcessor(outbox, node.metrics()));
@@ -141,8 +143,8 @@ public final class SyncBeans implements GatewayExtension {
                 () -> node.instance().getMap(SyncMember.RESPONSES)));
         beans.put(APPLY_PEER_RESPONSE, new ApplyPeerResponseProcessor(responses, node.metrics()));
         List<PolicyRegistry> policies = new ArrayList<>();
-        for (String name : List.of(BeanNames.POLICY_REGISTRY, BeanNames.PREFILL_POLICY_REGISTRY,
-                BeanNames.DECODE_POLICY_REGISTRY)) {
+        for (String name : List.of(BeanNames.POLICY_REGISTRY, Wiring.PREFILL_POLICY_REGISTRY,
+                Wiring.DECODE_POLICY_REGISTRY)) {
             if (beans.get(name) instanceof PolicyRegistry registry) {
                 policies.add(registry);
             }

@@ -24,7 +24,7 @@ import dev.caravan.it.RecordingEngine;
 import dev.caravan.policies.Worker;
 import dev.caravan.policies.kv.KvBlockIndex;
 import dev.caravan.processors.config.CoreFlags;
-import dev.caravan.processors.control.EngineApiFeature;
+import dev.caravan.processors.engine.EngineApiFeature;
 import dev.caravan.processors.forward.ForwardStreamProcessor;
 import dev.caravan.processors.kv.KvFeature;
 import dev.caravan.sim.text.SyntheticTokenizer;

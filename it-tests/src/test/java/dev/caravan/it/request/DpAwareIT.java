@@ -20,7 +20,7 @@ import dev.caravan.it.GatewayHarness;
 import dev.caravan.it.SimFleetExtension;
 import dev.caravan.policies.Worker;
 import dev.caravan.processors.config.CoreFlags;
-import dev.caravan.processors.control.EngineApiFeature;
+import dev.caravan.processors.engine.EngineApiFeature;
 import dev.caravan.processors.forward.ForwardStreamProcessor;
 
 /**

@@ -16,6 +16,10 @@ import dev.caravan.processors.feature.Feature;
  */
 public final class ForwardFeature implements Feature {
 
+    // ---- bean names (ingress.camel.yaml) ----------------------------------------------------------------------------
+
+    public static final String FORWARD_STREAM = "forwardStream";
+
     private static final FlagRows ROWS = new FlagRows();
 
     public static final CaravanFlag CONNECT_TIMEOUT_SECS = ROWS.row("--connect-timeout-secs", "caravan.connect-timeout-secs",

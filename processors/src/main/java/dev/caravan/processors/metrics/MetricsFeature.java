@@ -4,18 +4,32 @@ import static dev.caravan.processors.config.FlagType.INT;
 import static dev.caravan.processors.config.FlagType.LIST;
 import static dev.caravan.processors.config.FlagType.STRING;
 
+import java.time.Duration;
 import java.util.List;
 
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.vertx.core.Vertx;
+
+import dev.caravan.components.http.MetricsHttpServer;
 import dev.caravan.processors.config.CaravanFlag;
 import dev.caravan.processors.config.GatewayConfig;
 import dev.caravan.processors.config.FlagRows;
 import dev.caravan.processors.config.Sections;
 import dev.caravan.processors.feature.Feature;
+import dev.caravan.processors.feature.Wiring;
 
 /**
- * Prometheus metrics: the separate metrics listener and the histogram buckets.
+ * Prometheus metrics: the scrape of {@code GET /metrics} on the gateway's port ({@code checkMetricsAccess},
+ * {@code scrapeMetrics}), the separate metrics listener ({@code --prometheus-*}) and the histogram buckets. The
+ * request meters themselves ({@link GatewayMetrics}) are built by the gateway's assembler before any feature, since
+ * its server records them.
  */
 public final class MetricsFeature implements Feature {
+
+    // ---- bean names (admin.camel.yaml) ------------------------------------------------------------------------------
+
+    public static final String CHECK_METRICS_ACCESS = "checkMetricsAccess";
+    public static final String SCRAPE_METRICS = "scrapeMetrics";
 
     private static final FlagRows ROWS = new FlagRows();
 
@@ -45,5 +59,55 @@ public final class MetricsFeature implements Feature {
     @Override
     public List<CaravanFlag> flags() {
         return ROWS.all();
+    }
+
+    private MetricsHttpServer listener;
+
+    /** @throws IllegalArgumentException when the metrics listener would share the gateway's own concrete port */
+    @Override
+    public void wire(Wiring w) {
+        GatewayConfig config = w.config();
+        ScrapeMetricsProcessor scrape = new ScrapeMetricsProcessor(
+                w.get(Wiring.METRICS_REGISTRY, PrometheusMeterRegistry.class),
+                w.get(Wiring.GATEWAY_METRICS, GatewayMetrics.class));
+        w.bind(CHECK_METRICS_ACCESS, new CheckMetricsAccessProcessor(
+                CheckMetricsAccessProcessor.GUARDED.equals(config.get(PORT_METRICS)), config.adminApiKey(),
+                config.apiKey()));
+        w.bind(SCRAPE_METRICS, scrape);
+        listener = metricsListener(config, w.vertx(), scrape);
+    }
+
+    /** The metrics listener of {@code --prometheus-port}, or null when it is -1 or before {@link #wire}. */
+    public MetricsHttpServer listener() {
+        return listener;
+    }
+
+    @Override
+    public void close() {
+        if (listener != null) {
+            listener.stop();
+        }
+    }
+
+    /** {@code --prometheus-duration-buckets} in seconds, or SGLang's default buckets when unset. */
+    public static List<Duration> durationBuckets(GatewayConfig config) {
+        List<String> values = config.getList(PROMETHEUS_DURATION_BUCKETS);
+        if (values.isEmpty()) {
+            return GatewayMetrics.DEFAULT_DURATION_BUCKETS;
+        }
+        return values.stream().map(v -> Duration.ofNanos(Math.round(Double.parseDouble(v) * 1e9))).toList();
+    }
+
+    private static MetricsHttpServer metricsListener(GatewayConfig config, Vertx vertx, ScrapeMetricsProcessor scrape) {
+        int port = config.getInt(PROMETHEUS_PORT);
+        if (port < 0) {
+            return null;
+        }
+        if (port != 0 && port == config.port()) {
+            throw new IllegalArgumentException("--prometheus-port " + port + " must differ from --port (the gateway's "
+                    + "port serves /metrics too; -1 turns the metrics listener off)");
+        }
+        // every series, per-tenant ones included: the scrape target, reachable by the monitoring system only
+        return new MetricsHttpServer(vertx, config.get(PROMETHEUS_HOST), port, scrape::scrape);
     }
 }

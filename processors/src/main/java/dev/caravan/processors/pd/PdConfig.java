@@ -8,8 +8,8 @@ import dev.caravan.policies.Worker;
 
 /**
  * The P/D settings ({@code --pd-disaggregation}, {@code --prefill URL [PORT|none]}, {@code --decode URL},
- * {@code --prefill-policy}, {@code --decode-policy}, {@code --pd-mode}), built from the flag table by the gateway's
- * {@code PdBeans}. The compact constructor keeps the one rule that spans settings: workers need P/D on.
+ * {@code --prefill-policy}, {@code --decode-policy}, {@code --pd-mode}), built from the flag table by
+ * {@link PdFeature#pdConfig}. The compact constructor keeps the one rule that spans settings: workers need P/D on.
  *
  * @param enabled       P/D routing for chat, completions and generate requests
  * @param mode          SGLang rendezvous or vLLM two-step

@@ -28,6 +28,10 @@ import dev.caravan.processors.feature.Feature;
  */
 public final class RoutingFeature implements Feature {
 
+    // ---- bean names (ingress.camel.yaml) ----------------------------------------------------------------------------
+
+    public static final String SELECT_WORKER = "selectWorker";
+
     private static final FlagRows ROWS = new FlagRows();
 
     /** {@code --max-tree-size auto}: tree budgets sized per worker from its engine's KV capacity. */
