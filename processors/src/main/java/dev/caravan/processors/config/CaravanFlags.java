@@ -22,7 +22,7 @@ import java.util.ServiceLoader;
  * the code that uses it), the rule ({@code range}, {@code min}, {@code oneOf}, {@code special}, {@code pattern}) and
  * one sentence of meaning ({@link FlagRows}); the feature reads it where it wires its beans:
  * <pre>{@code
- * new AdmissionConfig(..., config.getInt(ReliabilityFeature.QUEUE_SIZE), ...)
+ * new AdmissionConfig(..., config.getInt(FlowFeature.QUEUE_SIZE), ...)
  * }</pre>
  * Parsing ({@link ArgsParser}), environment variables, validation (one pass over the rows in {@link GatewayConfig},
  * with messages naming the flag, the rule and the value), {@code --help}, {@code docs/configuration.md} and
