@@ -69,7 +69,7 @@ class ReplicaFaultsIT {
                     new InetSocketAddress(address(i), ports[i])));
             members.add(address(i) + ":" + PROXIES.get(i).port());
         }
-        fleet = new SyncFleet(3, SIMS.urls()).adjust((i, c) -> c
+        fleet = new SyncFleet(3, SIMS.urls(), "--decision-headers", "true").adjust((i, c) -> c
                 .with(CoreFlags.SYNC_HOST, address(i))
                 .with(CoreFlags.SYNC_PORT, Integer.toString(ports[i]))
                 .with(CoreFlags.SYNC_PUBLIC_ADDRESS, members.get(i))
