@@ -19,5 +19,5 @@ for row in "uniform|b2b uniform" "hot:0.4|b2b hot tenant (40 %)"; do
     --sync hazelcast --policies manual --results "$results" --results-row "$label"
 done
 ./caravan bench b2b --requests "$(n 6000)" --warmup "$(n 2000)" --rate 30 --time-scale 1 --gateways 3 \
-  --policies cache_aware,kv_aware --kv-publisher sglang --engine-tokenizer tokens/src/test/resources/models/mistral_nemo \
+  --policies cache_aware,kv_aware --kv-publisher sglang --engine-tokenizer models/mistral_nemo \
   --results "$results" --results-row 'b2b NeMo chat'

@@ -35,6 +35,7 @@ from pydantic import BaseModel, ConfigDict
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 RESOURCES = os.path.normpath(os.path.join(HERE, "..", "resources"))
+ROOT = os.path.normpath(os.path.join(HERE, "..", "..", "..", ".."))  # model files: models/... at the repository root
 SPECIAL = ["bos_token", "eos_token", "unk_token", "sep_token", "pad_token", "cls_token", "mask_token"]
 
 
@@ -311,9 +312,9 @@ def main():
     cases = []
     templates = {}
     for model, spec in MODELS.items():
-        config = json.load(open(os.path.join(RESOURCES, spec["dir"], "tokenizer_config.json"), encoding="utf-8"))
+        config = json.load(open(os.path.join(ROOT, spec["dir"], "tokenizer_config.json"), encoding="utf-8"))
         if spec["template"]:
-            template = open(os.path.join(RESOURCES, spec["template"]), encoding="utf-8").read()
+            template = open(os.path.join(ROOT, spec["template"]), encoding="utf-8").read()
         else:
             template = config["chat_template"]
         for name in spec["chats"]:

@@ -10,13 +10,14 @@ import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
 const resources = join(dirname(fileURLToPath(import.meta.url)), "..", "resources");
+const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..", ".."); // model files: models/... there
 const { Tokenizer } = await import(pathToFileURL(join(process.cwd(),
     "node_modules/@huggingface/tokenizers/dist/tokenizers.mjs")).href);
 const file = join(resources, "vectors", "prompt-tokens.json");
 const vectors = JSON.parse(readFileSync(file, "utf8"));
 const tokenizers = {};
 for (const [model, spec] of Object.entries(vectors.models)) {
-  const dir = join(resources, spec.dir);
+  const dir = join(root, spec.dir);
   tokenizers[model] = new Tokenizer(JSON.parse(readFileSync(join(dir, "tokenizer.json"), "utf8")),
       JSON.parse(readFileSync(join(dir, "tokenizer_config.json"), "utf8")));
 }

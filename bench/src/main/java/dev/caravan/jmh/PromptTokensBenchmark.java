@@ -72,7 +72,7 @@ public class PromptTokensBenchmark {
 
     /** One of the processors module's model fixtures (run from the repository root), with its own chunk cache. */
     static LocalModel model(String name) throws IOException {
-        Path dir = Path.of("tokens/src/test/resources/models").resolve(name);
+        Path dir = Path.of("models").resolve(name);
         return LocalModel.load(new ModelFiles("bench", dir, null, null), null, EngineDialect.VLLM, Clock.systemUTC());
     }
 

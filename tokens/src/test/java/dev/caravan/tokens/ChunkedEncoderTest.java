@@ -31,7 +31,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class ChunkedEncoderTest {
 
-    static final Path MODELS = Path.of("src/test/resources/models");
+    static final Path MODELS = Path.of("../models");
     static final ObjectMapper JSON = new ObjectMapper();
     static final List<HfTokenizer> OPEN = new ArrayList<>();
 
@@ -135,7 +135,7 @@ class ChunkedEncoderTest {
                 String dir = (String) ((Map<String, Object>) models.get(v.get("model"))).get("dir");
                 ChunkedEncoder encoder = encoders.computeIfAbsent(dir, d -> {
                     try {
-                        Setup s = setup(d, Path.of("src/test/resources").resolve(d).resolve("tokenizer.json"));
+                        Setup s = setup(d, Path.of("..").resolve(d).resolve("tokenizer.json"));
                         return new ChunkedEncoder(s.chunker(), cache, t -> s.tokenizer().encode(t, false));
                     } catch (IOException e) {
                         throw new java.io.UncheckedIOException(e);

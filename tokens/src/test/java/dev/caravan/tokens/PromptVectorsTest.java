@@ -34,6 +34,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 class PromptVectorsTest {
 
     static final Path RESOURCES = Path.of("src/test/resources");
+    /** The vectors name model files relative to the repository root (models/...). */
+    static final Path ROOT = Path.of("..");
     static final Clock CLOCK = Clock.fixed(Instant.parse("2026-03-05T12:00:00Z"), ZoneOffset.UTC);
     static final Map<String, LocalModel> MODELS = new HashMap<>();
     static Map<String, Object> vectors;
@@ -58,8 +60,8 @@ class PromptVectorsTest {
             @SuppressWarnings("unchecked")
             Map<String, Object> spec = (Map<String, Object>) ((Map<String, Object>) vectors.get("models")).get(name);
             Object template = spec.get("chat_template");
-            m = LocalModel.load(new ModelFiles(name, RESOURCES.resolve((String) spec.get("dir")), null,
-                    template == null ? null : RESOURCES.resolve((String) template)), null, EngineDialect.VLLM, CLOCK);
+            m = LocalModel.load(new ModelFiles(name, ROOT.resolve((String) spec.get("dir")), null,
+                    template == null ? null : ROOT.resolve((String) template)), null, EngineDialect.VLLM, CLOCK);
             MODELS.put(name, m);
         }
         return m;

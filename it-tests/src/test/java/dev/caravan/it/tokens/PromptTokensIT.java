@@ -48,7 +48,7 @@ class PromptTokensIT {
 
     private static final Duration WAIT = Duration.ofSeconds(20);
     /** Mistral NeMo's fixture in the processors module (tokenizer.json, tokenizer_config.json; models/README.md). */
-    private static final Path NEMO = Path.of("../tokens/src/test/resources/models/mistral_nemo").toAbsolutePath()
+    private static final Path NEMO = Path.of("../models/mistral_nemo").toAbsolutePath()
             .normalize();
     /** Mistral NeMo's {@code <s>}. */
     private static final int BOS = 1;

@@ -40,7 +40,7 @@ class TokenizePromptProcessorTest {
 
     @RegisterExtension
     static final StartedCamel CAMEL = new StartedCamel();
-    static final Path MODELS = Path.of("../tokens/src/test/resources/models");
+    static final Path MODELS = Path.of("../models");
     /** Qwen3's ids for "Tell me about caravans" as one user message (vectors/prompt-tokens.json, single_user). */
     static final int[] QWEN_SINGLE_USER = {151644, 872, 198, 40451, 752, 911, 1803, 402, 596, 151645, 198, 151644,
         77091, 198};

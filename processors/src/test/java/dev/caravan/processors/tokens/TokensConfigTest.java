@@ -28,9 +28,9 @@ class TokensConfigTest {
 
     @Test
     void findsTokenizerJsonInsideADirectory() {
-        ModelFiles files = new ModelFiles("m", Path.of("../tokens/src/test/resources/models/qwen3"), null, null);
-        assertThat(files.tokenizerJson()).isEqualTo(Path.of("../tokens/src/test/resources/models/qwen3/tokenizer.json"));
-        assertThat(files.tokenizerDir()).isEqualTo(Path.of("../tokens/src/test/resources/models/qwen3").toAbsolutePath());
+        ModelFiles files = new ModelFiles("m", Path.of("../models/qwen3"), null, null);
+        assertThat(files.tokenizerJson()).isEqualTo(Path.of("../models/qwen3/tokenizer.json"));
+        assertThat(files.tokenizerDir()).isEqualTo(Path.of("../models/qwen3").toAbsolutePath());
     }
 
     @Test
