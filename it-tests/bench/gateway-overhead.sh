@@ -7,7 +7,8 @@
 # Usage: it-tests/bench/gateway-overhead.sh [ROUNDS] [SECONDS] [CONNECTIONS...]
 #        defaults: 3 rounds, 10 s per measurement, connections 1 and 16.
 # Targets: the engine directly; nginx (worker_processes auto, keepalive upstream); Caravan with its defaults (event-loop
-# dispatch, one event loop per core); Caravan with --dispatch worker; Caravan with replica sync on (caravan-sync: two
+# dispatch, one event loop per core); Caravan on stock Camel (--camel-tuning false, docs/design/camel-tuning.md);
+# Caravan with --dispatch worker; Caravan with replica sync on (caravan-sync: two
 # replicas in one Hazelcast cluster on loopback, static member list, requests sent to one of them; the table's last
 # column compares it with the sync-off Caravan).
 # Every gateway runs with --prometheus-port -1 (several on one machine; /metrics stays on --port).
@@ -44,7 +45,7 @@ jar="$work/caravan.jar"
 # ports: OVERHEAD_PORT_BASE+1.. (default 18100; set another base when something else uses these)
 base=${OVERHEAD_PORT_BASE:-18100}
 sim_port=$((base + 1)); gw_port=$((base + 2)); nginx_port=$((base + 3)); gw_w_port=$((base + 4))
-gw_s_port=$((base + 5)); gw_s2_port=$((base + 6)); sync_port=$((base + 11)); sync2_port=$((base + 12))
+gw_s_port=$((base + 5)); gw_s2_port=$((base + 6)); gw_st_port=$((base + 7)); sync_port=$((base + 11)); sync2_port=$((base + 12))
 pids=()
 cleanup() {
   for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
@@ -58,6 +59,8 @@ java -jar "$jar" sim --port $sim_port --time-scale 1000 --default-max-tokens 1 >
 sim_pid=${pids[-1]}
 "${CARAVAN_GATEWAY_JAVA:-java}" ${CARAVAN_JAVA_OPTS:-} -jar "$jar" run --host 127.0.0.1 --port $gw_port --log-level warn --prometheus-port -1 \
   --worker-urls http://127.0.0.1:$sim_port >"$work/gw.log" 2>&1 & pids+=($!); gw_pid=$!
+"${CARAVAN_GATEWAY_JAVA:-java}" ${CARAVAN_JAVA_OPTS:-} -jar "$jar" run --host 127.0.0.1 --port $gw_st_port --log-level warn --prometheus-port -1 \
+  --camel-tuning false --worker-urls http://127.0.0.1:$sim_port >"$work/gw-stock.log" 2>&1 & pids+=($!); gw_st_pid=$!
 "${CARAVAN_GATEWAY_JAVA:-java}" ${CARAVAN_JAVA_OPTS:-} -jar "$jar" run --host 127.0.0.1 --port $gw_w_port --log-level warn --prometheus-port -1 \
   --dispatch worker --worker-urls http://127.0.0.1:$sim_port >"$work/gw-worker.log" 2>&1 & pids+=($!); gw_w_pid=$!
 sync=${OVERHEAD_SYNC:-on}
@@ -68,12 +71,13 @@ fi
 start_nginx "$work" $nginx_port $sim_port
 
 post_lua "$work/post.lua"
-ports=($sim_port $gw_port $gw_w_port $nginx_port)
+ports=($sim_port $gw_port $gw_st_port $gw_w_port $nginx_port)
 [ "$sync" = on ] && ports+=($gw_s_port $gw_s2_port)
 await_completions "${ports[@]}"
 
 nginx_pids="$(cat "$work/nginx.pid"),$(pgrep -P "$(cat "$work/nginx.pid")" | paste -sd,)"
-targets=("direct:$sim_port:$sim_pid" "caravan:$gw_port:$gw_pid" "caravan-worker-dispatch:$gw_w_port:$gw_w_pid"
+targets=("direct:$sim_port:$sim_pid" "caravan:$gw_port:$gw_pid" "caravan-stock-camel:$gw_st_port:$gw_st_pid"
+  "caravan-worker-dispatch:$gw_w_port:$gw_w_pid"
   "nginx:$nginx_port:$nginx_pids")
 if [ "$sync" = on ]; then # both sync members in one cluster before measuring
   await_sync_pair $gw_s_port || { echo "(OVERHEAD_SYNC=off measures without it)" >&2; exit 1; }
@@ -128,7 +132,7 @@ print("| connections | target | req/s (median) | p50 ms | p99 ms | added p50 vs 
 print("|---|---|---|---|---|---|---|---|---|")
 for c in sorted({k[0] for k in rows}):
     med = {t: tuple(statistics.median(x[i] for x in v) for i in range(4)) for (cc, t), v in rows.items() if cc == c}
-    for t in ("direct", "nginx", "caravan", "caravan-worker-dispatch", "caravan-sync"):
+    for t in ("direct", "nginx", "caravan", "caravan-stock-camel", "caravan-worker-dispatch", "caravan-sync"):
         if t not in med:
             continue
         rps, p50, p99, cpu = med[t]
@@ -141,7 +145,7 @@ if sys.argv[3] != "none":
     table = []
     for c in sorted({k[0] for k in rows}):
         med = {t: tuple(statistics.median(x[i] for x in v) for i in range(4)) for (cc, t), v in rows.items() if cc == c}
-        for t in ("direct", "nginx", "caravan", "caravan-worker-dispatch", "caravan-sync"):
+        for t in ("direct", "nginx", "caravan", "caravan-stock-camel", "caravan-worker-dispatch", "caravan-sync"):
             if t in med:
                 rps, p50, p99, cpu = med[t]
                 table.append({"connections": c, "target": t, "rps": rps, "p50_ms": p50, "p99_ms": p99,
