@@ -2,17 +2,25 @@ package dev.caravan.gateway;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
 import org.apache.camel.util.AntPathMatcher;
 import org.junit.jupiter.api.Test;
 
+import dev.caravan.processors.admin.AdminFeature;
 import dev.caravan.processors.config.GatewayConfig;
+import dev.caravan.processors.control.ControlFeature;
+import dev.caravan.processors.feature.Feature;
+import dev.caravan.processors.flow.FlowFeature;
 import dev.caravan.processors.forward.ForwardFeature;
 import dev.caravan.processors.pd.PdFeature;
+import dev.caravan.processors.reliability.ReliabilityFeature;
 import dev.caravan.processors.request.RequestFeature;
 import dev.caravan.processors.routing.RoutingFeature;
 
@@ -66,10 +74,50 @@ class RouteReferencesTest {
         List<String> refs = RouteReferences.routeFiles(GATEWAY_ROUTES).stream().flatMap(f -> RouteReferences.in(f)
                 .stream()).map(RouteReferences.Reference::bean).toList();
 
-        assertThat(refs).contains(RequestFeature.PARSE_REQUEST, BeanNames.BEGIN_ATTEMPTS,
-                RoutingFeature.SELECT_WORKER, ForwardFeature.FORWARD_STREAM, BeanNames.DECIDE_RETRY,
-                BeanNames.AWAIT_BACKOFF, RequestFeature.MAP_ERROR, PdFeature.PD_AGGREGATION,
-                BeanNames.COLLECT_CONTROL_RESULTS, PdFeature.RELAY_DECODE);
+        assertThat(refs).contains(RequestFeature.PARSE_REQUEST, ReliabilityFeature.BEGIN_ATTEMPTS,
+                RoutingFeature.SELECT_WORKER, ForwardFeature.FORWARD_STREAM, ReliabilityFeature.DECIDE_RETRY,
+                ReliabilityFeature.AWAIT_BACKOFF, RequestFeature.MAP_ERROR, PdFeature.PD_AGGREGATION,
+                ControlFeature.COLLECT_CONTROL_RESULTS, PdFeature.RELAY_DECODE);
+    }
+
+    /**
+     * A feature names the beans it binds on its class, so every bean the loaded route files reference is a constant of
+     * a built-in feature — or, until the KV pipeline wires as a feature, one of {@link BeanNames}' KV names.
+     */
+    @Test
+    void everyBeanTheRoutesReferenceIsNamedOnTheClassOfTheFeatureThatBindsIt() throws Exception {
+        Map<String, String> owners = new HashMap<>();
+        for (Feature feature : Features.builtIn()) {
+            owners.putAll(stringConstants(feature.getClass()));
+        }
+        owners.putAll(stringConstants(BeanNames.class));
+        List<String> excluded;
+        try (GatewayBeans beans = new GatewayBeans(GatewayConfig.defaults(), null, null)) {
+            excluded = List.of(beans.excludedRoutes().split(","));
+        }
+        List<String> unowned = new ArrayList<>();
+        for (Path file : RouteReferences.routeFiles(GATEWAY_ROUTES)) {
+            if (excluded.stream().noneMatch(p -> !p.isBlank() && AntPathMatcher.INSTANCE.match(p, file.toString()))) {
+                RouteReferences.in(file).stream().map(RouteReferences.Reference::bean)
+                        .filter(bean -> !owners.containsKey(bean)).forEach(bean -> unowned.add(file + ": " + bean));
+            }
+        }
+
+        assertThat(unowned).isEmpty();
+        assertThat(owners).containsEntry(FlowFeature.ADMIT_REQUEST, "FlowFeature")
+                .containsEntry(ControlFeature.RUN_MAINTENANCE, "ControlFeature")
+                .containsEntry(AdminFeature.CHECK_ADMIN_KEY, "AdminFeature");
+    }
+
+    /** The values of a class's public static String constants, each mapped to the class's simple name. */
+    private static Map<String, String> stringConstants(Class<?> type) throws IllegalAccessException {
+        Map<String, String> constants = new HashMap<>();
+        for (Field field : type.getFields()) {
+            if (Modifier.isStatic(field.getModifiers()) && field.getType() == String.class) {
+                constants.put((String) field.get(null), type.getSimpleName());
+            }
+        }
+        return constants;
     }
 
     @Test
