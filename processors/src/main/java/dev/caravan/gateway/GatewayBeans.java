@@ -180,7 +180,7 @@ public final class GatewayBeans implements AutoCloseable {
         kv.define(policies, beans);
         // every feature in the order of Features: each binds its route steps and shares what later ones build on
         for (Feature feature : features) {
-            feature.wire(wiring);
+            wiring.wire(feature);
         }
         // optional modules on the class path, e.g. Kubernetes service discovery (discovery.camel.yaml) with
         // --service-discovery, replica sync (which hands a joining replica a peer's block index)
@@ -213,6 +213,14 @@ public final class GatewayBeans implements AutoCloseable {
             workers.add(Worker.builder(url).build());
         }
         PdFeature.registerStaticWorkers(config, workers);
+    }
+
+    /**
+     * The built-in feature whose {@code wire} bound a bean, or null for a bean bound by the assembler itself (the shared
+     * objects, the KV-event pipeline's) or by an optional module.
+     */
+    Class<? extends Feature> binder(String name) {
+        return wiring.binder(name);
     }
 
     /** Every bean by the name the routes use. */

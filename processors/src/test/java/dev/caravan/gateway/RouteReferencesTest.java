@@ -81,8 +81,9 @@ class RouteReferencesTest {
     }
 
     /**
-     * A feature names the beans it binds on its class, so every bean the loaded route files reference is a constant of
-     * a built-in feature — or, until the KV pipeline wires as a feature, one of {@link BeanNames}' KV names.
+     * A feature names the beans it binds on its class and binds them in its own {@code wire}, so every bean the loaded
+     * route files reference is a constant of the built-in feature whose {@code wire} bound it — or, until the KV
+     * pipeline wires as a feature, one of {@link BeanNames}' KV names, which the assembler binds.
      */
     @Test
     void everyBeanTheRoutesReferenceIsNamedOnTheClassOfTheFeatureThatBindsIt() throws Exception {
@@ -91,19 +92,31 @@ class RouteReferencesTest {
             owners.putAll(stringConstants(feature.getClass()));
         }
         owners.putAll(stringConstants(BeanNames.class));
-        List<String> excluded;
+        List<String> misplaced = new ArrayList<>();
         try (GatewayBeans beans = new GatewayBeans(GatewayConfig.defaults(), null, null)) {
-            excluded = List.of(beans.excludedRoutes().split(","));
-        }
-        List<String> unowned = new ArrayList<>();
-        for (Path file : RouteReferences.routeFiles(GATEWAY_ROUTES)) {
-            if (excluded.stream().noneMatch(p -> !p.isBlank() && AntPathMatcher.INSTANCE.match(p, file.toString()))) {
-                RouteReferences.in(file).stream().map(RouteReferences.Reference::bean)
-                        .filter(bean -> !owners.containsKey(bean)).forEach(bean -> unowned.add(file + ": " + bean));
+            List<String> excluded = List.of(beans.excludedRoutes().split(","));
+            for (Path file : RouteReferences.routeFiles(GATEWAY_ROUTES)) {
+                String name = file.toString();
+                if (excluded.stream().anyMatch(p -> !p.isBlank() && AntPathMatcher.INSTANCE.match(p, name))) {
+                    continue;
+                }
+                for (RouteReferences.Reference reference : RouteReferences.in(file)) {
+                    String bean = reference.bean();
+                    String owner = owners.get(bean);
+                    Class<?> binder = beans.binder(bean);
+                    String boundBy = binder == null ? "the assembler" : binder.getSimpleName();
+                    boolean kv = BeanNames.class.getSimpleName().equals(owner);
+                    if (owner == null || kv != (binder == null) || !kv && !owner.equals(boundBy)) {
+                        misplaced.add(file.getFileName() + ": " + bean + " named on " + owner + ", bound by "
+                                + boundBy);
+                    }
+                }
             }
+            assertThat(beans.binder(ReliabilityFeature.DECIDE_RETRY)).isEqualTo(ReliabilityFeature.class);
+            assertThat(beans.binder(BeanNames.APPLY_KV_EVENTS)).isNull();
         }
 
-        assertThat(unowned).isEmpty();
+        assertThat(misplaced).isEmpty();
         assertThat(owners).containsEntry(FlowFeature.ADMIT_REQUEST, "FlowFeature")
                 .containsEntry(ControlFeature.RUN_MAINTENANCE, "ControlFeature")
                 .containsEntry(AdminFeature.CHECK_ADMIN_KEY, "AdminFeature");
