@@ -24,7 +24,6 @@ import org.apache.camel.main.Main;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import dev.caravan.gateway.BeanNames;
 import dev.caravan.gateway.CaravanGateway;
 import dev.caravan.gateway.GatewayBeans;
 import dev.caravan.kubernetes.DiscoveryBeans;
@@ -34,6 +33,7 @@ import dev.caravan.policies.WorkerRole;
 import dev.caravan.processors.config.ArgsParser;
 import dev.caravan.processors.config.CoreFlags;
 import dev.caravan.processors.config.GatewayConfig;
+import dev.caravan.processors.feature.Wiring;
 import dev.caravan.processors.metrics.MetricsFeature;
 
 /**
@@ -79,7 +79,7 @@ class DiscoveryWiringTest {
             CamelContext camel = main.getCamelContext();
             assertThat(camel.getRoute("discovery")).isNotNull();
             await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(
-                    camel.getRegistry().lookupByNameAndType(BeanNames.WORKER_REGISTRY, WorkerRegistry.class)
+                    camel.getRegistry().lookupByNameAndType(Wiring.WORKER_REGISTRY, WorkerRegistry.class)
                             .findByUrl("http://10.1.0.1:8000")).isPresent());
         } finally {
             main.stop();

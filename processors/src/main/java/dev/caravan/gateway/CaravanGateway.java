@@ -108,7 +108,7 @@ public final class CaravanGateway {
         // services stop in reverse order: the server (after the routes drained) before the beans close its Vert.x
         context.addService(new Lifecycle(beans), true, true);
         context.getManagementStrategy().addEventNotifier(
-                new DrainOnStopNotifier(beans.reliability().shutdown(), context));
+                new DrainOnStopNotifier(beans.flow().shutdown(), context));
         if (routes != null) {
             loadRoutes(context, routes, beans.excludedRoutes()); // on a started context they start at once
         }
@@ -186,14 +186,15 @@ public final class CaravanGateway {
 
     /**
      * Once the routes and the deferred services (the servers: Camel's start-up listener for those is also last, and
-     * registered first) have started: starts the per-worker KV-event and control routes from their routeTemplates and
-     * tells about a platform-http server of the host's.
+     * registered first) have started: starts the per-worker KV-event routes and tells the features (the control
+     * feature then creates the per-worker control routes from their routeTemplate), then tells about a platform-http
+     * server of the host's.
      */
     private record Started(GatewayBeans beans) implements StartupListener, Ordered {
         @Override
         public void onCamelContextStarted(CamelContext context, boolean alreadyStarted) {
             beans.kv().start(context);
-            beans.controlRoutes().start(context);
+            beans.start(context);
             HostServers.report(context, beans.http(), beans.config().get(CoreFlags.DISPATCH));
         }
 

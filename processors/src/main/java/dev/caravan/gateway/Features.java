@@ -15,6 +15,7 @@ import dev.caravan.processors.flow.FlowFeature;
 import dev.caravan.processors.forward.ForwardFeature;
 import dev.caravan.processors.health.HealthFeature;
 import dev.caravan.processors.kv.KvFeature;
+import dev.caravan.processors.limits.OutputLimitFeature;
 import dev.caravan.processors.metrics.MetricsFeature;
 import dev.caravan.processors.pd.PdFeature;
 import dev.caravan.processors.quality.QualityFeature;
@@ -45,6 +46,7 @@ public final class Features implements FlagSource {
     public static List<Feature> builtIn() {
         return List.of(
                 new RequestFeature(),
+                new OutputLimitFeature(),
                 new KvFeature(),          // the block index kv_aware routes on, before the selection step
                 new RoutingFeature(),
                 new QualityFeature(),
@@ -57,7 +59,7 @@ public final class Features implements FlagSource {
                 new MetricsFeature(),
                 new EngineApiFeature(),
                 new PdFeature(),
-                new ControlFeature(),     // flushes and housekeeping of every pool, P/D's included
+                new ControlFeature(),     // after every feature that adds a pool to maintain or flush
                 new TracingFeature());    // last: wraps the steps the others bound in spans
     }
 

@@ -1,6 +1,5 @@
 package dev.caravan.gateway;
 
-import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -17,6 +16,8 @@ import io.vertx.core.VertxOptions;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import org.apache.camel.CamelContext;
+
 import dev.caravan.components.http.CaravanPlatformHttpEngine;
 import dev.caravan.components.http.CorsPolicy;
 import dev.caravan.components.http.GatewayHttpServer;
@@ -27,69 +28,42 @@ import dev.caravan.policies.PolicyFactory;
 import dev.caravan.policies.Worker;
 import dev.caravan.policies.WorkerRegistry;
 import dev.caravan.policies.WorkerRole;
-import dev.caravan.processors.admin.AdminFeature;
 import dev.caravan.processors.config.CoreFlags;
 import dev.caravan.processors.config.GatewayConfig;
-import dev.caravan.processors.control.ApplyEngineLoadsProcessor;
-import dev.caravan.processors.control.CallWorkerProcessor;
-import dev.caravan.processors.control.CheckControlAnswerProcessor;
-import dev.caravan.processors.control.CollectControlResultsStrategy;
 import dev.caravan.processors.control.ControlFeature;
-import dev.caravan.processors.control.MergeModelsProcessor;
-import dev.caravan.processors.control.ModelFromPathProcessor;
-import dev.caravan.processors.control.PlanControlCallsProcessor.Scope;
-import dev.caravan.processors.control.PlanControlCallsProcessor;
-import dev.caravan.processors.control.PrepareControlCallProcessor;
-import dev.caravan.processors.control.RecordControlFailureProcessor;
-import dev.caravan.processors.control.RetrieveModelProcessor;
-import dev.caravan.processors.control.RunMaintenanceProcessor;
-import dev.caravan.processors.control.SummarizeFlushCacheProcessor;
-import dev.caravan.processors.control.SummarizeLoadsProcessor;
 import dev.caravan.processors.control.WorkerControlRoutes;
-import dev.caravan.processors.admission.AdmissionController;
-import dev.caravan.processors.engine.EngineApiFeature;
 import dev.caravan.processors.feature.Feature;
 import dev.caravan.processors.feature.MapWiring;
 import dev.caravan.processors.feature.Wiring;
 import dev.caravan.processors.flow.FlowFeature;
-import dev.caravan.processors.flow.TenantMetrics;
-import dev.caravan.processors.tokens.TokensFeature;
-import dev.caravan.processors.forward.ForwardFeature;
-import dev.caravan.processors.forward.ForwardStreamProcessor;
-import dev.caravan.processors.forward.UpstreamClient;
 import dev.caravan.processors.health.GatewayHealthChecks;
 import dev.caravan.processors.health.HealthFeature;
+import dev.caravan.processors.kv.KvSettings;
 import dev.caravan.processors.metrics.GatewayMetrics;
 import dev.caravan.processors.metrics.MetricsFeature;
 import dev.caravan.processors.pd.PdFeature;
-import dev.caravan.processors.quality.ShadowPolicies;
-import dev.caravan.processors.kv.KvSettings;
 import dev.caravan.processors.quality.QualityFeature;
-import dev.caravan.processors.reliability.WorkerBreakers;
-import dev.caravan.processors.request.RequestFeature;
+import dev.caravan.processors.quality.ShadowPolicies;
+import dev.caravan.processors.reliability.ReliabilityFeature;
+import dev.caravan.processors.routing.DecisionObservers;
 import dev.caravan.processors.routing.PolicyRegistry;
-import dev.caravan.processors.routing.RoutingFeature;
-import dev.caravan.processors.routing.SelectWorkerProcessor;
 import dev.caravan.processors.tls.TlsSettings;
-import dev.caravan.processors.trace.TracingFeature;
 import dev.caravan.processors.tuning.CamelTuning;
 
 /**
- * The gateway's object graph, built from a {@link GatewayConfig}: the worker registry, per-model policies, metrics, the
- * upstream client, and every route step under the bean name the YAML routes reference ({@link #beans()}): the
- * features' own steps by wiring each feature ({@link Features}) at its place, the rest by {@link BeanNames}. The one
- * place that knows how the parts fit; nothing here depends on camel-main, so the same beans serve
+ * The gateway's object graph, built from a {@link GatewayConfig}: what every feature shares (the worker registry, the
+ * regular pool's per-model policies, the request meters, the HTTP server, the TLS material, the Camel tuning, bound
+ * under the names on {@link Wiring} or shared by type), then every feature of {@link Features} wired in list order,
+ * each binding its own route steps under the names the YAML routes reference ({@link #beans()}), then the optional
+ * modules this configuration enables. Nothing here depends on camel-main, so the same beans serve
  * {@code ./caravan run} and an application embedding the gateway ({@link CaravanGateway#install}).
  *
- * <p>Owns the Vert.x instance it creates (the ingress server's and the upstream client's) and the JVM metric binders;
- * {@link #close()} releases them after the Camel context has stopped.
+ * <p>Owns the Vert.x instance it creates (the ingress server's and the features' clients) and the JVM metric binders;
+ * {@link #close()} closes the features in reverse order, then releases them, after the Camel context has stopped.
  */
 public final class GatewayBeans implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(GatewayBeans.class);
-
-    /** Registry name of the Micrometer registry; camel-micrometer(-prometheus) looks it up by this name. */
-    public static final String METRICS_REGISTRY = BeanNames.METRICS_REGISTRY;
 
     private final GatewayConfig config;
     private final Vertx vertx;
@@ -101,10 +75,8 @@ public final class GatewayBeans implements AutoCloseable {
     private final ShadowPolicies shadows;
     private final KvBeans kv;
     private final GatewayMetrics metrics;
-    private final UpstreamClient upstream;
+    private final TlsSettings tls;
     private final CamelTuning tuning;
-    private ReliabilityBeans reliability;
-    private WorkerControlRoutes controlRoutes;
     private final JvmGcMetrics gcMetrics = new JvmGcMetrics();
     /** The built-in features, in wiring order ({@link Features#builtIn()}). */
     private final List<Feature> features = Features.builtIn();
@@ -153,18 +125,13 @@ public final class GatewayBeans implements AutoCloseable {
                         policyEnv), canonicalOrder);
         this.shadows = QualityFeature.shadows(config, workers, kv.groundTruth(), canonicalOrder);
         this.metrics = new GatewayMetrics(this.meterRegistry, MetricsFeature.durationBuckets(config));
-        TlsSettings tls = tls(config);
+        this.tls = tls(config);
         this.http = new GatewayHttpServer(this.vertx, config.host(), config.port(), config.maxPayloadSize(),
                 config.serverEventLoops(), metrics, tls::server,
                 CorsPolicy.handler(config.getList(CoreFlags.CORS_ALLOWED_ORIGINS)));
         metrics.trackPolicies(policies);
         workers.addListener(metrics);
         this.tuning = CamelTuning.of(config.getBoolean(CoreFlags.CAMEL_TUNING));
-        this.upstream = new UpstreamClient(this.vertx, config.getSeconds(ForwardFeature.CONNECT_TIMEOUT_SECS),
-                config.requestTimeout(), config.getSeconds(ForwardFeature.STREAM_IDLE_TIMEOUT_SECS),
-                config.getSeconds(ForwardFeature.NON_STREAM_ATTEMPT_TIMEOUT_SECS),
-                config.getInt(ForwardFeature.MAX_CONNECTIONS_PER_WORKER), tls, config.serverEventLoops(),
-                tuning.timers(this.vertx));
         defineBeans();
     }
 
@@ -179,13 +146,6 @@ public final class GatewayBeans implements AutoCloseable {
                 config.getList(CoreFlags.CA_CERT_PATHS));
     }
 
-    /** The registries whose policies need housekeeping: the live ones and the shadows. */
-    private List<PolicyRegistry> maintained() {
-        List<PolicyRegistry> all = new java.util.ArrayList<>(List.of(policies));
-        all.addAll(shadows.registries());
-        return all;
-    }
-
     private void bindJvmMetrics() {
         new JvmMemoryMetrics().bindTo(meterRegistry);
         new JvmThreadMetrics().bindTo(meterRegistry);
@@ -196,82 +156,37 @@ public final class GatewayBeans implements AutoCloseable {
     }
 
     private void defineBeans() {
-        String apiKey = config.apiKey();
         // infrastructure: the gateway's own HTTP server (its router) and the caravan-http: component the routes use
-        beans.put(BeanNames.METRICS_REGISTRY, meterRegistry);
+        beans.put(Wiring.METRICS_REGISTRY, meterRegistry);
         beans.put(GatewayHttpServer.ROUTER_NAME, http.router());
         beans.put(CaravanPlatformHttpEngine.COMPONENT_NAME,
                 new CaravanPlatformHttpEngine(http, metrics, config.dispatchOnEventLoop(), tuning.messages())
                         .newComponent());
-        beans.put(BeanNames.GATEWAY_CONFIG, config);
-        beans.put(BeanNames.WORKER_REGISTRY, workers);
+        // what every feature may use, built here before any feature wires
+        beans.put(Wiring.GATEWAY_CONFIG, config);
+        beans.put(Wiring.WORKER_REGISTRY, workers);
         beans.put(Wiring.POLICY_REGISTRY, policies);
-        beans.put(BeanNames.GATEWAY_METRICS, metrics);
-        beans.put(BeanNames.UPSTREAM_CLIENT, upstream);
-        // request path (ingress.camel.yaml)
-        feature(RequestFeature.class).wire(wiring);
-        beans.put(RoutingFeature.SELECT_WORKER, new SelectWorkerProcessor(policies, metrics.andThen(kv.decisions())));
-        // --decision-quality and --shadow-policies: measurePrefixes, scoreShadowPolicies (docs/observability.md)
+        beans.put(Wiring.GATEWAY_METRICS, metrics);
+        DecisionObservers decisions = new DecisionObservers();
+        decisions.add(metrics);
+        decisions.add(kv.decisions());
+        wiring.share(DecisionObservers.class, decisions);
         wiring.share(ShadowPolicies.class, shadows);
-        feature(QualityFeature.class).wire(wiring);
-        // breakers, retries, admission, health checks, admin key (docs/reliability.md)
-        reliability = ReliabilityBeans.define(config, vertx, workers, meterRegistry, beans);
-        // tenants: identity, per-tenant rate limits, reload (docs/configuration.md#tenants-and-flow-control)
-        wiring.share(AdmissionController.class, reliability.admission());
-        wiring.share(TenantMetrics.class, reliability.tenantMetrics());
-        feature(FlowFeature.class).wire(wiring);
-        // the engine's own prompt tokens (docs/tokens.md)
-        feature(TokensFeature.class).wire(wiring);
-        beans.put(ForwardFeature.FORWARD_STREAM, new ForwardStreamProcessor(upstream, config.decisionHeaders(),
-                apiKey, reliability.attemptListener(), tuning.routeEnds(upstream.timers())));
-        // admin API (admin.camel.yaml)
-        feature(AdminFeature.class).wire(wiring);
-        wiring.share(WorkerBreakers.class, reliability.breakers());
-        wiring.share(KvSettings.class, kv.settings());
+        wiring.share(CamelTuning.class, tuning);
+        wiring.share(TlsSettings.class, tls);
         wiring.share(GatewayHttpServer.class, http);
-        feature(HealthFeature.class).wire(wiring);
-        feature(MetricsFeature.class).wire(wiring);
-        // control plane (control.camel.yaml, admin fan-outs)
-        beans.put(BeanNames.PLAN_LIST_MODELS, new PlanControlCallsProcessor(workers, Scope.HEALTHY, "GET",
-                List.of("/v1/models")));
-        beans.put(BeanNames.PLAN_GET_LOADS, new PlanControlCallsProcessor(workers, Scope.ALL, "GET",
-                List.of(ApplyEngineLoadsProcessor.GET_LOAD)));
-        beans.put(BeanNames.PLAN_LOAD_POLL, new PlanControlCallsProcessor(workers, Scope.ALL, "GET",
-                List.of(ApplyEngineLoadsProcessor.GET_LOAD, ApplyEngineLoadsProcessor.METRICS)));
-        beans.put(BeanNames.PREPARE_CONTROL_CALL, new PrepareControlCallProcessor(apiKey));
-        beans.put(BeanNames.CALL_WORKER, new CallWorkerProcessor(vertx,
-                Duration.ofSeconds(config.getLong(ControlFeature.CONTROL_TIMEOUT_SECS)), tls(config)));
-        beans.put(BeanNames.CHECK_CONTROL_ANSWER, new CheckControlAnswerProcessor());
-        beans.put(BeanNames.RECORD_CONTROL_FAILURE, new RecordControlFailureProcessor());
-        controlRoutes = new WorkerControlRoutes(reliability.breakers());
-        workers.addListener(controlRoutes);
-        beans.put(BeanNames.WORKER_CONTROL_ROUTES, controlRoutes);
-        beans.put(BeanNames.COLLECT_CONTROL_RESULTS, new CollectControlResultsStrategy());
-        beans.put(BeanNames.MERGE_MODELS, new MergeModelsProcessor(workers));
-        beans.put(BeanNames.MODEL_FROM_PATH, new ModelFromPathProcessor());
-        beans.put(BeanNames.RETRIEVE_MODEL, new RetrieveModelProcessor());
-        beans.put(BeanNames.SUMMARIZE_LOADS, new SummarizeLoadsProcessor(workers));
-        beans.put(BeanNames.APPLY_ENGINE_LOADS, new ApplyEngineLoadsProcessor(System::nanoTime));
-        beans.put(BeanNames.RUN_MAINTENANCE, new RunMaintenanceProcessor(maintained(), System::nanoTime));
-        // each engine's own API: engine type and ranks, engine paths, rank pin, flush, server/model info, Responses
-        feature(EngineApiFeature.class).wire(wiring);
+        wiring.share(KvSettings.class, kv.settings());
         // KV events (kv-events.camel.yaml): per-worker routes, block index, kv_aware's ground truth, tree calibration
-        // (before the extensions: replica sync hands a joining replica a peer's block index)
         kv.define(policies, beans);
-        // prefill/decode disaggregation (pd.camel.yaml); before the extensions, which may hook its policy registries
-        wiring.share(UpstreamClient.class, upstream);
-        feature(PdFeature.class).wire(wiring);
-        // POST /flush_cache: the flushed engines are forgotten in their role's pool
-        beans.put(BeanNames.SUMMARIZE_FLUSH_CACHE, new SummarizeFlushCacheProcessor(workers, List.of(policies,
-                (PolicyRegistry) beans.get(Wiring.PREFILL_POLICY_REGISTRY),
-                (PolicyRegistry) beans.get(Wiring.DECODE_POLICY_REGISTRY))));
+        // every feature in the order of Features: each binds its route steps and shares what later ones build on
+        for (Feature feature : features) {
+            wiring.wire(feature);
+        }
         // optional modules on the class path, e.g. Kubernetes service discovery (discovery.camel.yaml) with
-        // --service-discovery
+        // --service-discovery, replica sync (which hands a joining replica a peer's block index)
         for (GatewayExtension extension : enabled) {
             extension.define(config, workers, meterRegistry, beans);
         }
-        // --enable-trace: the request span step, and the selection, attempt and P/D leg steps wrapped in spans
-        feature(TracingFeature.class).wire(wiring);
     }
 
     /**
@@ -300,6 +215,14 @@ public final class GatewayBeans implements AutoCloseable {
         PdFeature.registerStaticWorkers(config, workers);
     }
 
+    /**
+     * The built-in feature whose {@code wire} bound a bean, or null for a bean bound by the assembler itself (the shared
+     * objects, the KV-event pipeline's) or by an optional module.
+     */
+    Class<? extends Feature> binder(String name) {
+        return wiring.binder(name);
+    }
+
     /** Every bean by the name the routes use. */
     public Map<String, Object> beans() {
         return beans;
@@ -314,11 +237,6 @@ public final class GatewayBeans implements AutoCloseable {
         // no route needs the keys; as Camel properties they would show in Camel's tooling (dev console, summaries)
         p.remove(CoreFlags.API_KEY.key());
         p.remove(CoreFlags.ADMIN_API_KEY.key());
-        long loadInterval = config.getLong(CoreFlags.LOAD_CHECK_INTERVAL);
-        p.put("caravan.derived.load-monitor-enabled", Boolean.toString(loadInterval > 0));
-        p.put("caravan.derived.load-monitor-period-ms", Long.toString(Math.max(1, loadInterval) * 1000));
-        p.put("caravan.derived.control-timeout-ms",
-                Long.toString(config.getLong(ControlFeature.CONTROL_TIMEOUT_SECS) * 1000));
         p.putAll(kv.properties());
         p.putAll(wiring.properties());
         return p;
@@ -369,11 +287,12 @@ public final class GatewayBeans implements AutoCloseable {
         return metrics;
     }
 
-    public ReliabilityBeans reliability() {
-        return reliability;
+    /** Breakers and retries. */
+    public ReliabilityFeature reliability() {
+        return feature(ReliabilityFeature.class);
     }
 
-    /** Tenants, their rate limits and the tenants file's reloads. */
+    /** Admission, draining, tenants, their rate limits and the tenants file's reloads. */
     public FlowFeature flow() {
         return feature(FlowFeature.class);
     }
@@ -395,7 +314,12 @@ public final class GatewayBeans implements AutoCloseable {
 
     /** The per-worker control routes (control.camel.yaml's routeTemplate). */
     public WorkerControlRoutes controlRoutes() {
-        return controlRoutes;
+        return feature(ControlFeature.class).controlRoutes();
+    }
+
+    /** Tells every feature that the Camel context has started, in wiring order. */
+    public void start(CamelContext context) {
+        features.forEach(f -> f.start(context));
     }
 
     public PrometheusMeterRegistry meterRegistry() {
@@ -412,8 +336,6 @@ public final class GatewayBeans implements AutoCloseable {
             }
         }
         http.stop();
-        controlRoutes.close();
-        upstream.close();
         kv.close();
         for (GatewayExtension extension : enabled) {
             try {

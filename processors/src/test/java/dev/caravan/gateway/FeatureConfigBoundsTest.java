@@ -12,6 +12,8 @@ import dev.caravan.processors.config.CaravanFlags;
 import dev.caravan.processors.config.FlagType;
 import dev.caravan.processors.config.GatewayConfig;
 import dev.caravan.processors.config.ValueRange;
+import dev.caravan.processors.flow.FlowFeature;
+import dev.caravan.processors.health.HealthFeature;
 import dev.caravan.processors.pd.PdFeature;
 import dev.caravan.processors.reliability.ReliabilityFeature;
 
@@ -46,10 +48,10 @@ class FeatureConfigBoundsTest {
     }
 
     private static void buildsEveryFeatureConfig(GatewayConfig config) {
-        assertThat(ReliabilityBeans.breakerConfig(config)).isNotNull();
-        assertThat(ReliabilityBeans.retryConfig(config)).isNotNull();
-        assertThat(ReliabilityBeans.admissionConfig(config)).isNotNull();
-        assertThat(ReliabilityBeans.healthConfig(config)).isNotNull();
+        assertThat(ReliabilityFeature.breakerConfig(config)).isNotNull();
+        assertThat(ReliabilityFeature.retryConfig(config)).isNotNull();
+        assertThat(FlowFeature.admissionConfig(config)).isNotNull();
+        assertThat(HealthFeature.healthConfig(config)).isNotNull();
         assertThat(KvBeans.settings(config)).isNotNull();
         assertThat(PdFeature.pdConfig(config)).isNotNull();
     }

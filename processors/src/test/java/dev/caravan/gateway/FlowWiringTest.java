@@ -11,25 +11,23 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import dev.caravan.processors.admission.AdmissionConfig;
 import dev.caravan.processors.admission.AdmissionController;
-import dev.caravan.processors.admission.AdmissionObserver;
 import dev.caravan.processors.config.ConfigResolver;
 import dev.caravan.policies.WorkerRegistry;
 import dev.caravan.processors.config.GatewayConfig;
 import dev.caravan.processors.feature.MapWiring;
 import dev.caravan.processors.flow.FlowFeature;
 import dev.caravan.processors.flow.TenantDirectory;
-import dev.caravan.processors.flow.TenantMetrics;
+import dev.caravan.processors.tuning.CamelTuning;
 
-/** --tenants-file becomes the tenants in force, the flow feature's beans and the reload route's placeholders. */
+/**
+ * --tenants-file becomes the tenants in force; the flow feature binds its beans (admission with them) and sets the
+ * reload route's placeholders.
+ */
 class FlowWiringTest {
 
     @TempDir
     Path dir;
-
-    private final AdmissionController admission = new AdmissionController(AdmissionConfig.defaults(),
-            (delayMillis, task) -> () -> { }, System::nanoTime, AdmissionObserver.NONE);
 
     private GatewayConfig parse(String... args) {
         return ConfigResolver.resolve(args, Map.of(), dir).config();
@@ -37,8 +35,7 @@ class FlowWiringTest {
 
     private MapWiring wiring(GatewayConfig c) {
         MapWiring w = new MapWiring(c, null, new WorkerRegistry(), new SimpleMeterRegistry(), false);
-        w.share(AdmissionController.class, admission);
-        w.share(TenantMetrics.class, new TenantMetrics(new SimpleMeterRegistry()));
+        w.share(CamelTuning.class, CamelTuning.of(true));
         return w;
     }
 
@@ -53,8 +50,10 @@ class FlowWiringTest {
         flow.wire(w);
 
         assertThat(flow.directory().current().resolve("Bearer k", null).name()).isEqualTo("acme");
-        assertThat(w.beans()).containsOnlyKeys(FlowFeature.IDENTIFY_TENANT, FlowFeature.LIMIT_TENANT_RATE,
-                FlowFeature.RELOAD_TENANTS, FlowFeature.TENANT_DIRECTORY, FlowFeature.TENANT_RATE_LIMITER);
+        assertThat(w.beans()).containsOnlyKeys(FlowFeature.ADMISSION_CONTROLLER, FlowFeature.ADMIT_REQUEST,
+                FlowFeature.IDENTIFY_TENANT, FlowFeature.LIMIT_TENANT_RATE, FlowFeature.RELOAD_TENANTS,
+                FlowFeature.TENANT_DIRECTORY, FlowFeature.TENANT_RATE_LIMITER);
+        assertThat(w.shared(AdmissionController.class)).isSameAs(flow.admission());
         assertThat(w.properties()).containsEntry("caravan.derived.tenants-reload-enabled", "true")
                 .containsEntry("caravan.derived.tenants-reload-period-ms", "3000");
     }

@@ -15,7 +15,9 @@ import dev.caravan.processors.config.ConfigResolver;
 import dev.caravan.processors.config.GatewayConfig;
 import dev.caravan.processors.flow.FlowFeature;
 import dev.caravan.processors.health.HealthConfig;
+import dev.caravan.processors.health.HealthFeature;
 import dev.caravan.processors.reliability.BreakerConfig;
+import dev.caravan.processors.reliability.ReliabilityFeature;
 import dev.caravan.processors.reliability.RetryConfig;
 
 /** SGLang command lines become the reliability configs, with SGLang's defaults. */
@@ -31,11 +33,12 @@ class ReliabilityWiringTest {
     @Test
     void defaultsAreSglangsRouterDefaults() {
         GatewayConfig c = GatewayConfig.defaults();
-        assertThat(ReliabilityBeans.breakerConfig(c)).isEqualTo(new BreakerConfig(true, 10, 3, Duration.ofSeconds(60)));
-        assertThat(ReliabilityBeans.retryConfig(c)).isEqualTo(RetryConfig.defaults());
-        assertThat(ReliabilityBeans.admissionConfig(c)).isEqualTo(
+        assertThat(ReliabilityFeature.breakerConfig(c))
+                .isEqualTo(new BreakerConfig(true, 10, 3, Duration.ofSeconds(60)));
+        assertThat(ReliabilityFeature.retryConfig(c)).isEqualTo(RetryConfig.defaults());
+        assertThat(FlowFeature.admissionConfig(c)).isEqualTo(
                 new AdmissionConfig(-1, 100, Duration.ofSeconds(60), -1));
-        assertThat(ReliabilityBeans.healthConfig(c)).isEqualTo(new HealthConfig(Duration.ofSeconds(60),
+        assertThat(HealthFeature.healthConfig(c)).isEqualTo(new HealthConfig(Duration.ofSeconds(60),
                 Duration.ofSeconds(5), "/health", 3, 2, false));
         assertThat(c.getLong(FlowFeature.SHUTDOWN_GRACE_PERIOD_SECS)).isEqualTo(180);
     }
@@ -52,17 +55,18 @@ class ReliabilityWiringTest {
                 "/ready", "--health-failure-threshold", "5", "--health-success-threshold", "1",
                 "--disable-health-check");
 
-        assertThat(ReliabilityBeans.breakerConfig(c)).isEqualTo(new BreakerConfig(false, 4, 2, Duration.ofSeconds(9)));
-        assertThat(ReliabilityBeans.retryConfig(c)).isEqualTo(
+        assertThat(ReliabilityFeature.breakerConfig(c))
+                .isEqualTo(new BreakerConfig(false, 4, 2, Duration.ofSeconds(9)));
+        assertThat(ReliabilityFeature.retryConfig(c)).isEqualTo(
                 new RetryConfig(3, Duration.ofMillis(10), Duration.ofMillis(100), 2.0, 0.0));
-        assertThat(ReliabilityBeans.admissionConfig(c)).isEqualTo(new AdmissionConfig(8, 4, Duration.ofSeconds(2), 50));
-        assertThat(ReliabilityBeans.healthConfig(c)).isEqualTo(new HealthConfig(Duration.ofSeconds(7),
+        assertThat(FlowFeature.admissionConfig(c)).isEqualTo(new AdmissionConfig(8, 4, Duration.ofSeconds(2), 50));
+        assertThat(HealthFeature.healthConfig(c)).isEqualTo(new HealthConfig(Duration.ofSeconds(7),
                 Duration.ofSeconds(1), "/ready", 5, 1, true));
     }
 
     @Test
     void disablingRetriesMeansOneAttempt() {
-        assertThat(ReliabilityBeans.retryConfig(parse("--disable-retries", "--retry-max-retries", "9")).maxAttempts())
+        assertThat(ReliabilityFeature.retryConfig(parse("--disable-retries", "--retry-max-retries", "9")).maxAttempts())
                 .isEqualTo(1);
     }
 
@@ -74,7 +78,7 @@ class ReliabilityWiringTest {
         assertThatThrownBy(() -> parse("--max-concurrent-requests", "-5"))
                 .hasMessageContaining("--max-concurrent-requests (caravan.admission.max-concurrent-requests) must be "
                         + "-1 (unlimited) or an integer >= 1, was '-5'");
-        assertThatThrownBy(() -> ReliabilityBeans.retryConfig(parse("--retry-initial-backoff-ms", "500",
+        assertThatThrownBy(() -> ReliabilityFeature.retryConfig(parse("--retry-initial-backoff-ms", "500",
                 "--retry-max-backoff-ms", "100"))).hasMessageContaining("maxBackoff must be >= initialBackoff");
         assertThatThrownBy(() -> parse("--max-concurrent-requests", "0"))
                 .hasMessage("--max-concurrent-requests (caravan.admission.max-concurrent-requests) must be "

@@ -2,17 +2,25 @@ package dev.caravan.gateway;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
 import org.apache.camel.util.AntPathMatcher;
 import org.junit.jupiter.api.Test;
 
+import dev.caravan.processors.admin.AdminFeature;
 import dev.caravan.processors.config.GatewayConfig;
+import dev.caravan.processors.control.ControlFeature;
+import dev.caravan.processors.feature.Feature;
+import dev.caravan.processors.flow.FlowFeature;
 import dev.caravan.processors.forward.ForwardFeature;
 import dev.caravan.processors.pd.PdFeature;
+import dev.caravan.processors.reliability.ReliabilityFeature;
 import dev.caravan.processors.request.RequestFeature;
 import dev.caravan.processors.routing.RoutingFeature;
 
@@ -66,10 +74,63 @@ class RouteReferencesTest {
         List<String> refs = RouteReferences.routeFiles(GATEWAY_ROUTES).stream().flatMap(f -> RouteReferences.in(f)
                 .stream()).map(RouteReferences.Reference::bean).toList();
 
-        assertThat(refs).contains(RequestFeature.PARSE_REQUEST, BeanNames.BEGIN_ATTEMPTS,
-                RoutingFeature.SELECT_WORKER, ForwardFeature.FORWARD_STREAM, BeanNames.DECIDE_RETRY,
-                BeanNames.AWAIT_BACKOFF, RequestFeature.MAP_ERROR, PdFeature.PD_AGGREGATION,
-                BeanNames.COLLECT_CONTROL_RESULTS, PdFeature.RELAY_DECODE);
+        assertThat(refs).contains(RequestFeature.PARSE_REQUEST, ReliabilityFeature.BEGIN_ATTEMPTS,
+                RoutingFeature.SELECT_WORKER, ForwardFeature.FORWARD_STREAM, ReliabilityFeature.DECIDE_RETRY,
+                ReliabilityFeature.AWAIT_BACKOFF, RequestFeature.MAP_ERROR, PdFeature.PD_AGGREGATION,
+                ControlFeature.COLLECT_CONTROL_RESULTS, PdFeature.RELAY_DECODE);
+    }
+
+    /**
+     * A feature names the beans it binds on its class and binds them in its own {@code wire}, so every bean the loaded
+     * route files reference is a constant of the built-in feature whose {@code wire} bound it — or, until the KV
+     * pipeline wires as a feature, one of {@link BeanNames}' KV names, which the assembler binds.
+     */
+    @Test
+    void everyBeanTheRoutesReferenceIsNamedOnTheClassOfTheFeatureThatBindsIt() throws Exception {
+        Map<String, String> owners = new HashMap<>();
+        for (Feature feature : Features.builtIn()) {
+            owners.putAll(stringConstants(feature.getClass()));
+        }
+        owners.putAll(stringConstants(BeanNames.class));
+        List<String> misplaced = new ArrayList<>();
+        try (GatewayBeans beans = new GatewayBeans(GatewayConfig.defaults(), null, null)) {
+            List<String> excluded = List.of(beans.excludedRoutes().split(","));
+            for (Path file : RouteReferences.routeFiles(GATEWAY_ROUTES)) {
+                String name = file.toString();
+                if (excluded.stream().anyMatch(p -> !p.isBlank() && AntPathMatcher.INSTANCE.match(p, name))) {
+                    continue;
+                }
+                for (RouteReferences.Reference reference : RouteReferences.in(file)) {
+                    String bean = reference.bean();
+                    String owner = owners.get(bean);
+                    Class<?> binder = beans.binder(bean);
+                    String boundBy = binder == null ? "the assembler" : binder.getSimpleName();
+                    boolean kv = BeanNames.class.getSimpleName().equals(owner);
+                    if (owner == null || kv != (binder == null) || !kv && !owner.equals(boundBy)) {
+                        misplaced.add(file.getFileName() + ": " + bean + " named on " + owner + ", bound by "
+                                + boundBy);
+                    }
+                }
+            }
+            assertThat(beans.binder(ReliabilityFeature.DECIDE_RETRY)).isEqualTo(ReliabilityFeature.class);
+            assertThat(beans.binder(BeanNames.APPLY_KV_EVENTS)).isNull();
+        }
+
+        assertThat(misplaced).isEmpty();
+        assertThat(owners).containsEntry(FlowFeature.ADMIT_REQUEST, "FlowFeature")
+                .containsEntry(ControlFeature.RUN_MAINTENANCE, "ControlFeature")
+                .containsEntry(AdminFeature.CHECK_ADMIN_KEY, "AdminFeature");
+    }
+
+    /** The values of a class's public static String constants, each mapped to the class's simple name. */
+    private static Map<String, String> stringConstants(Class<?> type) throws IllegalAccessException {
+        Map<String, String> constants = new HashMap<>();
+        for (Field field : type.getFields()) {
+            if (Modifier.isStatic(field.getModifiers()) && field.getType() == String.class) {
+                constants.put((String) field.get(null), type.getSimpleName());
+            }
+        }
+        return constants;
     }
 
     @Test

@@ -83,7 +83,7 @@ class AdmissionIT {
         try (GatewayHarness gw = GatewayHarness.start(GatewayHarness.config(SIMS.urls())
                 .with(FlowFeature.MAX_CONCURRENT_REQUESTS, "1").with(FlowFeature.QUEUE_SIZE, "5"));
              StreamRecorder client = new StreamRecorder(gw.port())) {
-            AdmissionController admission = gw.gateway().beans().reliability().admission();
+            AdmissionController admission = gw.gateway().beans().flow().admission();
             List<StreamRecorder.Stream> running = client.send(1, "/v1/completions", BODY);
             await().atMost(Duration.ofSeconds(10)).until(() -> admission.slotsInUse() == 1);
             RawHttpStream queued = RawHttpStream.post(gw.port(), "/v1/completions", BODY);
@@ -103,7 +103,7 @@ class AdmissionIT {
     }
 
     private static void assertIdle(GatewayHarness gw) {
-        AdmissionController admission = gw.gateway().beans().reliability().admission();
+        AdmissionController admission = gw.gateway().beans().flow().admission();
         await().atMost(Duration.ofSeconds(5)).until(() -> admission.inFlight() == 0);
         assertThat(admission.slotsInUse()).isZero();
         assertThat(admission.queued()).isZero();

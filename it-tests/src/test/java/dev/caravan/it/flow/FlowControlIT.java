@@ -186,7 +186,7 @@ class FlowControlIT {
         try (GatewayHarness gw = GatewayHarness.start(config(tenantsFile(false, 100, 1000))
                 .with(FlowFeature.MAX_CONCURRENT_REQUESTS, "1").with(FlowFeature.QUEUE_SIZE, "10"));
              StreamRecorder client = new StreamRecorder(gw.port())) {
-            AdmissionController admission = gw.gateway().beans().reliability().admission();
+            AdmissionController admission = gw.gateway().beans().flow().admission();
             List<StreamRecorder.Stream> running = client.send(1, "/v1/completions", BODY, "Authorization", "Bearer sk-bulk");
             await().atMost(Duration.ofSeconds(10)).until(() -> admission.slotsInUse() == 1);
             List<StreamRecorder.Stream> bulk = client.send(2, "/v1/completions", BODY, "Authorization", "Bearer sk-bulk");
@@ -264,7 +264,7 @@ class FlowControlIT {
         try (GatewayHarness gw = GatewayHarness.start(config(tenantsFile(false, 100, 1000))
                 .with(FlowFeature.MAX_CONCURRENT_REQUESTS, "1").with(FlowFeature.QUEUE_SIZE, "5"));
              StreamRecorder client = new StreamRecorder(gw.port())) {
-            AdmissionController admission = gw.gateway().beans().reliability().admission();
+            AdmissionController admission = gw.gateway().beans().flow().admission();
             List<StreamRecorder.Stream> running = client.send(1, "/v1/completions", BODY, "Authorization", "Bearer sk-bulk");
             await().atMost(Duration.ofSeconds(10)).until(() -> admission.slotsInUse() == 1);
             RawHttpStream queued = RawHttpStream.post(gw.port(), "/v1/completions", BODY, "Authorization", "Bearer sk-chat");

@@ -54,7 +54,7 @@ class FlowControlRetryIT {
                     "Authorization", "Bearer sk-acme");
 
             assertThat(fifth.statusCode()).as("four requests, four charged, whatever the attempts").isEqualTo(429);
-            assertThat(gw.gateway().beans().reliability().admission().served("acme"))
+            assertThat(gw.gateway().beans().flow().admission().served("acme"))
                     .as("fair share: the prompt and output tokens of the four answers, each once")
                     .isEqualTo(servedTokens);
         } finally {

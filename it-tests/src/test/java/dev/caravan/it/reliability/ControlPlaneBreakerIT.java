@@ -24,7 +24,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.caravan.app.GatewayMain;
-import dev.caravan.gateway.BeanNames;
 import dev.caravan.gateway.CaravanGateway;
 import dev.caravan.it.GatewayClient;
 import dev.caravan.it.GatewayHarness;
@@ -34,6 +33,7 @@ import dev.caravan.policies.Worker;
 import dev.caravan.policies.WorkerRegistry;
 import dev.caravan.processors.config.CoreFlags;
 import dev.caravan.processors.control.WorkerControlRoutes;
+import dev.caravan.processors.feature.Wiring;
 import dev.caravan.processors.health.WorkersHealthCheck;
 import dev.caravan.processors.reliability.BreakerState;
 import dev.caravan.processors.reliability.ReliabilityFeature;
@@ -105,9 +105,9 @@ class ControlPlaneBreakerIT {
             try {
                 CamelContext camel = main.getCamelContext();
                 GatewayClient client = new GatewayClient("http://127.0.0.1:" + CaravanGateway.port(camel));
-                WorkerBreakers breakers = camel.getRegistry().lookupByNameAndType(BeanNames.WORKER_BREAKERS,
+                WorkerBreakers breakers = camel.getRegistry().lookupByNameAndType(ReliabilityFeature.WORKER_BREAKERS,
                         WorkerBreakers.class);
-                Worker flaky = camel.getRegistry().lookupByNameAndType(BeanNames.WORKER_REGISTRY, WorkerRegistry.class)
+                Worker flaky = camel.getRegistry().lookupByNameAndType(Wiring.WORKER_REGISTRY, WorkerRegistry.class)
                         .findByUrl(stub.url()).orElseThrow();
 
                 // four failed load polls (two calls a second), no client request at all

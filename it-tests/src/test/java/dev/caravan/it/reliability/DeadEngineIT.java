@@ -125,7 +125,7 @@ class DeadEngineIT {
             // the client can see a response end a moment before the gateway has released its lease and slot
             await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
                 assertThat(gw.workers().all()).allSatisfy(w -> assertThat(w.load()).isZero());
-                assertThat(gw.gateway().beans().reliability().admission().inFlight()).isZero();
+                assertThat(gw.gateway().beans().flow().admission().inFlight()).isZero();
             });
 
             double retries = gw.gateway().beans().meterRegistry().find("caravan.retries").counters().stream()

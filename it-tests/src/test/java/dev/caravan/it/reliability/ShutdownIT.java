@@ -46,7 +46,7 @@ class ShutdownIT {
         try (StreamRecorder client = new StreamRecorder(gw.port())) {
             List<StreamRecorder.Stream> streams = client.send(20, "/v1/chat/completions", body(30));
             await().atMost(Duration.ofSeconds(20)).until(() -> client.headsReceived(streams) == 20);
-            AdmissionController admission = gw.gateway().beans().reliability().admission();
+            AdmissionController admission = gw.gateway().beans().flow().admission();
 
             long start = System.nanoTime();
             CompletableFuture<Void> stopping = CompletableFuture.runAsync(gw::close);

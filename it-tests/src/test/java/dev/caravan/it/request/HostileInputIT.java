@@ -103,7 +103,7 @@ class HostileInputIT {
             assertThat(byStatus.keySet()).allSatisfy(s -> assertThat(s).isBetween(400, 499));
             assertThat(engineRequests() - engineRequestsBefore).as("malformed requests that reached an engine")
                     .isZero();
-            var admission = gw.gateway().beans().reliability().admission();
+            var admission = gw.gateway().beans().flow().admission();
             await().atMost(Duration.ofSeconds(5)).until(() -> admission.inFlight() == 0);
             assertThat(gw.workers().all()).allSatisfy(w -> assertThat(w.load()).isZero());
             WorkerBreakers breakers = gw.gateway().beans().reliability().breakers();

@@ -25,6 +25,10 @@ public final class MapWiring implements Wiring {
     private final Map<String, Object> beans = new LinkedHashMap<>();
     private final Map<Class<?>, Object> shared = new LinkedHashMap<>();
     private final Map<String, String> properties = new LinkedHashMap<>();
+    /** The feature whose {@code wire} bound each bean ({@link #wire}). */
+    private final Map<String, Class<? extends Feature>> binders = new LinkedHashMap<>();
+    /** The feature {@link #wire} is wiring, or null. */
+    private Feature wiring;
 
     /**
      * @param vertx may be null for a feature that builds no client or timer (a test's)
@@ -63,10 +67,23 @@ public final class MapWiring implements Wiring {
         return prefillDecode;
     }
 
+    /** Runs a feature's {@code wire} on this wiring, remembering it as the binder of the beans it binds. */
+    public void wire(Feature feature) {
+        wiring = feature;
+        try {
+            feature.wire(this);
+        } finally {
+            wiring = null;
+        }
+    }
+
     @Override
     public void bind(String name, Object bean) {
         if (beans.putIfAbsent(name, bean) != null) {
             throw new IllegalStateException("bean " + name + " is bound twice");
+        }
+        if (wiring != null) {
+            binders.put(name, wiring.getClass());
         }
     }
 
@@ -112,6 +129,14 @@ public final class MapWiring implements Wiring {
     /** Every bound bean by name, in binding order (live: the assembler hands this map to Camel's registry). */
     public Map<String, Object> beans() {
         return beans;
+    }
+
+    /**
+     * The class of the feature whose {@code wire} bound a bean (through {@link #wire}), or null when none did: the bean
+     * is unbound, or was put into {@link #beans()} directly.
+     */
+    public Class<? extends Feature> binder(String name) {
+        return binders.get(name);
     }
 
     /** The {@code caravan.derived.*} values the features set. */

@@ -14,10 +14,10 @@ import dev.caravan.processors.config.GatewayConfig;
  * ({@link #bind}); objects features hand each other but no route references are shared by type ({@link #share}).
  *
  * <pre>{@code
- * public void wire(Wiring w) {
- *     AdmissionController admission = w.get(ReliabilityFeature.ADMISSION_CONTROLLER, AdmissionController.class);
- *     w.bind(LIMIT_TENANT_RATE, new LimitTenantRateProcessor(limiter, admission, metrics));
- *     w.property("caravan.derived.tenants-reload-enabled", "true");
+ * public void wire(Wiring w) {                      // ControlFeature's, shortened
+ *     PolicyPools pools = w.shared(PolicyPools.class);  // shared by RoutingFeature, filled by the features after it
+ *     w.bind(RUN_MAINTENANCE, new RunMaintenanceProcessor(pools.maintained(), System::nanoTime));
+ *     w.property("caravan.derived.control-timeout-ms", Long.toString(timeoutSecs * 1000));
  * }
  * }</pre>
  */

@@ -10,20 +10,25 @@ import java.util.List;
 
 import dev.caravan.processors.admission.AdmissionConfig;
 import dev.caravan.processors.admission.AdmissionController;
+import dev.caravan.processors.admission.AdmissionMetrics;
+import dev.caravan.processors.admission.AdmitRequestProcessor;
+import dev.caravan.processors.admission.GracefulShutdown;
 import dev.caravan.processors.config.CaravanFlag;
 import dev.caravan.processors.config.GatewayConfig;
 import dev.caravan.processors.config.FlagRows;
 import dev.caravan.processors.config.Sections;
 import dev.caravan.processors.feature.Feature;
 import dev.caravan.processors.feature.Wiring;
+import dev.caravan.processors.tuning.CamelTuning;
 
 /**
  * Flow control (docs/configuration.md#tenants-and-flow-control): admission (concurrency, queue, rate) and draining on
- * shutdown, and the tenants with their priorities and rate limits. Wires the tenants in force ({@code --tenants-file},
- * read now — a bad file stops the start — and reloaded by the {@code tenants-reload} route), the per-tenant rate
- * limiter, and the steps {@code identifyTenant}, {@code limitTenantRate} and {@code reloadTenants}. Priority and fair
- * queuing are the admission queue's, built by the reliability feature, which shares the {@link AdmissionController}
- * and the per-tenant meters ({@link TenantMetrics}, an admission observer) this feature builds on.
+ * shutdown, and the tenants with their priorities and rate limits. Wires the admission controller (its queue serves by
+ * class priority, then fair share) with its meters and the per-tenant ones ({@link TenantMetrics}), the drain on
+ * shutdown ({@link GracefulShutdown}), the tenants in force ({@code --tenants-file}, read now — a bad file stops the
+ * start — and reloaded by the {@code tenants-reload} route), the per-tenant rate limiter, and the steps
+ * {@code identifyTenant}, {@code limitTenantRate}, {@code admitRequest} and {@code reloadTenants}. Shares the
+ * {@link AdmissionController} (readiness fails while it drains).
  */
 public final class FlowFeature implements Feature {
 
@@ -37,6 +42,10 @@ public final class FlowFeature implements Feature {
     public static final String TENANT_DIRECTORY = "tenantDirectory";
     /** The per-tenant rate limiter, for replica sync's fleet-wide quotas. */
     public static final String TENANT_RATE_LIMITER = "tenantRateLimiter";
+    /** The admission step: a slot, a place in the queue, or 429/408/503 (ingress.camel.yaml). */
+    public static final String ADMIT_REQUEST = "admitRequest";
+    /** The admission controller ({@link AdmissionController}). */
+    public static final String ADMISSION_CONTROLLER = "admissionController";
 
     private static final FlagRows ROWS = new FlagRows();
 
@@ -83,6 +92,8 @@ public final class FlowFeature implements Feature {
 
     private TenantDirectory directory;
     private TenantRateLimiter limiter;
+    private AdmissionController admission;
+    private GracefulShutdown shutdown;
 
     @Override
     public List<CaravanFlag> flags() {
@@ -93,19 +104,43 @@ public final class FlowFeature implements Feature {
     @Override
     public void wire(Wiring w) {
         GatewayConfig config = w.config();
-        TenantMetrics metrics = w.shared(TenantMetrics.class);
+        AdmissionMetrics admissionMetrics = new AdmissionMetrics(w.meters());
+        TenantMetrics metrics = new TenantMetrics(w.meters());
+        admission = new AdmissionController(admissionConfig(config), w.shared(CamelTuning.class).timers(w.vertx()),
+                System::nanoTime, admissionMetrics.andThen(metrics));
+        admissionMetrics.track(w.meters(), admission);
+        shutdown = new GracefulShutdown(admission, config.getSeconds(SHUTDOWN_GRACE_PERIOD_SECS));
+        w.bind(ADMISSION_CONTROLLER, admission);
+        w.bind(ADMIT_REQUEST, new AdmitRequestProcessor(admission));
+        w.share(AdmissionController.class, admission);
         boolean enabled = config.isSet(TENANTS_FILE);
         directory = enabled ? TenantDirectory.load(Path.of(config.get(TENANTS_FILE)), metrics) : TenantDirectory.none();
         metrics.configured(directory.current());
         limiter = new TenantRateLimiter(Clock.systemUTC());
         w.bind(IDENTIFY_TENANT, new IdentifyTenantProcessor(directory));
-        w.bind(LIMIT_TENANT_RATE, new LimitTenantRateProcessor(limiter, w.shared(AdmissionController.class), metrics));
+        w.bind(LIMIT_TENANT_RATE, new LimitTenantRateProcessor(limiter, admission, metrics));
         w.bind(RELOAD_TENANTS, new ReloadTenantsProcessor(directory));
         w.bind(TENANT_DIRECTORY, directory);
         w.bind(TENANT_RATE_LIMITER, limiter);
         w.property("caravan.derived.tenants-reload-enabled", Boolean.toString(enabled));
         w.property("caravan.derived.tenants-reload-period-ms",
                 Long.toString(config.getLong(TENANTS_RELOAD_INTERVAL_SECS) * 1000));
+    }
+
+    /** The admission settings from the flag table. */
+    public static AdmissionConfig admissionConfig(GatewayConfig config) {
+        return new AdmissionConfig(config.getInt(MAX_CONCURRENT_REQUESTS), config.getInt(QUEUE_SIZE),
+                config.getSeconds(QUEUE_TIMEOUT_SECS), config.getInt(RATE_LIMIT_TOKENS_PER_SECOND));
+    }
+
+    /** The admission controller; null before {@link #wire}. */
+    public AdmissionController admission() {
+        return admission;
+    }
+
+    /** The drain on shutdown (new requests refused, in-flight ones waited for); null before {@link #wire}. */
+    public GracefulShutdown shutdown() {
+        return shutdown;
     }
 
     /** The tenants in force; null before {@link #wire}. */

@@ -10,18 +10,23 @@ import java.util.List;
 import dev.caravan.processors.admission.AdmissionController;
 import dev.caravan.processors.config.CaravanFlag;
 import dev.caravan.processors.config.FlagRows;
+import dev.caravan.processors.config.GatewayConfig;
 import dev.caravan.processors.config.Sections;
 import dev.caravan.processors.feature.Feature;
 import dev.caravan.processors.feature.Wiring;
 import dev.caravan.components.http.GatewayHttpServer;
 import dev.caravan.processors.kv.KvSettings;
 import dev.caravan.processors.reliability.WorkerBreakers;
+import dev.caravan.processors.tls.TlsSettings;
 
 /**
  * Health (docs/reliability.md): the probes of every worker, and the gateway's own readiness and liveness. Wires the
- * readiness and liveness checks ({@link GatewayHealthChecks}, which the gateway registers with the Camel context's
- * health-check registry) and the steps that serve them ({@code checkReadiness}, {@code checkLiveness}), built on the
- * shared breakers, admission controller, KV settings and HTTP server; {@link #close} stops the event-loop heartbeats.
+ * health checker ({@link HealthChecker}, a worker listener fed by the {@code health-check} timer route's steps
+ * {@code planHealthChecks}, {@code probeWorkers} and {@code applyHealthResults}), the {@code /health_generate} steps
+ * ({@code planHealthGenerate}, {@code summarizeHealthGenerate}), the readiness and liveness checks
+ * ({@link GatewayHealthChecks}, which the gateway registers with the Camel context's health-check registry) and the
+ * steps that serve them ({@code checkReadiness}, {@code checkLiveness}), built on the shared breakers, admission
+ * controller, KV settings, TLS material and HTTP server; {@link #close} stops the event-loop heartbeats.
  */
 public final class HealthFeature implements Feature {
 
@@ -29,6 +34,14 @@ public final class HealthFeature implements Feature {
     public static final String CHECK_LIVENESS = "checkLiveness";
     /** The gateway's checks in Camel's health-check registry ({@link GatewayHealthChecks}). */
     public static final String GATEWAY_HEALTH_CHECKS = "gatewayHealthChecks";
+    /** The workers' probe states ({@link HealthChecker}). */
+    public static final String HEALTH_CHECKER = "healthChecker";
+    public static final String PLAN_HEALTH_CHECKS = "planHealthChecks";
+    public static final String PROBE_WORKERS = "probeWorkers";
+    public static final String APPLY_HEALTH_RESULTS = "applyHealthResults";
+    /** {@code GET /health_generate}: a short generation on every healthy worker (admin.camel.yaml). */
+    public static final String PLAN_HEALTH_GENERATE = "planHealthGenerate";
+    public static final String SUMMARIZE_HEALTH_GENERATE = "summarizeHealthGenerate";
 
     private static final FlagRows ROWS = new FlagRows();
 
@@ -75,6 +88,15 @@ public final class HealthFeature implements Feature {
 
     @Override
     public void wire(Wiring w) {
+        HealthChecker health = new HealthChecker(healthConfig(w.config()), System::nanoTime);
+        health.addObserver(new HealthMetrics(w.meters()));
+        w.workers().addListener(health);
+        w.bind(HEALTH_CHECKER, health);
+        w.bind(PLAN_HEALTH_CHECKS, new PlanHealthChecksProcessor(health));
+        w.bind(PROBE_WORKERS, new ProbeWorkersProcessor(w.vertx(), w.config().apiKey(), w.shared(TlsSettings.class)));
+        w.bind(APPLY_HEALTH_RESULTS, new ApplyHealthResultsProcessor(health));
+        w.bind(PLAN_HEALTH_GENERATE, new PlanHealthGenerateProcessor(w.workers()));
+        w.bind(SUMMARIZE_HEALTH_GENERATE, new SummarizeHealthGenerateProcessor());
         heartbeat = new EventLoopHeartbeat(w.vertx().nettyEventLoopGroup(), EventLoopHeartbeat.DEFAULT_PERIOD,
                 System::nanoTime);
         boolean prefillDecode = w.prefillDecode();
@@ -87,6 +109,14 @@ public final class HealthFeature implements Feature {
         w.bind(GATEWAY_HEALTH_CHECKS, checks);
         w.bind(CHECK_READINESS, new ReportHealthProcessor(checks, true));
         w.bind(CHECK_LIVENESS, new ReportHealthProcessor(checks, false));
+    }
+
+    /** The probe settings from the flag table. */
+    public static HealthConfig healthConfig(GatewayConfig config) {
+        return new HealthConfig(config.getSeconds(HEALTH_CHECK_INTERVAL_SECS),
+                config.getSeconds(HEALTH_CHECK_TIMEOUT_SECS), config.get(HEALTH_CHECK_ENDPOINT),
+                config.getInt(HEALTH_FAILURE_THRESHOLD), config.getInt(HEALTH_SUCCESS_THRESHOLD),
+                config.getBoolean(DISABLE_HEALTH_CHECK));
     }
 
     /** The checks behind /readiness and /liveness; null before {@link #wire}. */

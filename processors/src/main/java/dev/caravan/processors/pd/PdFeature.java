@@ -28,6 +28,7 @@ import dev.caravan.processors.feature.Wiring;
 import dev.caravan.processors.forward.UpstreamClient;
 import dev.caravan.processors.metrics.GatewayMetrics;
 import dev.caravan.processors.reliability.WorkerBreakers;
+import dev.caravan.processors.routing.PolicyPools;
 import dev.caravan.processors.routing.PolicyRegistry;
 
 /**
@@ -122,6 +123,9 @@ public final class PdFeature implements Feature {
                 model -> PolicyFactory.create(decodePolicy, env));
         metrics.trackPolicies(prefill);
         metrics.trackPolicies(decode);
+        PolicyPools pools = w.shared(PolicyPools.class); // maintained by this feature's own timer routes
+        pools.forgetOnFlush(prefill);
+        pools.forgetOnFlush(decode);
         PdMetrics pdMetrics = new PdMetrics(metrics.registry());
         LegOutcomes outcomes = new LegOutcomes();
         WorkerBreakers breakers = w.shared(WorkerBreakers.class);

@@ -27,6 +27,7 @@ import dev.caravan.processors.config.Sections;
 import dev.caravan.processors.feature.Feature;
 import dev.caravan.processors.feature.Wiring;
 import dev.caravan.processors.kv.KvFeature;
+import dev.caravan.processors.routing.PolicyPools;
 import dev.caravan.processors.routing.PolicyRegistry;
 
 /**
@@ -35,7 +36,8 @@ import dev.caravan.processors.routing.PolicyRegistry;
  * {@code --decision-quality} nor {@code --shadow-policies} the first does nothing and the second is never reached.
  * Also kv_aware's fallback to cache_aware while its parity self-check is degraded ({@code --kv-parity-fallback}),
  * which the assembler applies when it builds the live policies ({@link #withParityFallback}), and the shadows it
- * builds with them ({@link #shadows}) and shares as {@link ShadowPolicies} before this feature wires.
+ * builds with them ({@link #shadows}) and shares as {@link ShadowPolicies} before this feature wires; the shadows'
+ * pools join the maintained ones ({@link PolicyPools}).
  */
 public final class QualityFeature implements Feature {
 
@@ -76,6 +78,7 @@ public final class QualityFeature implements Feature {
         DecisionQualityConfig quality = config(w.config());
         PolicyRegistry policies = w.get(Wiring.POLICY_REGISTRY, PolicyRegistry.class);
         ShadowPolicies shadows = w.shared(ShadowPolicies.class);
+        shadows.registries().forEach(w.shared(PolicyPools.class)::maintain);
         DecisionQuality metrics = quality.enabled() ? new DecisionQuality(w.meters(), quality, System::nanoTime)
                 : null;
         w.bind(MEASURE_PREFIXES, new MeasurePrefixesProcessor(policies, new PrefixOracle(shadows), metrics,

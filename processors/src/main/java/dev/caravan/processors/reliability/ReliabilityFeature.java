@@ -5,17 +5,36 @@ import static dev.caravan.processors.config.FlagType.INT;
 import static dev.caravan.processors.config.FlagType.LONG;
 import static dev.caravan.processors.config.FlagType.SWITCH;
 
+import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
 
 import dev.caravan.processors.config.CaravanFlag;
 import dev.caravan.processors.config.FlagRows;
+import dev.caravan.processors.config.GatewayConfig;
 import dev.caravan.processors.config.Sections;
 import dev.caravan.processors.feature.Feature;
+import dev.caravan.processors.feature.Wiring;
+import dev.caravan.processors.forward.ForwardAttemptListener;
+import dev.caravan.processors.tuning.CamelTuning;
 
 /**
- * Reliability of the calls to workers (docs/reliability.md): per-worker circuit breakers and retries.
+ * Reliability of the calls to workers (docs/reliability.md): per-worker circuit breakers and retries. Wires the
+ * breakers ({@link WorkerBreakers}, a worker listener, bound for the control routes' tooling and shared for the
+ * features that record into them or read them), the attempt loop's steps {@code beginAttempts}, {@code decideRetry}
+ * and {@code awaitBackoff} (ingress.camel.yaml), and shares the {@link ForwardAttemptListener} that feeds every
+ * forward attempt's end to the breakers.
  */
 public final class ReliabilityFeature implements Feature {
+
+    // ---- bean names (ingress.camel.yaml) ----------------------------------------------------------------------------
+
+    public static final String BEGIN_ATTEMPTS = "beginAttempts";
+    public static final String DECIDE_RETRY = "decideRetry";
+    public static final String AWAIT_BACKOFF = "awaitBackoff";
+    /** The per-worker breakers ({@link WorkerBreakers}). */
+    public static final String WORKER_BREAKERS = "workerBreakers";
 
     private static final FlagRows ROWS = new FlagRows();
 
@@ -69,8 +88,52 @@ public final class ReliabilityFeature implements Feature {
             .defaultValue(false)
             .describe("One attempt per request.");
 
+    private WorkerBreakers breakers;
+
     @Override
     public List<CaravanFlag> flags() {
         return ROWS.all();
+    }
+
+    @Override
+    public void wire(Wiring w) {
+        GatewayConfig config = w.config();
+        breakers = new WorkerBreakers(breakerConfig(config), Clock.systemUTC());
+        ReliabilityMetrics metrics = new ReliabilityMetrics(w.meters(), breakers);
+        breakers.addObserver(metrics);
+        w.workers().addListener(breakers);
+        w.workers().addListener(metrics);
+        RetryConfig retry = retryConfig(config);
+        w.bind(WORKER_BREAKERS, breakers);
+        w.bind(BEGIN_ATTEMPTS, new BeginAttemptsProcessor(retry));
+        w.bind(DECIDE_RETRY, new DecideRetryProcessor(retry, ThreadLocalRandom::current, metrics));
+        w.bind(AWAIT_BACKOFF, new AwaitBackoffProcessor(w.shared(CamelTuning.class).timers(w.vertx())));
+        w.share(WorkerBreakers.class, breakers);
+        WorkerBreakers recorded = breakers;
+        w.share(ForwardAttemptListener.class,
+                (worker, outcome, status) -> recorded.record(worker, AttemptOutcome.classify(outcome, status)));
+    }
+
+    /** The per-worker breakers; null before {@link #wire}. */
+    public WorkerBreakers breakers() {
+        return breakers;
+    }
+
+    /** The breaker settings from the flag table. */
+    public static BreakerConfig breakerConfig(GatewayConfig config) {
+        return new BreakerConfig(!config.getBoolean(DISABLE_CIRCUIT_BREAKER), config.getInt(CB_FAILURE_THRESHOLD),
+                config.getInt(CB_SUCCESS_THRESHOLD), config.getSeconds(CB_TIMEOUT_DURATION_SECS));
+    }
+
+    /**
+     * The retry settings from the flag table ({@code --disable-retries}: one attempt).
+     *
+     * @throws IllegalArgumentException when the initial backoff exceeds the maximum
+     */
+    public static RetryConfig retryConfig(GatewayConfig config) {
+        return new RetryConfig(config.getBoolean(DISABLE_RETRIES) ? 1 : config.getInt(RETRY_MAX_RETRIES),
+                Duration.ofMillis(config.getLong(RETRY_INITIAL_BACKOFF_MS)),
+                Duration.ofMillis(config.getLong(RETRY_MAX_BACKOFF_MS)),
+                config.getDouble(RETRY_BACKOFF_MULTIPLIER), config.getDouble(RETRY_JITTER_FACTOR));
     }
 }

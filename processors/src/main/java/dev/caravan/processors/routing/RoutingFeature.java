@@ -22,9 +22,13 @@ import dev.caravan.processors.config.Choices;
 import dev.caravan.processors.config.FlagRows;
 import dev.caravan.processors.config.Sections;
 import dev.caravan.processors.feature.Feature;
+import dev.caravan.processors.feature.Wiring;
 
 /**
- * Worker selection: the policy options (caravan.policy.*) handed to the policy library.
+ * Worker selection: the policy options (caravan.policy.*) handed to the policy library, and the {@code selectWorker}
+ * step (ingress.camel.yaml) on the regular pool's policies ({@link Wiring#POLICY_REGISTRY}, built by the assembler
+ * before any feature wires), which tells every decision to the shared {@link DecisionObservers}. Shares the
+ * {@link PolicyPools} with the regular pool in them.
  */
 public final class RoutingFeature implements Feature {
 
@@ -164,5 +168,15 @@ public final class RoutingFeature implements Feature {
     @Override
     public List<CaravanFlag> flags() {
         return ROWS.all();
+    }
+
+    @Override
+    public void wire(Wiring w) {
+        PolicyRegistry policies = w.get(Wiring.POLICY_REGISTRY, PolicyRegistry.class);
+        w.bind(SELECT_WORKER, new SelectWorkerProcessor(policies, w.shared(DecisionObservers.class)));
+        PolicyPools pools = new PolicyPools();
+        pools.maintain(policies);
+        pools.forgetOnFlush(policies);
+        w.share(PolicyPools.class, pools);
     }
 }

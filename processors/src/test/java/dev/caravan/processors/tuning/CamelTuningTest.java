@@ -59,7 +59,7 @@ class CamelTuningTest {
         camel.start();
 
         assertThat(inferenceSteps()).startsWith("traceRequest", "checkApiKey", "identifyTenant", "parseRequest",
-                "extractRoutingText", "limitTenantRate", "admitRequest");
+                "checkOutputTokens", "extractRoutingText", "limitTenantRate", "admitRequest");
         assertThat(inferenceSteps()).noneMatch(step -> step.startsWith("steps["));
     }
 

@@ -330,9 +330,9 @@ class StepFusionTest {
         List<List<String>> runs = new ArrayList<>();
         collect(((ModelCamelContext) camel).getRouteDefinition("inference").getOutputs(), runs);
         assertThat(runs).containsExactly(
-                List.of("traceRequest", "checkApiKey", "identifyTenant", "parseRequest", "extractRoutingText",
-                        "limitTenantRate", "admitRequest", "tokenizePrompt", "recallPreviousResponse",
-                        "setProperty[caravanAttempt]", "choosePdMode", "beginAttempts"),
+                List.of("traceRequest", "checkApiKey", "identifyTenant", "parseRequest", "checkOutputTokens",
+                        "extractRoutingText", "limitTenantRate", "admitRequest", "tokenizePrompt",
+                        "recallPreviousResponse", "setProperty[caravanAttempt]", "choosePdMode", "beginAttempts"),
                 List.of("measurePrefixes", "selectWorker"),
                 List.of("resolveEnginePath", "pinDataParallelRank", "forwardStream"),
                 List.of("decideRetry", "awaitBackoff"));
