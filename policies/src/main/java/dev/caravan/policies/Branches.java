@@ -56,6 +56,11 @@ public final class Branches {
      * uncached part cost more than the ratio times another worker's; that cheapest other worker.
      */
     public static final String CACHE_HIT_PREFILL_BACKLOG = "cache_hit_prefill_backlog";
+    /**
+     * cache_aware with {@code --request-share-margin}: a hit, but its holder's recent requests exceed the mean by the
+     * margin; the worker not over its share holding the longest part of the prompt, then the fewest recent requests.
+     */
+    public static final String CACHE_HIT_OVER_SHARE = "cache_hit_over_share";
     /** cache_aware: low match rate, least-loaded healthy worker (latest SGLang's miss branch). */
     public static final String CACHE_MISS_MIN_LOAD = "cache_miss_min_load";
     /** cache_aware: the imbalance guard fired, least-loaded healthy worker. */

@@ -8,9 +8,9 @@ import dev.caravan.policies.tree.OwnerRule;
 /**
  * Configuration of {@code cache_aware}. SGLang's own parameters default to its Python launcher's values
  * ({@code router_args.py}; docs/design/upstream.md, "SGLang: cache_aware"), which the gateway's CLI also uses.
- * Caravan's additions default off, except {@code minPrefixMatchChars} and {@code discountSharedPrefix}, which
- * measurements showed to win or tie on every bench workload (docs/design/routing-core.md, "Deliberate differences from
- * SGLang"); {@link #sglang()} turns those two off as well.
+ * Caravan's additions default off, except {@code minPrefixMatchChars}, {@code discountSharedPrefix} and
+ * {@code requestShareMargin}, which measurements showed to win or tie on every bench workload
+ * (docs/design/routing-core.md, "Deliberate differences from SGLang"); {@link #sglang()} turns those off as well.
  *
  * @param cacheThreshold          a prefix match rate (matched / input code points) strictly above this is a cache hit;
  *                                in [0,1]; default {@value #DEFAULT_CACHE_THRESHOLD}
@@ -73,13 +73,19 @@ import dev.caravan.policies.tree.OwnerRule;
  *                                cheapest other worker when the holder's backlog plus the prompt's uncached part there
  *                                is more than this ratio times the other's ({@code cache_hit_prefill_backlog}); 0 = off
  *                                (SGLang), else &gt;= 1; default {@value #DEFAULT_PREFILL_BACKLOG_RATIO}
+ * @param requestShareMargin      a hit does not go to a worker whose recent requests (decayed, half-life 30 s) exceed
+ *                                the healthy workers' mean by more than this fraction of the mean and by more than 16
+ *                                requests, but to the worker not over its share that holds the longest part of the
+ *                                prompt, then the one with the fewest recent requests ({@code cache_hit_over_share});
+ *                                finite, &gt;= 0, 0 = off (SGLang); default {@value #DEFAULT_REQUEST_SHARE_MARGIN}
  */
 public record CacheAwareConfig(double cacheThreshold, int balanceAbsThreshold, double balanceRelThreshold,
                                Duration evictionInterval, long maxTreeSize, int minPrefixMatchChars,
                                boolean imbalancePreferCached, boolean staleFallbackMinLoad, boolean balanceEngineLoad,
                                Duration engineLoadMaxAge, OwnerRule sharedPrefixOwner, boolean discountSharedPrefix,
                                MinLoadTieBreak minLoadTieBreak, double oneOffSinkShare,
-                               boolean hotPrefixReplication, double prefillBacklogRatio) implements PolicyConfig {
+                               boolean hotPrefixReplication, double prefillBacklogRatio,
+                               double requestShareMargin) implements PolicyConfig {
 
     public static final double DEFAULT_CACHE_THRESHOLD = 0.3;
     public static final int DEFAULT_BALANCE_ABS_THRESHOLD = 64;
@@ -117,6 +123,12 @@ public record CacheAwareConfig(double cacheThreshold, int balanceAbsThreshold, d
      * "Why some defaults differ"), so it is a choice for latency-bound deployments, not a default.
      */
     public static final double DEFAULT_PREFILL_BACKLOG_RATIO = 0;
+    /**
+     * 10 %: on b2b with about 16 tenants per engine the busiest engine's share drops from 1.12–1.36 of the mean to at
+     * most 1.15 at the same hit rate, and nothing changes where shares are already even (docs/design/routing-core.md,
+     * "Why some defaults differ"). SGLang has no such rule ({@link #sglang()}: 0).
+     */
+    public static final double DEFAULT_REQUEST_SHARE_MARGIN = 0.1;
 
     public CacheAwareConfig {
         Checks.inUnitInterval(cacheThreshold, "cacheThreshold", CACHE_THRESHOLD);
@@ -138,9 +150,23 @@ public record CacheAwareConfig(double cacheThreshold, int balanceAbsThreshold, d
             throw new IllegalArgumentException("prefillBacklogRatio (" + PREFILL_BACKLOG_RATIO + ") must be 0 (off) or "
                     + "at least 1, was " + prefillBacklogRatio);
         }
+        Checks.nonNegativeFinite(requestShareMargin, "requestShareMargin", REQUEST_SHARE_MARGIN);
     }
 
-    /** The configuration without the prefill-backlog rule. */
+    /** The configuration without the request-share guard. */
+    public CacheAwareConfig(double cacheThreshold, int balanceAbsThreshold, double balanceRelThreshold,
+                            Duration evictionInterval, long maxTreeSize, int minPrefixMatchChars,
+                            boolean imbalancePreferCached, boolean staleFallbackMinLoad, boolean balanceEngineLoad,
+                            Duration engineLoadMaxAge, OwnerRule sharedPrefixOwner, boolean discountSharedPrefix,
+                            MinLoadTieBreak minLoadTieBreak, double oneOffSinkShare, boolean hotPrefixReplication,
+                            double prefillBacklogRatio) {
+        this(cacheThreshold, balanceAbsThreshold, balanceRelThreshold, evictionInterval, maxTreeSize,
+                minPrefixMatchChars, imbalancePreferCached, staleFallbackMinLoad, balanceEngineLoad, engineLoadMaxAge,
+                sharedPrefixOwner, discountSharedPrefix, minLoadTieBreak, oneOffSinkShare, hotPrefixReplication,
+                prefillBacklogRatio, 0);
+    }
+
+    /** The configuration without the prefill-backlog rule and the request-share guard. */
     public CacheAwareConfig(double cacheThreshold, int balanceAbsThreshold, double balanceRelThreshold,
                             Duration evictionInterval, long maxTreeSize, int minPrefixMatchChars,
                             boolean imbalancePreferCached, boolean staleFallbackMinLoad, boolean balanceEngineLoad,
@@ -192,13 +218,13 @@ public record CacheAwareConfig(double cacheThreshold, int balanceAbsThreshold, d
                 DEFAULT_MIN_PREFIX_MATCH_CHARS, DEFAULT_IMBALANCE_PREFER_CACHED, DEFAULT_STALE_FALLBACK_MIN_LOAD,
                 DEFAULT_BALANCE_ENGINE_LOAD, DEFAULT_ENGINE_LOAD_MAX_AGE, DEFAULT_SHARED_PREFIX_OWNER,
                 DEFAULT_DISCOUNT_SHARED_PREFIX, DEFAULT_MIN_LOAD_TIE_BREAK, DEFAULT_ONE_OFF_SINK_SHARE,
-                DEFAULT_HOT_PREFIX_REPLICATION, DEFAULT_PREFILL_BACKLOG_RATIO);
+                DEFAULT_HOT_PREFIX_REPLICATION, DEFAULT_PREFILL_BACKLOG_RATIO, DEFAULT_REQUEST_SHARE_MARGIN);
     }
 
     /** SGLang's cache_aware exactly: Caravan's defaults with the whole match counting ({@code --sglang-defaults}). */
     public static CacheAwareConfig sglang() {
         return defaults().withDiscountSharedPrefix(false).withMinLoadTieBreak(MinLoadTieBreak.PROCESSED)
-                .withMinPrefixMatchChars(0).withPrefillBacklogRatio(0);
+                .withMinPrefixMatchChars(0).withPrefillBacklogRatio(0).withRequestShareMargin(0);
     }
 
     static CacheAwareConfig from(PolicyOptions o) {
@@ -218,49 +244,50 @@ public record CacheAwareConfig(double cacheThreshold, int balanceAbsThreshold, d
                 o.getTieBreak(MIN_LOAD_TIE_BREAK, DEFAULT_MIN_LOAD_TIE_BREAK),
                 o.getDouble(ONE_OFF_SINK_SHARE, DEFAULT_ONE_OFF_SINK_SHARE),
                 o.getBoolean(HOT_PREFIX_REPLICATION, DEFAULT_HOT_PREFIX_REPLICATION),
-                o.getDouble(PREFILL_BACKLOG_RATIO, DEFAULT_PREFILL_BACKLOG_RATIO));
+                o.getDouble(PREFILL_BACKLOG_RATIO, DEFAULT_PREFILL_BACKLOG_RATIO),
+                o.getDouble(REQUEST_SHARE_MARGIN, DEFAULT_REQUEST_SHARE_MARGIN));
     }
 
     public CacheAwareConfig withCacheThreshold(double v) {
         return new CacheAwareConfig(v, balanceAbsThreshold, balanceRelThreshold, evictionInterval, maxTreeSize,
                 minPrefixMatchChars, imbalancePreferCached, staleFallbackMinLoad, balanceEngineLoad, engineLoadMaxAge,
                 sharedPrefixOwner, discountSharedPrefix, minLoadTieBreak, oneOffSinkShare, hotPrefixReplication,
-                prefillBacklogRatio);
+                prefillBacklogRatio, requestShareMargin);
     }
 
     public CacheAwareConfig withBalance(int abs, double rel) {
         return new CacheAwareConfig(cacheThreshold, abs, rel, evictionInterval, maxTreeSize, minPrefixMatchChars,
                 imbalancePreferCached, staleFallbackMinLoad, balanceEngineLoad, engineLoadMaxAge,
                 sharedPrefixOwner, discountSharedPrefix, minLoadTieBreak, oneOffSinkShare, hotPrefixReplication,
-                prefillBacklogRatio);
+                prefillBacklogRatio, requestShareMargin);
     }
 
     public CacheAwareConfig withMaxTreeSize(long v) {
         return new CacheAwareConfig(cacheThreshold, balanceAbsThreshold, balanceRelThreshold, evictionInterval, v,
                 minPrefixMatchChars, imbalancePreferCached, staleFallbackMinLoad, balanceEngineLoad, engineLoadMaxAge,
                 sharedPrefixOwner, discountSharedPrefix, minLoadTieBreak, oneOffSinkShare, hotPrefixReplication,
-                prefillBacklogRatio);
+                prefillBacklogRatio, requestShareMargin);
     }
 
     public CacheAwareConfig withMinPrefixMatchChars(int v) {
         return new CacheAwareConfig(cacheThreshold, balanceAbsThreshold, balanceRelThreshold, evictionInterval,
                 maxTreeSize, v, imbalancePreferCached, staleFallbackMinLoad, balanceEngineLoad, engineLoadMaxAge,
                 sharedPrefixOwner, discountSharedPrefix, minLoadTieBreak, oneOffSinkShare, hotPrefixReplication,
-                prefillBacklogRatio);
+                prefillBacklogRatio, requestShareMargin);
     }
 
     public CacheAwareConfig withImbalancePreferCached(boolean v) {
         return new CacheAwareConfig(cacheThreshold, balanceAbsThreshold, balanceRelThreshold, evictionInterval,
                 maxTreeSize, minPrefixMatchChars, v, staleFallbackMinLoad, balanceEngineLoad, engineLoadMaxAge,
                 sharedPrefixOwner, discountSharedPrefix, minLoadTieBreak, oneOffSinkShare, hotPrefixReplication,
-                prefillBacklogRatio);
+                prefillBacklogRatio, requestShareMargin);
     }
 
     public CacheAwareConfig withStaleFallbackMinLoad(boolean v) {
         return new CacheAwareConfig(cacheThreshold, balanceAbsThreshold, balanceRelThreshold, evictionInterval,
                 maxTreeSize, minPrefixMatchChars, imbalancePreferCached, v, balanceEngineLoad, engineLoadMaxAge,
                 sharedPrefixOwner, discountSharedPrefix, minLoadTieBreak, oneOffSinkShare, hotPrefixReplication,
-                prefillBacklogRatio);
+                prefillBacklogRatio, requestShareMargin);
     }
 
     /** {@code balanceEngineLoad} on or off, trusting engine loads polled at most {@code maxAge} ago. */
@@ -268,7 +295,7 @@ public record CacheAwareConfig(double cacheThreshold, int balanceAbsThreshold, d
         return new CacheAwareConfig(cacheThreshold, balanceAbsThreshold, balanceRelThreshold, evictionInterval,
                 maxTreeSize, minPrefixMatchChars, imbalancePreferCached, staleFallbackMinLoad, v, maxAge,
                 sharedPrefixOwner, discountSharedPrefix, minLoadTieBreak, oneOffSinkShare, hotPrefixReplication,
-                prefillBacklogRatio);
+                prefillBacklogRatio, requestShareMargin);
     }
 
     /** Which tenant a match reports for a shared prefix (see {@link OwnerRule}). */
@@ -276,7 +303,7 @@ public record CacheAwareConfig(double cacheThreshold, int balanceAbsThreshold, d
         return new CacheAwareConfig(cacheThreshold, balanceAbsThreshold, balanceRelThreshold, evictionInterval,
                 maxTreeSize, minPrefixMatchChars, imbalancePreferCached, staleFallbackMinLoad, balanceEngineLoad,
                 engineLoadMaxAge, v, discountSharedPrefix, minLoadTieBreak, oneOffSinkShare, hotPrefixReplication,
-                prefillBacklogRatio);
+                prefillBacklogRatio, requestShareMargin);
     }
 
     /** The shared-prefix discount on or off (see the record's description). */
@@ -284,7 +311,7 @@ public record CacheAwareConfig(double cacheThreshold, int balanceAbsThreshold, d
         return new CacheAwareConfig(cacheThreshold, balanceAbsThreshold, balanceRelThreshold, evictionInterval,
                 maxTreeSize, minPrefixMatchChars, imbalancePreferCached, staleFallbackMinLoad, balanceEngineLoad,
                 engineLoadMaxAge, sharedPrefixOwner, v, minLoadTieBreak, oneOffSinkShare, hotPrefixReplication,
-                prefillBacklogRatio);
+                prefillBacklogRatio, requestShareMargin);
     }
 
     /** How the least-loaded choices break ties ({@link MinLoadTieBreak}). */
@@ -292,7 +319,7 @@ public record CacheAwareConfig(double cacheThreshold, int balanceAbsThreshold, d
         return new CacheAwareConfig(cacheThreshold, balanceAbsThreshold, balanceRelThreshold, evictionInterval,
                 maxTreeSize, minPrefixMatchChars, imbalancePreferCached, staleFallbackMinLoad, balanceEngineLoad,
                 engineLoadMaxAge, sharedPrefixOwner, discountSharedPrefix, v, oneOffSinkShare, hotPrefixReplication,
-                prefillBacklogRatio);
+                prefillBacklogRatio, requestShareMargin);
     }
 
     /** Cache-pollution-aware placement: the sink's share of the workers, 0 = off (see the record's description). */
@@ -300,7 +327,7 @@ public record CacheAwareConfig(double cacheThreshold, int balanceAbsThreshold, d
         return new CacheAwareConfig(cacheThreshold, balanceAbsThreshold, balanceRelThreshold, evictionInterval,
                 maxTreeSize, minPrefixMatchChars, imbalancePreferCached, staleFallbackMinLoad, balanceEngineLoad,
                 engineLoadMaxAge, sharedPrefixOwner, discountSharedPrefix, minLoadTieBreak, v, hotPrefixReplication,
-                prefillBacklogRatio);
+                prefillBacklogRatio, requestShareMargin);
     }
 
     /** Hot-prefix replication on or off (see the record's description). */
@@ -308,7 +335,7 @@ public record CacheAwareConfig(double cacheThreshold, int balanceAbsThreshold, d
         return new CacheAwareConfig(cacheThreshold, balanceAbsThreshold, balanceRelThreshold, evictionInterval,
                 maxTreeSize, minPrefixMatchChars, imbalancePreferCached, staleFallbackMinLoad, balanceEngineLoad,
                 engineLoadMaxAge, sharedPrefixOwner, discountSharedPrefix, minLoadTieBreak, oneOffSinkShare, v,
-                prefillBacklogRatio);
+                prefillBacklogRatio, requestShareMargin);
     }
 
     /** The prefill-backlog rule's ratio, 0 = off (see the record's description). */
@@ -316,7 +343,15 @@ public record CacheAwareConfig(double cacheThreshold, int balanceAbsThreshold, d
         return new CacheAwareConfig(cacheThreshold, balanceAbsThreshold, balanceRelThreshold, evictionInterval,
                 maxTreeSize, minPrefixMatchChars, imbalancePreferCached, staleFallbackMinLoad, balanceEngineLoad,
                 engineLoadMaxAge, sharedPrefixOwner, discountSharedPrefix, minLoadTieBreak, oneOffSinkShare,
-                hotPrefixReplication, v);
+                hotPrefixReplication, v, requestShareMargin);
+    }
+
+    /** The request-share guard's margin, 0 = off (see the record's description). */
+    public CacheAwareConfig withRequestShareMargin(double v) {
+        return new CacheAwareConfig(cacheThreshold, balanceAbsThreshold, balanceRelThreshold, evictionInterval,
+                maxTreeSize, minPrefixMatchChars, imbalancePreferCached, staleFallbackMinLoad, balanceEngineLoad,
+                engineLoadMaxAge, sharedPrefixOwner, discountSharedPrefix, minLoadTieBreak, oneOffSinkShare,
+                hotPrefixReplication, prefillBacklogRatio, v);
     }
 
     @Override

@@ -67,6 +67,8 @@ public sealed interface PolicyConfig permits RandomConfig, RoundRobinConfig, Pow
     String HOT_PREFIX_REPLICATION = "hot-prefix-replication";
     /** Option key {@code prefill-backlog-ratio} (cache_aware): leave a hit's holder whose pending prefills cost more. */
     String PREFILL_BACKLOG_RATIO = "prefill-backlog-ratio";
+    /** Option key {@code request-share-margin} (cache_aware): no hit on a worker over its recent request share. */
+    String REQUEST_SHARE_MARGIN = "request-share-margin";
 
     /** Option key {@code kv-tokenizer} (kv_aware): {@code pseudo} or the path of a HuggingFace tokenizer.json. */
     String KV_TOKENIZER = "kv-tokenizer";

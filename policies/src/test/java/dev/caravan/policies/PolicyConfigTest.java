@@ -26,8 +26,9 @@ class PolicyConfigTest {
         assertThat(c.staleFallbackMinLoad()).isFalse();
         assertThat(c.discountSharedPrefix()).isFalse();
         assertThat(CacheAwareConfig.defaults()).as("Caravan's defaults: the measured exceptions only")
-                .isEqualTo(c.withDiscountSharedPrefix(true).withMinPrefixMatchChars(4096));
+                .isEqualTo(c.withDiscountSharedPrefix(true).withMinPrefixMatchChars(4096).withRequestShareMargin(0.1));
         assertThat(c.prefillBacklogRatio()).isZero();
+        assertThat(c.requestShareMargin()).isZero();
     }
 
     @Test
@@ -88,7 +89,18 @@ class PolicyConfigTest {
         assertThat(c).isEqualTo(new CacheAwareConfig(0.5, 32, 1.1, Duration.ofSeconds(120), 10_000, 4096, true,
                 true).withSharedPrefixOwner(OwnerRule.LATEST)
                 .withDiscountSharedPrefix(CacheAwareConfig.DEFAULT_DISCOUNT_SHARED_PREFIX)
-                .withPrefillBacklogRatio(CacheAwareConfig.DEFAULT_PREFILL_BACKLOG_RATIO));
+                .withPrefillBacklogRatio(CacheAwareConfig.DEFAULT_PREFILL_BACKLOG_RATIO)
+                .withRequestShareMargin(CacheAwareConfig.DEFAULT_REQUEST_SHARE_MARGIN));
+    }
+
+    @Test
+    void readsTheRequestShareMarginOnByDefaultOffForSglangAndRejectsANegativeOne() {
+        assertThat(CacheAwareConfig.defaults().requestShareMargin()).isEqualTo(0.1);
+        assertThat(CacheAwareConfig.sglang().requestShareMargin()).isZero();
+        assertThat(PolicyConfig.fromOptions("cache_aware", Map.of("request-share-margin", "0.25")))
+                .isEqualTo(CacheAwareConfig.defaults().withRequestShareMargin(0.25));
+        assertThatThrownBy(() -> CacheAwareConfig.defaults().withRequestShareMargin(-0.1))
+                .hasMessage("requestShareMargin (request-share-margin) must be a finite number >= 0, was -0.1");
     }
 
     @Test
@@ -107,7 +119,8 @@ class PolicyConfigTest {
         assertThat(CacheAwareConfig.defaults().minLoadTieBreak()).isEqualTo(MinLoadTieBreak.PROCESSED);
         assertThat(CacheAwareConfig.sglang().discountSharedPrefix()).isFalse();
         PolicyConfig c = PolicyConfig.fromOptions("cache_aware", Map.of("discount-shared-prefix", "false",
-                "min-load-tie-break", "Footprint", "min-prefix-match-chars", "0", "prefill-backlog-ratio", "0"));
+                "min-load-tie-break", "Footprint", "min-prefix-match-chars", "0", "prefill-backlog-ratio", "0",
+                "request-share-margin", "0"));
         assertThat(c).isEqualTo(CacheAwareConfig.sglang().withMinLoadTieBreak(MinLoadTieBreak.FOOTPRINT));
         assertThatThrownBy(() -> PolicyConfig.fromOptions("cache_aware", Map.of("min-load-tie-break", "order")))
                 .hasMessage("option min-load-tie-break must be processed or footprint, was 'order'");

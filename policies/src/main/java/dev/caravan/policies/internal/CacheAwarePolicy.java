@@ -58,7 +58,9 @@ import dev.caravan.policies.tree.PrefixMatch;
  *       only a common preamble is a miss. The matched tenant wins if it is a healthy candidate ({@code cache_hit},
  *       {@code cache_hit_min_prefix}). With {@code prefillBacklogRatio} it yields to the cheapest other worker when
  *       its pending prefills make waiting longer than recomputing ({@code cache_hit_prefill_backlog},
- *       {@link PrefillBacklog}).</li>
+ *       {@link PrefillBacklog}). Before that, with {@code requestShareMargin}, a tenant whose recent requests exceed
+ *       the mean by the margin yields to the worker not over its share holding the longest part of the prompt
+ *       ({@code cache_hit_over_share}, {@link RequestShares}).</li>
  *   <li>Hit on a tenant that is gone or unhealthy: the tenant is purged from the tree and the first healthy candidate
  *       is used, nothing recorded ({@code stale_tenant}); with {@code staleFallbackMinLoad}, the least-loaded worker,
  *       recorded ({@code stale_tenant_min_load}).</li>
@@ -86,6 +88,7 @@ import dev.caravan.policies.tree.PrefixMatch;
  *   <li>{@code imbalancePreferCached}, {@code staleFallbackMinLoad}, {@code hotPrefixReplication}: off by default.</li>
  *   <li>{@code oneOffSinkShare}: a share of the workers in [0,1), 0 = off ({@code DEFAULT_ONE_OFF_SINK_SHARE}).
  *       {@code prefillBacklogRatio}: 0 = off or at least 1, {@code DEFAULT_PREFILL_BACKLOG_RATIO} 0.</li>
+ *   <li>{@code requestShareMargin}: a fraction of the mean, 0 = off, {@code DEFAULT_REQUEST_SHARE_MARGIN} 0.1.</li>
  *   <li>{@code sharedPrefixOwner}: which tenant a shared node reports, {@code DEFAULT_SHARED_PREFIX_OWNER} first.
  *       {@code minLoadTieBreak}: {@code DEFAULT_MIN_LOAD_TIE_BREAK} processed.</li>
  * </ul>
@@ -120,6 +123,8 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy, Maintainable
     private final HotPrefixes hot;
     /** {@code --prefill-backlog-ratio}'s pending prefills per worker, else null. */
     private final PrefillBacklog backlog;
+    /** {@code --request-share-margin}'s recent requests per worker, else null. */
+    private final RequestShares shares;
 
     /**
      * {@code env} supplies the clock engine-load ages are measured with (the load monitor stamps the same clock) and,
@@ -136,6 +141,7 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy, Maintainable
         this.hot = config.hotPrefixReplication() ? new HotPrefixes(nanoTime) : null;
         this.backlog = config.prefillBacklogRatio() > 0
                 ? new PrefillBacklog(config.prefillBacklogRatio(), nanoTime) : null;
+        this.shares = config.requestShareMargin() > 0 ? new RequestShares(config.requestShareMargin(), nanoTime) : null;
     }
 
     public CacheAwareConfig config() {
@@ -188,6 +194,10 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy, Maintainable
                 if (sink != null) {
                     sink.hit(text, tree, healthy.size(), match.matchedChars());
                 }
+                if (shares != null && shares.over(tenant, healthy)) {
+                    Worker other = shares.divert(healthy, tree.matchedCharsByTenant(text));
+                    return route(tree, text, other, Branches.CACHE_HIT_OVER_SHARE, match, routed);
+                }
                 if (backlog != null && backlog.of(tenant.url()) > 0) {
                     Map<String, Long> byTenant = tree.matchedCharsByTenant(text);
                     Worker other = backlog.divert(tenant, match.matchedChars(), healthy, byTenant,
@@ -205,6 +215,9 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy, Maintainable
             }
             LOG.debug("cache_aware: tenant {} is stale; purged, falling back to the first healthy worker",
                     match.tenant());
+            if (shares != null) {
+                shares.record(healthy.get(0).url());
+            }
             return Decision.of(healthy.get(0), NAME, Branches.STALE_TENANT);
         }
         String miss = shared > 0 ? Branches.CACHE_MISS_SHARED_PREFIX : Branches.CACHE_MISS_MIN_LOAD;
@@ -343,6 +356,9 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy, Maintainable
             fleet.routed(routed, w.url());
         }
         w.incrementProcessed();
+        if (shares != null) {
+            shares.record(w.url());
+        }
         if (LOG.isDebugEnabled()) {
             LOG.debug("cache_aware: {} -> {} (load {}){}", branch, w.url(), w.load(),
                     match == null ? "" : " matched " + match.matchedChars() + "/" + match.inputChars() + " of "
@@ -390,6 +406,9 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy, Maintainable
         if (backlog != null) {
             backlog.removeWorker(worker.url());
         }
+        if (shares != null) {
+            shares.removeWorker(worker.url());
+        }
         if (fleet != null) {
             fleet.index().removeOwner(worker.url());
         }
@@ -403,6 +422,9 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy, Maintainable
         }
         if (backlog != null) {
             backlog.clear();
+        }
+        if (shares != null) {
+            shares.clear();
         }
     }
 

@@ -27,9 +27,10 @@ class CacheAwarePollutionTest {
     private final List<Worker> workers = TestWorkers.of(4);
 
     private CacheAwarePolicy policy(double share) {
-        // without the prefill-backlog rule: no first token is reported here, so every miss's backlog would stay
+        // without the prefill-backlog rule: no first token is reported here, so every miss's backlog would stay;
+        // without the request-share margin: a conversation's 512 turns at one instant put its worker over its share
         CacheAwarePolicy p = new CacheAwarePolicy(CacheAwareConfig.defaults().withOneOffSinkShare(share)
-                .withPrefillBacklogRatio(0), PolicyEnvironment.seeded(1));
+                .withPrefillBacklogRatio(0).withRequestShareMargin(0), PolicyEnvironment.seeded(1));
         workers.forEach(p::onWorkerAdded);
         return p;
     }

@@ -130,6 +130,16 @@ public final class RoutingFeature implements Feature {
                     + "pending prefills (uncached prompt characters sent without a first token yet, less the progress "
                     + "at its measured speed) plus this prompt's uncached part exceed this ratio times the other's and "
                     + "the largest recent prompt; 0 = off, else >= 1.");
+    public static final CaravanFlag REQUEST_SHARE_MARGIN = ROWS.option(PolicyConfig.REQUEST_SHARE_MARGIN,
+            DOUBLE, Sections.POLICY)
+            .defaultValue(CacheAwareConfig.DEFAULT_REQUEST_SHARE_MARGIN).checkedBy(FlagRows.BY_POLICY)
+            .sglangDefault(0.0, "SGLang places a new prefix by the in-flight load of that instant and keeps it there, "
+                    + "so on a fleet whose engines serve a few dozen tenants each the busiest engine's share of the "
+                    + "requests is whatever the placement drew (WHATIF); the margin moves the excess at the hits "
+                    + "(design/routing-core.md, why some defaults differ)")
+            .describe("cache_aware (Caravan): a hit does not go to a worker whose recent requests (half-life 30 s) "
+                    + "exceed the mean by more than this fraction and by more than 16, but to the worker not over its "
+                    + "share holding the longest part of the prompt; 0 = off.");
     public static final CaravanFlag BUCKET_ADJUST_INTERVAL = ROWS.option(PolicyConfig.BUCKET_ADJUST_INTERVAL,
             LONG, Sections.POLICY)
             .alias("--bucket-adjust-interval-secs")
