@@ -3,8 +3,9 @@
 # and balance"): round_robin, default cache_aware, default kv_aware and consistent_hashing on seven workloads, in HTTP
 # mode (the what-if mode has no KV events, so kv_aware needs real runs). Workload parameters are the what-if ones; only the
 # request counts are cut and the time scales raised so the seven fit in about 35 minutes on 2 shared cores (check each
-# report's "sent late by p99" column). The engines keep the simulator's synthetic tokenizer, which kv_aware's default
-# pseudo tokenizer matches id for id, so kv_aware needs no --engine-tokenizer here.
+# report's "sent late by p99" column). The engines load Qwen3's files (models/qwen3, the bench's default: its tokenizer
+# and chat template) and kv_aware gets the same files as --model-path; ENGINE_MODEL picks another model directory, or
+# synthetic for the simulator's toy tokenizer.
 # Needs: bench/target/caravan-bench.jar (mvn -B -q -DskipTests package) and the Mooncake trace (MOONCAKE_TRACE, default
 # ../shared/traces/conversation_trace.jsonl beside the repository).
 # Usage: it-tests/bench/defaults-http.sh [NAME_PREFIX [WORKLOAD...]]   (default prefix defaults-http; workloads
@@ -24,6 +25,9 @@ results=${RESULTS:-$here/docs/bench/results/hit-rate.json}
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 cp "$here/bench/target/caravan-bench.jar" "$work/bench.jar"   # rebuilding during the run cannot change it
+cd "$here"   # the default model (models/qwen3) and the commit the results record are the repository's
+model=()
+[ -n "${ENGINE_MODEL:-}" ] && model=(--engine-tokenizer "$ENGINE_MODEL")
 
 M='--engines 4 --shared-tokens 2048 --prefix-tokens 256'
 B2B='--requests 2400 --warmup 800'
@@ -58,7 +62,7 @@ for w in "${workloads[@]}"; do
   [ "$results" != none ] && res=(--results "$results" --results-row "$(label "$w")")
   echo "$(date -u +%T) $w: $a; $(uptime | sed 's/.*load/load/')" >&2
   # shellcheck disable=SC2086
-  java ${CARAVAN_JAVA_OPTS:-} -jar "$work/bench.jar" $a ${EXTRA:-} --policies "$policies" \
+  java ${CARAVAN_JAVA_OPTS:-} -jar "$work/bench.jar" $a "${model[@]}" ${EXTRA:-} --policies "$policies" \
     --json "$out/$prefix-$w.json" --out "$out" --name "$prefix-$w" "${res[@]}" >/dev/null 2>"$work/$w.log" \
     || { tail -20 "$work/$w.log" >&2; exit 1; }
   grep -E '^\| ([a-z_:=@.-]+ \| [0-9,]+ \(|\*ceiling)' "$out/$prefix-$w.md" | cut -c1-160 >&2

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # One gateway against N replicas (docs/benchmarks.md): every row of docs/bench/results/replicas.json. Per b2b
 # popularity, cache_aware and kv_aware behind one gateway and behind three with --sync hazelcast, then manual on a longer
-# run (its stickiness needs every key to come back); then the row without sync, on the engines' own chat tokens (Mistral
-# NeMo, SGLang's KV events). Each run merges its rows into RESULTS (default docs/bench/results/replicas.json).
+# run (its stickiness needs every key to come back); then the row without sync on Mistral NeMo's files and SGLang's KV
+# events. The other rows run on Qwen3's files (the bench's default: the engines' tokenizer and chat template, and
+# kv_aware's --model-path). Each run merges its rows into RESULTS (default docs/bench/results/replicas.json).
 # Needs bench/target/caravan-bench.jar (mvn -B -q -DskipTests package). About 2 hours on 2 shared cores.
 # Usage: it-tests/bench/replicas.sh [SCALE]   (SCALE divides every request count; e.g. 40 for a smoke run)
 set -euo pipefail

@@ -6,9 +6,10 @@ sort_keys=), raise_exception and strftime_now globals, and the variables message
 add_generation_prompt, the special tokens and the chat_template_kwargs.
 
 Templates: the demo model's (read from app/src/main/resources/demo-model/tokenizer_config.json; it must render
-Caravan's documented chat format, which this script checks against its own rendering of that format), and two
-templates written here in the style of Llama 3's and Qwen's (string escapes, slicing, namespace, tojson options,
-loop variables, tools, enable_thinking).
+Caravan's documented chat format, which this script checks against its own rendering of that format), Qwen3's own
+(read from models/qwen3/tokenizer_config.json: tools, enable_thinking, reasoning stripped from assistant turns before
+the last user query, consecutive tool responses), and two templates written here in the style of Llama 3's and Qwen's
+(string escapes, slicing, namespace, tojson options, loop variables, tools, enable_thinking).
 
 Run with Debian's python3 (apt-get install python3-jinja2): it rewrites ../resources/vectors/chat-templates.json.
 """
@@ -132,6 +133,10 @@ STR_METHODS = """{% for m in messages %}{% if m.content is string %}
 {{- m.content.split('\\n')[-1] }}|{{ '-'.join(m.content.split()) }}|{{ m.content.find('o') }}
 {% endif %}{% endfor %}"""
 
+# slices with a step, which Jinjava's parser lacks (the simulator rewrites them into a filter)
+SLICES = """{{ messages[::-1] | map(attribute='role') | join(',') }}|{{ (messages[::-1])[0].role }}|{{ messages[1::2] | length }}
+{%- for m in messages[::-2] %}|{{ m.content[::-1] }}{% endfor %}|{{ 'abcdef'[::2] }}|{{ 'abcdef'[4:1:-1] }}|{{ 'abcdef'[-2::-2] }}"""
+
 TOOLS = [{"type": "function", "function": {"name": "get_weather", "description": "Weather for a city, in °C.",
                                            "parameters": {"type": "object", "properties": {
                                                "city": {"type": "string", "description": "e.g. \"Paris\""},
@@ -151,6 +156,34 @@ CONVERSATIONS = {
                         {"role": "tool", "tool_call_id": "call_1", "content": "4 degrees, rain"},
                         {"role": "user", "content": "And tomorrow?"}],
 }
+# Qwen3's template keeps an assistant turn's reasoning (its <think> block, or reasoning_content) only after the last
+# user query; earlier turns lose it. Arguments come as a JSON object or as a string.
+QWEN3_CONVERSATIONS = {
+    "single_user": CONVERSATIONS["single_user"],
+    "multi_turn_thinking": [{"role": "system", "content": "Be brief."},
+                            {"role": "user", "content": "Hi!"},
+                            {"role": "assistant", "content": "<think>\nThe user greets me.\n</think>\n\nHello."},
+                            {"role": "user", "content": "Plan a trip:\n1. Oslo\n2. Bergen"},
+                            {"role": "assistant", "content": "Take the train.", "reasoning_content": "Scenic."},
+                            {"role": "user", "content": "And back?"}],
+    "reasoning_after_last_query": [{"role": "user", "content": "2+2?"},
+                                   {"role": "assistant", "content": "<think>\nAdd.\n</think>\n\n4"}],
+    "tool_round_trip": [{"role": "system", "content": "You check the weather."},
+                        {"role": "user", "content": "Weather in Oslo and Bergen?"},
+                        {"role": "assistant", "content": "<think>\nTwo calls.\n</think>\n\nChecking.",
+                         "tool_calls": [CALL, {"id": "call_2", "type": "function",
+                                               "function": {"name": "get_weather",
+                                                            "arguments": "{\"city\": \"Bergen\"}"}}]},
+                        {"role": "tool", "tool_call_id": "call_1", "content": "4 degrees, rain"},
+                        {"role": "tool", "tool_call_id": "call_2", "content": "6 degrees, sun"},
+                        {"role": "assistant", "content": "Rain in Oslo, sun in Bergen."},
+                        {"role": "user", "content": "Thanks"}],
+    "tool_response_last": [{"role": "user", "content": "Weather in Oslo?"},
+                           {"role": "assistant", "content": "", "tool_calls": [CALL]},
+                           {"role": "tool", "tool_call_id": "call_1", "content": "4 degrees, rain"}],
+}
+QWEN3_KWARGS = ({}, {"enable_thinking": False}, {"enable_thinking": True})
+
 CONTENT_PARTS = [{"role": "user", "content": [{"type": "text", "text": "Look:"}, {"type": "image_url",
                                                                                    "image_url": {"url": "x"}},
                                                {"type": "text", "text": "What is it?"}]}]
@@ -185,20 +218,24 @@ def main():
     env = environment()
     config = json.load(open(os.path.join(ROOT, "app", "src", "main", "resources", "demo-model",
                                          "tokenizer_config.json"), encoding="utf-8"))
+    qwen3 = json.load(open(os.path.join(ROOT, "models", "qwen3", "tokenizer_config.json"), encoding="utf-8"))
     templates = {"demo": config["chat_template"], "llama_style": LLAMA_STYLE, "qwen_style": QWEN_STYLE,
-                 "str_methods": STR_METHODS}
+                 "str_methods": STR_METHODS, "slices": SLICES, "qwen3": qwen3["chat_template"]}
     special = {"bos_token": "<|begin_of_text|>", "eos_token": "<|eot_id|>"}
     cases = []
     for name, source in templates.items():
         tpl = env.from_string(source)
-        convs = dict(CONVERSATIONS) if name != "str_methods" else {k: CONVERSATIONS[k] for k in ("multi_turn",)}
+        single = name in ("str_methods", "slices")
+        convs = dict(CONVERSATIONS) if not single else {k: CONVERSATIONS[k] for k in ("multi_turn",)}
+        if name == "qwen3":
+            convs = QWEN3_CONVERSATIONS
         if name == "demo":
             convs["content_parts"] = CONTENT_PARTS
         for conv_name, messages in convs.items():
-            for tools in ((None, TOOLS) if name != "str_methods" else (None,)):
-                for agp in ((True, False) if name != "str_methods" else (True,)):
-                    for kwargs in ({}, {"enable_thinking": False}):
-                        if kwargs and name != "qwen_style":
+            for tools in ((None, TOOLS) if not single else (None,)):
+                for agp in ((True, False) if not single else (True,)):
+                    for kwargs in QWEN3_KWARGS if name == "qwen3" else ({}, {"enable_thinking": False}):
+                        if kwargs and name not in ("qwen_style", "qwen3"):
                             continue
                         ctx = dict(special)
                         ctx.update(kwargs)

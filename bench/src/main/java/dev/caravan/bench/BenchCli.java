@@ -95,10 +95,13 @@ public final class BenchCli implements Callable<Integer> {
     double decodeMsPerToken;
     @Option(names = "--model", description = "The model field sent.", defaultValue = SimConfig.DEFAULT_MODEL)
     String model;
-    @Option(names = "--engine-tokenizer", paramLabel = "PATH", description = "Engines tokenize (and render chat "
-            + "with the model's Jinja template) with this Hugging Face model directory or tokenizer.json; kv_aware "
-            + "runs default to its tokenizer.json. Default: the simulator's synthetic tokenizer.")
-    Path engineTokenizer;
+    @Option(names = "--engine-tokenizer", paramLabel = "PATH", description = "The model whose files the engines "
+            + "load: they tokenize with its tokenizer.json and render chat with its Jinja template; a relative path "
+            + "is also looked up in the directories above this one. kv_aware runs get the same files (--model-path "
+            + "and --kv-tokenizer). synthetic: the simulator's toy tokenizer (4 characters a token), which kv_aware's "
+            + "default pseudo tokenizer matches; the what-if mode always uses it. Default: ${DEFAULT-VALUE}.",
+            defaultValue = EngineModel.DEFAULT)
+    String engineTokenizer;
     @Option(names = "--kv-publisher", description = "Engines' KV-event publisher: vllm or sglang.",
             defaultValue = "vllm")
     String kvPublisher;
@@ -163,12 +166,20 @@ public final class BenchCli implements Callable<Integer> {
         String list = policies != null ? policies : gateway != null && !gateway.isEmpty() ? "external"
                 : "round_robin,cache_aware";
         List<PolicySpec> specs = PolicySpec.parseList(list);
+        EngineModel engineModel = EngineModel.resolve(whatIf ? EngineModel.SYNTHETIC : engineTokenizer, Path.of(""));
+        double scale = engineModel.tokensPerNominalToken();
         int kv = kvCapacityTokens != null ? kvCapacityTokens : w.kvCapacityTokens(engines) > 0
-                ? w.kvCapacityTokens(engines) : SimConfig.DEFAULT_KV_CAPACITY_TOKENS;
-        int len = maxModelLen != null ? maxModelLen : Math.max(SimConfig.DEFAULT_MAX_MODEL_LEN, w.maxModelLen());
+                ? blocks(w.kvCapacityTokens(engines) * scale) : SimConfig.DEFAULT_KV_CAPACITY_TOKENS;
+        int len = maxModelLen != null ? maxModelLen : Math.max(SimConfig.DEFAULT_MAX_MODEL_LEN,
+                (int) Math.ceil(w.maxModelLen() * Math.max(1.0, scale)));
+        if (engineModel.path() != null) {
+            stderr.printf(java.util.Locale.ROOT, "caravan bench: engines load %s (%.3f tokens per nominal token of "
+                    + "the workload's text%s)%n", engineModel.path(), scale, kvCapacityTokens == null
+                    && w.kvCapacityTokens(engines) > 0 ? "; KV pool scaled to " + kv + " tokens" : "");
+        }
         SimConfig engine = SimConfig.builder().timeScale(timeScale).kvCapacityTokens(kv).maxModelLen(len)
                 .prefillTokensPerSec(prefillTokensPerSec).decodeMsPerToken(decodeMsPerToken).model(model)
-                .tokenizer(engineTokenizer).kvPublisher(KvPublisherKind.parse(kvPublisher)).blockSize(blockSize)
+                .tokenizer(engineModel.path()).kvPublisher(KvPublisherKind.parse(kvPublisher)).blockSize(blockSize)
                 .build();
         BenchRunner.Config config = new BenchRunner.Config(w, specs, engines, engine, gateway, model,
                 w.defaultWarmup(), requestTimeoutS * 1000, maxWallS, whatIf, jvmWarmupS,
@@ -185,6 +196,11 @@ public final class BenchCli implements Callable<Integer> {
         }
         write(report, MarkdownReport.render(report), w.name());
         return 0;
+    }
+
+    /** {@code tokens} rounded up to a whole KV block. */
+    private int blocks(double tokens) {
+        return (int) Math.ceil(tokens / blockSize) * blockSize;
     }
 
     /** Prints the table and, with {@code --out}, writes it and the plots there. */

@@ -167,7 +167,7 @@ public final class BenchRunner {
         SimConfig e = config.engine();
         BenchReport.EngineSetup setup = new BenchReport.EngineSetup(config.engines(), e.kvCapacityTokens(),
                 e.blockSize(), e.prefillTokensPerSec(), e.prefillOverheadMs(), e.decodeMsPerToken(), e.maxModelLen(),
-                config.whatIf() ? 1.0 : e.timeScale());
+                config.whatIf() ? 1.0 : e.timeScale(), EngineModel.labelOf(e.tokenizer()));
         return new BenchReport(config.command(), config.whatIf() ? "whatif" : "http", config.workload().name(),
                 config.workload().description(), config.workload().parameters(), setup,
                 config.workload().analytic(config.engines(), e.prefillTokensPerSec()), results, notes, machine,

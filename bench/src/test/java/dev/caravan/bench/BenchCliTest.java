@@ -36,4 +36,10 @@ class BenchCliTest {
         assertThat(failure("b2b", "--gateways", "2", "--front", "haproxy"))
                 .contains("--front must be client or nginx, was haproxy");
     }
+
+    @Test
+    void refusesAnEngineModelFoundNowhere() {
+        assertThat(failure("b2b", "--engine-tokenizer", "models/none"))
+                .startsWith("caravan bench: --engine-tokenizer models/none not found in ");
+    }
 }

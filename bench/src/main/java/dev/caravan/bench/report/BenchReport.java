@@ -50,9 +50,12 @@ public record BenchReport(String command, String mode, String workload, String d
      * @param decodeMsPerToken    decode step
      * @param maxModelLen         longest prompt + output accepted
      * @param timeScale           simulated seconds per wall second
+     * @param tokenizer           whose tokens the engines count: a model directory's name, or {@code synthetic}
+     *                            (null in reports written before the engines loaded a real model)
      */
     public record EngineSetup(int count, int kvCapacityTokens, int blockSize, double prefillTokensPerSec,
-                              double prefillOverheadMs, double decodeMsPerToken, int maxModelLen, double timeScale) {
+                              double prefillOverheadMs, double decodeMsPerToken, int maxModelLen, double timeScale,
+                              String tokenizer) {
     }
 
     /** The JSON mapper of the report: snake_case keys, indented. */

@@ -20,9 +20,10 @@ public final class MarkdownReport {
         StringBuilder sb = new StringBuilder();
         BenchReport.EngineSetup e = r.engines();
         sb.append("### ").append(r.description()).append("\n\n");
-        sb.append(String.format(Locale.ROOT, "Mode `%s`: %d simulated engines, KV pool %,d tokens each (block %d), "
+        sb.append(String.format(Locale.ROOT, "Mode `%s`: %d simulated engines%s, KV pool %,d tokens each (block %d), "
                 + "prefill %,.0f tokens/s + %.1f ms, decode %.1f ms/token, time scale %s. Latencies, req/s and "
-                + "G_waste are in **simulated** time.%n%n", r.mode(), e.count(), e.kvCapacityTokens(), e.blockSize(),
+                + "G_waste are in **simulated** time.%n%n", r.mode(), e.count(),
+                e.tokenizer() == null ? "" : " on " + e.tokenizer() + " tokens", e.kvCapacityTokens(), e.blockSize(),
                 e.prefillTokensPerSec(), e.prefillOverheadMs(), e.decodeMsPerToken(), num(e.timeScale())));
         sb.append("| policy | done (failed) | hit | prefix hit | reuse hit | of Belady | TTFT p50 / p99 ms "
                 + "| e2e p50 / p99 ms | req/s | share max/mean | in flight mean · max/mean · peak | G_waste GPU-s/s |\n");

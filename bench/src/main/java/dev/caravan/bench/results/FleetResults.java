@@ -23,11 +23,13 @@ import dev.caravan.bench.report.PolicyResult;
  * is written by those invocations. Two shapes, chosen by the report:
  *
  * <ul>
- *   <li><b>policies</b> (one gateway per policy): one row per workload, a column per policy with its hit (all prompt
+ *   <li><b>policies</b> (one gateway per policy): one row per workload, whose tokens the engines counted (the model
+ *       they loaded, or {@code synthetic}), a column per policy with its hit (all prompt
  *       tokens), hit ÷ the Belady ceiling, share max/mean and TTFT p99; the pooled-LRU and Belady ceilings; the
  *       design document's bounds where the workload has them; how late the load generator sent; the load average. A
  *       bar plot of the hit rates per policy per workload goes with it.</li>
- *   <li><b>replicas</b> ({@code --gateways N}): one row per policy, its one-gateway run next to its N-replica run
+ *   <li><b>replicas</b> ({@code --gateways N}): one row per policy (and the engines' tokens), its one-gateway run
+ *       next to its N-replica run
  *       (hit, ×one, stickiness, share max/mean), with the replicas' sync. A bar plot of hit, one gateway against N.</li>
  *   <li><b>noisy neighbour</b> (the {@code noisy} workload): one row per run, {@link NoisyNeighbourResults}.</li>
  * </ul>
@@ -79,6 +81,7 @@ public final class FleetResults {
     static Map<String, Object> policyRow(BenchReport report, String rowLabel) {
         Map<String, Object> row = new LinkedHashMap<>();
         row.put("workload", rowLabel);
+        row.put("tokens", tokens(report));
         double late = 0;
         for (PolicyResult r : report.results()) {
             row.put(r.label() + ".hit", r.tokenHit());
@@ -109,6 +112,7 @@ public final class FleetResults {
                     .findFirst().orElse(null);
             Map<String, Object> row = new LinkedHashMap<>();
             row.put("workload", rowLabel);
+            row.put("tokens", tokens(report));
             row.put("policy", base);
             row.put("sync", many.settings().containsKey("sync") ? "hazelcast" : "none");
             row.put("replicas", many.gateways());
@@ -137,6 +141,7 @@ public final class FleetResults {
         }
         List<ResultsSection.Column> cols = new ArrayList<>();
         cols.add(ResultsSection.Column.of("workload", "workload"));
+        cols.add(ResultsSection.Column.of("engine tokens", "tokens"));
         List<ResultsSection.Series> series = new ArrayList<>();
         for (String p : policies) {
             cols.add(ResultsSection.Column.of(p + ": hit · of Belady · share · TTFT p99 ms",
@@ -159,6 +164,7 @@ public final class FleetResults {
     private static ResultsSection replicaLayout(ResultsSection s, List<ResultsSection.Measured> ms, String plotFile) {
         List<ResultsSection.Column> cols = List.of(
                 ResultsSection.Column.of("workload", "workload"),
+                ResultsSection.Column.of("engine tokens", "tokens"),
                 ResultsSection.Column.of("policy", "policy"),
                 ResultsSection.Column.of("sync", "sync"),
                 ResultsSection.Column.of("hit 1 → N", "%.3f → %.3f", "hit_one", "hit_many"),
@@ -232,6 +238,11 @@ public final class FleetResults {
 
     private static String num(double v) {
         return String.format(java.util.Locale.ROOT, "%.1f", v);
+    }
+
+    /** Whose tokens the engines counted, or null when the report does not say. */
+    private static String tokens(BenchReport report) {
+        return report.engines() == null ? null : report.engines().tokenizer();
     }
 
     private static String loadAverage(BenchReport report) {

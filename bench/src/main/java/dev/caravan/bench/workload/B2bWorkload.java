@@ -15,9 +15,12 @@ import dev.caravan.sim.SimConfig;
  * The b2b scenario (many business customers behind one model): W tenants, each with its own system prompt of L_p
  * tokens, followed by a short unique user turn; Poisson arrivals; tenants drawn from a {@link Popularity}.
  *
- * <p>Prompts are chat requests rendered by the shared chat template, sized so the part shared by a tenant's requests
- * ({@code <|system|>\n} + system prompt + {@code \n<|user|>\n}) is exactly L_p tokens (a whole number of 16-token KV
- * blocks when L_p is a multiple of 16) and the rest of the prompt exactly {@code userTokens} tokens.
+ * <p>Prompts are chat requests, sized in nominal tokens of 4 characters: the part shared by a tenant's requests
+ * ({@code <|system|>\n} + system prompt + {@code \n<|user|>\n} in Caravan's chat format) is exactly L_p nominal tokens
+ * and the rest of the prompt exactly {@code userTokens}. With the simulator's synthetic tokenizer those are the
+ * engines' tokens (L_p a whole number of 16-token KV blocks when a multiple of 16); a real model's template and
+ * tokenizer make them about one token per word, so the bench scales the pool below by the measured ratio
+ * ({@code EngineModel}) and M prompts still fit.
  *
  * <p><b>KV sizing</b> ({@link #kvCapacityTokens}): an H100 replica of Llama-3-8B has a 428,569-token pool
  * ({@code SimConfig.DEFAULT_KV_CAPACITY_TOKENS}) of which live requests take about half, leaving room for M = 104

@@ -19,7 +19,7 @@ class ReplicaComparisonTest {
 
     private static BenchReport report(List<PolicyResult> results) {
         return new BenchReport("./caravan bench b2b --gateways 3", "http", "b2b", "b2b", Map.of(),
-                new BenchReport.EngineSetup(8, 1000, 16, 24000, 0.7, 8, 8192, 2.0), null, results, List.of(),
+                new BenchReport.EngineSetup(8, 1000, 16, 24000, 0.7, 8, 8192, 2.0, "synthetic"), null, results, List.of(),
                 Map.of(), List.of());
     }
 

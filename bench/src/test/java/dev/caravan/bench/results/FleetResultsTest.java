@@ -20,9 +20,9 @@ class FleetResultsTest {
         ResultsSection s = FleetResults.merge(null, report(1, 0.10, 0.80), "b2b uniform", DAY_ONE, "hit-rate.png");
         assertThat(s.command()).isEqualTo("./caravan bench b2b");
         assertThat(s.columns()).extracting(ResultsSection.Column::header).containsExactly("workload",
-                "round_robin: hit · of Belady · share · TTFT p99 ms", "cache_aware: hit · of Belady · share · TTFT p99 ms",
+                "engine tokens", "round_robin: hit · of Belady · share · TTFT p99 ms", "cache_aware: hit · of Belady · share · TTFT p99 ms",
                 "pooled LRU / Belady", "prefix-hit bounds M/W / MN/W", "sent late p99 ms", "load average");
-        assertThat(ResultsPage.table(s)).contains("| b2b uniform | 0.100 · 0.13 · 1.00 · 90 | "
+        assertThat(ResultsPage.table(s)).contains("| b2b uniform | qwen3 | 0.100 · 0.13 · 1.00 · 90 | "
                 + "0.800 · 1.04 · 1.06 · 250 | 0.743 / 0.771 | 0.104 / 0.832 | 185 | 1.0 to 3.0 |");
         assertThat(s.plots()).singleElement().satisfies(p -> {
             assertThat(p.file()).isEqualTo("hit-rate.png");
@@ -51,9 +51,10 @@ class FleetResultsTest {
     void replicaRunsPairEachPolicyWithItsOneGatewayRun() throws IOException {
         ResultsSection s = FleetResults.merge(null, report(3, 0.78, 0.79), "b2b uniform", DAY_ONE, "replicas.png");
         assertThat(ResultsPage.table(s)).isEqualTo("""
-                | workload | policy | sync | hit 1 → N | ×one | stickiness 1 → N | share max/mean 1 → N | N | load average |
-                |---|---|---|---:|---:|---:|---:|---:|---|
-                | b2b uniform | cache_aware | hazelcast | 0.780 → 0.790 | 1.013 | 1.000 → 0.999 | 1.06 → 1.08 | 3 | 1.0 to 3.0 |
+                | workload | engine tokens | policy | sync | hit 1 → N | ×one | stickiness 1 → N | share max/mean 1 → N \
+                | N | load average |
+                |---|---|---|---|---:|---:|---:|---:|---:|---|
+                | b2b uniform | qwen3 | cache_aware | hazelcast | 0.780 → 0.790 | 1.013 | 1.000 → 0.999 | 1.06 → 1.08 | 3 | 1.0 to 3.0 |
                 """);
     }
 
@@ -112,6 +113,7 @@ class FleetResultsTest {
                         + run("cache_aware ×" + gateways, gateways, second, 1.0, 1.08, 260, 0.999);
         return BenchReport.mapper().readValue("""
                 {"command": "./caravan bench b2b", "mode": "http", "workload": "b2b",
+                 "engines": {"count": 8, "tokenizer": "qwen3"},
                  "analytic": {"round_robin_hit": 0.104, "affinity_hit": 0.832},
                  "machine": {"cores": "2", "load_average_start": "1.0", "load_average_end": "3.0"},
                  "results": [%s]}""".formatted(runs), BenchReport.class);

@@ -25,7 +25,9 @@ import jinjava.javax.el.CompositeELResolver;
  * A model's Jinja {@code chat_template} rendered the way Hugging Face's {@code apply_chat_template} renders it (the
  * function vLLM and SGLang call), with Jinja for Java (Jinjava) configured like transformers' sandboxed environment:
  * {@code trim_blocks} and {@code lstrip_blocks} (the latter applied to the source, as Jinja2 does it), whitespace
- * control on expressions, Python's {@code str} methods ({@link PyStringMethods}); the {@code tojson}
+ * control on expressions, Python's {@code str} methods ({@link PyStringMethods}), slices with a step
+ * ({@code messages[::-1]}, {@link SteppedSlices}), keyword arguments whose value is an expression
+ * ({@link KeywordArguments}); the {@code tojson}
  * filter replaced by Python's {@code json.dumps(x, ensure_ascii=False, indent=, separators=, sort_keys=)}
  * ({@link PyJson}); the globals {@code raise_exception(message)} (fails the render: a 400) and
  * {@code strftime_now(format)}; the variables {@code messages}, {@code tools}, {@code add_generation_prompt}, the
@@ -54,7 +56,8 @@ public final class JinjaChatTemplate implements ChatRenderer {
             throw new IllegalArgumentException("chat template must not be empty");
         }
         // Jinjava's own lstripBlocks also strips spaces before a tag in mid-line, which Jinja2 keeps: applied here.
-        this.template = LSTRIP_BLOCKS.matcher(template).replaceAll("");
+        String jinja2Rules = LSTRIP_BLOCKS.matcher(template).replaceAll("");
+        this.template = KeywordArguments.rewrite(SteppedSlices.rewrite(jinja2Rules));
         this.specialTokens = Map.copyOf(specialTokens);
         this.name = name;
         CompositeELResolver resolver = new CompositeELResolver();
@@ -66,6 +69,7 @@ public final class JinjaChatTemplate implements ChatRenderer {
                 .withMaxOutputSize(MAX_OUTPUT_CHARS).build();
         this.jinjava = new Jinjava(config);
         jinjava.getGlobalContext().registerFilter(new ToJson());
+        jinjava.getGlobalContext().registerFilter(SteppedSlices.FILTER);
         try {
             jinjava.getGlobalContext().registerFunction(new ELFunctionDefinition("", "raise_exception",
                     JinjaChatTemplate.class.getMethod("raiseException", String.class)));

@@ -18,8 +18,9 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * Jinjava, set up as {@link JinjaChatTemplate} does, renders exactly what Python's jinja2 renders in transformers'
  * environment ({@code sim/src/test/python/derive_chat_template_vectors.py} wrote {@code vectors/chat-templates.json}):
- * the demo model's template, and Llama-3-style and Qwen-style templates with tools, multi-turn, tool calls,
- * {@code add_generation_prompt} and {@code enable_thinking}.
+ * the demo model's template, Qwen3's own (models/qwen3: tools, {@code enable_thinking}, reasoning kept only after the
+ * last user query), Llama-3-style and Qwen-style templates with tools, multi-turn, tool calls,
+ * {@code add_generation_prompt} and {@code enable_thinking}, Python's string methods and slices with a step.
  */
 class ChatTemplateVectorsTest {
 
