@@ -12,7 +12,8 @@
 # Usage: it-tests/bench/fuzz-campaign.sh [SECONDS_PER_TARGET] [TARGET_FILTER]
 #        default 600 s per target; TARGET_FILTER (a regex) runs only the targets whose Class#method matches.
 # RESULTS: the section file (default docs/bench/results/fuzz.json; RESULTS=none writes none). LOGS: where each target's
-# Maven output and libFuzzer's log are kept (default a temporary directory, removed at the end unless set).
+# Maven output and libFuzzer's log are kept (default a temporary directory, removed at the end unless set). MVN: the
+# Maven command (default mvn).
 set -euo pipefail
 load_start=$(cut -d' ' -f1 /proc/loadavg)
 here="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -44,7 +45,7 @@ while read -r module class method; do
   # JAZZER_FUZZ=1: fuzzing mode. Jazzer 0.24 takes extra libFuzzer flags as the JUnit configuration parameters
   # jazzer.internal.arg.N (argument 0 is a program name); flags given there come after the @FuzzTest's own and win.
   set +e
-  (cd "$here" && JAZZER_FUZZ=1 mvn -B -o -pl "$module" -am test -Dtest="$class#$method" \
+  (cd "$here" && JAZZER_FUZZ=1 "${MVN:-mvn}" -B -o -pl "$module" -am test -Dtest="$class#$method" \
     -Dsurefire.failIfNoSpecifiedTests=false -DtrimStackTrace=false \
     -Djazzer.hooks=true -Djazzer.internal.arg.0=fuzz -Djazzer.internal.arg.1=-max_total_time="$secs" \
     -Djazzer.internal.arg.2=-print_final_stats=1) > "$log" 2>&1

@@ -21,8 +21,11 @@ import dev.caravan.processors.error.GatewayException;
  */
 public final class FuzzOracle {
 
-    /** Allowance for class loading and first-use caches on the first inputs. */
-    public static final long BASE_BYTES = 64L << 20;
+    /**
+     * Allowance for what an input's first use of a code path costs: loading classes (and, in fuzzing mode, Jazzer
+     * instrumenting them on the same thread) and filling first-use caches. Targets warm up on a valid input first.
+     */
+    public static final long BASE_BYTES = 128L << 20;
     /** Parsing JSON into maps and lists costs tens of bytes per input byte; an array sized by a header costs more. */
     public static final long BYTES_PER_INPUT_BYTE = 256;
 

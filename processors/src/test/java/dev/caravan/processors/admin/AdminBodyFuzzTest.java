@@ -46,6 +46,7 @@ class AdminBodyFuzzTest {
     @BeforeAll
     static void start() {
         fixed = REGISTRY.add(Worker.builder(FIXED_URL).modelId("llama").build());
+        assertStillServing(); // warm-up, outside any input's allocation
     }
 
     @FuzzTest(maxDuration = "60s")

@@ -6,6 +6,7 @@ import java.util.Arrays;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import io.vertx.core.buffer.Buffer;
+import org.junit.jupiter.api.BeforeAll;
 
 import dev.caravan.processors.FuzzOracle;
 
@@ -24,6 +25,11 @@ class UsageReadingFuzzTest {
 
     static final String KNOWN = "data: {\"choices\":[],\"usage\":{\"prompt_tokens\":120,\"completion_tokens\":5,"
             + "\"prompt_tokens_details\":{\"cached_tokens\":96}}}\n\ndata: [DONE]\n\n";
+
+    @BeforeAll
+    static void warmUp() {
+        assertStillServing(); // outside any input's allocation
+    }
 
     @FuzzTest(maxDuration = "60s")
     void usageReading(byte[] input) throws Exception {
@@ -46,6 +52,10 @@ class UsageReadingFuzzTest {
             }
             assertThat(pieces.finish()).as("counts read in pieces of %d", piece).isEqualTo(wholeUsage);
         });
+        assertStillServing();
+    }
+
+    static void assertStillServing() {
         UsageSniffer known = UsageSniffer.forContentType("text/event-stream");
         known.accept(Buffer.buffer(KNOWN));
         assertThat(known.finish()).isEqualTo(new Usage(120, 96, 5));

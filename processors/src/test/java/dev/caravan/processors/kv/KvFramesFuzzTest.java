@@ -76,6 +76,8 @@ class KvFramesFuzzTest {
                 .build());
         INGESTOR.register(Worker.builder("http://replayed:8000").id(REPLAYED).modelId("m")
                 .kvEventsEndpoint("tcp://replayed:5557").kvReplayEndpoint(endpoint).build());
+        assertStillServing(LIVE); // warm-up, outside any input's allocation
+        assertStillServing(REPLAYED);
     }
 
     @AfterAll
