@@ -13,7 +13,9 @@
 #        default 600 s per target; TARGET_FILTER (a regex) runs only the targets whose Class#method matches.
 # RESULTS: the section file (default docs/bench/results/fuzz.json; RESULTS=none writes none). LOGS: where each target's
 # Maven output and libFuzzer's log are kept (default a temporary directory, removed at the end unless set). MVN: the
-# Maven command (default mvn).
+# Maven command (default mvn). DIRECT=1: no Maven run per target; each target runs in a JVM of its own on the test
+# class path Surefire recorded in the module's target/surefire-reports (run the module's tests once before), through
+# it-tests/bench/lib/FuzzLaunch.java; libFuzzer's output then goes straight to the log.
 set -euo pipefail
 load_start=$(cut -d' ' -f1 /proc/loadavg)
 here="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -44,11 +46,19 @@ while read -r module class method; do
   echo "fuzzing $name for $secs s" >&2
   # JAZZER_FUZZ=1: fuzzing mode. Jazzer 0.24 takes extra libFuzzer flags as the JUnit configuration parameters
   # jazzer.internal.arg.N (argument 0 is a program name); flags given there come after the @FuzzTest's own and win.
+  jazzer=(-Djazzer.hooks=true -Djazzer.internal.arg.0=fuzz -Djazzer.internal.arg.1=-max_total_time="$secs"
+    -Djazzer.internal.arg.2=-print_final_stats=1)
   set +e
-  (cd "$here" && JAZZER_FUZZ=1 "${MVN:-mvn}" -B -o -pl "$module" -am test -Dtest="$class#$method" \
-    -Dsurefire.failIfNoSpecifiedTests=false -DtrimStackTrace=false \
-    -Djazzer.hooks=true -Djazzer.internal.arg.0=fuzz -Djazzer.internal.arg.1=-max_total_time="$secs" \
-    -Djazzer.internal.arg.2=-print_final_stats=1) > "$log" 2>&1
+  if [ -n "${DIRECT:-}" ]; then
+    cp=$(grep -ho 'name="surefire.test.class.path" value="[^"]*' "$here/$module"/target/surefire-reports/TEST-*.xml \
+      | head -1 | sed 's/.*value="//')
+    [ -n "$cp" ] || { echo "no Surefire report in $module/target: run its tests first" >&2; exit 2; }
+    (cd "$here/$module" && JAZZER_FUZZ=1 java "${jazzer[@]}" -cp "$cp" "$here/it-tests/bench/lib/FuzzLaunch.java" \
+      "$class" "$method") > "$log" 2>&1
+  else
+    (cd "$here" && JAZZER_FUZZ=1 "${MVN:-mvn}" -B -o -pl "$module" -am test -Dtest="$class#$method" \
+      -Dsurefire.failIfNoSpecifiedTests=false -DtrimStackTrace=false "${jazzer[@]}") > "$log" 2>&1
+  fi
   rc=$?
   set -e
   # libFuzzer writes to the forked JVM's stderr, which Surefire keeps in its dump stream files
@@ -64,7 +74,7 @@ while read -r module class method; do
 done <<< "$targets"
 
 python3 - "$summary" "$here" "${RESULTS:-$here/docs/bench/results/fuzz.json}" "$load_start" "$secs" "$*" \
-  "$(java -version 2>&1 | head -1)" <<'PY'
+  "$(java -version 2>&1 | head -1)" "${DIRECT:+DIRECT=1 }" <<'PY'
 import re, sys
 sys.path.insert(0, sys.argv[2] + "/it-tests/bench/lib")
 import results as page
@@ -88,9 +98,9 @@ for line in open(sys.argv[1]):
           f"findings {found}  {row['result']}")
 if sys.argv[3] != "none" and rows:
     C = page.column
+    ran = (sys.argv[8] + "it-tests/bench/fuzz-campaign.sh " + sys.argv[6]).strip()
     page.write(sys.argv[3], sys.argv[2],
-               "it-tests/bench/fuzz-campaign.sh 600   # seconds per target; the targets' regression inputs run in mvn test",
-               ("it-tests/bench/fuzz-campaign.sh " + sys.argv[6]).strip(), sys.argv[4],
+               ran + "   # seconds per target; the targets' regression inputs run in mvn test", ran, sys.argv[4],
                [C("target", "target"), C("module", "module"), C("seconds", "seconds", "%.0f"),
                 C("executions", "executions", "%,.0f"), C("executions/s", "executions_per_s", "%,.0f"),
                 C("edges covered", "edges", "%,.0f"), C("features", "features", "%,.0f"),
