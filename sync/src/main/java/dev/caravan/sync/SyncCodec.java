@@ -158,7 +158,7 @@ final class SyncCodec {
     }
 
     private static Map<String, Integer> readCounts(DataInputStream in) throws IOException {
-        int n = readVarint(in);
+        int n = readCount(in, 2);
         Map<String, Integer> out = new LinkedHashMap<>();
         for (int i = 0; i < n; i++) {
             out.put(readString(in), readVarint(in));
@@ -235,7 +235,8 @@ final class SyncCodec {
 
     /**
      * @throws SchemaMismatch            when this replica's schema cannot read the message (or does not know its kind)
-     * @throws IllegalArgumentException when the bytes are not a sync message or are cut short
+     * @throws IllegalArgumentException when the bytes are not a sync message, are cut short, or hold a count or string
+     *                                  index the message cannot (the routes count it and skip the message)
      */
     Message read(byte[] bytes) throws SchemaMismatch {
         DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes));
@@ -265,12 +266,12 @@ final class SyncCodec {
         switch (kind) {
             case DECISIONS: {
                 List<String> strings = readStrings(in);
-                int n = readVarint(in);
+                int n = readCount(in, 10);
                 List<PrefixDecision> out = new ArrayList<>(n);
                 for (int i = 0; i < n; i++) {
-                    String worker = strings.get(readVarint(in));
+                    String worker = readIndexed(in, strings);
                     long stamp = in.readLong();
-                    long[] hashes = new long[readVarint(in)];
+                    long[] hashes = new long[readCount(in, Long.BYTES)];
                     for (int h = 0; h < hashes.length; h++) {
                         hashes[h] = in.readLong();
                     }
@@ -285,10 +286,10 @@ final class SyncCodec {
             }
             case SNAPSHOT: {
                 List<String> strings = readStrings(in);
-                int n = readVarint(in);
+                int n = readCount(in, 17);
                 List<FleetPrefixIndex.Entry> out = new ArrayList<>(n);
                 for (int i = 0; i < n; i++) {
-                    String owner = strings.get(readVarint(in));
+                    String owner = readIndexed(in, strings);
                     out.add(new FleetPrefixIndex.Entry(in.readLong(), owner, in.readLong()));
                 }
                 return out;
@@ -296,7 +297,7 @@ final class SyncCodec {
             case KV_SNAPSHOT:
                 return readKvSnapshot(in);
             case BUCKET_RANGES: {
-                int n = readVarint(in);
+                int n = readCount(in, 17);
                 List<BucketRanges.Range> out = new ArrayList<>(n);
                 for (int i = 0; i < n; i++) {
                     out.add(new BucketRanges.Range(readString(in), in.readLong(), in.readLong()));
@@ -310,22 +311,22 @@ final class SyncCodec {
 
     private static KvSnapshot readKvSnapshot(DataInputStream in) throws IOException {
         List<String> lora = readStrings(in);
-        int workers = readVarint(in);
+        int workers = readCount(in, 3);
         List<KvEventIngestor.WorkerSnapshot> out = new ArrayList<>(workers);
         for (int w = 0; w < workers; w++) {
             String key = readString(in);
-            int np = readVarint(in);
+            int np = readCount(in, 10);
             List<SequenceTracker.Position> positions = new ArrayList<>(np);
             for (int i = 0; i < np; i++) {
                 positions.add(new SequenceTracker.Position(readString(in), readVarint(in), in.readLong()));
             }
-            int nr = readVarint(in);
+            int nr = readCount(in, 11);
             List<KvBlockIndex.RankState> ranks = new ArrayList<>(nr);
             for (int i = 0; i < nr; i++) {
                 int rank = readVarint(in);
                 int blockSize = readVarint(in);
                 long nonRouting = in.readLong();
-                int n = readVarint(in);
+                int n = readCount(in, 3 * Long.BYTES);
                 long[] ids = new long[n];
                 long[] keys = new long[n];
                 long[] masks = new long[n];
@@ -372,7 +373,7 @@ final class SyncCodec {
     }
 
     private static List<String> readStrings(DataInputStream in) throws IOException {
-        int n = readVarint(in);
+        int n = readCount(in, 1);
         List<String> out = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
             out.add(readString(in));
@@ -387,9 +388,33 @@ final class SyncCodec {
     }
 
     private static String readString(DataInputStream in) throws IOException {
-        byte[] b = new byte[readVarint(in)];
+        byte[] b = new byte[readCount(in, 1)];
         in.readFully(b);
         return new String(b, StandardCharsets.UTF_8);
+    }
+
+    /**
+     * A count of items that take at least {@code minBytes} each. More than the rest of the message can hold is a broken
+     * message, rejected before anything is sized by it (a peer's 5-byte count must not allocate gigabytes).
+     */
+    private static int readCount(DataInputStream in, int minBytes) throws IOException {
+        int n = readVarint(in);
+        int left = in.available(); // exact: the stream reads a byte array
+        if (n > left / minBytes) {
+            throw new IllegalArgumentException("malformed sync message: a count of " + n + " items of at least "
+                    + minBytes + " bytes, " + left + " bytes left");
+        }
+        return n;
+    }
+
+    /** An index into the message's string table. */
+    private static String readIndexed(DataInputStream in, List<String> strings) throws IOException {
+        int i = readVarint(in);
+        if (i >= strings.size()) {
+            throw new IllegalArgumentException("malformed sync message: string " + i + " of a table of "
+                    + strings.size());
+        }
+        return strings.get(i);
     }
 
     static void writeVarint(DataOutputStream out, int v) throws IOException {

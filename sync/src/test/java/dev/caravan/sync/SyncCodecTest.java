@@ -119,4 +119,28 @@ class SyncCodecTest {
         assertThatThrownBy(() -> codec.read(Arrays.copyOf(full, full.length - 2)))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("truncated sync message");
     }
+
+    @Test
+    void aCountTheMessageCannotHoldIsRejectedBeforeAnythingIsSizedByIt() {
+        byte[] header = Arrays.copyOf(codec.decisions(ORIGIN, 5, List.of()), 29);
+        // DECISIONS with a string table of 2^31 - 1 entries, in a 34-byte message
+        byte[] huge = Arrays.copyOf(header, 34);
+        huge[29] = (byte) 0xff;
+        huge[30] = (byte) 0xff;
+        huge[31] = (byte) 0xff;
+        huge[32] = (byte) 0xff;
+        huge[33] = 0x07;
+        assertThatThrownBy(() -> codec.read(huge)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("malformed sync message: a count of 2147483647 items of at least 1 bytes, 0 bytes left");
+    }
+
+    @Test
+    void aStringIndexBeyondTheTableIsRejected() {
+        byte[] one = codec.decisions(ORIGIN, 5, List.of(new PrefixDecision("http://w1:8000", 1, new long[] {7})));
+        byte[] bad = one.clone();
+        int index = 29 + 1 + 1 + "http://w1:8000".length() + 1; // table count, length, string, decision count
+        bad[index] = 3;
+        assertThatThrownBy(() -> codec.read(bad)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("malformed sync message: string 3 of a table of 1");
+    }
 }

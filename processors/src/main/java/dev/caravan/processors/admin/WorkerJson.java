@@ -57,15 +57,21 @@ final class WorkerJson {
         }
     }
 
-    /** Applies a {@code PUT /workers/{id}} body: priority, cost, labels, api_key, health-check fields. */
+    /**
+     * Applies a {@code PUT /workers/{id}} body: priority, cost, labels, api_key, health-check fields, runtime. Every
+     * field is read and checked first, so a rejected body changes nothing.
+     */
     static void update(Worker worker, Map<String, Object> body) {
         Integer priority = integer(body, "priority");
         Double cost = number(body, "cost");
         Map<String, String> labels = labels(body);
         String apiKey = string(body, "api_key");
+        String runtimeName = string(body, "runtime");
         WorkerHealthCheck health;
+        EngineRuntime runtime;
         try {
             health = worker.healthCheck().merge(healthCheck(body));
+            runtime = runtimeName == null ? null : EngineRuntime.parse(runtimeName);
         } catch (IllegalArgumentException e) {
             throw invalid(e.getMessage());
         }
@@ -82,13 +88,8 @@ final class WorkerJson {
         if (body.containsKey("api_key")) {
             worker.setApiKey(apiKey);
         }
-        String runtime = string(body, "runtime");
         if (runtime != null) {
-            try {
-                worker.setRuntime(EngineRuntime.parse(runtime));
-            } catch (IllegalArgumentException e) {
-                throw invalid(e.getMessage());
-            }
+            worker.setRuntime(runtime);
         }
     }
 

@@ -84,8 +84,8 @@ public final class KvEventDecoder {
         }
         try (MessageUnpacker u = MessagePack.newDefaultUnpacker(payload)) {
             KvEventBatch batch = switch (u.getNextFormat().getValueType()) {
-                case ARRAY -> arrayBatch(u);
-                case MAP -> mapBatch(u);
+                case ARRAY -> arrayBatch(u, payload.length);
+                case MAP -> mapBatch(u, payload.length);
                 default -> throw malformed("batch must be an array or a map, was " + u.getNextFormat());
             };
             if (u.hasNext()) {
@@ -101,20 +101,21 @@ public final class KvEventDecoder {
         return new KvDecodeException(Reason.PAYLOAD, message);
     }
 
-    private static KvEventBatch arrayBatch(MessageUnpacker u) throws IOException, KvDecodeException {
+    private static KvEventBatch arrayBatch(MessageUnpacker u, int payloadLength)
+            throws IOException, KvDecodeException {
         int n = u.unpackArrayHeader();
         if (n < 2) {
             throw malformed("batch array has " + n + " elements, expected [ts, events, dp_rank?]");
         }
         double ts = timestamp(u);
         List<KvEvent> events = new ArrayList<>();
-        int skipped = events(u, events);
+        int skipped = events(u, events, payloadLength);
         Integer rank = n > 2 ? optionalInt(u, "data_parallel_rank") : null;
         u.skipValue(Math.max(0, n - 3));
         return new KvEventBatch(ts, events, rank, skipped);
     }
 
-    private static KvEventBatch mapBatch(MessageUnpacker u) throws IOException, KvDecodeException {
+    private static KvEventBatch mapBatch(MessageUnpacker u, int payloadLength) throws IOException, KvDecodeException {
         int n = u.unpackMapHeader();
         double ts = 0;
         List<KvEvent> events = null;
@@ -126,7 +127,7 @@ public final class KvEventDecoder {
                 case "ts" -> ts = timestamp(u);
                 case "events" -> {
                     events = new ArrayList<>();
-                    skipped = events(u, events);
+                    skipped = events(u, events, payloadLength);
                 }
                 case "data_parallel_rank" -> rank = optionalInt(u, "data_parallel_rank");
                 default -> u.skipValue();
@@ -166,14 +167,15 @@ public final class KvEventDecoder {
     }
 
     /** Reads the events array into {@code out}; returns how many events were skipped. */
-    private static int events(MessageUnpacker u, List<KvEvent> out) throws IOException, KvDecodeException {
+    private static int events(MessageUnpacker u, List<KvEvent> out, int payloadLength)
+            throws IOException, KvDecodeException {
         if (u.getNextFormat().getValueType() != ValueType.ARRAY) {
             throw malformed("events must be an array, was " + u.getNextFormat());
         }
         int n = u.unpackArrayHeader();
         int skipped = 0;
         for (int i = 0; i < n; i++) {
-            KvEvent e = KvEventFields.read(u);
+            KvEvent e = KvEventFields.read(u, payloadLength);
             if (e == null) {
                 skipped++;
             } else {

@@ -5,9 +5,12 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
+import org.msgpack.core.ExtensionTypeHeader;
 import org.msgpack.core.MessageFormat;
+import org.msgpack.core.MessageSizeException;
 import org.msgpack.core.MessageUnpacker;
 import org.msgpack.value.Value;
+import org.msgpack.value.ValueFactory;
 import org.msgpack.value.ValueType;
 
 import dev.caravan.policies.kv.KvEvent;
@@ -16,8 +19,16 @@ import dev.caravan.policies.kv.KvEvent;
  * The fields of one KV event, collected from either layout (positional array or {@code type}-tagged map) and turned
  * into a {@link KvEvent}: the event-level half of {@link KvEventDecoder}, whose rules it follows. One instance per
  * event; not thread-safe.
+ *
+ * <p>Nothing is sized by a length field the payload cannot fill: an array, map, string or binary header that claims
+ * more elements or bytes than are left of the payload (each element takes at least one byte) is a
+ * {@link MessageSizeException}, which leaves the batch unreadable, before anything is allocated for it; the values
+ * kept from {@code extra_keys} nest at most {@value #MAX_DEPTH} deep (deeper marks the event bad).
  */
 final class KvEventFields {
+
+    /** Nesting kept from {@code extra_keys} (vLLM's tuples nest one or two levels). */
+    static final int MAX_DEPTH = 16;
 
     /** vLLM's declaration order, the positional order of the legacy array layout (SGLang's is its prefix). */
     static final String[] STORED_FIELDS = {
@@ -38,13 +49,22 @@ final class KvEventFields {
     private String specKind;
     private String locality;
     private boolean bad;
+    private final long payloadLength;
 
-    /** Reads one event (array or map); null when it is skipped (unknown tag, malformed field, remote blocks). */
-    static KvEvent read(MessageUnpacker u) throws IOException {
-        KvEventFields f = new KvEventFields();
+    private KvEventFields(long payloadLength) {
+        this.payloadLength = payloadLength;
+    }
+
+    /**
+     * Reads one event (array or map); null when it is skipped (unknown tag, malformed field, remote blocks).
+     *
+     * @param payloadLength the length of the payload {@code u} reads
+     */
+    static KvEvent read(MessageUnpacker u, long payloadLength) throws IOException {
+        KvEventFields f = new KvEventFields(payloadLength);
         ValueType type = u.getNextFormat().getValueType();
         if (type == ValueType.ARRAY) {
-            int n = u.unpackArrayHeader();
+            int n = f.fits(u, u.unpackArrayHeader());
             if (n == 0) {
                 return null;
             }
@@ -55,7 +75,7 @@ final class KvEventFields {
                 f.field(u, i - 1 < names.length ? names[i - 1] : "");
             }
         } else if (type == ValueType.MAP) {
-            int n = u.unpackMapHeader();
+            int n = f.fits(u, u.unpackMapHeader());
             for (int i = 0; i < n; i++) {
                 String key = u.getNextFormat().getValueType() == ValueType.STRING ? u.unpackString() : KvEventDecoder.skipKey(u);
                 if ("type".equals(key)) {
@@ -150,12 +170,63 @@ final class KvEventFields {
             markBad(u);
             return null;
         }
-        int n = u.unpackArrayHeader();
+        int n = fits(u, u.unpackArrayHeader());
         List<Value> out = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
-            out.add(u.unpackValue());
+            out.add(value(u, 1));
         }
         return out;
+    }
+
+    /** {@link MessageUnpacker#unpackValue}, with every header checked by {@link #fits} and the nesting bounded. */
+    private Value value(MessageUnpacker u, int depth) throws IOException {
+        ValueType type = u.getNextFormat().getValueType();
+        if (depth > MAX_DEPTH && (type == ValueType.ARRAY || type == ValueType.MAP)) {
+            markBad(u);
+            return ValueFactory.newNil();
+        }
+        switch (type) {
+            case ARRAY -> {
+                Value[] items = new Value[fits(u, u.unpackArrayHeader())];
+                for (int i = 0; i < items.length; i++) {
+                    items[i] = value(u, depth + 1);
+                }
+                return ValueFactory.newArray(items, true);
+            }
+            case MAP -> {
+                int n = fits(u, u.unpackMapHeader());
+                Value[] kvs = new Value[fits(u, 2L * n)];
+                for (int i = 0; i < kvs.length; i++) {
+                    kvs[i] = value(u, depth + 1);
+                }
+                return ValueFactory.newMap(kvs, true);
+            }
+            case STRING -> {
+                return ValueFactory.newString(u.readPayload(fits(u, u.unpackRawStringHeader())), true);
+            }
+            case BINARY -> {
+                return ValueFactory.newBinary(u.readPayload(fits(u, u.unpackBinaryHeader())), true);
+            }
+            case EXTENSION -> {
+                ExtensionTypeHeader h = u.unpackExtensionTypeHeader();
+                return ValueFactory.newExtension(h.getType(), u.readPayload(fits(u, h.getLength())));
+            }
+            default -> {
+                return u.unpackValue(); // a scalar: nil, boolean, integer, float
+            }
+        }
+    }
+
+    /**
+     * {@code count} when that many elements or bytes can still follow in the payload (each takes at least one byte);
+     * otherwise the header lies and the batch is unreadable.
+     */
+    private int fits(MessageUnpacker u, long count) {
+        long left = payloadLength - u.getTotalReadBytes();
+        if (count > left) {
+            throw new MessageSizeException("a length of " + count + " where " + left + " bytes are left", count);
+        }
+        return (int) count;
     }
 
     /** A string or nil; anything else marks the event bad and is skipped. */
@@ -175,7 +246,7 @@ final class KvEventFields {
             markBad(u);
             return null;
         }
-        int n = u.unpackArrayHeader();
+        int n = fits(u, u.unpackArrayHeader());
         long[] out = new long[n];
         for (int i = 0; i < n; i++) {
             out[i] = hash(u);
@@ -193,7 +264,7 @@ final class KvEventFields {
             return u.unpackLong();
         }
         if (format.getValueType() == ValueType.BINARY) {
-            byte[] digest = u.readPayload(u.unpackBinaryHeader());
+            byte[] digest = u.readPayload(fits(u, u.unpackBinaryHeader()));
             long v = 0;
             for (int i = Math.max(0, digest.length - 8); i < digest.length; i++) {
                 v = (v << 8) | (digest[i] & 0xff);
@@ -210,7 +281,7 @@ final class KvEventFields {
             markBad(u);
             return new int[0];
         }
-        int n = u.unpackArrayHeader();
+        int n = fits(u, u.unpackArrayHeader());
         int[] out = new int[n];
         for (int i = 0; i < n; i++) {
             out[i] = (int) boundedInt(u);

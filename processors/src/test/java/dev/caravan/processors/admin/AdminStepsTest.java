@@ -11,6 +11,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.caravan.policies.Worker;
+import dev.caravan.policies.WorkerHealthCheck;
 import dev.caravan.policies.WorkerRegistry;
 import dev.caravan.policies.WorkerRole;
 import dev.caravan.processors.Json;
@@ -113,6 +114,20 @@ class AdminStepsTest {
         get.getIn().setHeader("id", w.id());
         assertThatThrownBy(() -> new GetWorkerProcessor(workers).process(get))
                 .hasMessage("no worker with id " + w.id());
+    }
+
+    @Test
+    void aRejectedUpdateChangesNothing() {
+        Worker w = workers.add(Worker.builder("http://a:1").build());
+        Exchange update = CAMEL.json("{\"priority\":5,\"cost\":2.0,\"health_failure_threshold\":4,"
+                + "\"runtime\":\"tgi\"}");
+        update.getIn().setHeader("id", w.id());
+
+        assertThatThrownBy(() -> new UpdateWorkerProcessor(workers).process(update))
+                .hasMessage("runtime must be one of sglang, vllm, was 'tgi'");
+        assertThat(w.priority()).isEqualTo(Worker.builder("http://a:1").build().priority());
+        assertThat(w.cost()).isEqualTo(Worker.builder("http://a:1").build().cost());
+        assertThat(w.healthCheck()).isEqualTo(WorkerHealthCheck.DEFAULTS);
     }
 
     @Test

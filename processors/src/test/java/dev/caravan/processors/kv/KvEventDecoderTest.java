@@ -318,4 +318,35 @@ class KvEventDecoderTest {
         assertThatThrownBy(() -> KvEventDecoder.decodeBatch(new byte[0]))
                 .isInstanceOf(KvDecodeException.class).hasMessage("empty payload");
     }
+
+    @Test
+    void aLengthThePayloadCannotHoldIsMalformedBeforeAnythingIsSizedByIt() {
+        String stored = "ab426c6f636b53746f726564";
+        // block_hashes claiming 2^31 - 1 elements; a block hash as bin32 of 2^31 - 1 bytes; the same array in extra_keys
+        byte[] hashes = batchOf("92" + stored + "dd7fffffff");
+        byte[] binaryHash = batchOf("92" + stored + "91c67fffffff");
+        byte[] extraKeys = batchOf("99" + stored + "91cf8a3f2c1d5e6b7a90" + "c0" + "90" + "10" + "c0" + "a3475055" + "c0"
+                + "91dd7fffffff");
+
+        for (byte[] payload : List.of(hashes, binaryHash, extraKeys)) {
+            assertThatThrownBy(() -> KvEventDecoder.decodeBatch(payload)).isInstanceOf(KvDecodeException.class)
+                    .hasMessageStartingWith("malformed msgpack batch: a length of 2147483647 where ")
+                    .extracting(e -> ((KvDecodeException) e).reason()).isEqualTo(Reason.PAYLOAD);
+        }
+    }
+
+    @Test
+    void extraKeysNestedDeeperThanTheBoundMarkTheEventBad() throws Exception {
+        String stored = "99ab426c6f636b53746f726564" + "91cf8a3f2c1d5e6b7a90" + "c0" + "90" + "10" + "c0" + "a3475055"
+                + "c0";
+        KvEventBatch deep = KvEventDecoder.decodeBatch(batchOf(stored + "91" + "91".repeat(KvEventFields.MAX_DEPTH)
+                + "90"));
+        KvEventBatch bound = KvEventDecoder.decodeBatch(batchOf(stored + "91" + "91".repeat(KvEventFields.MAX_DEPTH - 1)
+                + "90"));
+
+        assertThat(deep.events()).isEmpty();
+        assertThat(deep.skippedEvents()).isEqualTo(1);
+        assertThat(bound.events()).hasSize(1);
+        assertThat(bound.skippedEvents()).isZero();
+    }
 }
