@@ -69,20 +69,6 @@ public final class BeanNames {
 
     // ---- prefill/decode disaggregation (pd.camel.yaml) ---------------------------------------------------------
 
-
-    // ---- KV events (kv-events.camel.yaml, docs/kv-events.md) ---------------------------------------------------
-
-    public static final String DECODE_KV_BATCH = "decodeKvBatch";
-    public static final String APPLY_KV_EVENTS = "applyKvEvents";
-    public static final String CHECK_KV_PUBLISHERS = "checkKvPublishers";
-    public static final String PLAN_KV_CAPACITY_POLL = "planKvCapacityPoll";
-    public static final String APPLY_KV_CAPACITY = "applyKvCapacity";
-    public static final String KV_BLOCK_INDEX = "kvBlockIndex";
-    public static final String KV_PARITY_TRACKER = "kvParityTracker";
-    public static final String KV_EVENT_INGESTOR = "kvEventIngestor";
-    public static final String KV_ROUTE_MANAGER = "kvRouteManager";
-    public static final String KV_METRICS = "kvMetrics";
-
     private BeanNames() {
     }
 }

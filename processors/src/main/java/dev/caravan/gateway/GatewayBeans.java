@@ -63,7 +63,7 @@ import dev.caravan.processors.metrics.GatewayMetrics;
 import dev.caravan.processors.metrics.MetricsFeature;
 import dev.caravan.processors.pd.PdFeature;
 import dev.caravan.processors.quality.ShadowPolicies;
-import dev.caravan.processors.kv.KvSettings;
+import dev.caravan.processors.kv.KvFeature;
 import dev.caravan.processors.quality.QualityFeature;
 import dev.caravan.processors.reliability.WorkerBreakers;
 import dev.caravan.processors.request.RequestFeature;
@@ -99,7 +99,6 @@ public final class GatewayBeans implements AutoCloseable {
     private final PolicyRegistry policies;
     /** The --shadow-policies (none by default). */
     private final ShadowPolicies shadows;
-    private final KvBeans kv;
     private final GatewayMetrics metrics;
     private final UpstreamClient upstream;
     private final CamelTuning tuning;
@@ -140,8 +139,7 @@ public final class GatewayBeans implements AutoCloseable {
         this.wiring = new MapWiring(config, this.vertx, workers, this.meterRegistry,
                 discoversPrefillDecode(config) || PdFeature.enabled(config));
         this.beans = wiring.beans();
-        this.kv = new KvBeans(config, workers, this.meterRegistry);
-        PolicyEnvironment env = PolicyEnvironment.system().withKv(kv.groundTruth());
+        PolicyEnvironment env = kv().policyEnvironment(wiring, PolicyEnvironment.system());
         boolean canonicalOrder = false;
         for (GatewayExtension extension : enabled) {
             env = extension.policyEnvironment(config, workers, this.meterRegistry, env);
@@ -151,7 +149,7 @@ public final class GatewayBeans implements AutoCloseable {
         this.policies = new PolicyRegistry(workers, WorkerRole.REGULAR,
                 model -> QualityFeature.withParityFallback(config, PolicyFactory.create(policyConfig, policyEnv),
                         policyEnv), canonicalOrder);
-        this.shadows = QualityFeature.shadows(config, workers, kv.groundTruth(), canonicalOrder);
+        this.shadows = QualityFeature.shadows(config, workers, kv().groundTruth(), canonicalOrder);
         this.metrics = new GatewayMetrics(this.meterRegistry, MetricsFeature.durationBuckets(config));
         TlsSettings tls = tls(config);
         this.http = new GatewayHttpServer(this.vertx, config.host(), config.port(), config.maxPayloadSize(),
@@ -210,7 +208,7 @@ public final class GatewayBeans implements AutoCloseable {
         beans.put(BeanNames.UPSTREAM_CLIENT, upstream);
         // request path (ingress.camel.yaml)
         feature(RequestFeature.class).wire(wiring);
-        beans.put(RoutingFeature.SELECT_WORKER, new SelectWorkerProcessor(policies, metrics.andThen(kv.decisions())));
+        beans.put(RoutingFeature.SELECT_WORKER, new SelectWorkerProcessor(policies, metrics.andThen(kv().decisions())));
         // --decision-quality and --shadow-policies: measurePrefixes, scoreShadowPolicies (docs/observability.md)
         wiring.share(ShadowPolicies.class, shadows);
         feature(QualityFeature.class).wire(wiring);
@@ -227,7 +225,6 @@ public final class GatewayBeans implements AutoCloseable {
         // admin API (admin.camel.yaml)
         feature(AdminFeature.class).wire(wiring);
         wiring.share(WorkerBreakers.class, reliability.breakers());
-        wiring.share(KvSettings.class, kv.settings());
         wiring.share(GatewayHttpServer.class, http);
         feature(HealthFeature.class).wire(wiring);
         feature(MetricsFeature.class).wire(wiring);
@@ -257,7 +254,7 @@ public final class GatewayBeans implements AutoCloseable {
         feature(EngineApiFeature.class).wire(wiring);
         // KV events (kv-events.camel.yaml): per-worker routes, block index, kv_aware's ground truth, tree calibration
         // (before the extensions: replica sync hands a joining replica a peer's block index)
-        kv.define(policies, beans);
+        kv().wire(wiring);
         // prefill/decode disaggregation (pd.camel.yaml); before the extensions, which may hook its policy registries
         wiring.share(UpstreamClient.class, upstream);
         feature(PdFeature.class).wire(wiring);
@@ -319,7 +316,6 @@ public final class GatewayBeans implements AutoCloseable {
         p.put("caravan.derived.load-monitor-period-ms", Long.toString(Math.max(1, loadInterval) * 1000));
         p.put("caravan.derived.control-timeout-ms",
                 Long.toString(config.getLong(ControlFeature.CONTROL_TIMEOUT_SECS) * 1000));
-        p.putAll(kv.properties());
         p.putAll(wiring.properties());
         return p;
     }
@@ -361,8 +357,8 @@ public final class GatewayBeans implements AutoCloseable {
     }
 
     /** The KV-event pipeline (docs/kv-events.md). */
-    public KvBeans kv() {
-        return kv;
+    public KvFeature kv() {
+        return feature(KvFeature.class);
     }
 
     public GatewayMetrics metrics() {
@@ -414,7 +410,6 @@ public final class GatewayBeans implements AutoCloseable {
         http.stop();
         controlRoutes.close();
         upstream.close();
-        kv.close();
         for (GatewayExtension extension : enabled) {
             try {
                 extension.close();

@@ -12,6 +12,7 @@ import dev.caravan.processors.config.CaravanFlags;
 import dev.caravan.processors.config.FlagType;
 import dev.caravan.processors.config.GatewayConfig;
 import dev.caravan.processors.config.ValueRange;
+import dev.caravan.processors.kv.KvFeature;
 import dev.caravan.processors.pd.PdFeature;
 import dev.caravan.processors.reliability.ReliabilityFeature;
 
@@ -50,7 +51,7 @@ class FeatureConfigBoundsTest {
         assertThat(ReliabilityBeans.retryConfig(config)).isNotNull();
         assertThat(ReliabilityBeans.admissionConfig(config)).isNotNull();
         assertThat(ReliabilityBeans.healthConfig(config)).isNotNull();
-        assertThat(KvBeans.settings(config)).isNotNull();
+        assertThat(KvFeature.settings(config)).isNotNull();
         assertThat(PdFeature.pdConfig(config)).isNotNull();
     }
 

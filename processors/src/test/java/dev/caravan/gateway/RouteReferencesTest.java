@@ -12,6 +12,7 @@ import org.junit.jupiter.api.Test;
 
 import dev.caravan.processors.config.GatewayConfig;
 import dev.caravan.processors.forward.ForwardFeature;
+import dev.caravan.processors.kv.KvFeature;
 import dev.caravan.processors.pd.PdFeature;
 import dev.caravan.processors.request.RequestFeature;
 import dev.caravan.processors.routing.RoutingFeature;
@@ -70,6 +71,15 @@ class RouteReferencesTest {
                 RoutingFeature.SELECT_WORKER, ForwardFeature.FORWARD_STREAM, BeanNames.DECIDE_RETRY,
                 BeanNames.AWAIT_BACKOFF, RequestFeature.MAP_ERROR, PdFeature.PD_AGGREGATION,
                 BeanNames.COLLECT_CONTROL_RESULTS, PdFeature.RELAY_DECODE);
+    }
+
+    @Test
+    void theKvEventRoutesReferenceTheKvFeaturesSteps() {
+        List<String> refs = RouteReferences.in(GATEWAY_ROUTES.resolve("kv-events.camel.yaml")).stream()
+                .map(RouteReferences.Reference::bean).toList();
+
+        assertThat(refs).contains(KvFeature.DECODE_KV_BATCH, KvFeature.APPLY_KV_EVENTS, KvFeature.CHECK_KV_PUBLISHERS,
+                KvFeature.PLAN_KV_CAPACITY_POLL, KvFeature.APPLY_KV_CAPACITY);
     }
 
     @Test

@@ -20,6 +20,7 @@ import dev.caravan.policies.fleet.Fleet;
 import dev.caravan.policies.kv.KvBlockIndex;
 import dev.caravan.processors.config.CoreFlags;
 import dev.caravan.processors.kv.KvEventIngestor;
+import dev.caravan.processors.kv.KvFeature;
 import dev.caravan.processors.config.GatewayConfig;
 import dev.caravan.processors.engine.EngineApiFeature;
 import dev.caravan.processors.feature.Wiring;
@@ -116,9 +117,9 @@ public final class SyncBeans implements GatewayExtension {
         if (node == null) {
             throw new IllegalStateException("policyEnvironment must run before define");
         }
-        KvEventIngestor kvIngestor = (KvEventIngestor) beans.get(BeanNames.KV_EVENT_INGESTOR);
+        KvEventIngestor kvIngestor = (KvEventIngestor) beans.get(KvFeature.KV_EVENT_INGESTOR);
         if (kvIngestor != null) {
-            node.useKv(kvIngestor, (KvBlockIndex) beans.get(BeanNames.KV_BLOCK_INDEX));
+            node.useKv(kvIngestor, (KvBlockIndex) beans.get(KvFeature.KV_BLOCK_INDEX));
         }
         node.start();
         beans.put(HAZELCAST_INSTANCE, node.instance());

@@ -13,7 +13,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import dev.caravan.gateway.KvBeans;
 import dev.caravan.it.GatewayClient;
 import dev.caravan.it.GatewayHarness;
 import dev.caravan.it.KvFixtures;
@@ -59,7 +58,7 @@ class KvAwareRoutingIT {
     static void start() {
         gateway = GatewayHarness.start(GatewayHarness.config(List.of()).with(CoreFlags.DECISION_HEADERS, "true")
                 .with(CoreFlags.POLICY_NAME, "kv_aware"));
-        KvBeans kv = gateway.gateway().beans().kv();
+        KvFeature kv = gateway.gateway().beans().kv();
         index = kv.index();
         for (SimEngine e : SIMS.fleet().engines()) {
             ids.add(KvFixtures.register(gateway.client(), e, SIMS.model()));
