@@ -25,7 +25,7 @@ public final class DiscoveryBeans implements GatewayExtension {
     /** The name {@code dev.caravan.gateway.Extensions} knows the feature by. */
     public static final String NAME = "Kubernetes service discovery";
 
-    /** Bean names the discovery route references (the gateway's own are in {@code BeanNames}). */
+    /** Bean names the discovery route references (the gateway's own are named on their feature classes). */
     public static final String RECONCILE_WORKERS = "reconcileWorkers";
     /** The pod-watch consumer's {@code watchListener}. */
     public static final String DISCOVERY_METRICS = "discoveryMetrics";

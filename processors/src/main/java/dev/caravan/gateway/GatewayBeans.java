@@ -38,7 +38,7 @@ import dev.caravan.processors.feature.Wiring;
 import dev.caravan.processors.flow.FlowFeature;
 import dev.caravan.processors.health.GatewayHealthChecks;
 import dev.caravan.processors.health.HealthFeature;
-import dev.caravan.processors.kv.KvSettings;
+import dev.caravan.processors.kv.KvFeature;
 import dev.caravan.processors.metrics.GatewayMetrics;
 import dev.caravan.processors.metrics.MetricsFeature;
 import dev.caravan.processors.pd.PdFeature;
@@ -73,7 +73,6 @@ public final class GatewayBeans implements AutoCloseable {
     private final PolicyRegistry policies;
     /** The --shadow-policies (none by default). */
     private final ShadowPolicies shadows;
-    private final KvBeans kv;
     private final GatewayMetrics metrics;
     private final TlsSettings tls;
     private final CamelTuning tuning;
@@ -112,8 +111,7 @@ public final class GatewayBeans implements AutoCloseable {
         this.wiring = new MapWiring(config, this.vertx, workers, this.meterRegistry,
                 discoversPrefillDecode(config) || PdFeature.enabled(config));
         this.beans = wiring.beans();
-        this.kv = new KvBeans(config, workers, this.meterRegistry);
-        PolicyEnvironment env = PolicyEnvironment.system().withKv(kv.groundTruth());
+        PolicyEnvironment env = kv().policyEnvironment(wiring, PolicyEnvironment.system());
         boolean canonicalOrder = false;
         for (GatewayExtension extension : enabled) {
             env = extension.policyEnvironment(config, workers, this.meterRegistry, env);
@@ -123,7 +121,7 @@ public final class GatewayBeans implements AutoCloseable {
         this.policies = new PolicyRegistry(workers, WorkerRole.REGULAR,
                 model -> QualityFeature.withParityFallback(config, PolicyFactory.create(policyConfig, policyEnv),
                         policyEnv), canonicalOrder);
-        this.shadows = QualityFeature.shadows(config, workers, kv.groundTruth(), canonicalOrder);
+        this.shadows = QualityFeature.shadows(config, workers, kv().groundTruth(), canonicalOrder);
         this.metrics = new GatewayMetrics(this.meterRegistry, MetricsFeature.durationBuckets(config));
         this.tls = tls(config);
         this.http = new GatewayHttpServer(this.vertx, config.host(), config.port(), config.maxPayloadSize(),
@@ -169,15 +167,12 @@ public final class GatewayBeans implements AutoCloseable {
         beans.put(Wiring.GATEWAY_METRICS, metrics);
         DecisionObservers decisions = new DecisionObservers();
         decisions.add(metrics);
-        decisions.add(kv.decisions());
+        decisions.add(kv().decisions());
         wiring.share(DecisionObservers.class, decisions);
         wiring.share(ShadowPolicies.class, shadows);
         wiring.share(CamelTuning.class, tuning);
         wiring.share(TlsSettings.class, tls);
         wiring.share(GatewayHttpServer.class, http);
-        wiring.share(KvSettings.class, kv.settings());
-        // KV events (kv-events.camel.yaml): per-worker routes, block index, kv_aware's ground truth, tree calibration
-        kv.define(policies, beans);
         // every feature in the order of Features: each binds its route steps and shares what later ones build on
         for (Feature feature : features) {
             wiring.wire(feature);
@@ -237,7 +232,6 @@ public final class GatewayBeans implements AutoCloseable {
         // no route needs the keys; as Camel properties they would show in Camel's tooling (dev console, summaries)
         p.remove(CoreFlags.API_KEY.key());
         p.remove(CoreFlags.ADMIN_API_KEY.key());
-        p.putAll(kv.properties());
         p.putAll(wiring.properties());
         return p;
     }
@@ -279,8 +273,8 @@ public final class GatewayBeans implements AutoCloseable {
     }
 
     /** The KV-event pipeline (docs/kv-events.md). */
-    public KvBeans kv() {
-        return kv;
+    public KvFeature kv() {
+        return feature(KvFeature.class);
     }
 
     public GatewayMetrics metrics() {
@@ -336,7 +330,6 @@ public final class GatewayBeans implements AutoCloseable {
             }
         }
         http.stop();
-        kv.close();
         for (GatewayExtension extension : enabled) {
             try {
                 extension.close();

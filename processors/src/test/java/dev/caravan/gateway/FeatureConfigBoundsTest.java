@@ -14,6 +14,7 @@ import dev.caravan.processors.config.GatewayConfig;
 import dev.caravan.processors.config.ValueRange;
 import dev.caravan.processors.flow.FlowFeature;
 import dev.caravan.processors.health.HealthFeature;
+import dev.caravan.processors.kv.KvFeature;
 import dev.caravan.processors.pd.PdFeature;
 import dev.caravan.processors.reliability.ReliabilityFeature;
 
@@ -52,7 +53,7 @@ class FeatureConfigBoundsTest {
         assertThat(ReliabilityFeature.retryConfig(config)).isNotNull();
         assertThat(FlowFeature.admissionConfig(config)).isNotNull();
         assertThat(HealthFeature.healthConfig(config)).isNotNull();
-        assertThat(KvBeans.settings(config)).isNotNull();
+        assertThat(KvFeature.settings(config)).isNotNull();
         assertThat(PdFeature.pdConfig(config)).isNotNull();
     }
 

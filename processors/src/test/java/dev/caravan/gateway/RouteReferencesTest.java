@@ -19,6 +19,7 @@ import dev.caravan.processors.control.ControlFeature;
 import dev.caravan.processors.feature.Feature;
 import dev.caravan.processors.flow.FlowFeature;
 import dev.caravan.processors.forward.ForwardFeature;
+import dev.caravan.processors.kv.KvFeature;
 import dev.caravan.processors.pd.PdFeature;
 import dev.caravan.processors.reliability.ReliabilityFeature;
 import dev.caravan.processors.request.RequestFeature;
@@ -82,8 +83,7 @@ class RouteReferencesTest {
 
     /**
      * A feature names the beans it binds on its class and binds them in its own {@code wire}, so every bean the loaded
-     * route files reference is a constant of the built-in feature whose {@code wire} bound it — or, until the KV
-     * pipeline wires as a feature, one of {@link BeanNames}' KV names, which the assembler binds.
+     * route files reference is a constant of the built-in feature whose {@code wire} bound it.
      */
     @Test
     void everyBeanTheRoutesReferenceIsNamedOnTheClassOfTheFeatureThatBindsIt() throws Exception {
@@ -91,7 +91,6 @@ class RouteReferencesTest {
         for (Feature feature : Features.builtIn()) {
             owners.putAll(stringConstants(feature.getClass()));
         }
-        owners.putAll(stringConstants(BeanNames.class));
         List<String> misplaced = new ArrayList<>();
         try (GatewayBeans beans = new GatewayBeans(GatewayConfig.defaults(), null, null)) {
             List<String> excluded = List.of(beans.excludedRoutes().split(","));
@@ -105,15 +104,14 @@ class RouteReferencesTest {
                     String owner = owners.get(bean);
                     Class<?> binder = beans.binder(bean);
                     String boundBy = binder == null ? "the assembler" : binder.getSimpleName();
-                    boolean kv = BeanNames.class.getSimpleName().equals(owner);
-                    if (owner == null || kv != (binder == null) || !kv && !owner.equals(boundBy)) {
+                    if (owner == null || !owner.equals(boundBy)) {
                         misplaced.add(file.getFileName() + ": " + bean + " named on " + owner + ", bound by "
                                 + boundBy);
                     }
                 }
             }
             assertThat(beans.binder(ReliabilityFeature.DECIDE_RETRY)).isEqualTo(ReliabilityFeature.class);
-            assertThat(beans.binder(BeanNames.APPLY_KV_EVENTS)).isNull();
+            assertThat(beans.binder(KvFeature.APPLY_KV_EVENTS)).isEqualTo(KvFeature.class);
         }
 
         assertThat(misplaced).isEmpty();
@@ -131,6 +129,15 @@ class RouteReferencesTest {
             }
         }
         return constants;
+    }
+
+    @Test
+    void theKvEventRoutesReferenceTheKvFeaturesSteps() {
+        List<String> refs = RouteReferences.in(GATEWAY_ROUTES.resolve("kv-events.camel.yaml")).stream()
+                .map(RouteReferences.Reference::bean).toList();
+
+        assertThat(refs).contains(KvFeature.DECODE_KV_BATCH, KvFeature.APPLY_KV_EVENTS, KvFeature.CHECK_KV_PUBLISHERS,
+                KvFeature.PLAN_KV_CAPACITY_POLL, KvFeature.APPLY_KV_CAPACITY);
     }
 
     @Test

@@ -8,7 +8,6 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 
 import io.micrometer.core.instrument.MeterRegistry;
 
-import dev.caravan.gateway.BeanNames;
 import dev.caravan.gateway.GatewayExtension;
 import dev.caravan.policies.CacheAwareConfig;
 import dev.caravan.policies.ManualConfig;
@@ -20,6 +19,7 @@ import dev.caravan.policies.fleet.Fleet;
 import dev.caravan.policies.kv.KvBlockIndex;
 import dev.caravan.processors.config.CoreFlags;
 import dev.caravan.processors.kv.KvEventIngestor;
+import dev.caravan.processors.kv.KvFeature;
 import dev.caravan.processors.config.GatewayConfig;
 import dev.caravan.processors.engine.EngineApiFeature;
 import dev.caravan.processors.feature.Wiring;
@@ -116,9 +116,9 @@ public final class SyncBeans implements GatewayExtension {
         if (node == null) {
             throw new IllegalStateException("policyEnvironment must run before define");
         }
-        KvEventIngestor kvIngestor = (KvEventIngestor) beans.get(BeanNames.KV_EVENT_INGESTOR);
+        KvEventIngestor kvIngestor = (KvEventIngestor) beans.get(KvFeature.KV_EVENT_INGESTOR);
         if (kvIngestor != null) {
-            node.useKv(kvIngestor, (KvBlockIndex) beans.get(BeanNames.KV_BLOCK_INDEX));
+            node.useKv(kvIngestor, (KvBlockIndex) beans.get(KvFeature.KV_BLOCK_INDEX));
         }
         node.start();
         beans.put(HAZELCAST_INSTANCE, node.instance());
@@ -127,7 +127,7 @@ public final class SyncBeans implements GatewayExtension {
         beans.put(REPORT_LOADS, new ReportSyncLoadsProcessor(node));
         beans.put(APPLY_PEER_LOADS, new ApplyPeerLoadsProcessor(node));
         beans.put(APPLY_PEER_SESSION, new ApplyPeerSessionProcessor(node,
-                (PolicyRegistry) beans.get(BeanNames.POLICY_REGISTRY)));
+                (PolicyRegistry) beans.get(Wiring.POLICY_REGISTRY)));
         beans.put(TRACK_MEMBERS, new TrackSyncMembersProcessor(node));
         beans.put(TOUCH_SESSIONS, new TouchSyncSessionsProcessor(node));
         beans.put(RECORD_FAILURE, new RecordSyncFailureProcessor(node.metrics()));
@@ -143,7 +143,7 @@ public final class SyncBeans implements GatewayExtension {
                 () -> node.instance().getMap(SyncMember.RESPONSES)));
         beans.put(APPLY_PEER_RESPONSE, new ApplyPeerResponseProcessor(responses, node.metrics()));
         List<PolicyRegistry> policies = new ArrayList<>();
-        for (String name : List.of(BeanNames.POLICY_REGISTRY, Wiring.PREFILL_POLICY_REGISTRY,
+        for (String name : List.of(Wiring.POLICY_REGISTRY, Wiring.PREFILL_POLICY_REGISTRY,
                 Wiring.DECODE_POLICY_REGISTRY)) {
             if (beans.get(name) instanceof PolicyRegistry registry) {
                 policies.add(registry);

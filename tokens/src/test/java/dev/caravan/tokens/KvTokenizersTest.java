@@ -15,7 +15,7 @@ import dev.caravan.policies.text.Tokenizer;
 
 /**
  * The tokenizer kv_aware hashes with for {@code --kv-tokenizer PATH}: whether the tokenizer.json's BOS post-processor
- * runs is {@code --kv-add-special-tokens} (read by the gateway's KvBeans).
+ * runs is {@code --kv-add-special-tokens} (read by the gateway's KV feature).
  */
 class KvTokenizersTest {
 

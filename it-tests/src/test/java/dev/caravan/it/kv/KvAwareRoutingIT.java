@@ -13,7 +13,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import dev.caravan.gateway.KvBeans;
 import dev.caravan.it.GatewayClient;
 import dev.caravan.it.GatewayHarness;
 import dev.caravan.it.KvFixtures;
@@ -26,6 +25,7 @@ import dev.caravan.processors.config.CoreFlags;
 import dev.caravan.processors.config.GatewayConfig;
 import dev.caravan.processors.forward.ForwardStreamProcessor;
 import dev.caravan.processors.kv.KvFeature;
+import dev.caravan.processors.tokens.TokensFeature;
 import dev.caravan.policies.text.PseudoTokenizer;
 import dev.caravan.sim.SimConfig;
 import dev.caravan.sim.SimEngine;
@@ -59,7 +59,7 @@ class KvAwareRoutingIT {
     static void start() {
         gateway = GatewayHarness.start(GatewayHarness.config(List.of()).with(CoreFlags.DECISION_HEADERS, "true")
                 .with(CoreFlags.POLICY_NAME, "kv_aware"));
-        KvBeans kv = gateway.gateway().beans().kv();
+        KvFeature kv = gateway.gateway().beans().kv();
         index = kv.index();
         for (SimEngine e : SIMS.fleet().engines()) {
             ids.add(KvFixtures.register(gateway.client(), e, SIMS.model()));
@@ -151,13 +151,15 @@ class KvAwareRoutingIT {
 
     /**
      * The silent-tokenizer-mismatch bug class: a gateway that tokenizes differently (3 characters per token where the
-     * engines cut 4) is told so by the self-check. The hash seed no longer matters: {@code --kv-hash-seed} is accepted
+     * engines cut 4, and {@code --tokens-source off}, so the engines' {@code /tokenize} is not asked) is told so by the
+     * self-check. The hash seed no longer matters: {@code --kv-hash-seed} is accepted
      * and ignored.
      */
     @Test
     void aTokenizerMismatchDrivesParityToZeroAndIsFlagged() {
         GatewayConfig wrongTokens = GatewayHarness.config(List.of()).with(CoreFlags.DECISION_HEADERS, "true")
                 .with(CoreFlags.POLICY_NAME, "kv_aware")
+                .with(TokensFeature.TOKENS_SOURCE, "off")
                 .with(KvFeature.KV_CHARS_PER_TOKEN, "3").with(KvFeature.KV_HASH_SEED, "1")
                 .with(KvFeature.KV_PARITY_EXPIRY_SECS, "1");
         try (GatewayHarness other = GatewayHarness.start(wrongTokens)) {

@@ -27,6 +27,7 @@ import dev.caravan.processors.config.CoreFlags;
 import dev.caravan.processors.engine.EngineApiFeature;
 import dev.caravan.processors.forward.ForwardStreamProcessor;
 import dev.caravan.processors.kv.KvFeature;
+import dev.caravan.processors.tokens.TokensFeature;
 import dev.caravan.sim.text.SyntheticTokenizer;
 
 /**
@@ -52,6 +53,7 @@ class KvDpAwareIT {
     void start() {
         gateway = GatewayHarness.start(GatewayHarness.config(List.of()).with(CoreFlags.DECISION_HEADERS, "true")
                 .with(CoreFlags.POLICY_NAME, "kv_aware")
+                .with(TokensFeature.TOKENS_SOURCE, "off") // the engine only answers completions, no /tokenize
                 .with(EngineApiFeature.DP_AWARE, "true").with(KvFeature.KV_SILENCE_THRESHOLD_SECS, "0"));
         engine = RecordingEngine.start().serverInfo("{\"dp_size\":2}")
                 .respond(200, "{\"choices\":[{\"text\":\"ok\"}]}");

@@ -19,7 +19,6 @@ import org.zeromq.SocketType;
 import org.zeromq.ZContext;
 import org.zeromq.ZMQ;
 
-import dev.caravan.gateway.KvBeans;
 import dev.caravan.it.GatewayClient;
 import dev.caravan.it.GatewayHarness;
 import dev.caravan.it.KvFixtures;
@@ -51,7 +50,7 @@ class KvEventStreamIT {
     private static final String MODEL = SimConfig.DEFAULT_MODEL;
 
     private static GatewayHarness gateway;
-    private static KvBeans kv;
+    private static KvFeature kv;
     private static KvBlockIndex index;
 
     @BeforeAll
@@ -275,7 +274,7 @@ class KvEventStreamIT {
              GatewayHarness gw = GatewayHarness.start(GatewayHarness.config(List.of())
                      .with(CoreFlags.POLICY_NAME, "round_robin").with(KvFeature.KV_SILENCE_THRESHOLD_SECS, "1"))) {
             String id = KvFixtures.register(gw.client(), e, MODEL);
-            KvBeans gwKv = gw.gateway().beans().kv();
+            KvFeature gwKv = gw.gateway().beans().kv();
             int[] n = {0};
             await().atMost(WAIT).pollInterval(Duration.ofMillis(100)).until(() -> {
                 KvFixtures.complete(e.url(), MODEL, KvFixtures.prompt("probe-silence-" + n[0]++, 1));

@@ -30,6 +30,7 @@ import dev.caravan.processors.config.CoreFlags;
 import dev.caravan.processors.forward.ForwardStreamProcessor;
 import dev.caravan.processors.kv.KvFeature;
 import dev.caravan.processors.kv.KvWorkerStats;
+import dev.caravan.processors.tokens.TokensFeature;
 import dev.caravan.sim.text.SyntheticTokenizer;
 
 /**
@@ -56,6 +57,7 @@ class KvWireFormatIT {
     static void start() {
         gateway = GatewayHarness.start(GatewayHarness.config(List.of()).with(CoreFlags.DECISION_HEADERS, "true")
                 .with(CoreFlags.POLICY_NAME, "kv_aware")
+                .with(TokensFeature.TOKENS_SOURCE, "off") // the engines only answer completions, no /tokenize
                 .with(KvFeature.KV_SILENCE_THRESHOLD_SECS, "0"));
         index = gateway.gateway().beans().kv().index();
     }

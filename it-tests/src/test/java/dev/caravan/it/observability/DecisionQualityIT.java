@@ -25,6 +25,7 @@ import dev.caravan.processors.config.CoreFlags;
 import dev.caravan.processors.forward.ForwardStreamProcessor;
 import dev.caravan.processors.kv.KvFeature;
 import dev.caravan.processors.quality.QualityFeature;
+import dev.caravan.processors.tokens.TokensFeature;
 import dev.caravan.sim.SimEngine;
 
 /**
@@ -205,7 +206,7 @@ class DecisionQualityIT {
 
     /**
      * {@code --kv-parity-fallback}: a gateway that tokenizes differently from the engines (3 characters per token where
-     * they cut 4) sees its predictions fail, and from then on routes by cache_aware, which keeps a repeated prompt on
+     * they cut 4, and {@code --tokens-source off}, so the engines' {@code /tokenize} is not asked) sees its predictions fail, and from then on routes by cache_aware, which keeps a repeated prompt on
      * one engine, except one request in 8 that kv_aware still decides.
      */
     @Test
@@ -213,6 +214,7 @@ class DecisionQualityIT {
         try (GatewayHarness wrong = GatewayHarness.start(GatewayHarness.config(List.of())
                 .with(CoreFlags.DECISION_HEADERS, "true")
                 .with(CoreFlags.POLICY_NAME, "kv_aware").with(KvFeature.KV_CHARS_PER_TOKEN, "3")
+                .with(TokensFeature.TOKENS_SOURCE, "off")
                 .with(KvFeature.KV_PARITY_EXPIRY_SECS, "1").with(KvFeature.KV_PARITY_FALLBACK, "true"))) {
             KvFixtures.register(wrong.client(), SIMS.engine(0), SIMS.model());
             KvFixtures.register(wrong.client(), SIMS.engine(1), SIMS.model());

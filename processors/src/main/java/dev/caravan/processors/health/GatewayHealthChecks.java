@@ -19,7 +19,8 @@ import org.slf4j.LoggerFactory;
  *
  * <ul>
  *   <li>readiness: {@link WorkersHealthCheck} (a healthy worker of every role), {@link KvSubscriptionsHealthCheck}
- *       (KV-event subscriptions live where configured), {@link ListenerHealthCheck} (socket bound, not draining);</li>
+ *       (KV-event subscriptions live where configured), {@link ListenerHealthCheck} (socket bound, not draining),
+ *       {@link ChatTokensHealthCheck} (always UP: the models whose chat requests kv_aware cannot match);</li>
  *   <li>liveness: {@link EventLoopsHealthCheck} (the event loops run).</li>
  * </ul>
  *

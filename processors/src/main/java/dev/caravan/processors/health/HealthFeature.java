@@ -18,6 +18,7 @@ import dev.caravan.components.http.GatewayHttpServer;
 import dev.caravan.processors.kv.KvSettings;
 import dev.caravan.processors.reliability.WorkerBreakers;
 import dev.caravan.processors.tls.TlsSettings;
+import dev.caravan.processors.tokens.ChatTokensCheck;
 
 /**
  * Health (docs/reliability.md): the probes of every worker, and the gateway's own readiness and liveness. Wires the
@@ -105,7 +106,8 @@ public final class HealthFeature implements Feature {
                 new KvSubscriptionsHealthCheck(w.workers(), w.shared(KvSettings.class)),
                 new ListenerHealthCheck(w.shared(GatewayHttpServer.class),
                         w.shared(AdmissionController.class)::draining),
-                new EventLoopsHealthCheck(heartbeat, w.config().getSeconds(EVENT_LOOP_STALL_SECS))));
+                new EventLoopsHealthCheck(heartbeat, w.config().getSeconds(EVENT_LOOP_STALL_SECS)),
+                new ChatTokensHealthCheck(w.shared(ChatTokensCheck.class))));
         w.bind(GATEWAY_HEALTH_CHECKS, checks);
         w.bind(CHECK_READINESS, new ReportHealthProcessor(checks, true));
         w.bind(CHECK_LIVENESS, new ReportHealthProcessor(checks, false));

@@ -6,23 +6,64 @@ import static dev.caravan.processors.config.FlagType.INT;
 import static dev.caravan.processors.config.FlagType.LONG;
 import static dev.caravan.processors.config.FlagType.STRING;
 
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Consumer;
 
+import org.apache.camel.CamelContext;
+
+import dev.caravan.policies.Decision;
 import dev.caravan.policies.KvAwareConfig;
 import dev.caravan.policies.PolicyConfig;
+import dev.caravan.policies.PolicyEnvironment;
+import dev.caravan.policies.Worker;
+import dev.caravan.policies.kv.KvBlockIndex;
+import dev.caravan.policies.kv.KvEventSink;
+import dev.caravan.policies.kv.KvGroundTruth;
+import dev.caravan.policies.kv.ParityTracker;
 import dev.caravan.processors.config.CaravanFlag;
 import dev.caravan.processors.config.Choices;
 import dev.caravan.processors.config.FlagRows;
+import dev.caravan.processors.config.GatewayConfig;
 import dev.caravan.processors.config.Sections;
 import dev.caravan.processors.feature.Feature;
+import dev.caravan.processors.feature.Wiring;
+import dev.caravan.processors.routing.PolicyRegistry;
+import dev.caravan.processors.routing.RoutingFeature;
 import dev.caravan.tokens.HfTokenizer;
+import dev.caravan.tokens.KvTokenizers;
 
 /**
- * KV events and kv_aware (docs/kv-events.md).
+ * KV events and kv_aware (docs/kv-events.md): the shared {@link KvBlockIndex} and {@link ParityTracker} that
+ * {@code kv_aware} routes on ({@link #groundTruth()}, handed to the policies' environment in
+ * {@link #policyEnvironment}, before any policy exists), the ingestor that feeds them, the optional tree calibration,
+ * the per-worker route manager, the meters, and the steps {@code routes/kv-events.camel.yaml} references.
+ *
+ * <p>Lifecycle (the {@link Feature} contract): {@link #policyEnvironment} builds the index, the self-check and the
+ * tokenizer source and shares the {@link KvSettings}; {@link #wire} builds the pipeline on the gateway's policies
+ * (bound as {@link Wiring#POLICY_REGISTRY}) and the route manager starts listening to the worker registry;
+ * {@link #start} creates the per-rank routes of the workers known so far; {@link #close} stops them.
  */
 public final class KvFeature implements Feature {
+
+    /** Route steps of {@code kv-events.camel.yaml}. */
+    public static final String DECODE_KV_BATCH = "decodeKvBatch";
+    public static final String APPLY_KV_EVENTS = "applyKvEvents";
+    public static final String CHECK_KV_PUBLISHERS = "checkKvPublishers";
+    public static final String PLAN_KV_CAPACITY_POLL = "planKvCapacityPoll";
+    public static final String APPLY_KV_CAPACITY = "applyKvCapacity";
+    /** Shared objects no route references (replica sync looks the index and the ingestor up by these names). */
+    public static final String KV_BLOCK_INDEX = "kvBlockIndex";
+    public static final String KV_PARITY_TRACKER = "kvParityTracker";
+    public static final String KV_EVENT_INGESTOR = "kvEventIngestor";
+    public static final String KV_ROUTE_MANAGER = "kvRouteManager";
+    public static final String KV_METRICS = "kvMetrics";
 
     private static final FlagRows ROWS = new FlagRows();
 
@@ -127,8 +168,168 @@ public final class KvFeature implements Feature {
             .describe("kv_aware: while the self-check is degraded (below --kv-parity-warn-below), route by cache_aware "
                     + "(same options) except one request in 8, which keeps checking kv_aware's predictions.");
 
+    private KvSettings settings;
+    private KvBlockIndex index;
+    private ParityTracker parity;
+    private KvTokenizers tokenizers;
+    private final KvCapacities capacities = new KvCapacities();
+    private final Map<String, LongAdder> routed = new ConcurrentHashMap<>();
+    private KvEventIngestor ingestor;
+    private KvRouteManager routes;
+    private TreeCalibrator calibrator;
+
     @Override
     public List<CaravanFlag> flags() {
         return ROWS.all();
+    }
+
+    /** The KV-event settings from the flag table (values already checked against their rows). */
+    public static KvSettings settings(GatewayConfig config) {
+        return new KvSettings(config.get(KV_EVENTS_ENDPOINT_TEMPLATE), config.get(KV_REPLAY_ENDPOINT_TEMPLATE),
+                config.get(KV_EVENTS_TOPIC), config.getSeconds(KV_REPLAY_TIMEOUT_SECS),
+                config.getInt(KV_MAX_BLOCKS_PER_WORKER), config.getSeconds(KV_SILENCE_THRESHOLD_SECS),
+                config.getBoolean(KV_CALIBRATE_TREE),
+                config.get(RoutingFeature.MAX_TREE_SIZE).equals(RoutingFeature.AUTO),
+                config.getInt(KV_CHARS_PER_TOKEN), config.getInt(KV_BLOCK_SIZE),
+                config.getSeconds(KV_PARITY_EXPIRY_SECS), config.getDouble(KV_PARITY_WARN_BELOW));
+    }
+
+    /**
+     * Builds the block index, the parity self-check and kv_aware's tokenizer source ({@code --kv-add-special-tokens}),
+     * shares the {@link KvSettings} with the features wired later (the KV subscriptions' readiness check), and hands
+     * the ground truth to the policies.
+     */
+    @Override
+    public PolicyEnvironment policyEnvironment(Wiring w, PolicyEnvironment env) {
+        settings = settings(w.config());
+        tokenizers = new KvTokenizers(w.config().getBoolean(KV_ADD_SPECIAL_TOKENS));
+        index = new KvBlockIndex(settings.maxBlocksPerWorker());
+        parity = new ParityTracker(settings.parityConfig(), System::nanoTime);
+        w.share(KvSettings.class, settings);
+        return env.withKv(groundTruth());
+    }
+
+    /** What {@code kv_aware} instances share: the index, the self-check and the tokenizer source. */
+    public KvGroundTruth groundTruth() {
+        requirePolicyEnvironment();
+        return new KvGroundTruth(index, parity, tokenizers);
+    }
+
+    /** Builds the pipeline on the gateway's policies and binds its beans; the route manager starts listening. */
+    @Override
+    public void wire(Wiring w) {
+        requirePolicyEnvironment();
+        PolicyRegistry policies = w.get(Wiring.POLICY_REGISTRY, PolicyRegistry.class);
+        List<KvEventSink> sinks = new ArrayList<>(List.of(parity));
+        if (settings.pollsCapacity()) {
+            calibrator = new TreeCalibrator(w.workers(), policies, capacities, settings.charsPerToken(),
+                    settings.blockSize());
+        }
+        if (settings.calibrateTree()) {
+            sinks.add(calibrator);
+        }
+        ingestor = new KvEventIngestor(index, sinks, settings.replayTimeout(), System::nanoTime,
+                worker -> routedTo(worker.id()));
+        KvMetrics metrics = new KvMetrics(w.meters(), ingestor, index, parity, calibrator, System::nanoTime);
+        List<Consumer<String>> forget = new ArrayList<>(List.of(index::removeWorker, parity::removeWorker,
+                capacities::forget, routed::remove));
+        if (calibrator != null) {
+            forget.add(calibrator::forget);
+        }
+        routes = new KvRouteManager(settings, ingestor, metrics, forget);
+        w.workers().addListener(routes);
+        w.bind(KV_BLOCK_INDEX, index);
+        w.bind(KV_PARITY_TRACKER, parity);
+        w.bind(KV_EVENT_INGESTOR, ingestor);
+        w.bind(KV_ROUTE_MANAGER, routes);
+        w.bind(KV_METRICS, metrics);
+        w.bind(DECODE_KV_BATCH, new DecodeKvBatchProcessor(ingestor));
+        w.bind(APPLY_KV_EVENTS, new ApplyKvEventsProcessor(ingestor));
+        w.bind(CHECK_KV_PUBLISHERS, new CheckKvPublishersProcessor(ingestor, settings.silenceThreshold()));
+        w.bind(PLAN_KV_CAPACITY_POLL, new PlanKvCapacityPollProcessor(w.workers(), capacities, System::nanoTime,
+                this::asksEngine));
+        w.bind(APPLY_KV_CAPACITY, new ApplyKvCapacityProcessor(capacities,
+                settings.treeSizeAuto() ? calibrator : null, routes::ensureRanks));
+        Duration silence = settings.silenceThreshold();
+        w.property("caravan.derived.kv-silence-check-enabled", Boolean.toString(!silence.isZero()));
+        w.property("caravan.derived.kv-silence-check-period-ms",
+                Long.toString(Math.max(250, Math.min(5_000, silence.toMillis() / 2))));
+    }
+
+    private void requirePolicyEnvironment() {
+        if (index == null) {
+            throw new IllegalStateException("KvFeature.policyEnvironment must run first");
+        }
+    }
+
+    /**
+     * Whether the engine poll asks this worker: every worker for the tree's capacity (calibration, auto budgets), and
+     * those whose KV events we consume for their data-parallel size unless their registration declared it.
+     */
+    private boolean asksEngine(Worker w) {
+        return settings.pollsCapacity()
+                || (!w.dataParallelSizeDeclared() && KvEndpoints.of(w, settings).publishes());
+    }
+
+    /** Counts every decision per worker: the traffic the silence check compares with a publisher's events. */
+    public Consumer<Decision> decisions() {
+        return d -> {
+            if (!d.isEmpty()) {
+                routed.computeIfAbsent(d.worker().id(), id -> new LongAdder()).increment();
+            }
+        };
+    }
+
+    private long routedTo(String workerId) {
+        LongAdder a = routed.get(workerId);
+        return a == null ? 0 : a.sum();
+    }
+
+    /** The started context: KV-event routes are created from now on. */
+    @Override
+    public void start(CamelContext context) {
+        routes.start(context);
+    }
+
+    public KvSettings settings() {
+        return settings;
+    }
+
+    public KvBlockIndex index() {
+        return index;
+    }
+
+    public ParityTracker parity() {
+        return parity;
+    }
+
+    public KvEventIngestor ingestor() {
+        return ingestor;
+    }
+
+    public KvRouteManager routes() {
+        return routes;
+    }
+
+    public KvCapacities capacities() {
+        return capacities;
+    }
+
+    /** The tree calibration, or null when neither {@code --kv-calibrate-tree} nor {@code --max-tree-size auto}. */
+    public TreeCalibrator calibrator() {
+        return calibrator;
+    }
+
+    @Override
+    public void close() {
+        if (routes != null) {
+            routes.close();
+        }
+        if (ingestor != null) {
+            ingestor.close();
+        }
+        if (tokenizers != null) {
+            tokenizers.close();
+        }
     }
 }

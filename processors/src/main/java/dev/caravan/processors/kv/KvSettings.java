@@ -8,7 +8,7 @@ import dev.caravan.policies.kv.ParityConfig;
 
 /**
  * The gateway's KV-event settings: the {@code KV events and kv_aware} rows of the flag table (docs/configuration.md),
- * read by the gateway's {@code KvBeans}. The precise policy's own options ({@code kv-tokenizer}, ...) are policy options
+ * read by {@code KvFeature}. The precise policy's own options ({@code kv-tokenizer}, ...) are policy options
  * and live in {@code KvAwareConfig}; the two it shares with the tree calibration are repeated here. The compact
  * constructor keeps the record's invariants; the flag rows state the same bounds or tighter ones, so a value the table
  * accepts always builds.

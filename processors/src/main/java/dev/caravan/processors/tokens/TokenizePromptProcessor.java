@@ -37,7 +37,9 @@ import dev.caravan.tokens.PromptKeys;
  *   <li>token ids in the request ({@code prompt} as ids, {@code input_ids}): those, whatever the source
  *       (except {@code off});</li>
  *   <li>{@code local} / {@code auto}: the model's {@link LocalModel} — chat rendered with its template and encoded
- *       without special tokens, a text prompt encoded with them; nothing for a model without local files;</li>
+ *       without special tokens, a text prompt encoded with them; for a model without local files nothing, or with
+ *       {@code auto} under kv_aware ({@code engineWithoutFiles}) the engine's as below (not for chat against SGLang,
+ *       whose {@code /tokenize} takes no messages);</li>
  *   <li>{@code engine}: a worker's {@code /tokenize} ({@link EngineTokenizer}), asynchronously, bounded by
  *       {@code --tokens-engine-timeout-ms}; on failure the local tokens when the model has them, else none;</li>
  *   <li>{@code off}: nothing.</li>
@@ -59,6 +61,7 @@ public final class TokenizePromptProcessor extends AsyncProcessorSupport {
     private final TokensMetrics metrics;
     private final LongSupplier nanoTime;
     private final Executor cpu;
+    private final boolean engineWithoutFiles;
     private final java.util.Set<String> warned = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     /** Local tokens computed on the calling thread (tests). */
@@ -74,14 +77,26 @@ public final class TokenizePromptProcessor extends AsyncProcessorSupport {
      */
     public TokenizePromptProcessor(TokensConfig config, LocalPrompts local, EngineTokenizer engine,
                                    TokensMetrics metrics, LongSupplier nanoTime, Executor cpu) {
+        this(config, local, engine, metrics, nanoTime, cpu, false);
+    }
+
+    /**
+     * @param engineWithoutFiles with {@code --tokens-source auto}: ask the engine for models without local files
+     *                           (kv_aware routes), instead of giving them no tokens
+     */
+    public TokenizePromptProcessor(TokensConfig config, LocalPrompts local, EngineTokenizer engine,
+                                   TokensMetrics metrics, LongSupplier nanoTime, Executor cpu,
+                                   boolean engineWithoutFiles) {
         this.cpu = cpu;
+        this.engineWithoutFiles = engineWithoutFiles && config.source() == TokensConfig.Source.AUTO;
         this.config = config;
         this.local = local;
         this.engine = engine;
         this.metrics = metrics;
         this.nanoTime = nanoTime;
-        if (config.source() == TokensConfig.Source.ENGINE && engine == null) {
-            throw new IllegalArgumentException("--tokens-source engine needs the engine tokenizer");
+        if ((config.source() == TokensConfig.Source.ENGINE || this.engineWithoutFiles) && engine == null) {
+            throw new IllegalArgumentException("--tokens-source " + config.source().wireName()
+                    + " needs the engine tokenizer");
         }
     }
 
@@ -110,13 +125,14 @@ public final class TokenizePromptProcessor extends AsyncProcessorSupport {
         boolean chat = kind == RequestKind.CHAT;
         String prompt = chat ? null : RequestIds.textPrompt(kind, body);
         LocalModel localModel = local.model(keys.baseModel());
-        if (given != null || (!chat && prompt == null) || localModel == null
-                && config.source() != TokensConfig.Source.ENGINE) {
+        boolean useEngine = config.source() == TokensConfig.Source.ENGINE
+                || engineWithoutFiles && localModel == null && !(chat && config.engine() == EngineDialect.SGLANG);
+        if (given != null || (!chat && prompt == null) || localModel == null && !useEngine) {
             publish(exchange, keys, given, given != null ? Outcome.REQUEST : Outcome.NONE, start);
             callback.done(true);
             return true;
         }
-        if (config.source() != TokensConfig.Source.ENGINE) {
+        if (!useEngine) {
             if (cpu == null) {
                 int[] ids = localIds(localModel, chat, body, prompt);
                 publish(exchange, keys, ids, ids != null ? Outcome.LOCAL : Outcome.NONE, start);

@@ -1,5 +1,6 @@
 package dev.caravan.processors.tokens;
 
+import static dev.caravan.processors.config.FlagType.BOOLEAN;
 import static dev.caravan.processors.config.FlagType.LIST;
 import static dev.caravan.processors.config.FlagType.LONG;
 import static dev.caravan.processors.config.FlagType.STRING;
@@ -12,6 +13,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import dev.caravan.policies.PolicyName;
 import dev.caravan.processors.config.CaravanFlag;
 import dev.caravan.processors.config.Choices;
 import dev.caravan.processors.config.FlagRows;
@@ -19,15 +21,19 @@ import dev.caravan.processors.config.GatewayConfig;
 import dev.caravan.processors.config.Sections;
 import dev.caravan.processors.feature.Feature;
 import dev.caravan.processors.feature.Wiring;
+import dev.caravan.processors.pd.PdConfig;
+import dev.caravan.processors.pd.PdFeature;
 import dev.caravan.processors.routing.PolicyRegistry;
 import dev.caravan.tokens.ContentFormat;
 import dev.caravan.tokens.EngineDialect;
+import dev.caravan.tokens.HubModelFiles;
 
 /**
  * The engine's own prompt tokens (docs/tokens.md). Wires the {@link TokensConfig} from the flag table, every configured
  * model's tokenizer and chat template (a bad path fails the start, naming it), the engine {@code /tokenize} clients
- * (the request path's when {@code --tokens-source engine}; the tokenizer check's when local files exist), the
- * tokenizer check on every new worker, and the {@code tokenizePrompt} step ({@code ingress.camel.yaml}).
+ * (the request path's when {@code --tokens-source engine}, or {@code auto} under kv_aware; the checks' when local files
+ * exist or the engine source is on), the checks on every new worker, and the {@code tokenizePrompt} step
+ * ({@code ingress.camel.yaml}).
  * {@link #close} frees the native tokenizers and the clients.
  */
 public final class TokensFeature implements Feature {
@@ -62,6 +68,12 @@ public final class TokensFeature implements Feature {
             .defaultValue(TokensConfig.DEFAULT_CONTENT_FORMAT).oneOf(Choices.of("auto", "string", "openai"))
             .describe("Message content given to chat templates as one string or as OpenAI parts; 'auto' detects it "
                     + "from the template as vLLM does (vLLM's flag of the same name).");
+    public static final CaravanFlag MODEL_DOWNLOAD = ROWS.row("--model-download", "caravan.tokens.model-download",
+            BOOLEAN, Sections.TOKENS)
+            .defaultValue(false)
+            .describe("Fetch the tokenizer files of a model without --model-path from the Hugging Face Hub by its "
+                    + "served model name (an id such as org/name; HF_ENDPOINT, HF_TOKEN) when it is first seen, into "
+                    + "DJL's cache directory.");
     public static final CaravanFlag TOKENS_SOURCE = ROWS.row("--tokens-source", "caravan.tokens.source",
             STRING, Sections.TOKENS)
             .defaultValue(TokensConfig.DEFAULT_SOURCE.wireName())
@@ -69,7 +81,8 @@ public final class TokensFeature implements Feature {
                     .toList()))
             .describe("Where prompt tokens come from: 'local' (the model's template and tokenizer here), 'engine' "
                     + "(a worker's /tokenize, falling back to local), 'off', or 'auto' (local for models with a "
-                    + "--model-path or --tokenizer-path, else off).");
+                    + "--model-path or --tokenizer-path; for the others a worker's /tokenize when kv_aware routes, "
+                    + "else none).");
     public static final CaravanFlag TOKENS_ENGINE = ROWS.row("--tokens-engine", "caravan.tokens.engine",
             STRING, Sections.TOKENS)
             .defaultValue(TokensConfig.DEFAULT_ENGINE.wireName())
@@ -94,6 +107,7 @@ public final class TokensFeature implements Feature {
                     + "ADAPTER carry it as their LoRA key and are tokenized with BASE_MODEL's tokenizer.");
 
     private LocalPrompts local;
+    private ChatTokensCheck chatTokens;
     private EngineTokenizer engine;
     private EngineTokenizer requestEngine;
     /** Local rendering and encoding, off the event loops: one thread per core (admission bounds the queue). */
@@ -118,32 +132,79 @@ public final class TokensFeature implements Feature {
     }
 
     /**
-     * Binds {@code tokenizePrompt}; the engine source asks the workers of each model's pool. With local files, every
-     * new worker's tokenizer is checked against them ({@link TokenizerCheck}).
+     * True when kv_aware routes one of the gateway's pools (the regular one, or a P/D pool by
+     * {@code --prefill-policy} / {@code --decode-policy}): it then needs every model's engine tokens.
+     */
+    public static boolean kvAwareRoutes(GatewayConfig c) {
+        PdConfig pd = PdFeature.pdConfig(c);
+        return isKvAware(c.policyName())
+                || pd.enabled() && (isKvAware(pd.prefillPolicyOr(c.policyName()))
+                || isKvAware(pd.decodePolicyOr(c.policyName())));
+    }
+
+    private static boolean isKvAware(String policy) {
+        return PolicyName.resolve(policy) == PolicyName.KV_AWARE;
+    }
+
+    /**
+     * Why a model without local files gets no engine tokens under this configuration, or null when it does: the
+     * engine source is off or local, or the engines are SGLang, whose {@code /tokenize} takes no chat messages.
+     */
+    static String noEngineTokens(TokensConfig config, boolean engineWithoutFiles) {
+        if (config.source() == TokensConfig.Source.OFF || config.source() == TokensConfig.Source.LOCAL) {
+            return "no local model files (--model-path) and --tokens-source " + config.source().wireName();
+        }
+        if (config.engine() == EngineDialect.SGLANG) {
+            return "no local model files (--model-path) and SGLang's /tokenize takes no chat messages "
+                    + "(--tokens-engine sglang)";
+        }
+        return config.source() == TokensConfig.Source.ENGINE || engineWithoutFiles ? null
+                : "no local model files (--model-path)";
+    }
+
+    /**
+     * Binds {@code tokenizePrompt}; the engine source asks the workers of each model's pool ({@code engine}, or
+     * {@code auto} for models without local files when kv_aware routes). With local files, every new worker's
+     * tokenizer is checked against them ({@link TokenizerCheck}); under kv_aware, whether each new model's chat
+     * requests get the engine's tokens at all ({@link ChatTokensCheck}, shared for the readiness check).
      */
     @Override
     public void wire(Wiring w) {
         TokensConfig config = config(w.config());
         local = new LocalPrompts(config, Clock.systemDefaultZone());
+        boolean download = w.config().getBoolean(MODEL_DOWNLOAD);
         PolicyRegistry policies = w.get(Wiring.POLICY_REGISTRY, PolicyRegistry.class);
         boolean on = config.source() != TokensConfig.Source.OFF;
-        if (on && (config.source() == TokensConfig.Source.ENGINE || !local.isEmpty())) {
+        boolean kvAware = kvAwareRoutes(w.config());
+        boolean engineWithoutFiles = config.source() == TokensConfig.Source.AUTO && kvAware;
+        boolean engineSource = config.source() == TokensConfig.Source.ENGINE || engineWithoutFiles;
+        if (on && (engineSource || !local.isEmpty())) {
             engine = new EngineTokenizer(w.vertx(), model -> policies.poolFor(model).workers(), config.engine(),
                     Math.max(config.engineTimeout().toMillis(), CHECK_TIMEOUT.toMillis()));
         }
-        if (on && !local.isEmpty()) {
+        if (on && (!local.isEmpty() || download)) {
             cpu = Executors.newFixedThreadPool(Math.max(1, Runtime.getRuntime().availableProcessors()), r -> {
                 Thread t = new Thread(r, "caravan-tokenize-" + THREADS.incrementAndGet());
                 t.setDaemon(true);
                 return t;
             });
         }
-        if (config.source() == TokensConfig.Source.ENGINE) { // the request path's client, bounded by its own timeout
+        if (engineSource) { // the request path's client, bounded by its own timeout
             requestEngine = new EngineTokenizer(w.vertx(), model -> policies.poolFor(model).workers(),
                     config.engine(), config.engineTimeout().toMillis());
         }
         w.bind(TOKENIZE_PROMPT, new TokenizePromptProcessor(config, local, requestEngine,
-                new TokensMetrics(w.meters()).bind(local.cache()), System::nanoTime, cpu));
+                new TokensMetrics(w.meters()).bind(local.cache()), System::nanoTime, cpu, engineWithoutFiles));
+        String noEngine = kvAware ? noEngineTokens(config, engineWithoutFiles) : "kv_aware does not route";
+        chatTokens = new ChatTokensCheck(local, noEngine == null ? engine : null, noEngine, w.vertx(),
+                CHECK_FIRST_RETRY, CHECK_ATTEMPTS);
+        w.share(ChatTokensCheck.class, chatTokens);
+        if (kvAware) {
+            w.workers().addListener(chatTokens);
+        }
+        if (on && download) {
+            local.downloadWith(HubModelFiles.fromEnvironment(System.getenv()), cpu);
+        }
         if (on && !local.isEmpty()) {
             w.workers().addListener(new TokenizerCheck(local, engine, w.vertx(), w.meters(), CHECK_FIRST_RETRY,
                     CHECK_ATTEMPTS));

@@ -247,6 +247,81 @@ class TokenizePromptProcessorTest {
                 .count()).isEqualTo(1);
     }
 
+    /** {@code --tokens-source auto} under kv_aware: the engine for models without files, local for the others. */
+    static TokenizePromptProcessor autoUnderKvAware(EngineDialect dialect, TokensMetrics metrics) {
+        TokensConfig config = with(TokensConfig.Source.AUTO, dialect);
+        EngineTokenizer client = new EngineTokenizer(vertx, m -> List.of(Worker.builder("http://127.0.0.1:"
+                + engine.actualPort()).build()), dialect, config.engineTimeout().toMillis());
+        return new TokenizePromptProcessor(config, local, client, metrics, System::nanoTime, null, true);
+    }
+
+    @Test
+    void autoUnderKvAwareAsksTheEngineForAModelWithoutFilesAndTokenizesTheOthersHere() throws Exception {
+        MODE.set("ok");
+        RECEIVED.set(null);
+        TokensMetrics metrics = new TokensMetrics(new SimpleMeterRegistry());
+        TokenizePromptProcessor step = autoUnderKvAware(EngineDialect.VLLM, metrics);
+
+        PromptTokens other = run(step, request("chat", SINGLE_USER.replace("\"qwen\"", "\"other\"")));
+        assertThat(other.ids()).containsExactly(7, 8, 9);
+        assertThat(other.source()).isEqualTo(PromptTokens.Source.ENGINE);
+        assertThat(RECEIVED.get()).containsEntry("model", "other").containsKey("messages");
+
+        RECEIVED.set(null);
+        PromptTokens qwen = run(step, request("chat", SINGLE_USER));
+        assertThat(qwen.ids()).containsExactly(QWEN_SINGLE_USER);
+        assertThat(qwen.source()).isEqualTo(PromptTokens.Source.LOCAL);
+        assertThat(RECEIVED.get()).isNull();
+        assertThat(metrics.count(Outcome.ENGINE)).isEqualTo(1);
+        assertThat(metrics.count(Outcome.LOCAL)).isEqualTo(1);
+    }
+
+    @Test
+    void autoUnderKvAwareDoesNotAskSglangForAChatOfAModelWithoutFiles() throws Exception {
+        MODE.set("ok");
+        RECEIVED.set(null);
+        TokensMetrics metrics = new TokensMetrics(new SimpleMeterRegistry());
+        assertThat(run(autoUnderKvAware(EngineDialect.SGLANG, metrics),
+                request("chat", SINGLE_USER.replace("\"qwen\"", "\"other\"")))).isNull();
+        assertThat(RECEIVED.get()).isNull();
+        assertThat(metrics.count(Outcome.NONE)).isEqualTo(1);
+    }
+
+    @Test
+    void theChatTokensCheckReportsAModelWhoseWorkersTokenizeNothing() throws Exception {
+        EngineTokenizer client = new EngineTokenizer(vertx, m -> List.of(), EngineDialect.VLLM, 3000);
+        ChatTokensCheck check = new ChatTokensCheck(local, client, null, vertx, Duration.ofMillis(50), 3);
+        String url = "http://127.0.0.1:" + engine.actualPort();
+        MODE.set("ok");
+        check.onWorkerAdded(Worker.builder(url + "/a").modelId("answers").build());
+        await().atMost(Duration.ofSeconds(5)).until(() -> check.engineTokenized().contains("answers"));
+        assertThat(RECEIVED.get()).containsEntry("model", "answers").containsKey("messages");
+
+        MODE.set("error");
+        check.onWorkerAdded(Worker.builder(url + "/b").modelId("fails").build());
+        check.onWorkerAdded(Worker.builder(url + "/c").modelId("qwen").build()); // local files: nothing to ask
+        await().atMost(Duration.ofSeconds(5)).until(() -> check.unmatched().containsKey("fails"));
+        assertThat(check.unmatched()).containsOnlyKeys("fails");
+        assertThat(check.unmatched().get("fails")).isEqualTo("no local model files (--model-path) and " + url
+                + "/b/tokenize gave no tokens: " + url + "/b/tokenize answered 500: {\"error\":\"boom\"}");
+        assertThat(check.engineTokenized()).containsExactly("answers");
+        client.close();
+    }
+
+    @Test
+    void theChatTokensCheckReportsEveryModelWithoutFilesWhenNoEngineCanTokenizeChat() {
+        String why = TokensFeature.noEngineTokens(with(TokensConfig.Source.AUTO, EngineDialect.SGLANG), true);
+        assertThat(why).isEqualTo("no local model files (--model-path) and SGLang's /tokenize takes no chat "
+                + "messages (--tokens-engine sglang)");
+        assertThat(TokensFeature.noEngineTokens(with(TokensConfig.Source.OFF, EngineDialect.VLLM), false))
+                .isEqualTo("no local model files (--model-path) and --tokens-source off");
+        assertThat(TokensFeature.noEngineTokens(with(TokensConfig.Source.AUTO, EngineDialect.VLLM), true)).isNull();
+        ChatTokensCheck check = new ChatTokensCheck(local, null, why, vertx, Duration.ofMillis(50), 3);
+        check.onWorkerAdded(Worker.builder("http://127.0.0.1:1").modelId("other").build());
+        check.onWorkerAdded(Worker.builder("http://127.0.0.1:2").modelId("nemo").build());
+        assertThat(check.unmatched()).isEqualTo(Map.of("other", why));
+    }
+
     @Test
     void refusesToBuildTheEngineSourceWithoutItsClient() {
         assertThatThrownBy(() -> new TokenizePromptProcessor(with(TokensConfig.Source.ENGINE, EngineDialect.VLLM),
