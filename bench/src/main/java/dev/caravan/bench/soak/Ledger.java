@@ -24,9 +24,10 @@ final class Ledger {
      * @param id        the ledger's id (also sent as {@code X-Request-Id})
      * @param replica   the replica it was sent to
      * @param stream    whether it asked for a stream
+     * @param slow      whether its client reads slowly (its latency is the client's; left out of the percentiles)
      * @param sentNanos when it was sent
      */
-    record Sent(long id, int replica, boolean stream, long sentNanos) {
+    record Sent(long id, int replica, boolean stream, boolean slow, long sentNanos) {
     }
 
     /**
@@ -50,8 +51,8 @@ final class Ledger {
         this.nanoClock = nanoClock;
     }
 
-    Sent send(int replica, boolean stream) {
-        Sent s = new Sent(ids.incrementAndGet(), replica, stream, nanoClock.getAsLong());
+    Sent send(int replica, boolean stream, boolean slow) {
+        Sent s = new Sent(ids.incrementAndGet(), replica, stream, slow, nanoClock.getAsLong());
         sent.put(s.id(), s);
         return s;
     }
@@ -79,7 +80,7 @@ final class Ledger {
 
     /**
      * The tally: counts by outcome, failures by cause and whether each is attributed to one of {@code injections}, and
-     * latencies of answered requests inside and outside the fault windows.
+     * latencies of answered requests (but slow clients') inside and outside the fault windows.
      */
     Tally tally(List<Injection> injections, long graceNanos) {
         Tally t = new Tally();
@@ -93,6 +94,9 @@ final class Ledger {
             switch (e.outcome()) {
                 case ANSWERED -> {
                     t.answered++;
+                    if (s.slow()) {
+                        continue;
+                    }
                     double ms = (e.endNanos() - s.sentNanos()) / 1e6;
                     boolean inside = injections.stream().anyMatch(i -> i.covers(s.sentNanos(), graceNanos)
                             || i.covers(e.endNanos(), graceNanos));

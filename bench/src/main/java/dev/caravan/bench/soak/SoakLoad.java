@@ -96,7 +96,7 @@ final class SoakLoad implements AutoCloseable {
             int prefix = random.nextInt(PREFIXES);
             int maxTokens = 8 + random.nextInt(17);
             long question = random.nextLong(1_000_000);
-            Ledger.Sent s = ledger.send(replica, stream);
+            Ledger.Sent s = ledger.send(replica, stream, slow);
             requests.execute(() -> call(s, replica, chat, slow, key, prefix, maxTokens, question));
         }
     }

@@ -19,11 +19,12 @@ import java.time.Duration;
  * @param grace        how long after a fault's recovery its failures still count as caused by it
  * @param agreeLimit   how long after a recovery the replicas may take to agree again (the run's criterion)
  * @param sampleEvery  the period of heap-after-GC and thread samples
+ * @param maxCycles    cycles of the fault schedule at most (each cycle injects every fault once)
  * @param workDir      the tenants file and the replicas' logs
  */
 public record SoakOptions(Duration duration, long seed, double ratePerSecond, int engines, double timeScale,
                           Duration warmup, Duration cooldown, Duration hold, Duration gapMin, Duration gapMax,
-                          Duration grace, Duration agreeLimit, Duration sampleEvery, Path workDir) {
+                          Duration grace, Duration agreeLimit, Duration sampleEvery, int maxCycles, Path workDir) {
 
     public static final int DEFAULT_ENGINES = 8;
     public static final double DEFAULT_RATE = 6;
@@ -44,8 +45,9 @@ public record SoakOptions(Duration duration, long seed, double ratePerSecond, in
     }
 
     /**
-     * The schedule for a run of {@code minutes}: runs of five minutes or less (the IT's mode) hold each fault 4 s with
-     * 2-4 s between faults; longer runs hold 10 s with 15-45 s between, and sample every minute.
+     * The schedule for a run of {@code minutes}: runs of five minutes or less (the IT's mode) run one cycle, holding
+     * each fault 4 s with 2-4 s between faults; longer runs cycle until the duration is over, hold 10 s with 15-45 s
+     * between, and sample every minute.
      */
     public static SoakOptions forMinutes(double minutes, long seed, Path workDir) {
         Duration duration = Duration.ofMillis(Math.round(minutes * 60_000));
@@ -54,6 +56,6 @@ public record SoakOptions(Duration duration, long seed, double ratePerSecond, in
                 Duration.ofSeconds(quick ? 20 : 60), Duration.ofSeconds(quick ? 10 : 30),
                 Duration.ofSeconds(quick ? 4 : 10), Duration.ofSeconds(quick ? 2 : 15),
                 Duration.ofSeconds(quick ? 4 : 45), Duration.ofSeconds(15), AGREE_LIMIT,
-                Duration.ofSeconds(quick ? 20 : 60), workDir);
+                Duration.ofSeconds(quick ? 20 : 60), quick ? 1 : Integer.MAX_VALUE, workDir);
     }
 }

@@ -15,7 +15,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Runs one soak: starts the {@link SoakFleet}, sends the {@link SoakLoad}, and after the warm-up runs the fault
  * schedule — cycles through every {@link FaultKind} in a seeded order, each on a seeded target engine, separated by
- * seeded pauses — until the duration has passed and at least one full cycle has run. After each recovery it polls the
+ * seeded pauses — until the duration has passed and at least one full cycle has run (at most
+ * {@link SoakOptions#maxCycles()}). After each recovery it polls the
  * replicas until they agree again ({@link SoakFleet#agree()}). A sampler takes each replica's heap after a full GC and
  * its thread count every {@link SoakOptions#sampleEvery()}. When the load stops, requests in flight get until the drain
  * deadline (the gateways' request timeout plus the grace period); what is still open then is lost.
@@ -86,7 +87,7 @@ public final class SoakRun {
     private void schedule() throws InterruptedException {
         long faultsEnd = loadStart + options.duration().minus(options.cooldown()).toNanos();
         boolean fullCycle = false;
-        while (!fullCycle || System.nanoTime() < faultsEnd) {
+        for (int c = 0; c < options.maxCycles() && (!fullCycle || System.nanoTime() < faultsEnd); c++) {
             List<FaultKind> cycle = new ArrayList<>(List.of(FaultKind.values()));
             Collections.shuffle(cycle, random);
             for (FaultKind kind : cycle) {

@@ -16,7 +16,7 @@ class LedgerTest {
 
     private Ledger.Sent sendAt(long seconds, int replica) {
         now.set(seconds * S);
-        return ledger.send(replica, true);
+        return ledger.send(replica, true, false);
     }
 
     private void at(long seconds) {
@@ -90,15 +90,20 @@ class LedgerTest {
     }
 
     @Test
-    void splitsLatenciesByWhetherTheRequestOverlapsAFaultWindow() {
+    void splitsLatenciesByFaultWindowLeavingOutSlowClients() {
         Ledger.Sent before = sendAt(1, 0);
         at(3);
         ledger.answered(before);
         Ledger.Sent during = sendAt(12, 0);
         at(13);
         ledger.answered(during);
+        now.set(1 * S);
+        Ledger.Sent slow = ledger.send(0, true, true);
+        at(9);
+        ledger.answered(slow);
         Ledger.Tally t = ledger.tally(List.of(new Injection(FaultKind.PARTITION, -1, 11 * S, 15 * S, 1.0)), 0);
 
+        assertThat(t.answered).isEqualTo(3);
         assertThat(t.latencyOutsideMs).containsExactly(2000.0);
         assertThat(t.latencyInsideMs).containsExactly(1000.0);
         assertThat(Ledger.Tally.p99(List.of(1.0, 2.0, 3.0))).isEqualTo(3.0);
