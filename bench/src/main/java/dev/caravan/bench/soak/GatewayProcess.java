@@ -13,12 +13,13 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * One gateway replica as a child JVM ({@link GatewayChild}) on a fixed port, so a replica killed and started again is
- * found where it was. Started with this JVM's class path; its output goes to a log file. {@link #kill()} is SIGKILL (a
- * crash: connections reset, the sync member vanishes without leaving), {@link #close()} SIGTERM (a drain).
+ * found where it was. Started with this JVM's class path; its output is appended to a log file, which keeps every
+ * start. {@link #kill()} is SIGKILL (a crash: connections reset, the sync member vanishes without leaving),
+ * {@link #close()} SIGTERM (a drain).
  */
 final class GatewayProcess implements AutoCloseable {
 
-    private static final long START_TIMEOUT_MS = 180_000;
+    private static final long START_TIMEOUT_MS = 300_000;
 
     private final List<String> flags;
     private final Map<String, String> systemProperties;
@@ -63,11 +64,12 @@ final class GatewayProcess implements AutoCloseable {
         cmd.add(GatewayChild.class.getName());
         cmd.addAll(flags);
         try {
-            Files.writeString(log, "");
+            // appended: the log keeps every start of the replica; only this start's lines are searched for READY
+            int from = Files.exists(log) ? (int) Files.size(log) : 0;
             process = new ProcessBuilder(cmd).redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
             long deadline = System.currentTimeMillis() + START_TIMEOUT_MS;
-            while (!Files.readString(log, StandardCharsets.UTF_8).contains(GatewayChild.READY + port)) {
+            while (!since(from).contains(GatewayChild.READY + port)) {
                 if (!process.isAlive()) {
                     throw new IllegalStateException("gateway replica on port " + port + " exited with "
                             + process.exitValue() + " before listening; see " + log);
@@ -87,6 +89,12 @@ final class GatewayProcess implements AutoCloseable {
             kill();
             throw new IllegalStateException("interrupted while a gateway replica started", e);
         }
+    }
+
+    /** The log's text from byte {@code from} on. */
+    private String since(int from) throws IOException {
+        byte[] all = Files.readAllBytes(log);
+        return new String(all, Math.min(from, all.length), Math.max(0, all.length - from), StandardCharsets.UTF_8);
     }
 
     /** SIGKILL, then waits for the exit. */
