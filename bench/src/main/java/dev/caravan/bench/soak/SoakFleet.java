@@ -11,6 +11,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HexFormat;
@@ -221,9 +222,12 @@ final class SoakFleet implements AutoCloseable {
         write(goodTenants);
     }
 
+    /** Replaces the tenants file at once (a file written in place could be read half-written, an extra failure). */
     private void write(String text) {
         try {
-            Files.writeString(tenantsFile, text);
+            Path next = tenantsFile.resolveSibling(tenantsFile.getFileName() + ".next");
+            Files.writeString(next, text);
+            Files.move(next, tenantsFile, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + tenantsFile, e);
         }

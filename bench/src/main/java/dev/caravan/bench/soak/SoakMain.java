@@ -7,6 +7,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+
 import dev.caravan.bench.results.MeasuredRows;
 
 import picocli.CommandLine;
@@ -14,8 +16,9 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code ./caravan bench soak}: runs a {@link SoakRun}, prints its figures, and with {@code --results FILE} merges a
- * row into that section file (the fleet summary) and a row per fault into {@code soak-faults.json} beside it. Exits
+ * {@code ./caravan bench soak}: runs a {@link SoakRun}, prints its figures, writes a row per fault into
+ * {@code soak-faults.json} in the work folder, and with {@code --results FILE} merges the fleet summary's row into that
+ * section file. Exits
  * 1 when a request was lost, a failure is not attributed to a fault, or the replicas did not agree again within the
  * limit after a fault.
  */
@@ -29,10 +32,11 @@ public final class SoakMain implements Callable<Integer> {
     double minutes;
     @Option(names = "--seed", description = "Seeds arrivals, request mix and fault schedule.", defaultValue = "42")
     long seed;
-    @Option(names = "--results", paramLabel = "FILE", description = "Merge the figures into this section file "
-            + "(docs/bench/results/soak.json) and the per-fault rows into soak-faults.json beside it.")
+    @Option(names = "--results", paramLabel = "FILE", description = "Merge the fleet summary into this section file "
+            + "(docs/bench/results/soak.json).")
     Path results;
-    @Option(names = "--work-dir", paramLabel = "DIR", description = "The tenants file and the replicas' logs "
+    @Option(names = "--work-dir", paramLabel = "DIR", description = "The tenants file, the replicas' logs and "
+            + "soak-faults.json (the per-fault rows) "
             + "(default: a new temporary folder).")
     Path workDir;
 
@@ -42,7 +46,6 @@ public final class SoakMain implements Callable<Integer> {
     public Integer call() throws Exception {
         Path dir = workDir != null ? Files.createDirectories(workDir) : Files.createTempDirectory("caravan-soak");
         MeasuredRows summary = rows(results);
-        MeasuredRows faults = rows(results == null ? null : results.resolveSibling("soak-faults.json"));
         SoakOptions options = SoakOptions.forMinutes(minutes, seed, dir);
         SoakResult r = SoakRun.run(options);
         String run = String.format(Locale.ROOT, "%.0f min, seed %d", minutes, seed);
@@ -50,9 +53,10 @@ public final class SoakMain implements Callable<Integer> {
         if (results != null) {
             summary.add(SoakReport.summaryRow(r, run));
             summary.write(List.of("run"), List.of(run));
-            SoakReport.faultRows(r, run).forEach(faults::add);
-            faults.write(List.of("run", "fault"), List.of(run));
         }
+        Path faults = dir.resolve("soak-faults.json");
+        new ObjectMapper().writerWithDefaultPrettyPrinter().writeValue(faults.toFile(), SoakReport.faultRows(r, run));
+        System.err.println("per-fault rows in " + faults);
         return SoakReport.passed(r, options.agreeLimit().toSeconds()) ? 0 : 1;
     }
 
