@@ -15,6 +15,7 @@ import dev.caravan.bench.report.BenchReport;
 import dev.caravan.bench.report.MarkdownReport;
 import dev.caravan.bench.report.Plots;
 import dev.caravan.bench.results.FleetResults;
+import dev.caravan.bench.soak.SoakMain;
 import dev.caravan.bench.workload.Workload;
 import dev.caravan.sim.SimConfig;
 import dev.caravan.sim.kv.KvPublisherKind;
@@ -39,6 +40,7 @@ import picocli.CommandLine.Parameters;
             "  ./caravan bench b2b --time-scale 4 --policies round_robin,consistent_hashing,cache_aware,nginx",
             "  ./caravan bench b2b --popularity hot:0.4 --policies 'cache_aware:balance-abs-threshold=8@tuned'",
             "  ./caravan bench trace ../shared/traces/conversation_trace.jsonl --speedup 4 --time-scale 4",
+            "  ./caravan bench soak --minutes 30 --seed 42 --results docs/bench/results/soak.json",
             "  ./caravan bench b2b --mode whatif --policies round_robin,cache_aware   (no HTTP: seconds)",
             "  ./caravan bench b2b --gateways 3 --time-scale 2 --policies cache_aware,manual,kv_aware",
             "  ./caravan bench b2b --gateways 3 --sync hazelcast --policies cache_aware,manual,kv_aware",
@@ -46,7 +48,7 @@ import picocli.CommandLine.Parameters;
                 + "round_robin:max-concurrent-requests=32:tenants-file=bench/noisy-tenants.yaml@flow_control'"})
 public final class BenchCli implements Callable<Integer> {
 
-    @Parameters(index = "0", paramLabel = "WORKLOAD", description = "b2b, multiturn, rag, noisy or trace; or render "
+    @Parameters(index = "0", paramLabel = "WORKLOAD", description = "b2b, multiturn, rag, noisy or trace; soak (the fault soak, its own options: soak --help); or render "
             + "(re-render the table and plots of a saved --json report).")
     String workload;
     @Parameters(index = "1", arity = "0..1", paramLabel = "FILE",
@@ -239,6 +241,9 @@ public final class BenchCli implements Callable<Integer> {
             System.setProperty("log4j2.configurationFile", "caravan-bench-log4j2.properties");
         }
         System.setProperty("java.awt.headless", "true");
+        if (args.length > 0 && args[0].equals("soak")) {
+            SoakMain.main(java.util.Arrays.copyOfRange(args, 1, args.length));
+        }
         System.exit(run(args, System.out, System.err));
     }
 }
