@@ -58,8 +58,8 @@ class CamelTuningTest {
         start(false);
         camel.start();
 
-        assertThat(inferenceSteps()).startsWith("traceRequest", "checkApiKey", "identifyTenant", "parseRequest",
-                "checkOutputTokens", "extractRoutingText", "limitTenantRate", "admitRequest");
+        assertThat(inferenceSteps()).startsWith("traceRequest", "checkApiKey", "identifyTenant", "parseRequest")
+                .contains("admitRequest");
         assertThat(inferenceSteps()).noneMatch(step -> step.startsWith("steps["));
     }
 
