@@ -7,7 +7,7 @@ package dev.caravan.gateway;
  * once here and used by the {@code *Beans} classes that bind it. {@code RouteReferencesTest} parses every built-in route file and
  * fails when a {@code ref:} or {@code #bean} names a bean no configuration binds — a renamed bean or a mistyped ref
  * breaks the build, not the first request. Optional modules name their own beans (Kubernetes discovery:
- * {@code DiscoveryBeans}).
+ * {@code DiscoveryFeature}).
  */
 public final class BeanNames {
 

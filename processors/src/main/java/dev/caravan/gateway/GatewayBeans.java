@@ -50,6 +50,7 @@ import dev.caravan.processors.admission.AdmissionController;
 import dev.caravan.processors.engine.EngineApiFeature;
 import dev.caravan.processors.feature.Feature;
 import dev.caravan.processors.feature.MapWiring;
+import dev.caravan.processors.feature.OptionalFeature;
 import dev.caravan.processors.feature.Wiring;
 import dev.caravan.processors.flow.FlowFeature;
 import dev.caravan.processors.flow.TenantMetrics;
@@ -113,7 +114,7 @@ public final class GatewayBeans implements AutoCloseable {
     private final Map<String, Object> beans;
     private final Extensions extensions = Extensions.load();
     /** The optional modules this configuration turns on, e.g. replica sync and Kubernetes discovery. */
-    private final List<GatewayExtension> enabled;
+    private final List<OptionalFeature> enabled;
     private final GatewayHttpServer http;
 
     /**
@@ -138,14 +139,14 @@ public final class GatewayBeans implements AutoCloseable {
         bindJvmMetrics();
         this.enabled = extensions.enabled(config);
         this.wiring = new MapWiring(config, this.vertx, workers, this.meterRegistry,
-                discoversPrefillDecode(config) || PdFeature.enabled(config));
+                enabled.stream().anyMatch(f -> f.discoversPrefillDecode(config)) || PdFeature.enabled(config));
         this.beans = wiring.beans();
         this.kv = new KvBeans(config, workers, this.meterRegistry);
         PolicyEnvironment env = PolicyEnvironment.system().withKv(kv.groundTruth());
         boolean canonicalOrder = false;
-        for (GatewayExtension extension : enabled) {
-            env = extension.policyEnvironment(config, workers, this.meterRegistry, env);
-            canonicalOrder |= extension.canonicalWorkerOrder();
+        for (OptionalFeature feature : enabled) {
+            env = feature.policyEnvironment(wiring, env);
+            canonicalOrder |= feature.canonicalWorkerOrder();
         }
         PolicyEnvironment policyEnv = env;
         this.policies = new PolicyRegistry(workers, WorkerRole.REGULAR,
@@ -256,32 +257,22 @@ public final class GatewayBeans implements AutoCloseable {
         // each engine's own API: engine type and ranks, engine paths, rank pin, flush, server/model info, Responses
         feature(EngineApiFeature.class).wire(wiring);
         // KV events (kv-events.camel.yaml): per-worker routes, block index, kv_aware's ground truth, tree calibration
-        // (before the extensions: replica sync hands a joining replica a peer's block index)
+        // (before the optional features: replica sync hands a joining replica a peer's block index)
         kv.define(policies, beans);
-        // prefill/decode disaggregation (pd.camel.yaml); before the extensions, which may hook its policy registries
+        // prefill/decode disaggregation (pd.camel.yaml); before the optional features, which hook its policy registries
         wiring.share(UpstreamClient.class, upstream);
         feature(PdFeature.class).wire(wiring);
         // POST /flush_cache: the flushed engines are forgotten in their role's pool
         beans.put(BeanNames.SUMMARIZE_FLUSH_CACHE, new SummarizeFlushCacheProcessor(workers, List.of(policies,
                 (PolicyRegistry) beans.get(Wiring.PREFILL_POLICY_REGISTRY),
                 (PolicyRegistry) beans.get(Wiring.DECODE_POLICY_REGISTRY))));
-        // optional modules on the class path, e.g. Kubernetes service discovery (discovery.camel.yaml) with
-        // --service-discovery
-        for (GatewayExtension extension : enabled) {
-            extension.define(config, workers, meterRegistry, beans);
-        }
         // --enable-trace: the request span step, and the selection, attempt and P/D leg steps wrapped in spans
         feature(TracingFeature.class).wire(wiring);
-    }
-
-    /**
-     * True when Kubernetes discovery runs a prefill/decode fleet (a P/D selector is set): readiness then needs both
-     * roles.
-     */
-    static boolean discoversPrefillDecode(GatewayConfig config) {
-        return config.getBoolean(CoreFlags.SERVICE_DISCOVERY)
-                && (!config.getList(CoreFlags.PREFILL_SELECTOR).isEmpty()
-                || !config.getList(CoreFlags.DECODE_SELECTOR).isEmpty());
+        // the optional modules the configuration turns on, e.g. Kubernetes service discovery (discovery.camel.yaml)
+        // with --service-discovery
+        for (OptionalFeature feature : enabled) {
+            feature.wire(wiring);
+        }
     }
 
     /**
@@ -415,11 +406,11 @@ public final class GatewayBeans implements AutoCloseable {
         controlRoutes.close();
         upstream.close();
         kv.close();
-        for (GatewayExtension extension : enabled) {
+        for (int i = enabled.size() - 1; i >= 0; i--) {
             try {
-                extension.close();
+                enabled.get(i).close();
             } catch (RuntimeException e) {
-                LOG.warn("Closing {} failed: {}", extension.name(), e.toString());
+                LOG.warn("Closing {} failed: {}", enabled.get(i).name(), e.toString());
             }
         }
         gcMetrics.close();

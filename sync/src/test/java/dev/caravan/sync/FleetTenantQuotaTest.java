@@ -55,7 +55,7 @@ class FleetTenantQuotaTest {
             CONTEXTS.add(context);
         }
         await().atMost(Duration.ofSeconds(60)).until(() -> ((HazelcastInstance) GATEWAYS.get(0).beans().beans()
-                .get(SyncBeans.HAZELCAST_INSTANCE)).getCluster().getMembers().size() == 3);
+                .get(SyncFeature.HAZELCAST_INSTANCE)).getCluster().getMembers().size() == 3);
     }
 
     @AfterAll
