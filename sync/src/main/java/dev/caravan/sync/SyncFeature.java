@@ -9,6 +9,8 @@ import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 
+import io.vertx.core.Vertx;
+
 import dev.caravan.gateway.BeanNames;
 import dev.caravan.policies.CacheAwareConfig;
 import dev.caravan.policies.ManualConfig;
@@ -117,6 +119,8 @@ public final class SyncFeature implements OptionalFeature {
     public static final String APPLY_PEER_FLUSHES = "applyPeerFlushes";
 
     private SyncNode node;
+    private Vertx vertx;
+    private long sweepTimer = -1;
 
     @Override
     public List<CaravanFlag> flags() {
@@ -194,6 +198,13 @@ public final class SyncFeature implements OptionalFeature {
                 w.get(FlowFeature.TENANT_DIRECTORY, TenantDirectory.class));
         w.bind(REPORT_TENANT_USAGE, new ReportTenantUsageProcessor(node, tenantUsage));
         w.bind(APPLY_PEER_TENANT_USAGE, new ApplyPeerTenantUsageProcessor(node, tenantUsage));
+        // the tenants' requests limits hold for the fleet: leases from shared buckets (QuotaLeases)
+        QuotaLeases leases = new QuotaLeases(node.quotaBuckets(),
+                () -> node.instance().getCluster().getMembers().size(), () -> System.nanoTime() / 1_000_000,
+                () -> node.metrics().failed("quota-leases"));
+        w.get(FlowFeature.TENANT_RATE_LIMITER, TenantRateLimiter.class).shareRequests(leases);
+        vertx = w.vertx();
+        sweepTimer = vertx.setPeriodic(QuotaLeases.LEASE_MILLIS, id -> leases.sweep());
         ResponseAffinity responses = w.get(EngineApiFeature.RESPONSE_AFFINITY, ResponseAffinity.class);
         ResponseOutbox outbox = new ResponseOutbox(node.metrics());
         responses.onStored(outbox::add);
@@ -212,6 +223,9 @@ public final class SyncFeature implements OptionalFeature {
 
     @Override
     public void close() {
+        if (sweepTimer >= 0) {
+            vertx.cancelTimer(sweepTimer);
+        }
         if (node != null) {
             node.close();
         }

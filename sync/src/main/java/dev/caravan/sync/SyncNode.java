@@ -115,6 +115,7 @@ final class SyncNode implements AutoCloseable {
         // partitions assigned and the sessions map created now, not by a request's first claim (which waits at most
         // HazelcastSessionStore.CLAIM_TIMEOUT_MS before this replica decides alone)
         instance.getMap(SyncMember.SESSIONS).size();
+        instance.getMap(SyncMember.QUOTAS).size();
         List<Member> peers = peers();
         peers.forEach(m -> knownMembers.add(m.getUuid()));
         if (!peers.isEmpty()) {
@@ -171,6 +172,12 @@ final class SyncNode implements AutoCloseable {
 
     SyncMetrics metrics() {
         return metrics;
+    }
+
+    /** The tenants' shared request budgets: a {@link TakeQuotaLease} on the tenant's entry, at the cluster's time. */
+    QuotaLeases.SharedBuckets quotaBuckets() {
+        return (tenant, limit, charge, want) -> instance.<String, long[]>getMap(SyncMember.QUOTAS)
+                .submitToKey(tenant, new TakeQuotaLease(limit, charge, want, clusterMillis()));
     }
 
     SyncCodec codec() {
