@@ -200,7 +200,7 @@ public final class SyncFeature implements OptionalFeature {
         w.bind(APPLY_PEER_TENANT_USAGE, new ApplyPeerTenantUsageProcessor(node, tenantUsage));
         // the tenants' requests limits hold for the fleet: leases from shared buckets (QuotaLeases)
         QuotaLeases leases = new QuotaLeases(node.quotaBuckets(),
-                () -> node.instance().getCluster().getMembers().size(), () -> System.nanoTime() / 1_000_000,
+                node::memberCount, () -> System.nanoTime() / 1_000_000,
                 () -> node.metrics().failed("quota-leases"));
         w.get(FlowFeature.TENANT_RATE_LIMITER, TenantRateLimiter.class).shareRequests(leases);
         vertx = w.vertx();

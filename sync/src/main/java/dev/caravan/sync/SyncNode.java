@@ -17,6 +17,7 @@ import java.util.concurrent.TimeUnit;
 import com.hazelcast.cluster.Member;
 import com.hazelcast.core.ExecutionCallback;
 import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.core.HazelcastInstanceNotActiveException;
 import com.hazelcast.core.LifecycleEvent;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.slf4j.Logger;
@@ -135,6 +136,15 @@ final class SyncNode implements AutoCloseable {
 
     HazelcastInstance instance() {
         return instance;
+    }
+
+    /** Members of the fleet now, this one included; 1 once this member has stopped (it is then alone). */
+    int memberCount() {
+        try {
+            return instance.getCluster().getMembers().size();
+        } catch (HazelcastInstanceNotActiveException e) {
+            return 1;
+        }
     }
 
     UUID origin() {
