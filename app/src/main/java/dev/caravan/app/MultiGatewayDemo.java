@@ -23,6 +23,7 @@ import dev.caravan.processors.config.CoreFlags;
 import dev.caravan.processors.config.GatewayConfig;
 import dev.caravan.processors.metrics.MetricsFeature;
 import dev.caravan.sim.SimFleet;
+import dev.caravan.sync.SyncFeature;
 
 /**
  * {@code ./caravan demo --gateways N}: N gateway replicas in this process — each a camel-main application as
@@ -122,11 +123,11 @@ final class MultiGatewayDemo {
      */
     static List<GatewayConfig> syncCluster(List<GatewayConfig> configs) {
         GatewayConfig base = configs.get(0);
-        if (!syncing(base) || !base.getList(CoreFlags.SYNC_MEMBERS).isEmpty()
-                || base.getBoolean(CoreFlags.SYNC_KUBERNETES)) {
+        if (!syncing(base) || !base.getList(SyncFeature.SYNC_MEMBERS).isEmpty()
+                || base.getBoolean(SyncFeature.SYNC_KUBERNETES)) {
             return configs;
         }
-        int first = base.getInt(CoreFlags.SYNC_PORT);
+        int first = base.getInt(SyncFeature.SYNC_PORT);
         boolean ephemeral = first == 0 || base.port() == 0;
         List<Integer> ports = new ArrayList<>();
         for (int i = 0; i < configs.size(); i++) {
@@ -142,13 +143,13 @@ final class MultiGatewayDemo {
             ports.add(port);
         }
         String members = String.join(",", ports.stream().map(p -> DemoMain.DEMO_HOST + ":" + p).toList());
-        String secret = base.isSet(CoreFlags.SYNC_SECRET) ? base.get(CoreFlags.SYNC_SECRET) : randomSecret();
+        String secret = base.isSet(SyncFeature.SYNC_SECRET) ? base.get(SyncFeature.SYNC_SECRET) : randomSecret();
         List<GatewayConfig> out = new ArrayList<>();
         for (int i = 0; i < configs.size(); i++) {
-            out.add(configs.get(i).with(CoreFlags.SYNC_HOST, DemoMain.DEMO_HOST)
-                    .with(CoreFlags.SYNC_PORT, Integer.toString(ports.get(i)))
-                    .with(CoreFlags.SYNC_MEMBERS, members)
-                    .with(CoreFlags.SYNC_SECRET, secret));
+            out.add(configs.get(i).with(SyncFeature.SYNC_HOST, DemoMain.DEMO_HOST)
+                    .with(SyncFeature.SYNC_PORT, Integer.toString(ports.get(i)))
+                    .with(SyncFeature.SYNC_MEMBERS, members)
+                    .with(SyncFeature.SYNC_SECRET, secret));
         }
         return out;
     }

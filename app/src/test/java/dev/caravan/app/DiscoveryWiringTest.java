@@ -26,7 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import dev.caravan.gateway.CaravanGateway;
 import dev.caravan.gateway.GatewayBeans;
-import dev.caravan.kubernetes.DiscoveryBeans;
+import dev.caravan.kubernetes.DiscoveryFeature;
 import dev.caravan.policies.Worker;
 import dev.caravan.policies.WorkerRegistry;
 import dev.caravan.policies.WorkerRole;
@@ -51,9 +51,9 @@ class DiscoveryWiringTest {
                 .with(CoreFlags.PORT, "0").with(MetricsFeature.PROMETHEUS_PORT, "-1")
                 .with(CoreFlags.LOAD_CHECK_INTERVAL, "0")
                 .with(CoreFlags.SERVICE_DISCOVERY, "true")
-                .with(CoreFlags.SELECTOR, "app=vllm,tier=gpu")
-                .with(CoreFlags.SERVICE_DISCOVERY_NAMESPACE, "llm")
-                .with(CoreFlags.SERVICE_DISCOVERY_PORT, "8000");
+                .with(DiscoveryFeature.SELECTOR, "app=vllm,tier=gpu")
+                .with(DiscoveryFeature.SERVICE_DISCOVERY_NAMESPACE, "llm")
+                .with(DiscoveryFeature.SERVICE_DISCOVERY_PORT, "8000");
     }
 
     private static Pod readyPod(String name, String ip, Map<String, String> labels) {
@@ -72,7 +72,7 @@ class DiscoveryWiringTest {
     @Test
     void camelMainRegistersReadyPodsFromTheDiscoveryRouteInAllNamespaces() throws Exception {
         create(readyPod("main-0", "10.1.0.1", Map.of("app", "vllm", "tier", "gpu")));
-        Main main = GatewayMain.create(discovering().with(CoreFlags.SERVICE_DISCOVERY_NAMESPACE, ""), Map.of());
+        Main main = GatewayMain.create(discovering().with(DiscoveryFeature.SERVICE_DISCOVERY_NAMESPACE, ""), Map.of());
         main.bind("kubernetesClient", client);
         main.start();
         try {
@@ -117,9 +117,9 @@ class DiscoveryWiringTest {
                 .with(CoreFlags.PORT, "0").with(MetricsFeature.PROMETHEUS_PORT, "-1")
                 .with(CoreFlags.LOAD_CHECK_INTERVAL, "0")
                 .with(CoreFlags.SERVICE_DISCOVERY, "true")
-                .with(CoreFlags.SERVICE_DISCOVERY_NAMESPACE, "llm")
-                .with(CoreFlags.PREFILL_SELECTOR, "app=sglang,role=prefill")
-                .with(CoreFlags.DECODE_SELECTOR, "app=sglang,role=decode");
+                .with(DiscoveryFeature.SERVICE_DISCOVERY_NAMESPACE, "llm")
+                .with(DiscoveryFeature.PREFILL_SELECTOR, "app=sglang,role=prefill")
+                .with(DiscoveryFeature.DECODE_SELECTOR, "app=sglang,role=decode");
         create(new PodBuilder(readyPod("pd-prefill", "10.2.0.1", Map.of("app", "sglang", "role", "prefill")))
                 .editMetadata().addToAnnotations("sglang.ai/bootstrap-port", "8998").endMetadata().build());
         CamelContext camel = new DefaultCamelContext();
@@ -177,7 +177,7 @@ class DiscoveryWiringTest {
                 Files.copy(f, dir.resolve(f.getFileName()));
             }
         }
-        assertThat(dir.resolve(DiscoveryBeans.ROUTES_FILE)).exists();
+        assertThat(dir.resolve(DiscoveryFeature.ROUTES_FILE)).exists();
         Main main = GatewayMain.create(GatewayConfig.defaults().with(CoreFlags.PORT, "0")
                 .with(MetricsFeature.PROMETHEUS_PORT, "-1")
                 .with(CoreFlags.LOAD_CHECK_INTERVAL, "0").with(CoreFlags.ROUTES, dir.toString()), Map.of());
@@ -193,7 +193,7 @@ class DiscoveryWiringTest {
     @Test
     void discoveryWithoutSelectorIsRejectedNamingTheFlag() {
         GatewayConfig noSelector = GatewayConfig.defaults().with(CoreFlags.SERVICE_DISCOVERY, "true");
-        assertThatThrownBy(() -> DiscoveryBeans.discoveryConfig(noSelector))
+        assertThatThrownBy(() -> DiscoveryFeature.discoveryConfig(noSelector))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("--selector");
     }
@@ -203,8 +203,8 @@ class DiscoveryWiringTest {
         GatewayConfig cli = GatewayConfig.of(ArgsParser.parse("--service-discovery", "--selector", "app=vllm",
                 "tier=gpu", "--service-discovery-port", "8000", "--service-discovery-namespace", "llm",
                 "--discovery-resync-interval", "30").properties());
-        assertThat(new DiscoveryBeans().enabled(cli)).isTrue();
-        var c = DiscoveryBeans.discoveryConfig(cli);
+        assertThat(new DiscoveryFeature().enabled(cli)).isTrue();
+        var c = DiscoveryFeature.discoveryConfig(cli);
         assertThat(c.selector().pairs()).isEqualTo(Map.of("app", "vllm", "tier", "gpu"));
         assertThat(c.port()).isEqualTo(8000);
         assertThat(c.namespace()).isEqualTo("llm");
@@ -219,10 +219,10 @@ class DiscoveryWiringTest {
     @Test
     void prefillAndDecodeSelectorsComeFromTheirFlags() {
         GatewayConfig pd = GatewayConfig.defaults().with(CoreFlags.SERVICE_DISCOVERY, "true")
-                .with(CoreFlags.PREFILL_SELECTOR, "app=sglang,role=prefill")
-                .with(CoreFlags.DECODE_SELECTOR, "app=sglang,role=decode")
-                .with(CoreFlags.BOOTSTRAP_PORT_ANNOTATION, "example.com/bootstrap");
-        var c = DiscoveryBeans.discoveryConfig(pd);
+                .with(DiscoveryFeature.PREFILL_SELECTOR, "app=sglang,role=prefill")
+                .with(DiscoveryFeature.DECODE_SELECTOR, "app=sglang,role=decode")
+                .with(DiscoveryFeature.BOOTSTRAP_PORT_ANNOTATION, "example.com/bootstrap");
+        var c = DiscoveryFeature.discoveryConfig(pd);
         assertThat(c.prefillDecodeMode()).isTrue();
         assertThat(c.prefillSelector().pairs()).isEqualTo(Map.of("app", "sglang", "role", "prefill"));
         assertThat(c.decodeSelector().pairs()).isEqualTo(Map.of("app", "sglang", "role", "decode"));

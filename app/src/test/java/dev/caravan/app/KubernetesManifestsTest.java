@@ -52,12 +52,13 @@ import dev.caravan.processors.config.CoreFlags;
 import dev.caravan.processors.config.GatewayConfig;
 import dev.caravan.processors.metrics.CheckMetricsAccessProcessor;
 import dev.caravan.kubernetes.DiscoveredWorker;
-import dev.caravan.kubernetes.DiscoveryBeans;
+import dev.caravan.kubernetes.DiscoveryFeature;
 import dev.caravan.kubernetes.DiscoveryConfig;
 import dev.caravan.kubernetes.PodClassifier;
 import dev.caravan.kubernetes.PodVerdict;
 import dev.caravan.processors.metrics.MetricsFeature;
 import dev.caravan.sync.SyncConfig;
+import dev.caravan.sync.SyncFeature;
 
 /**
  * The manifests in {@code config/k8s} parse with fabric8's deserializer and agree with each other and with the gateway:
@@ -128,7 +129,7 @@ class KubernetesManifestsTest {
         Map<String, String> props = new TreeMap<>();
         gatewayProperties().forEach((k, v) -> props.put((String) k, (String) v));
         // what CARAVAN_DISCOVERY_NAMESPACE (downward API) adds in the pod
-        props.put(CoreFlags.SERVICE_DISCOVERY_NAMESPACE.key(), namespace);
+        props.put(DiscoveryFeature.SERVICE_DISCOVERY_NAMESPACE.key(), namespace);
         return GatewayConfig.of(props);
     }
 
@@ -163,7 +164,7 @@ class KubernetesManifestsTest {
                 .as("config/k8s/gateway-configmap.yaml is out of date: run mvn -B -pl app -am test "
                         + "-Dtest=KubernetesManifestsTest -Dcaravan.k8s.write=true -Dsurefire.failIfNoSpecifiedTests=false")
                 .isEqualTo(expected.getData());
-        assertThat(actual.getData()).containsKey(DiscoveryBeans.ROUTES_FILE);
+        assertThat(actual.getData()).containsKey(DiscoveryFeature.ROUTES_FILE);
     }
 
     @Test
@@ -241,7 +242,7 @@ class KubernetesManifestsTest {
         Properties props = gatewayProperties();
         Pattern secretRef = Pattern.compile("\\{\\{secret:([a-z0-9.-]+)/([A-Za-z0-9._-]+)}}");
         Set<String> secrets = new TreeSet<>();
-        for (CaravanFlag key : List.of(CoreFlags.API_KEY, CoreFlags.ADMIN_API_KEY, CoreFlags.SYNC_SECRET)) {
+        for (CaravanFlag key : List.of(CoreFlags.API_KEY, CoreFlags.ADMIN_API_KEY, SyncFeature.SYNC_SECRET)) {
             Matcher m = secretRef.matcher(props.getProperty(key.key(), ""));
             assertThat(m.matches()).as(key.key() + " is a {{secret:name/key}} reference").isTrue();
             secrets.add(m.group(1));
@@ -260,10 +261,10 @@ class KubernetesManifestsTest {
 
         Container c = container(one("gateway-deployment.yaml", Deployment.class));
         assertThat(c.getArgs()).doesNotContain(CoreFlags.API_KEY.flag(), CoreFlags.ADMIN_API_KEY.flag(),
-                CoreFlags.SYNC_SECRET.flag());
+                SyncFeature.SYNC_SECRET.flag());
         assertThat(c.getEnv()).noneSatisfy(e -> assertThat(e.getName())
                 .isIn(CoreFlags.API_KEY.envVar(), CoreFlags.ADMIN_API_KEY.envVar(),
-                        CoreFlags.SYNC_SECRET.envVar()));
+                        SyncFeature.SYNC_SECRET.envVar()));
     }
 
     @Test
@@ -297,7 +298,7 @@ class KubernetesManifestsTest {
             });
         });
         assertThat(c.getEnv()).anySatisfy(e -> {
-            assertThat(e.getName()).isEqualTo(CoreFlags.SERVICE_DISCOVERY_NAMESPACE.envVar());
+            assertThat(e.getName()).isEqualTo(DiscoveryFeature.SERVICE_DISCOVERY_NAMESPACE.envVar());
             assertThat(e.getValueFrom().getFieldRef().getFieldPath()).isEqualTo("metadata.namespace");
         });
 
@@ -334,14 +335,14 @@ class KubernetesManifestsTest {
     @Test
     void syncPortIsOpenOnlyToGatewayPodsAndDiscoveryMayOnlyRead() throws IOException {
         Service sync = one("gateway-sync.yaml", Service.class);
-        assertThat(sync.getMetadata().getName()).isEqualTo(CoreFlags.SYNC_DEFAULT_KUBERNETES_SERVICE);
+        assertThat(sync.getMetadata().getName()).isEqualTo(SyncFeature.DEFAULT_KUBERNETES_SERVICE);
         assertThat(sync.getSpec().getClusterIP()).isEqualTo("None");
-        assertThat(sync.getSpec().getPorts().get(0).getPort()).isEqualTo(CoreFlags.SYNC_DEFAULT_PORT);
+        assertThat(sync.getSpec().getPorts().get(0).getPort()).isEqualTo(SyncFeature.DEFAULT_PORT);
         Map<String, String> gatewayPods = Map.of("app.kubernetes.io/name", "caravan");
         assertThat(sync.getSpec().getSelector()).isEqualTo(gatewayPods);
         NetworkPolicy policy = networkPolicy();
         assertThat(policy.getSpec().getPodSelector().getMatchLabels()).isEqualTo(gatewayPods);
-        NetworkPolicyPeer peer = onlyPeer(policy, CoreFlags.SYNC_DEFAULT_PORT);
+        NetworkPolicyPeer peer = onlyPeer(policy, SyncFeature.DEFAULT_PORT);
         assertThat(peer.getPodSelector().getMatchLabels()).isEqualTo(gatewayPods);
         assertThat(peer.getNamespaceSelector()).isNull();
         Role role = one("gateway-sync.yaml", Role.class);
@@ -397,7 +398,7 @@ class KubernetesManifestsTest {
                 .allSatisfy(r -> assertThat(r.getPorts()).isNotEmpty());
         assertThat(policy.getSpec().getIngress().stream().flatMap(r -> r.getPorts().stream())
                 .map(p -> p.getPort().getIntVal()))
-                .containsExactlyInAnyOrder(config.port(), metricsPort, CoreFlags.SYNC_DEFAULT_PORT);
+                .containsExactlyInAnyOrder(config.port(), metricsPort, SyncFeature.DEFAULT_PORT);
 
         assertThat(config.get(MetricsFeature.PORT_METRICS)).isEqualTo(CheckMetricsAccessProcessor.GUARDED);
         assertThat(config.apiKey()).as("the http port's /metrics is behind a key").isNotNull();
@@ -441,8 +442,8 @@ class KubernetesManifestsTest {
                 .containsAllEntriesOf(engine.getSpec().getSelector().getMatchLabels());
 
         GatewayConfig config = gatewayConfig(engine.getMetadata().getNamespace());
-        assertThat(new DiscoveryBeans().enabled(config)).isTrue();
-        DiscoveryConfig discovery = DiscoveryBeans.discoveryConfig(config);
+        assertThat(new DiscoveryFeature().enabled(config)).isTrue();
+        DiscoveryConfig discovery = DiscoveryFeature.discoveryConfig(config);
         Container vllm = container(engine);
         assertThat(port(vllm, "http")).isEqualTo(discovery.port());
         assertThat(arg(vllm.getArgs(), "--port")).isEqualTo(Integer.toString(discovery.port()));

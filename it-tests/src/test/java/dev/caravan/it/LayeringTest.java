@@ -61,7 +61,7 @@ class LayeringTest {
             .resideInAPackage(GATEWAY)
             .should().dependOnClassesThat().resideInAnyPackage(KUBERNETES, SYNC, SIM, APP, BENCH, JMH, IT)
             .because("the gateway package is the embeddable library's entry: optional modules join it through "
-                    + "GatewayExtension");
+                    + "OptionalFeature");
 
     @ArchTest
     static final ArchRule kubernetesIsAnExtensionOfTheGateway = noClasses().that().resideInAPackage(KUBERNETES)

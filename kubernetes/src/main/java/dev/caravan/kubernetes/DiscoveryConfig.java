@@ -7,7 +7,6 @@ import java.util.Optional;
 
 import dev.caravan.policies.WorkerRole;
 import dev.caravan.processors.config.CaravanFlags;
-import dev.caravan.processors.config.CoreFlags;
 
 /**
  * What Kubernetes service discovery looks for and how it turns a pod into a worker. Flags follow SGLang's
@@ -76,10 +75,10 @@ public record DiscoveryConfig(LabelSelector selector, LabelSelector prefillSelec
     }
 
     private static DiscoveryConfig withDefaults(LabelSelector regular, LabelSelector prefill, LabelSelector decode) {
-        return new DiscoveryConfig(regular, prefill, decode, CoreFlags.DISCOVERY_DEFAULT_PORT, "",
-                CoreFlags.DISCOVERY_DEFAULT_BOOTSTRAP_PORT_ANNOTATION, CoreFlags.DISCOVERY_DEFAULT_MODEL_ANNOTATION,
-                CoreFlags.DISCOVERY_DEFAULT_KV_EVENTS_ANNOTATION, CoreFlags.DISCOVERY_DEFAULT_KV_REPLAY_ANNOTATION,
-                CoreFlags.DISCOVERY_DEFAULT_RESYNC_INTERVAL);
+        return new DiscoveryConfig(regular, prefill, decode, DiscoveryFeature.DEFAULT_PORT, "",
+                DiscoveryFeature.DEFAULT_BOOTSTRAP_PORT_ANNOTATION, DiscoveryFeature.DEFAULT_MODEL_ANNOTATION,
+                DiscoveryFeature.DEFAULT_KV_EVENTS_ANNOTATION, DiscoveryFeature.DEFAULT_KV_REPLAY_ANNOTATION,
+                DiscoveryFeature.DEFAULT_RESYNC_INTERVAL);
     }
 
     public DiscoveryConfig withPort(int newPort) {

@@ -10,7 +10,6 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 import dev.caravan.policies.WorkerRole;
-import dev.caravan.processors.config.CoreFlags;
 import dev.caravan.processors.config.FlagRows;
 import dev.caravan.processors.config.GatewayConfig;
 
@@ -21,8 +20,8 @@ class DiscoveryConfigTest {
     private static DiscoveryConfig config(LabelSelector regular, LabelSelector prefill, LabelSelector decode, int port,
                                           String bootstrapAnnotation, Duration resync) {
         return new DiscoveryConfig(regular, prefill, decode, port, null, bootstrapAnnotation,
-                CoreFlags.DISCOVERY_DEFAULT_MODEL_ANNOTATION, CoreFlags.DISCOVERY_DEFAULT_KV_EVENTS_ANNOTATION,
-                CoreFlags.DISCOVERY_DEFAULT_KV_REPLAY_ANNOTATION, resync);
+                DiscoveryFeature.DEFAULT_MODEL_ANNOTATION, DiscoveryFeature.DEFAULT_KV_EVENTS_ANNOTATION,
+                DiscoveryFeature.DEFAULT_KV_REPLAY_ANNOTATION, resync);
     }
 
     @Test
@@ -66,16 +65,16 @@ class DiscoveryConfigTest {
 
     @Test
     void everyValueTheFlagRowsAcceptBuildsTheConfig() {
-        GatewayConfig base = GatewayConfig.defaults().with(CoreFlags.SELECTOR, "app=vllm");
+        GatewayConfig base = GatewayConfig.defaults().with(DiscoveryFeature.SELECTOR, "app=vllm");
         for (String port : List.of("1", "65535")) {
-            assertThat(DiscoveryBeans.discoveryConfig(base.with(CoreFlags.SERVICE_DISCOVERY_PORT, port)).port())
+            assertThat(DiscoveryFeature.discoveryConfig(base.with(DiscoveryFeature.SERVICE_DISCOVERY_PORT, port)).port())
                     .isEqualTo(Integer.parseInt(port));
         }
         for (long resync : List.of(0L, FlagRows.MAX_SECONDS)) {
-            assertThat(DiscoveryBeans.discoveryConfig(base.with(CoreFlags.DISCOVERY_RESYNC_INTERVAL,
+            assertThat(DiscoveryFeature.discoveryConfig(base.with(DiscoveryFeature.DISCOVERY_RESYNC_INTERVAL,
                     Long.toString(resync))).resyncInterval()).isEqualTo(Duration.ofSeconds(resync));
         }
-        assertThat(DiscoveryBeans.discoveryConfig(base.with(CoreFlags.MODEL_ANNOTATION, "m")).modelAnnotation())
+        assertThat(DiscoveryFeature.discoveryConfig(base.with(DiscoveryFeature.MODEL_ANNOTATION, "m")).modelAnnotation())
                 .isEqualTo("m");
     }
 

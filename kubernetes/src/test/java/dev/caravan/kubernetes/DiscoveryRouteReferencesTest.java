@@ -15,7 +15,7 @@ import dev.caravan.processors.config.GatewayConfig;
 import dev.caravan.processors.pd.PdFeature;
 
 /**
- * With {@code --service-discovery} (this module's beans join through its {@code GatewayExtension}), every reference of
+ * With {@code --service-discovery} (this module's beans join through its {@code OptionalFeature}), every reference of
  * the discovery route and of the gateway's built-in routes resolves; without it the discovery route is not loaded, and
  * its beans do not exist. No Camel context is started.
  */
@@ -32,7 +32,7 @@ class DiscoveryRouteReferencesTest {
 
     /** The references of this module's route file. */
     private static List<RouteReferences.Reference> moduleReferences() {
-        return new ArrayList<>(RouteReferences.in(ROUTES.resolve(DiscoveryBeans.ROUTES_FILE)));
+        return new ArrayList<>(RouteReferences.in(ROUTES.resolve(DiscoveryFeature.ROUTES_FILE)));
     }
 
     /** The references of the built-in route files, the optional modules' left out. */
@@ -46,15 +46,15 @@ class DiscoveryRouteReferencesTest {
 
     @Test
     void everyReferenceResolvesWithDiscoveryOn() {
-        for (GatewayConfig config : List.of(discovering().with(CoreFlags.SELECTOR, "app=vllm"),
+        for (GatewayConfig config : List.of(discovering().with(DiscoveryFeature.SELECTOR, "app=vllm"),
                 discovering().with(PdFeature.PD_DISAGGREGATION, "true")
-                        .with(CoreFlags.PREFILL_SELECTOR, "role=prefill")
-                        .with(CoreFlags.DECODE_SELECTOR, "role=decode"))) {
+                        .with(DiscoveryFeature.PREFILL_SELECTOR, "role=prefill")
+                        .with(DiscoveryFeature.DECODE_SELECTOR, "role=decode"))) {
             try (GatewayBeans beans = new GatewayBeans(config, null, null)) {
-                assertThat(beans.excludedRoutes()).doesNotContain(DiscoveryBeans.ROUTES_FILE);
+                assertThat(beans.excludedRoutes()).doesNotContain(DiscoveryFeature.ROUTES_FILE);
                 List<RouteReferences.Reference> refs = moduleReferences();
                 assertThat(refs).extracting(RouteReferences.Reference::bean)
-                        .containsExactlyInAnyOrder(DiscoveryBeans.DISCOVERY_METRICS, DiscoveryBeans.RECONCILE_WORKERS);
+                        .containsExactlyInAnyOrder(DiscoveryFeature.DISCOVERY_METRICS, DiscoveryFeature.RECONCILE_WORKERS);
                 refs.addAll(gatewayReferences());
                 assertThat(RouteReferences.unresolved(refs, beans.beans())).isEmpty();
             }
@@ -64,7 +64,7 @@ class DiscoveryRouteReferencesTest {
     @Test
     void withoutDiscoveryItsRouteIsNotLoadedAndItsBeansDoNotExist() {
         try (GatewayBeans beans = new GatewayBeans(GatewayConfig.defaults(), null, null)) {
-            assertThat(beans.excludedRoutes()).isEqualTo("**/" + DiscoveryBeans.ROUTES_FILE + ",**/sync.camel.yaml");
+            assertThat(beans.excludedRoutes()).isEqualTo("**/" + DiscoveryFeature.ROUTES_FILE + ",**/sync.camel.yaml");
             assertThat(RouteReferences.unresolved(moduleReferences(), beans.beans())).hasSize(2);
         }
     }

@@ -64,7 +64,7 @@ class KubernetesDiscoveryTest {
         WorkerReconciler reconciler = new WorkerReconciler(registry, new PodClassifier(config), metrics);
         camel = new DefaultCamelContext();
         camel.getRegistry().bind("kc", api.client());
-        camel.getRegistry().bind(DiscoveryBeans.DISCOVERY_METRICS, metrics);
+        camel.getRegistry().bind(DiscoveryFeature.DISCOVERY_METRICS, metrics);
         camel.addRoutes(new RouteBuilder() {
             @Override
             public void configure() {

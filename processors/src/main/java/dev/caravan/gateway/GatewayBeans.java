@@ -34,6 +34,7 @@ import dev.caravan.processors.control.ControlFeature;
 import dev.caravan.processors.control.WorkerControlRoutes;
 import dev.caravan.processors.feature.Feature;
 import dev.caravan.processors.feature.MapWiring;
+import dev.caravan.processors.feature.OptionalFeature;
 import dev.caravan.processors.feature.Wiring;
 import dev.caravan.processors.flow.FlowFeature;
 import dev.caravan.processors.health.GatewayHealthChecks;
@@ -84,7 +85,7 @@ public final class GatewayBeans implements AutoCloseable {
     private final Map<String, Object> beans;
     private final Extensions extensions = Extensions.load();
     /** The optional modules this configuration turns on, e.g. replica sync and Kubernetes discovery. */
-    private final List<GatewayExtension> enabled;
+    private final List<OptionalFeature> enabled;
     private final GatewayHttpServer http;
 
     /**
@@ -109,13 +110,13 @@ public final class GatewayBeans implements AutoCloseable {
         bindJvmMetrics();
         this.enabled = extensions.enabled(config);
         this.wiring = new MapWiring(config, this.vertx, workers, this.meterRegistry,
-                discoversPrefillDecode(config) || PdFeature.enabled(config));
+                enabled.stream().anyMatch(f -> f.discoversPrefillDecode(config)) || PdFeature.enabled(config));
         this.beans = wiring.beans();
         PolicyEnvironment env = kv().policyEnvironment(wiring, PolicyEnvironment.system());
         boolean canonicalOrder = false;
-        for (GatewayExtension extension : enabled) {
-            env = extension.policyEnvironment(config, workers, this.meterRegistry, env);
-            canonicalOrder |= extension.canonicalWorkerOrder();
+        for (OptionalFeature feature : enabled) {
+            env = feature.policyEnvironment(wiring, env);
+            canonicalOrder |= feature.canonicalWorkerOrder();
         }
         PolicyEnvironment policyEnv = env;
         this.policies = new PolicyRegistry(workers, WorkerRole.REGULAR,
@@ -177,21 +178,11 @@ public final class GatewayBeans implements AutoCloseable {
         for (Feature feature : features) {
             wiring.wire(feature);
         }
-        // optional modules on the class path, e.g. Kubernetes service discovery (discovery.camel.yaml) with
-        // --service-discovery, replica sync (which hands a joining replica a peer's block index)
-        for (GatewayExtension extension : enabled) {
-            extension.define(config, workers, meterRegistry, beans);
+        // the optional modules the configuration turns on, e.g. Kubernetes service discovery (discovery.camel.yaml)
+        // with --service-discovery, replica sync (which hands a joining replica a peer's block index)
+        for (OptionalFeature feature : enabled) {
+            wiring.wire(feature);
         }
-    }
-
-    /**
-     * True when Kubernetes discovery runs a prefill/decode fleet (a P/D selector is set): readiness then needs both
-     * roles.
-     */
-    static boolean discoversPrefillDecode(GatewayConfig config) {
-        return config.getBoolean(CoreFlags.SERVICE_DISCOVERY)
-                && (!config.getList(CoreFlags.PREFILL_SELECTOR).isEmpty()
-                || !config.getList(CoreFlags.DECODE_SELECTOR).isEmpty());
     }
 
     /**
@@ -330,11 +321,11 @@ public final class GatewayBeans implements AutoCloseable {
             }
         }
         http.stop();
-        for (GatewayExtension extension : enabled) {
+        for (int i = enabled.size() - 1; i >= 0; i--) {
             try {
-                extension.close();
+                enabled.get(i).close();
             } catch (RuntimeException e) {
-                LOG.warn("Closing {} failed: {}", extension.name(), e.toString());
+                LOG.warn("Closing {} failed: {}", enabled.get(i).name(), e.toString());
             }
         }
         gcMetrics.close();

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import org.junit.jupiter.api.Test;
 
+import dev.caravan.processors.config.CaravanFlags;
 import dev.caravan.processors.config.CoreFlags;
 import dev.caravan.processors.config.GatewayConfig;
 
@@ -16,6 +17,28 @@ class ExtensionsTest {
         GatewayConfig config = GatewayConfig.defaults().with(CoreFlags.SYNC_MODE, CoreFlags.SYNC_HAZELCAST);
         assertThatThrownBy(() -> Extensions.load().enabled(config)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("--sync needs Replica sync: add dev.caravan:caravan-sync to the class path");
+    }
+
+    @Test
+    void discoveryWithoutItsModuleNamesTheArtifact() {
+        GatewayConfig config = GatewayConfig.defaults().with(CoreFlags.SERVICE_DISCOVERY, "true");
+        assertThatThrownBy(() -> Extensions.load().enabled(config)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("--service-discovery needs Kubernetes service discovery: add "
+                        + "dev.caravan:caravan-kubernetes to the class path");
+    }
+
+    @Test
+    void theTableHasTheSwitchesButNoRowOfAnAbsentModule() {
+        assertThat(CaravanFlags.byFlag("--service-discovery")).contains(CoreFlags.SERVICE_DISCOVERY);
+        assertThat(CaravanFlags.byFlag("--sync")).contains(CoreFlags.SYNC_MODE);
+        assertThat(CaravanFlags.byFlag("--selector")).isEmpty();
+        assertThat(CaravanFlags.byFlag("--sync-members")).isEmpty();
+    }
+
+    @Test
+    void routesOfModulesThatAreOffAreLeftOut() {
+        assertThat(Extensions.load().excludedRoutes(GatewayConfig.defaults()))
+                .isEqualTo("**/discovery.camel.yaml,**/sync.camel.yaml");
     }
 
     @Test

@@ -32,12 +32,12 @@ public record SyncConfig(List<String> members, int port, String host, String pub
         members = List.copyOf(members);
         if (!kubernetes && members.isEmpty()) {
             throw new IllegalArgumentException(CoreFlags.SYNC_MODE.flag() + " " + CoreFlags.SYNC_HAZELCAST
-                    + " needs " + CoreFlags.SYNC_MEMBERS.flag() + " host:port,... or "
-                    + CoreFlags.SYNC_KUBERNETES.flag() + " (multicast is never used)");
+                    + " needs " + SyncFeature.SYNC_MEMBERS.flag() + " host:port,... or "
+                    + SyncFeature.SYNC_KUBERNETES.flag() + " (multicast is never used)");
         }
         for (String m : members) {
             if (m.isBlank() || m.contains("/")) {
-                throw new IllegalArgumentException(CoreFlags.SYNC_MEMBERS.flag() + " takes host:port entries, was '"
+                throw new IllegalArgumentException(SyncFeature.SYNC_MEMBERS.flag() + " takes host:port entries, was '"
                         + m + "'");
             }
         }
@@ -47,11 +47,11 @@ public record SyncConfig(List<String> members, int port, String host, String pub
         secret = blankToNull(secret);
         if (secret == null && !allowNoSecret && !loopback(host)) {
             throw new IllegalArgumentException(CoreFlags.SYNC_MODE.flag() + " " + CoreFlags.SYNC_HAZELCAST
-                    + " binds " + (host == null ? "every interface (" + CoreFlags.SYNC_HOST.flag() + " unset)"
-                            : CoreFlags.SYNC_HOST.flag() + " " + host)
-                    + " without " + CoreFlags.SYNC_SECRET.flag() + ", so anyone who reaches the sync port can "
-                    + "confirm a guessed prompt: set " + CoreFlags.SYNC_SECRET.flag() + " on every replica, a "
-                    + "loopback " + CoreFlags.SYNC_HOST.flag() + ", or " + CoreFlags.SYNC_ALLOW_NO_SECRET.flag());
+                    + " binds " + (host == null ? "every interface (" + SyncFeature.SYNC_HOST.flag() + " unset)"
+                            : SyncFeature.SYNC_HOST.flag() + " " + host)
+                    + " without " + SyncFeature.SYNC_SECRET.flag() + ", so anyone who reaches the sync port can "
+                    + "confirm a guessed prompt: set " + SyncFeature.SYNC_SECRET.flag() + " on every replica, a "
+                    + "loopback " + SyncFeature.SYNC_HOST.flag() + ", or " + SyncFeature.SYNC_ALLOW_NO_SECRET.flag());
         }
     }
 
@@ -73,12 +73,12 @@ public record SyncConfig(List<String> members, int port, String host, String pub
 
     /** The settings of a validated configuration. */
     public static SyncConfig from(GatewayConfig config) {
-        return new SyncConfig(config.getList(CoreFlags.SYNC_MEMBERS), config.getInt(CoreFlags.SYNC_PORT),
-                config.get(CoreFlags.SYNC_HOST), config.get(CoreFlags.SYNC_PUBLIC_ADDRESS),
-                config.getBoolean(CoreFlags.SYNC_KUBERNETES),
-                config.get(CoreFlags.SYNC_KUBERNETES_NAMESPACE), config.get(CoreFlags.SYNC_KUBERNETES_SERVICE),
-                config.get(CoreFlags.SYNC_CLUSTER_NAME), config.get(CoreFlags.SYNC_SECRET),
-                config.getBoolean(CoreFlags.SYNC_ALLOW_NO_SECRET));
+        return new SyncConfig(config.getList(SyncFeature.SYNC_MEMBERS), config.getInt(SyncFeature.SYNC_PORT),
+                config.get(SyncFeature.SYNC_HOST), config.get(SyncFeature.SYNC_PUBLIC_ADDRESS),
+                config.getBoolean(SyncFeature.SYNC_KUBERNETES),
+                config.get(SyncFeature.SYNC_KUBERNETES_NAMESPACE), config.get(SyncFeature.SYNC_KUBERNETES_SERVICE),
+                config.get(SyncFeature.SYNC_CLUSTER_NAME), config.get(SyncFeature.SYNC_SECRET),
+                config.getBoolean(SyncFeature.SYNC_ALLOW_NO_SECRET));
     }
 
     /** True when no secret was given: the hashes are keyed by the cluster name only. */

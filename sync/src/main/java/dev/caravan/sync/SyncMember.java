@@ -40,6 +40,11 @@ final class SyncMember {
     static final String DECISIONS = "caravan.decisions";
     /** Snapshot pulls of the fleet prefix index. */
     static final String SNAPSHOTS = "caravan.snapshots";
+    /**
+     * Tenants' shared requests-per-minute buckets ({@link TakeQuotaLease}): one synchronous backup, so a member's death
+     * keeps what the fleet has spent.
+     */
+    static final String QUOTAS = "caravan.quota-leases";
     /** Replicated map: model → bucket's length ranges, cut by the oldest member. */
     static final String BUCKETS = "caravan.buckets";
     /** The member's user-context key under which its {@link SyncNode} is found by tasks. */
@@ -99,6 +104,7 @@ final class SyncMember {
                 .setMaxIdleSeconds((int) ResponseAffinity.DEFAULT_TTL.toSeconds())
                 .setEvictionConfig(new EvictionConfig().setEvictionPolicy(EvictionPolicy.LRU)
                         .setMaxSizePolicy(MaxSizePolicy.PER_NODE).setSize(ResponseAffinity.DEFAULT_MAX_ENTRIES)));
+        config.addMapConfig(new MapConfig(QUOTAS).setBackupCount(1));
         config.addExecutorConfig(new ExecutorConfig(SNAPSHOTS).setPoolSize(2));
         config.getUserContext().putAll(userContext);
         return config;

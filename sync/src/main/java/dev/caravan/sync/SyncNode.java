@@ -17,6 +17,7 @@ import java.util.concurrent.TimeUnit;
 import com.hazelcast.cluster.Member;
 import com.hazelcast.core.ExecutionCallback;
 import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.core.HazelcastInstanceNotActiveException;
 import com.hazelcast.core.LifecycleEvent;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.slf4j.Logger;
@@ -115,6 +116,7 @@ final class SyncNode implements AutoCloseable {
         // partitions assigned and the sessions map created now, not by a request's first claim (which waits at most
         // HazelcastSessionStore.CLAIM_TIMEOUT_MS before this replica decides alone)
         instance.getMap(SyncMember.SESSIONS).size();
+        instance.getMap(SyncMember.QUOTAS).size();
         List<Member> peers = peers();
         peers.forEach(m -> knownMembers.add(m.getUuid()));
         if (!peers.isEmpty()) {
@@ -134,6 +136,15 @@ final class SyncNode implements AutoCloseable {
 
     HazelcastInstance instance() {
         return instance;
+    }
+
+    /** Members of the fleet now, this one included; 1 once this member has stopped (it is then alone). */
+    int memberCount() {
+        try {
+            return instance.getCluster().getMembers().size();
+        } catch (HazelcastInstanceNotActiveException e) {
+            return 1;
+        }
     }
 
     UUID origin() {
@@ -171,6 +182,12 @@ final class SyncNode implements AutoCloseable {
 
     SyncMetrics metrics() {
         return metrics;
+    }
+
+    /** The tenants' shared request budgets: a {@link TakeQuotaLease} on the tenant's entry, at the cluster's time. */
+    QuotaLeases.SharedBuckets quotaBuckets() {
+        return (tenant, limit, charge, want) -> instance.<String, long[]>getMap(SyncMember.QUOTAS)
+                .submitToKey(tenant, new TakeQuotaLease(limit, charge, want, clusterMillis()));
     }
 
     SyncCodec codec() {

@@ -56,7 +56,7 @@ class ReplicaSyncTest {
     }
 
     private static HazelcastInstance instance(CaravanGateway g) {
-        return (HazelcastInstance) g.beans().beans().get(SyncBeans.HAZELCAST_INSTANCE);
+        return (HazelcastInstance) g.beans().beans().get(SyncFeature.HAZELCAST_INSTANCE);
     }
 
     @AfterAll

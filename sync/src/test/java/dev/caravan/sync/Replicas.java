@@ -19,10 +19,10 @@ final class Replicas {
                 .with(MetricsFeature.PROMETHEUS_PORT, "-1") // two replicas in one JVM; /metrics stays on --port
                 .with(CoreFlags.HOST, "127.0.0.1")
                 .with(CoreFlags.SYNC_MODE, CoreFlags.SYNC_HAZELCAST)
-                .with(CoreFlags.SYNC_HOST, "127.0.0.1")
-                .with(CoreFlags.SYNC_PORT, Integer.toString(port))
-                .with(CoreFlags.SYNC_MEMBERS, String.join(",", members))
-                .with(CoreFlags.SYNC_CLUSTER_NAME, "test-" + ProcessHandle.current().pid())
-                .with(CoreFlags.SYNC_SECRET, "test-secret");
+                .with(SyncFeature.SYNC_HOST, "127.0.0.1")
+                .with(SyncFeature.SYNC_PORT, Integer.toString(port))
+                .with(SyncFeature.SYNC_MEMBERS, String.join(",", members))
+                .with(SyncFeature.SYNC_CLUSTER_NAME, "test-" + ProcessHandle.current().pid())
+                .with(SyncFeature.SYNC_SECRET, "test-secret");
     }
 }

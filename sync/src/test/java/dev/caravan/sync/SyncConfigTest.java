@@ -20,8 +20,8 @@ class SyncConfigTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("--sync hazelcast needs --sync-members host:port,... or --sync-kubernetes (multicast is "
                         + "never used)");
-        assertThat(SyncConfig.from(GatewayConfig.defaults().with(CoreFlags.SYNC_KUBERNETES, "true")
-                .with(CoreFlags.SYNC_SECRET, "s3cret")).kubernetes()).isTrue();
+        assertThat(SyncConfig.from(GatewayConfig.defaults().with(SyncFeature.SYNC_KUBERNETES, "true")
+                .with(SyncFeature.SYNC_SECRET, "s3cret")).kubernetes()).isTrue();
     }
 
     @Test
@@ -44,7 +44,7 @@ class SyncConfigTest {
 
     private static GatewayConfig members(String... flagValues) {
         GatewayConfig c = GatewayConfig.defaults().with(CoreFlags.SYNC_MODE, "hazelcast")
-                .with(CoreFlags.SYNC_MEMBERS, "10.0.0.5:5701,10.0.0.6:5701");
+                .with(SyncFeature.SYNC_MEMBERS, "10.0.0.5:5701,10.0.0.6:5701");
         for (int i = 0; i + 1 < flagValues.length; i += 2) {
             c = c.with(CaravanFlags.byFlag(flagValues[i]).orElseThrow(), flagValues[i + 1]);
         }
@@ -64,7 +64,7 @@ class SyncConfigTest {
                 .hasMessage("--sync hazelcast binds every interface (--sync-host unset) without --sync-secret, so "
                         + "anyone who reaches the sync port can confirm a guessed prompt: set --sync-secret on every "
                         + "replica, a loopback --sync-host, or --sync-allow-no-secret");
-        assertThatThrownBy(() -> SyncConfig.from(GatewayConfig.defaults().with(CoreFlags.SYNC_KUBERNETES, "true")))
+        assertThatThrownBy(() -> SyncConfig.from(GatewayConfig.defaults().with(SyncFeature.SYNC_KUBERNETES, "true")))
                 .hasMessageStartingWith("--sync hazelcast binds every interface (--sync-host unset) without");
     }
 

@@ -25,7 +25,7 @@ class SyncRouteReferencesTest {
 
     /** The references of this module's route file. */
     private static List<RouteReferences.Reference> moduleReferences() {
-        return new ArrayList<>(RouteReferences.in(ROUTES.resolve(SyncBeans.ROUTES_FILE)));
+        return new ArrayList<>(RouteReferences.in(ROUTES.resolve(SyncFeature.ROUTES_FILE)));
     }
 
     /** The references of the built-in route files, the optional modules' left out. */
@@ -40,12 +40,12 @@ class SyncRouteReferencesTest {
     @Test
     void everyReferenceResolvesWithSyncOn() {
         try (GatewayBeans beans = new GatewayBeans(Replicas.config(0, List.of("127.0.0.1:1")), null, null)) {
-            assertThat(beans.excludedRoutes()).doesNotContain(SyncBeans.ROUTES_FILE);
+            assertThat(beans.excludedRoutes()).doesNotContain(SyncFeature.ROUTES_FILE);
             List<RouteReferences.Reference> refs = moduleReferences();
-            assertThat(refs).extracting(RouteReferences.Reference::bean).contains(SyncBeans.HAZELCAST_INSTANCE,
-                    SyncBeans.DRAIN_DECISIONS, SyncBeans.APPLY_PEER_DECISIONS, SyncBeans.REPORT_LOADS,
-                    SyncBeans.APPLY_PEER_LOADS, SyncBeans.APPLY_PEER_SESSION, SyncBeans.TRACK_MEMBERS,
-                    SyncBeans.TOUCH_SESSIONS, SyncBeans.RECORD_FAILURE);
+            assertThat(refs).extracting(RouteReferences.Reference::bean).contains(SyncFeature.HAZELCAST_INSTANCE,
+                    SyncFeature.DRAIN_DECISIONS, SyncFeature.APPLY_PEER_DECISIONS, SyncFeature.REPORT_LOADS,
+                    SyncFeature.APPLY_PEER_LOADS, SyncFeature.APPLY_PEER_SESSION, SyncFeature.TRACK_MEMBERS,
+                    SyncFeature.TOUCH_SESSIONS, SyncFeature.RECORD_FAILURE);
             refs.addAll(gatewayReferences());
             assertThat(RouteReferences.unresolved(refs, beans.beans())).isEmpty();
         }
@@ -54,8 +54,8 @@ class SyncRouteReferencesTest {
     @Test
     void withoutSyncItsRouteIsNotLoadedAndNoMemberStarts() {
         try (GatewayBeans beans = new GatewayBeans(GatewayConfig.defaults(), null, null)) {
-            assertThat(beans.excludedRoutes()).contains("**/" + SyncBeans.ROUTES_FILE);
-            assertThat(beans.beans()).doesNotContainKey(SyncBeans.HAZELCAST_INSTANCE);
+            assertThat(beans.excludedRoutes()).contains("**/" + SyncFeature.ROUTES_FILE);
+            assertThat(beans.beans()).doesNotContainKey(SyncFeature.HAZELCAST_INSTANCE);
             assertThat(com.hazelcast.core.Hazelcast.getAllHazelcastInstances()).isEmpty();
         }
     }

@@ -29,6 +29,7 @@ import dev.caravan.processors.routing.RoutingFeature;
 import dev.caravan.processors.tokens.TokensFeature;
 import dev.caravan.sim.SimConfig;
 import dev.caravan.sim.SimEngine;
+import dev.caravan.sync.SyncFeature;
 
 /**
  * The Caravan gateway — one, or N replicas ({@link GatewayReplica}) — in front of a fresh simulated fleet, configured
@@ -134,7 +135,7 @@ public final class GatewayTarget extends SimFleetTarget {
      */
     private List<GatewayConfig> syncCluster(GatewayConfig config, int gateways) {
         if (!CoreFlags.SYNC_HAZELCAST.equals(config.get(CoreFlags.SYNC_MODE))
-                || !config.getList(CoreFlags.SYNC_MEMBERS).isEmpty()) {
+                || !config.getList(SyncFeature.SYNC_MEMBERS).isEmpty()) {
             return Collections.nCopies(gateways, config);
         }
         List<Integer> ports = new ArrayList<>();
@@ -146,12 +147,12 @@ public final class GatewayTarget extends SimFleetTarget {
             ports.add(port);
         }
         String members = String.join(",", ports.stream().map(p -> LOOPBACK + ":" + p).toList());
-        GatewayConfig shared = config.with(CoreFlags.SYNC_HOST, LOOPBACK)
-                .with(CoreFlags.SYNC_MEMBERS, members)
-                .with(CoreFlags.SYNC_CLUSTER_NAME, "bench-" + ProcessHandle.current().pid() + "-" + System.nanoTime())
-                .with(CoreFlags.SYNC_SECRET, HexFormat.of().formatHex(secret()));
+        GatewayConfig shared = config.with(SyncFeature.SYNC_HOST, LOOPBACK)
+                .with(SyncFeature.SYNC_MEMBERS, members)
+                .with(SyncFeature.SYNC_CLUSTER_NAME, "bench-" + ProcessHandle.current().pid() + "-" + System.nanoTime())
+                .with(SyncFeature.SYNC_SECRET, HexFormat.of().formatHex(secret()));
         settings.put("sync", "hazelcast, " + gateways + " members on loopback (static list, ephemeral ports)");
-        return ports.stream().map(p -> shared.with(CoreFlags.SYNC_PORT, Integer.toString(p))).toList();
+        return ports.stream().map(p -> shared.with(SyncFeature.SYNC_PORT, Integer.toString(p))).toList();
     }
 
     private static byte[] secret() {

@@ -27,10 +27,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import dev.caravan.processors.config.CoreFlags;
 import dev.caravan.it.GatewayClient;
 import dev.caravan.it.SimFleetExtension;
 import dev.caravan.components.http.ServerEventLoops;
+import dev.caravan.sync.SyncFeature;
 
 /**
  * Faults of a three-replica cache_aware fleet. Each replica's sync member binds its own loopback address
@@ -70,10 +70,10 @@ class ReplicaFaultsIT {
             members.add(address(i) + ":" + PROXIES.get(i).port());
         }
         fleet = new SyncFleet(3, SIMS.urls(), "--decision-headers", "true").adjust((i, c) -> c
-                .with(CoreFlags.SYNC_HOST, address(i))
-                .with(CoreFlags.SYNC_PORT, Integer.toString(ports[i]))
-                .with(CoreFlags.SYNC_PUBLIC_ADDRESS, members.get(i))
-                .with(CoreFlags.SYNC_MEMBERS, String.join(",", members)));
+                .with(SyncFeature.SYNC_HOST, address(i))
+                .with(SyncFeature.SYNC_PORT, Integer.toString(ports[i]))
+                .with(SyncFeature.SYNC_PUBLIC_ADDRESS, members.get(i))
+                .with(SyncFeature.SYNC_MEMBERS, String.join(",", members)));
         for (int i = 0; i < 3; i++) { // each proxy opens once its member listens
             fleet.start(i);
             PROXIES.get(i).open();

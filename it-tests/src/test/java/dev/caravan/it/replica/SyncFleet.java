@@ -13,6 +13,7 @@ import dev.caravan.components.http.ServerEventLoops;
 import dev.caravan.processors.config.CaravanFlags;
 import dev.caravan.processors.config.CoreFlags;
 import dev.caravan.processors.config.GatewayConfig;
+import dev.caravan.sync.SyncFeature;
 
 /**
  * N gateway replicas in this JVM whose sync members (Hazelcast, loopback, concrete ephemeral ports chosen up front so
@@ -97,11 +98,11 @@ public final class SyncFleet implements AutoCloseable {
     public GatewayConfig config(int i) {
         GatewayConfig c = GatewayHarness.config(workers)
                 .with(CoreFlags.SYNC_MODE, CoreFlags.SYNC_HAZELCAST)
-                .with(CoreFlags.SYNC_HOST, "127.0.0.1")
-                .with(CoreFlags.SYNC_PORT, Integer.toString(syncPorts[i]))
-                .with(CoreFlags.SYNC_MEMBERS, String.join(",", members()))
-                .with(CoreFlags.SYNC_CLUSTER_NAME, cluster)
-                .with(CoreFlags.SYNC_SECRET, SECRET);
+                .with(SyncFeature.SYNC_HOST, "127.0.0.1")
+                .with(SyncFeature.SYNC_PORT, Integer.toString(syncPorts[i]))
+                .with(SyncFeature.SYNC_MEMBERS, String.join(",", members()))
+                .with(SyncFeature.SYNC_CLUSTER_NAME, cluster)
+                .with(SyncFeature.SYNC_SECRET, SECRET);
         for (int k = 0; k + 1 < extra.size(); k += 2) {
             c = c.with(CaravanFlags.byFlag(extra.get(k)).orElseThrow(), extra.get(k + 1));
         }

@@ -27,8 +27,9 @@ import java.util.ServiceLoader;
  * Parsing ({@link ArgsParser}), environment variables, validation (one pass over the rows in {@link GatewayConfig},
  * with messages naming the flag, the rule and the value), {@code --help}, {@code docs/configuration.md} and
  * {@code config/application.properties} follow from the table; {@code ConfigurationDocTest} fails until the generated
- * files are regenerated ({@code mvn -pl processors test -Dtest=ConfigurationDocTest -Dcaravan.docs.write=true}). The
- * docs group rows by section, sections in the order of {@link Sections}, rows in table order within each. Nothing else
+ * files are regenerated ({@code mvn -pl app -am test -Dtest=ConfigurationDocTest -Dcaravan.docs.write=true
+ * -Dsurefire.failIfNoSpecifiedTests=false}: the test runs in {@code app}, whose class path also holds the optional
+ * modules and so their rows). The docs group rows by section, sections in the order of {@link Sections}, rows in table order within each. Nothing else
  * validates or re-maps a setting; a feature config record may still check its own invariants (and cross-setting rules
  * such as "max backoff >= initial backoff").
  *

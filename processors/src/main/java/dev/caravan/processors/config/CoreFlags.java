@@ -7,10 +7,7 @@ import static dev.caravan.processors.config.FlagType.LONG;
 import static dev.caravan.processors.config.FlagType.STRING;
 import static dev.caravan.processors.config.FlagType.SWITCH;
 
-import java.time.Duration;
 import java.util.List;
-
-import dev.caravan.components.podwatch.PodWatchConfiguration;
 
 /**
  * The core's rows of the flag table: the settings of the parts every feature builds on — the gateway's server, the
@@ -136,106 +133,6 @@ public final class CoreFlags {
             .describe("PEM CA certificates that https:// workers' certificates must chain to (unset: the JVM's "
                     + "trusted CAs).");
 
-    /** A Kubernetes annotation key: non-empty, no whitespace. */
-    private static final String ANNOTATION_KEY = "\\S+";
-    private static final String ANNOTATION_KEY_MEANING = "an annotation key without spaces";
-    /** SGLang's default {@code --service-discovery-port} (its Python launcher and Rust CLI agree on 80). */
-    public static final int DISCOVERY_DEFAULT_PORT = 80;
-    /** SGLang's default {@code --bootstrap-port-annotation}. */
-    public static final String DISCOVERY_DEFAULT_BOOTSTRAP_PORT_ANNOTATION = "sglang.ai/bootstrap-port";
-    /** Caravan's annotation for the model id a pod serves. */
-    public static final String DISCOVERY_DEFAULT_MODEL_ANNOTATION = "caravan.dev/model";
-    /** Caravan's annotation for a pod's KV-event PUB endpoint, e.g. {@code tcp://*:5557} or just {@code 5557}. */
-    public static final String DISCOVERY_DEFAULT_KV_EVENTS_ANNOTATION = "caravan.dev/kv-events-endpoint";
-    /** Caravan's annotation for a pod's KV-event replay endpoint, e.g. {@code tcp://*:5558} or {@code 5558}. */
-    public static final String DISCOVERY_DEFAULT_KV_REPLAY_ANNOTATION = "caravan.dev/kv-replay-endpoint";
-    /** Default resync interval, the {@code pod-watch:} consumer's: SGLang restarts its watcher every 120 s. */
-    public static final Duration DISCOVERY_DEFAULT_RESYNC_INTERVAL =
-            Duration.ofMillis(PodWatchConfiguration.DEFAULT_RESYNC_INTERVAL_MS);
-    public static final CaravanFlag SELECTOR = ROWS.row("--selector", "caravan.discovery.selector",
-            LIST, Sections.DISCOVERY)
-            .describe("Labels (k=v ...) a pod must all carry to be a regular worker.");
-    public static final CaravanFlag PREFILL_SELECTOR = ROWS.row("--prefill-selector", "caravan.discovery.prefill-selector",
-            LIST, Sections.DISCOVERY)
-            .describe("P/D: labels (k=v ...) of prefill pods; checked before --decode-selector.");
-    public static final CaravanFlag DECODE_SELECTOR = ROWS.row("--decode-selector", "caravan.discovery.decode-selector",
-            LIST, Sections.DISCOVERY)
-            .describe("P/D: labels (k=v ...) of decode pods.");
-    public static final CaravanFlag SERVICE_DISCOVERY_PORT = ROWS.row("--service-discovery-port", "caravan.discovery.port",
-            INT, Sections.DISCOVERY)
-            .defaultValue(DISCOVERY_DEFAULT_PORT).range(1, 65535)
-            .describe("Engine port on each pod; the worker URL is http://podIP:port.");
-    public static final CaravanFlag SERVICE_DISCOVERY_NAMESPACE = ROWS.row("--service-discovery-namespace",
-            "caravan.discovery.namespace", STRING, Sections.DISCOVERY)
-            .describe("Namespace whose pods are watched; unset watches all namespaces (needs a ClusterRole).");
-    public static final CaravanFlag BOOTSTRAP_PORT_ANNOTATION = ROWS.row("--bootstrap-port-annotation",
-            "caravan.discovery.bootstrap-port-annotation", STRING, Sections.DISCOVERY)
-            .defaultValue(DISCOVERY_DEFAULT_BOOTSTRAP_PORT_ANNOTATION).pattern(ANNOTATION_KEY, ANNOTATION_KEY_MEANING)
-            .describe("Pod annotation holding a prefill pod's KV bootstrap port.");
-    public static final CaravanFlag MODEL_ANNOTATION = ROWS.row("--model-annotation", "caravan.discovery.model-annotation",
-            STRING, Sections.DISCOVERY)
-            .defaultValue(DISCOVERY_DEFAULT_MODEL_ANNOTATION).pattern(ANNOTATION_KEY, ANNOTATION_KEY_MEANING)
-            .describe("Pod annotation holding the model id the pod serves (absent: it serves any model).");
-    public static final CaravanFlag KV_EVENTS_ANNOTATION = ROWS.row("--kv-events-annotation",
-            "caravan.discovery.kv-events-annotation", STRING, Sections.DISCOVERY)
-            .defaultValue(DISCOVERY_DEFAULT_KV_EVENTS_ANNOTATION).pattern(ANNOTATION_KEY, ANNOTATION_KEY_MEANING)
-            .describe("Pod annotation holding the engine's KV-event PUB endpoint (tcp://*:5557 or 5557; * becomes the "
-                    + "pod IP).");
-    public static final CaravanFlag KV_REPLAY_ANNOTATION = ROWS.row("--kv-replay-annotation",
-            "caravan.discovery.kv-replay-annotation", STRING, Sections.DISCOVERY)
-            .defaultValue(DISCOVERY_DEFAULT_KV_REPLAY_ANNOTATION).pattern(ANNOTATION_KEY, ANNOTATION_KEY_MEANING)
-            .describe("Pod annotation holding the engine's KV-event replay endpoint (tcp://*:5558 or 5558).");
-    public static final CaravanFlag DISCOVERY_RESYNC_INTERVAL = ROWS.row("--discovery-resync-interval",
-            "caravan.discovery.resync-interval", LONG, Sections.DISCOVERY)
-            .defaultValue(DISCOVERY_DEFAULT_RESYNC_INTERVAL.toSeconds()).range(0, FlagRows.MAX_SECONDS)
-            .describe("Seconds between full pod re-lists that reconcile the workers besides the watch; 0 disables.");
-    /** Hazelcast's own default member port. */
-    public static final int SYNC_DEFAULT_PORT = 5701;
-    public static final String SYNC_DEFAULT_CLUSTER_NAME = "caravan";
-    /** The headless service of config/k8s whose endpoints are the gateway pods. */
-    public static final String SYNC_DEFAULT_KUBERNETES_SERVICE = "caravan-sync";
-    public static final CaravanFlag SYNC_MEMBERS = ROWS.row("--sync-members", "caravan.sync.members",
-            LIST, Sections.SYNC)
-            .describe("The replicas' sync addresses (host:port ...), a static member list; required with --sync "
-                    + "hazelcast unless --sync-kubernetes. Multicast is never used.");
-    public static final CaravanFlag SYNC_PORT = ROWS.row("--sync-port", "caravan.sync.port", INT, Sections.SYNC)
-            .defaultValue(SYNC_DEFAULT_PORT).range(0, 65535)
-            .describe("Port of this replica's sync member; 0 picks a free one (tests).");
-    public static final CaravanFlag SYNC_HOST = ROWS.row("--sync-host", "caravan.sync.host", STRING, Sections.SYNC)
-            .describe("Address the sync member binds and announces to its peers (unset: every interface, announcing "
-                    + "one Hazelcast picks). The sync port has no TLS and no authentication: keep it on a network only "
-                    + "replicas reach; any address but a loopback one needs --sync-secret.");
-    public static final CaravanFlag SYNC_PUBLIC_ADDRESS = ROWS.row("--sync-public-address", "caravan.sync.public-address",
-            STRING, Sections.SYNC)
-            .describe("host:port peers dial to reach this member when it differs from --sync-host:--sync-port (NAT, "
-                    + "a proxy); unset: the bound address.");
-    public static final CaravanFlag SYNC_KUBERNETES = ROWS.row("--sync-kubernetes", "caravan.sync.kubernetes", SWITCH,
-            Sections.SYNC)
-            .defaultValue(false)
-            .describe("Find the replicas with Hazelcast's Kubernetes discovery (the endpoints of "
-                    + "--sync-kubernetes-service) instead of --sync-members.");
-    public static final CaravanFlag SYNC_KUBERNETES_NAMESPACE = ROWS.row("--sync-kubernetes-namespace",
-            "caravan.sync.kubernetes-namespace", STRING, Sections.SYNC)
-            .describe("Namespace of --sync-kubernetes-service; unset: the pod's own.");
-    public static final CaravanFlag SYNC_KUBERNETES_SERVICE = ROWS.row("--sync-kubernetes-service",
-            "caravan.sync.kubernetes-service", STRING, Sections.SYNC)
-            .defaultValue(SYNC_DEFAULT_KUBERNETES_SERVICE)
-            .describe("Headless service selecting the gateway pods; its endpoints are the replicas.");
-    public static final CaravanFlag SYNC_CLUSTER_NAME = ROWS.row("--sync-cluster-name", "caravan.sync.cluster-name",
-            STRING, Sections.SYNC)
-            .defaultValue(SYNC_DEFAULT_CLUSTER_NAME).pattern("\\S+", "a name without spaces")
-            .describe("Replicas join only members with the same cluster name: one name per gateway fleet.");
-    public static final CaravanFlag SYNC_SECRET = ROWS.row("--sync-secret", "caravan.sync.secret",
-            STRING, Sections.SYNC)
-            .describe("Key of the prefix and routing-key hashes replicas exchange; the same on every replica (in "
-                    + "Kubernetes from a Secret, CARAVAN_SYNC_SECRET). Unset: keyed by the cluster name, which keeps "
-                    + "no prompt unguessable, so the start fails unless --sync-host is a loopback address or "
-                    + "--sync-allow-no-secret is given.");
-    public static final CaravanFlag SYNC_ALLOW_NO_SECRET = ROWS.row("--sync-allow-no-secret",
-            "caravan.sync.allow-no-secret", SWITCH, Sections.SYNC)
-            .defaultValue(false)
-            .describe("Start a sync member without --sync-secret on a non-loopback --sync-host (or none): anyone who "
-                    + "reaches its port can then confirm a guessed prompt (warned at start).");
 
     private CoreFlags() {
     }

@@ -5,7 +5,7 @@ import java.util.List;
 
 /**
  * One flag of SGLang's router as its own source declares it: a line of the pinned flag lists that
- * {@code processors/src/test/resources/sglang/derive_flags.py} derives from the Python launcher (by running its
+ * {@code app/src/test/resources/sglang/derive_flags.py} derives from the Python launcher (by running its
  * argparse code) and from the Rust binary (its clap struct).
  *
  * @param flag         the flag as typed, e.g. {@code --eviction-interval-secs} or {@code --router-policy}

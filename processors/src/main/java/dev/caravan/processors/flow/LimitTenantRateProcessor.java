@@ -6,8 +6,11 @@ import static dev.caravan.processors.CaravanExchangeProperties.ROUTING_TEXT;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
+import io.vertx.core.Context;
+import io.vertx.core.Vertx;
+import org.apache.camel.AsyncCallback;
 import org.apache.camel.Exchange;
-import org.apache.camel.Processor;
+import org.apache.camel.support.AsyncProcessorSupport;
 
 import dev.caravan.components.http.RequestCompletion;
 import dev.caravan.processors.admission.AdmissionController;
@@ -23,6 +26,10 @@ import dev.caravan.processors.forward.OutputMeter;
  * request that passes carries the same headers, with what remains after it, on whatever response it gets
  * ({@code RESPONSE_HEADERS}: streamed ones before the first byte), as OpenAI sends them on every response.
  *
+ * <p>With replica sync, a request whose replica's share of the tenant's fleet-wide requests budget is spent while more
+ * is on its way ({@link RateVerdict#PENDING}) waits for it without holding a thread, then asks once more on its event
+ * loop; still pending then, it is refused like any other.
+ *
  * <p>Its cost is a {@link TenantCharge}: output charged as the response streams (the exchange's {@code OutputMeter},
  * for a tenant with an output limit), settled against {@code usage} once when the exchange completes, after every
  * retry and both P/D legs.
@@ -30,7 +37,7 @@ import dev.caravan.processors.forward.OutputMeter;
  * <p>Reads {@code Tenant.PROPERTY}, {@code ROUTING_TEXT}; writes {@code FlowKey.COST} (the estimate, which admission
  * charges to the tenant's fair share), {@code RESPONSE_HEADERS}, {@code OutputMeter.PROPERTY}.
  */
-public final class LimitTenantRateProcessor implements Processor {
+public final class LimitTenantRateProcessor extends AsyncProcessorSupport {
 
     /** Characters of text per prompt token in the estimate (the usual figure for English with BPE tokenizers). */
     public static final int CHARS_PER_TOKEN = 4;
@@ -46,19 +53,41 @@ public final class LimitTenantRateProcessor implements Processor {
     }
 
     @Override
-    public void process(Exchange exchange) {
+    public boolean process(Exchange exchange, AsyncCallback callback) {
         Tenant tenant = Tenant.PROPERTY.get(exchange, Tenant.OTHER);
         String text = ROUTING_TEXT.get(exchange);
         long estimate = text == null ? 0 : (text.length() + CHARS_PER_TOKEN - 1) / CHARS_PER_TOKEN;
-        RateVerdict verdict = limiter.acquire(tenant, estimate);
+        RateVerdict verdict = limiter.acquire(tenant, estimate, true);
+        if (!verdict.pending()) {
+            apply(exchange, tenant, estimate, verdict);
+            callback.done(true);
+            return true;
+        }
+        Context context = Vertx.currentContext();
+        limiter.whenFleetAnswers(tenant, () -> {
+            Runnable again = () -> {
+                apply(exchange, tenant, estimate, limiter.acquire(tenant, estimate, false));
+                callback.done(false);
+            };
+            if (context == null) {
+                again.run();
+            } else {
+                context.runOnContext(v -> again.run());
+            }
+        });
+        return false;
+    }
+
+    private void apply(Exchange exchange, Tenant tenant, long estimate, RateVerdict verdict) {
         if (!verdict.allowed()) {
             metrics.onThrottled(tenant.flowKey(), verdict.limit());
             Map<String, String> headers = new LinkedHashMap<>();
             headers.put("Retry-After", Long.toString(verdict.retryAfterSeconds()));
             headers.putAll(verdict.headers());
-            throw GatewayError.TENANT_RATE_LIMITED.exception("rate limit reached for tenant " + tenant.name() + " on "
-                    + verdict.limit().replace('_', ' ') + " per minute; retry after " + verdict.retryAfterSeconds()
-                    + " s").withHeaders(headers);
+            exchange.setException(GatewayError.TENANT_RATE_LIMITED.exception("rate limit reached for tenant "
+                    + tenant.name() + " on " + verdict.limit().replace('_', ' ') + " per minute; retry after "
+                    + verdict.retryAfterSeconds() + " s").withHeaders(headers));
+            return;
         }
         FlowKey.COST.set(exchange, estimate);
         if (!verdict.headers().isEmpty()) {

@@ -18,6 +18,11 @@ import java.util.concurrent.atomic.LongAdder;
  * {@code x-ratelimit-reset-requests} and the same for {@code -tokens} (prompt tokens) and {@code -output-tokens}, for
  * the limits the tenant has; resets are durations such as {@code 1s}, {@code 250ms} or {@code 6m0s}.
  *
+ * <p>With replica sync the requests limit is also the fleet's: once the local buckets allow a request, a
+ * {@link FleetBudget} must take it from the tenant's budget shared by the replicas ({@link #shareRequests}), or the
+ * request is refused with the wait it gives; when this replica's share is on its way, a caller that may wait gets
+ * {@link RateVerdict#PENDING} and asks again once it has arrived ({@link #whenFleetAnswers}).
+ *
  * <p>State is kept per tenant name (the tenants file's tenants and {@code other}: bounded); a reload that changes a
  * tenant's limits starts its buckets afresh. Thread-safe: one lock per tenant. Time comes from the injected clock.
  */
@@ -26,13 +31,35 @@ public final class TenantRateLimiter {
     private final Clock clock;
     private final Map<String, Buckets> state = new ConcurrentHashMap<>();
     private final Map<String, Usage> usage = new ConcurrentHashMap<>();
+    private volatile FleetBudget fleet = FleetBudget.NONE;
 
     public TenantRateLimiter(Clock clock) {
         this.clock = clock;
     }
 
+    /** Takes requests-per-minute budgets from {@code fleet} too, after the local buckets (replica sync sets one). */
+    public void shareRequests(FleetBudget fleet) {
+        this.fleet = fleet;
+    }
+
+    /** Runs {@code then} once the fleet's answer a {@link RateVerdict#PENDING} request waits for has arrived. */
+    public void whenFleetAnswers(Tenant tenant, Runnable then) {
+        fleet.whenAnswered(tenant, then);
+    }
+
     /** Takes one request and {@code inputTokens} of the tenant's budgets, or says which limit refuses them. */
     public RateVerdict acquire(Tenant tenant, long inputTokens) {
+        return acquire(tenant, inputTokens, false);
+    }
+
+    /**
+     * Takes one request and {@code inputTokens} of the tenant's budgets, or says which limit refuses them.
+     *
+     * @param mayWait true when the caller can wait for the fleet's answer: {@link RateVerdict#PENDING} then stands for
+     *                "nothing taken, ask again once {@link #whenFleetAnswers} runs"; otherwise that case is refused
+     *                with {@link FleetBudget#PENDING_RETRY_MILLIS}
+     */
+    public RateVerdict acquire(Tenant tenant, long inputTokens, boolean mayWait) {
         if (tenant.limits().equals(TenantLimits.NONE)) {
             return RateVerdict.UNLIMITED;
         }
@@ -53,6 +80,13 @@ public final class TenantRateLimiter {
             if (b.output != null && (w = b.output.millisUntil(1, now)) > waitMillis) {
                 waitMillis = w;
                 binding = RateVerdict.OUTPUT_TOKENS;
+            }
+            if (binding == null && b.requests != null && (w = fleet.takeRequest(tenant)) != 0) {
+                if (w == FleetBudget.PENDING && mayWait) {
+                    return RateVerdict.PENDING;
+                }
+                waitMillis = w == FleetBudget.PENDING ? FleetBudget.PENDING_RETRY_MILLIS : w;
+                binding = RateVerdict.REQUESTS;
             }
             if (binding != null) {
                 return new RateVerdict(false, binding, Math.max(1, (waitMillis + 999) / 1000), headers(b, now));

@@ -60,15 +60,38 @@ class LimitTenantRateProcessorTest {
         AdmissionTicket.PROPERTY.set(e, ((AdmissionController.Admitted) d).ticket());
     }
 
+    /** Runs the step as a route does; rethrows the error it sets on the exchange. */
+    private void run(Exchange e) {
+        step.process(e, doneSync -> { });
+        if (e.getException() instanceof GatewayException g) {
+            throw g;
+        }
+    }
+
+    /** A fleet budget that answers {@code answers[0]} and keeps the callback of a pending request. */
+    private static FleetBudget fleet(long[] answers, Runnable[] callback) {
+        return new FleetBudget() {
+            @Override
+            public long takeRequest(Tenant tenant) {
+                return answers[0];
+            }
+
+            @Override
+            public void whenAnswered(Tenant tenant, Runnable then) {
+                callback[0] = then;
+            }
+        };
+    }
+
     private static void complete(Exchange e) {
         e.getExchangeExtension().handoverCompletions().forEach(s -> s.onComplete(e));
     }
 
     @Test
     void overTheLimitIsA429WithRetryAfterAndRateLimitHeaders() {
-        step.process(request("x".repeat(40)));
+        run(request("x".repeat(40)));
 
-        assertThatThrownBy(() -> step.process(request("hello")))
+        assertThatThrownBy(() -> run(request("hello")))
                 .isInstanceOfSatisfying(GatewayException.class, g -> {
                     assertThat(g.error()).isEqualTo(GatewayError.TENANT_RATE_LIMITED);
                     assertThat(g.headers()).containsEntry("Retry-After", "60")
@@ -85,7 +108,7 @@ class LimitTenantRateProcessorTest {
     @Test
     void theEstimateIsTheTextsLengthOverFourAndIsCorrectedOnceWhenTheExchangeCompletes() {
         Exchange e = request("x".repeat(400));
-        step.process(e);
+        run(e);
         assertThat(FlowKey.COST.get(e)).isEqualTo(100);
         admit(e);
         Usage.PROPERTY.set(e, new Usage(30, 0, 200));
@@ -104,7 +127,7 @@ class LimitTenantRateProcessorTest {
     @Test
     void aRequestAdmissionNeverLetInGetsItsTokensBack() {
         Exchange e = request("x".repeat(400));
-        step.process(e);
+        run(e);
 
         complete(e);
 
@@ -115,7 +138,7 @@ class LimitTenantRateProcessorTest {
     @Test
     void withoutUsageTheEstimateStandsAndNoOutputIsCharged() {
         Exchange e = request("x".repeat(400));
-        step.process(e);
+        run(e);
         admit(e);
 
         complete(e);
@@ -128,14 +151,14 @@ class LimitTenantRateProcessorTest {
     void aTenantWithoutLimitsPassesAndStillCountsItsShare() {
         Exchange e = CAMEL.exchange();
         ROUTING_TEXT.set(e, "abcdefgh");
-        step.process(e);
+        run(e);
         assertThat(FlowKey.COST.get(e)).isEqualTo(2);
     }
 
     @Test
     void anAdmittedRequestCarriesItsRateLimitHeadersForWhateverResponseItGets() {
         Exchange e = request("x".repeat(40));
-        step.process(e);
+        run(e);
 
         assertThat(RESPONSE_HEADERS.get(e)).containsEntry("x-ratelimit-limit-requests", "1")
                 .containsEntry("x-ratelimit-remaining-requests", "0")
@@ -151,7 +174,7 @@ class LimitTenantRateProcessorTest {
         Tenant.PROPERTY.set(e, writer);
         FlowKey.PROPERTY.set(e, writer.flowKey());
         ROUTING_TEXT.set(e, "x".repeat(40));
-        step.process(e);
+        run(e);
         admit(e);
         OutputMeter meter = OutputMeter.PROPERTY.get(e);
 
@@ -177,7 +200,7 @@ class LimitTenantRateProcessorTest {
         Tenant writer = new Tenant("writer", TenantClass.DEFAULT, new TenantLimits(-1, -1, 100));
         Exchange e = CAMEL.exchange();
         Tenant.PROPERTY.set(e, writer);
-        step.process(e);
+        run(e);
         admit(e);
         OutputMeter.PROPERTY.get(e).outputSoFar(30);
 
@@ -186,7 +209,45 @@ class LimitTenantRateProcessorTest {
         assertThat(limiter.acquire(writer, 0).headers()).containsEntry("x-ratelimit-remaining-output-tokens", "70");
         Exchange plain = CAMEL.exchange();
         Tenant.PROPERTY.set(plain, new Tenant("asker", TenantClass.DEFAULT, new TenantLimits(5, -1, -1)));
-        step.process(plain);
+        run(plain);
         assertThat(OutputMeter.PROPERTY.get(plain)).isNull();
+    }
+
+    @Test
+    void aRequestWhoseFleetShareIsOnItsWayWaitsForItWithoutAThreadThenPasses() {
+        long[] answers = {FleetBudget.PENDING};
+        Runnable[] callback = new Runnable[1];
+        limiter.shareRequests(fleet(answers, callback));
+        Exchange e = request("hi");
+        boolean[] done = new boolean[2];
+
+        boolean sync = step.process(e, doneSync -> {
+            done[0] = true;
+            done[1] = doneSync;
+        });
+        assertThat(sync).isFalse();
+        assertThat(done[0]).isFalse();
+        answers[0] = 0;
+        callback[0].run();
+
+        assertThat(done).containsExactly(true, false);
+        assertThat(e.getException()).isNull();
+        assertThat(FlowKey.COST.get(e)).isEqualTo(1L);
+    }
+
+    @Test
+    void aRequestStillPendingOnceTheFleetAnsweredIsRefusedWithASecondToWait() {
+        long[] answers = {FleetBudget.PENDING};
+        Runnable[] callback = new Runnable[1];
+        limiter.shareRequests(fleet(answers, callback));
+        Exchange e = request("hi");
+
+        step.process(e, doneSync -> { });
+        callback[0].run();
+
+        assertThat(e.getException()).isInstanceOfSatisfying(GatewayException.class, g -> {
+            assertThat(g.error()).isEqualTo(GatewayError.TENANT_RATE_LIMITED);
+            assertThat(g.headers()).containsEntry("Retry-After", "1");
+        });
     }
 }

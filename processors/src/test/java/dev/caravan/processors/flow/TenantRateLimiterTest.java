@@ -179,4 +179,36 @@ class TenantRateLimiterTest {
 
         assertThat(limiter.acquire(t, 0).allowed()).isTrue();
     }
+
+    @Test
+    void theFleetBudgetIsAskedOnlyOnceTheLocalBucketsAllowAndItsWaitRefusesTheRequest() {
+        Tenant t = tenant(3, 100, -1);
+        java.util.List<Long> fleetAnswers = new java.util.ArrayList<>(java.util.List.of(0L, 2_500L));
+        AtomicLong asked = new AtomicLong();
+        limiter.shareRequests(tenant -> {
+            asked.incrementAndGet();
+            return fleetAnswers.remove(0);
+        });
+
+        assertThat(limiter.acquire(t, 10).allowed()).isTrue();
+        RateVerdict refusedByTheFleet = limiter.acquire(t, 10);
+        RateVerdict refusedLocally = limiter.acquire(t, 1_000); // more prompt tokens than the bucket holds
+
+        assertThat(refusedByTheFleet.allowed()).isFalse();
+        assertThat(refusedByTheFleet.limit()).isEqualTo(RateVerdict.REQUESTS);
+        assertThat(refusedByTheFleet.retryAfterSeconds()).isEqualTo(3);
+        assertThat(refusedByTheFleet.headers()).containsEntry("x-ratelimit-remaining-requests", "2")
+                .containsEntry("x-ratelimit-remaining-tokens", "90");
+        assertThat(refusedLocally.limit()).isEqualTo(RateVerdict.INPUT_TOKENS);
+        assertThat(asked.get()).isEqualTo(2);
+    }
+
+    @Test
+    void aTenantWithoutARequestsLimitNeverAsksTheFleet() {
+        limiter.shareRequests(tenant -> {
+            throw new AssertionError("asked the fleet for " + tenant.name());
+        });
+
+        assertThat(limiter.acquire(tenant(-1, 100, -1), 10).allowed()).isTrue();
+    }
 }

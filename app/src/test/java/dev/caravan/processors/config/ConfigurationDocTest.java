@@ -13,11 +13,15 @@ import org.junit.jupiter.api.Test;
  * docs/configuration.md must list every flag with its real default (its generated section must equal
  * {@link ConfigurationDoc#render()}) and every flag of the pinned SGLang router with its status
  * ({@link SglangFlagStatus#render}), and config/application.properties every key, commented out. Run with {@code -Dcaravan.docs.write=true} to rewrite the section after adding a row.
+ * It runs in the application's module, whose class path holds the optional modules, so the table it renders has their
+ * rows too (in {@code processors} alone it has only the core's and the built-in features').
  */
 class ConfigurationDocTest {
 
     private static final Path DOC = Path.of("..", "docs", "configuration.md");
     private static final Path PROPERTIES = Path.of("..", "config", "application.properties");
+    private static final String REGENERATE = "mvn -B -o -pl app -am test -Dtest=ConfigurationDocTest "
+            + "-Dsurefire.failIfNoSpecifiedTests=false -Dcaravan.docs.write=true";
 
     @Test
     void configurationDocListsEveryFlagWithItsDefault() throws IOException {
@@ -28,8 +32,7 @@ class ConfigurationDocTest {
             Files.writeString(DOC, expected, StandardCharsets.UTF_8);
             doc = expected;
         }
-        assertThat(doc).as("docs/configuration.md is out of date: run mvn -pl processors test "
-                + "-Dtest=ConfigurationDocTest -Dcaravan.docs.write=true").isEqualTo(expected);
+        assertThat(doc).as("docs/configuration.md is out of date: run " + REGENERATE).isEqualTo(expected);
         for (CaravanFlag f : CaravanFlags.all()) {
             assertThat(doc).contains("`" + f.key() + "`");
         }
@@ -46,7 +49,7 @@ class ConfigurationDocTest {
             Files.writeString(PROPERTIES, expected, StandardCharsets.UTF_8);
         }
         assertThat(Files.readString(PROPERTIES, StandardCharsets.UTF_8)).as("config/application.properties is out of "
-                + "date: run mvn -pl processors test -Dtest=ConfigurationDocTest -Dcaravan.docs.write=true")
+                + "date: run " + REGENERATE)
                 .isEqualTo(expected);
         assertThat(ConfigResolver.load(PROPERTIES)).as("nothing active by default").isEmpty();
     }
