@@ -136,7 +136,9 @@ public final class JmhResults {
 
     /**
      * The ingest table from {@code KvIngestBenchmark}'s results; {@code old} may be null. A row per {@code ranks}
-     * (replacing the row of the same count): {@code ingest_events_per_s} (block events per second on one thread),
+     * (replacing the row of the same count): {@code ingest_events_per_s} (block events per second on one thread) and
+     * {@code ingest_events_per_cpu_s} (per second of that thread's CPU time, from the {@code events} and
+     * {@code cpuNanos} counters),
      * the idle lookup's p50 and p99 ({@code idle_p50_us}, {@code idle_p99_us}), the lookup's while the paced ingest
      * runs ({@code busy_p50_us}, {@code busy_p99_us}), that ingest's target and achieved rate ({@code paced_target},
      * {@code paced_events_per_s}: events per batch over its mean time per batch) and the p99 ratio busy / idle.
@@ -155,6 +157,10 @@ public final class JmhResults {
             JsonNode sm = r.path("secondaryMetrics");
             if (name.endsWith(".ingest")) {
                 row.put("ingest_events_per_s", pm.path("score").asDouble());
+                double cpuNanos = sm.path("cpuNanos").path("score").asDouble();
+                if (cpuNanos > 0) {
+                    row.put("ingest_events_per_cpu_s", sm.path("events").path("score").asDouble() * 1e9 / cpuNanos);
+                }
             } else if (name.endsWith(".lookupIdle")) {
                 row.put("idle_p50_us", pm.path("scorePercentiles").path("50.0").asDouble());
                 row.put("idle_p99_us", pm.path("scorePercentiles").path("99.0").asDouble());
@@ -179,7 +185,8 @@ public final class JmhResults {
 
     private static List<ResultsSection.Column> ingestColumns() {
         return List.of(ResultsSection.Column.of("ranks indexed", "ranks"),
-                ResultsSection.Column.of("ingest, block events/s (one thread)", "%,.0f", "ingest_events_per_s"),
+                ResultsSection.Column.of("ingest, block events/s: wall / CPU time (one thread)", "%,.0f / %,.0f",
+                        "ingest_events_per_s", "ingest_events_per_cpu_s"),
                 ResultsSection.Column.of("lookup idle p50 / p99 µs", "%.1f / %.1f", "idle_p50_us", "idle_p99_us"),
                 ResultsSection.Column.of("paced ingest: target / achieved events/s", "%,.0f / %,.0f", "paced_target",
                         "paced_events_per_s"),

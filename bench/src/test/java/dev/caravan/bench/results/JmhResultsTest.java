@@ -92,7 +92,8 @@ class JmhResultsTest {
         var jmh = new ObjectMapper().readTree("""
                 [{"benchmark": "dev.caravan.jmh.KvIngestBenchmark.ingest", "mode": "thrpt",
                   "params": {"ingestRate": "1000000", "ranks": "64"},
-                  "primaryMetric": {"score": 1250000.4, "scoreUnit": "ops/s"}, "secondaryMetrics": {}},
+                  "primaryMetric": {"score": 1250000.4, "scoreUnit": "ops/s"},
+                  "secondaryMetrics": {"events": {"score": 3000000}, "cpuNanos": {"score": 2000000000}}},
                  {"benchmark": "dev.caravan.jmh.KvIngestBenchmark.lookupIdle", "mode": "sample",
                   "params": {"ingestRate": "1000000", "ranks": "64"},
                   "primaryMetric": {"score": 3, "scoreUnit": "us/op", "scorePercentiles": {"50.0": 2.5, "99.0": 4.0}},
@@ -107,10 +108,10 @@ class JmhResultsTest {
         ResultsSection s = JmhResults.ingest(null, jmh, run);
 
         assertThat(ResultsPage.table(s)).isEqualTo("""
-                | ranks indexed | ingest, block events/s (one thread) | lookup idle p50 / p99 µs \
+                | ranks indexed | ingest, block events/s: wall / CPU time (one thread) | lookup idle p50 / p99 µs \
                 | paced ingest: target / achieved events/s | lookup meanwhile p50 / p99 µs | p99 busy / idle |
                 |---|---:|---:|---:|---:|---:|
-                | 64 | 1,250,000 | 2.5 / 4.0 | 1,000,000 / 800,000 | 2.8 / 12.0 | 3.0x |
+                | 64 | 1,250,000 / 1,500,000 | 2.5 / 4.0 | 1,000,000 / 800,000 | 2.8 / 12.0 | 3.0x |
                 """);
         assertThat(s.command()).isEqualTo("jmh");
     }
