@@ -26,11 +26,13 @@ import com.fasterxml.jackson.databind.ObjectMapper;
  * median in µs, and {@code also} the p99 (sample time) or the mean with its error (average and single-shot time).
  *
  * <p>{@code --pivot} lays a grid over engine ranks out as a curve instead ({@link #pivot}): a row per prompt length
- * and page size, a sample-time median column per {@code ranks} value.
+ * and page size, a sample-time median column per {@code ranks} value, and a bar chart of them. {@code --ingest} turns
+ * {@code KvIngestBenchmark}'s results into the ingest table ({@link #ingest}): a row per rank count.
  *
  * <pre>{@code
  * java -cp bench/target/caravan-bench.jar dev.caravan.bench.results.JmhResults jmh.json decision-cost.json
  * java -cp bench/target/caravan-bench.jar dev.caravan.bench.results.JmhResults --pivot jmh.json decision-cost-curve.json
+ * java -cp bench/target/caravan-bench.jar dev.caravan.bench.results.JmhResults --ingest jmh.json kv-ingest.json
  * }</pre>
  */
 public final class JmhResults {
@@ -39,8 +41,11 @@ public final class JmhResults {
             "CacheAwareDecisionBenchmark", "cache_aware",
             "KvAwareDecisionBenchmark", "kv_aware",
             "ConsistentHashBenchmark", "consistent_hashing",
-            "TreeEvictionBenchmark", "tree eviction");
+            "TreeEvictionBenchmark", "tree eviction",
+            "KvIngestBenchmark", "KV-event ingest");
     private static final String PIVOT_KEY = "median_us_";
+    /** Block events in one batch of {@code KvIngestBenchmark} (a store and a removal of 16 blocks). */
+    static final int INGEST_EVENTS_PER_BATCH = 32;
 
     private JmhResults() {
     }
@@ -105,6 +110,7 @@ public final class JmhResults {
                 Map<String, Object> fresh = new LinkedHashMap<>();
                 fresh.put("prompt", String.format(Locale.ROOT, "%,d tokens", prompt));
                 fresh.put("page", page);
+                fresh.put("curve", String.format(Locale.ROOT, "%,d tokens, page %d", prompt, page));
                 return fresh;
             });
             JsonNode pm = r.path("primaryMetric");
@@ -113,8 +119,80 @@ public final class JmhResults {
         }
         ResultsSection base = old != null ? old : new ResultsSection(measured.command(), null, null, null, null);
         ResultsSection merged = base.withRows(List.of("prompt", "page"), List.copyOf(rows.values()));
+        List<ResultsSection.Column> columns = pivotColumns(merged.rows());
         return new ResultsSection(merged.command(), FleetResults.mergeMeasured(merged.measured(), measured),
-                pivotColumns(merged.rows()), merged.rows(), merged.plots());
+                columns, merged.rows(), merged.plots().isEmpty() ? List.of(curvePlot(columns)) : merged.plots());
+    }
+
+    /** A bar per prompt and page, one series per rank count: how the median grows with the ranks. */
+    static ResultsSection.Plot curvePlot(List<ResultsSection.Column> columns) {
+        List<ResultsSection.Series> series = columns.stream().filter(c -> c.keys().get(0).startsWith(PIVOT_KEY))
+                .map(c -> new ResultsSection.Series(c.keys().get(0).substring(PIVOT_KEY.length()) + " ranks",
+                        c.keys().get(0)))
+                .toList();
+        return new ResultsSection.Plot("decision-cost-curve.png", "bar",
+                "kv_aware decision, median µs, by prompt and page size", "curve", "median µs", 0.0, null, series);
+    }
+
+    /**
+     * The ingest table from {@code KvIngestBenchmark}'s results; {@code old} may be null. A row per {@code ranks}
+     * (replacing the row of the same count): {@code ingest_events_per_s} (block events per second on one thread) and
+     * {@code ingest_events_per_cpu_s} (per second of that thread's CPU time, from the {@code events} and
+     * {@code cpuNanos} counters),
+     * the idle lookup's p50 and p99 ({@code idle_p50_us}, {@code idle_p99_us}), the lookup's while the paced ingest
+     * runs ({@code busy_p50_us}, {@code busy_p99_us}), that ingest's target and achieved rate ({@code paced_target},
+     * {@code paced_events_per_s}: events per batch over its mean time per batch) and the p99 ratio busy / idle.
+     */
+    public static ResultsSection ingest(ResultsSection old, JsonNode jmh, ResultsSection.Measured measured) {
+        Map<Integer, Map<String, Object>> rows = new LinkedHashMap<>();
+        for (JsonNode r : jmh) {
+            JsonNode params = r.path("params");
+            Map<String, Object> row = rows.computeIfAbsent(params.path("ranks").asInt(), k -> {
+                Map<String, Object> fresh = new LinkedHashMap<>();
+                fresh.put("ranks", k);
+                return fresh;
+            });
+            String name = r.path("benchmark").asText();
+            JsonNode pm = r.path("primaryMetric");
+            JsonNode sm = r.path("secondaryMetrics");
+            if (name.endsWith(".ingest")) {
+                row.put("ingest_events_per_s", pm.path("score").asDouble());
+                double cpuNanos = sm.path("cpuNanos").path("score").asDouble();
+                if (cpuNanos > 0) {
+                    row.put("ingest_events_per_cpu_s", sm.path("events").path("score").asDouble() * 1e9 / cpuNanos);
+                }
+            } else if (name.endsWith(".lookupIdle")) {
+                row.put("idle_p50_us", pm.path("scorePercentiles").path("50.0").asDouble());
+                row.put("idle_p99_us", pm.path("scorePercentiles").path("99.0").asDouble());
+            } else if (name.endsWith(".underIngest")) {
+                row.put("busy_p50_us", sm.path("lookupUnderIngest:p0.50").path("score").asDouble());
+                row.put("busy_p99_us", sm.path("lookupUnderIngest:p0.99").path("score").asDouble());
+                row.put("paced_target", params.path("ingestRate").asDouble());
+                row.put("paced_events_per_s", INGEST_EVENTS_PER_BATCH * 1e6
+                        / sm.path("pacedIngest").path("score").asDouble());
+            }
+        }
+        for (Map<String, Object> row : rows.values()) {
+            if (row.get("busy_p99_us") instanceof Double busy && row.get("idle_p99_us") instanceof Double idle) {
+                row.put("p99_ratio", busy / idle);
+            }
+        }
+        ResultsSection base = old != null ? old : new ResultsSection(measured.command(), null, null, null, null);
+        ResultsSection merged = base.withRows(List.of("ranks"), List.copyOf(rows.values()));
+        return new ResultsSection(merged.command(), FleetResults.mergeMeasured(merged.measured(), measured),
+                ingestColumns(), merged.rows(), merged.plots());
+    }
+
+    private static List<ResultsSection.Column> ingestColumns() {
+        return List.of(ResultsSection.Column.of("ranks indexed", "ranks"),
+                ResultsSection.Column.of("ingest, block events/s: wall / CPU time (one thread)", "%,.0f / %,.0f",
+                        "ingest_events_per_s", "ingest_events_per_cpu_s"),
+                ResultsSection.Column.of("lookup idle p50 / p99 µs", "%.1f / %.1f", "idle_p50_us", "idle_p99_us"),
+                ResultsSection.Column.of("paced ingest: target / achieved events/s", "%,.0f / %,.0f", "paced_target",
+                        "paced_events_per_s"),
+                ResultsSection.Column.of("lookup meanwhile p50 / p99 µs", "%.1f / %.1f", "busy_p50_us",
+                        "busy_p99_us"),
+                ResultsSection.Column.of("p99 busy / idle", "%.1fx", "p99_ratio"));
     }
 
     private static List<ResultsSection.Column> pivotColumns(List<Map<String, Object>> rows) {
@@ -147,12 +225,15 @@ public final class JmhResults {
                 ResultsSection.Column.of("also", "also"));
     }
 
-    /** {@code JmhResults [--pivot] JMH_JSON SECTION_JSON [COMMAND]}: merges (or pivots) the first into the second. */
+    /**
+     * {@code JmhResults [--pivot|--ingest] JMH_JSON SECTION_JSON [COMMAND]}: merges (pivots, tabulates the ingest of)
+     * the first into the second.
+     */
     public static void main(String[] arguments) throws IOException {
-        boolean pivot = arguments.length > 0 && arguments[0].equals("--pivot");
-        String[] args = pivot ? Arrays.copyOfRange(arguments, 1, arguments.length) : arguments;
-        if (args.length < 2) {
-            System.err.println("usage: JmhResults [--pivot] JMH_JSON SECTION_JSON [COMMAND]"
+        String mode = arguments.length > 0 && arguments[0].startsWith("--") ? arguments[0] : "";
+        String[] args = mode.isEmpty() ? arguments : Arrays.copyOfRange(arguments, 1, arguments.length);
+        if (args.length < 2 || !List.of("", "--pivot", "--ingest").contains(mode)) {
+            System.err.println("usage: JmhResults [--pivot|--ingest] JMH_JSON SECTION_JSON [COMMAND]"
                     + "   (JMH with -rf json -rff JMH_JSON)");
             System.exit(2);
         }
@@ -171,7 +252,13 @@ public final class JmhResults {
                 args.length > 2 ? args[2] : "JMH results " + args[0], FleetResults.gitCommit(),
                 LocalDate.now(ZoneOffset.UTC).toString(), machine, load);
         ResultsSection old = Files.isRegularFile(section) ? ResultsSection.read(section) : null;
-        (pivot ? pivot(old, jmh, m) : merge(old, jmh, m)).write(section);
-        System.err.println((pivot ? "pivoted " : "merged ") + jmh.size() + " JMH results into " + section);
+        ResultsSection out = switch (mode) {
+            case "--pivot" -> pivot(old, jmh, m);
+            case "--ingest" -> ingest(old, jmh, m);
+            default -> merge(old, jmh, m);
+        };
+        out.write(section);
+        System.err.println((mode.isEmpty() ? "merged " : mode.substring(2) + ": ") + jmh.size() + " JMH results into "
+                + section);
     }
 }

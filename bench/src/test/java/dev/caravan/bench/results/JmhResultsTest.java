@@ -78,5 +78,41 @@ class JmhResultsTest {
                 """);
         assertThat(s.command()).isEqualTo("decision-cost.sh");
         assertThat(s.measured()).containsExactly(curve);
+        assertThat(s.plots()).hasSize(1);
+        assertThat(s.plots().get(0).x()).isEqualTo("curve");
+        assertThat(s.plots().get(0).series()).containsExactly(new ResultsSection.Series("8 ranks", "median_us_8"),
+                new ResultsSection.Series("64 ranks", "median_us_64"));
+        assertThat(s.rows().get(1).get("curve")).isEqualTo("2,080 tokens, page 16");
+    }
+
+    @Test
+    void ingestTabulatesThroughputAndLookupPercentilesPerRankCount() throws IOException {
+        ResultsSection.Measured run = new ResultsSection.Measured(List.of("KV-event ingest"), "jmh", "abc1234",
+                "2026-12-08", "2 cores (shared)", "3.0");
+        var jmh = new ObjectMapper().readTree("""
+                [{"benchmark": "dev.caravan.jmh.KvIngestBenchmark.ingest", "mode": "thrpt",
+                  "params": {"ingestRate": "1000000", "ranks": "64"},
+                  "primaryMetric": {"score": 1250000.4, "scoreUnit": "ops/s"},
+                  "secondaryMetrics": {"events": {"score": 3000000}, "cpuNanos": {"score": 2000000000}}},
+                 {"benchmark": "dev.caravan.jmh.KvIngestBenchmark.lookupIdle", "mode": "sample",
+                  "params": {"ingestRate": "1000000", "ranks": "64"},
+                  "primaryMetric": {"score": 3, "scoreUnit": "us/op", "scorePercentiles": {"50.0": 2.5, "99.0": 4.0}},
+                  "secondaryMetrics": {}},
+                 {"benchmark": "dev.caravan.jmh.KvIngestBenchmark.underIngest", "mode": "sample",
+                  "params": {"ingestRate": "1000000", "ranks": "64"},
+                  "primaryMetric": {"score": 9, "scoreUnit": "us/op", "scorePercentiles": {"50.0": 3, "99.0": 30}},
+                  "secondaryMetrics": {"lookupUnderIngest:p0.50": {"score": 2.75},
+                                       "lookupUnderIngest:p0.99": {"score": 12.0},
+                                       "pacedIngest": {"score": 40.0}}}]""");
+
+        ResultsSection s = JmhResults.ingest(null, jmh, run);
+
+        assertThat(ResultsPage.table(s)).isEqualTo("""
+                | ranks indexed | ingest, block events/s: wall / CPU time (one thread) | lookup idle p50 / p99 µs \
+                | paced ingest: target / achieved events/s | lookup meanwhile p50 / p99 µs | p99 busy / idle |
+                |---|---:|---:|---:|---:|---:|
+                | 64 | 1,250,000 / 1,500,000 | 2.5 / 4.0 | 1,000,000 / 800,000 | 2.8 / 12.0 | 3.0x |
+                """);
+        assertThat(s.command()).isEqualTo("jmh");
     }
 }

@@ -1,36 +1,40 @@
 package dev.caravan.policies.kv;
 
-import java.nio.ByteOrder;
+import java.util.concurrent.ConcurrentHashMap;
 
 import net.openhft.hashing.LongHashFunction;
 
 /**
  * {@link BlockKeys#keys} with the keys of token chunks already seen reused: requests repeat long prefixes (a system
- * prompt, a conversation's earlier turns), and their block keys need not be hashed again.
+ * prompt, a conversation's earlier turns, an agent's context), and their block keys need not be hashed again.
  *
- * <p>A request's full blocks are cut into chunks of {@value #BLOCKS_PER_CHUNK} blocks. Each chunk gets an id chained
- * like the block keys: {@code id_c = xxh3_64(id_{c-1} || xxh3_64(token ids of chunk c))}, {@code id_{-1} =
- * xxh3_64(root || block size)}, so equal ids mean equal roots, block sizes and tokens up to the chunk's end, and one
- * pass over the tokens, hashed where they lie, names every chunk (one hash per chunk instead of one per block). A chunk whose id is cached takes its block
- * keys from the cache; the others hash their blocks ({@link BlockKeys#chain}) and are cached. The keys are the same
- * {@link BlockKeys#keys} gives; a 64-bit id collision would hand one request another prefix's keys, as a key collision
- * would (docs/design/kv-index.md).
+ * <p>A request's full blocks are cut into chunks of {@value #CHUNK_TOKENS} tokens (whole blocks: {@code
+ * max(1, CHUNK_TOKENS / blockSize)} of them). Each chunk gets an id chained like the block keys: {@code id_c =
+ * xxh3_64(id_{c-1} || xxh3_64(token ids of chunk c))}, {@code id_{-1} = xxh3_64(root || block size)}, so equal ids mean
+ * equal roots, block sizes and tokens up to the chunk's end. One pass over the tokens, hashed where they lie in chunks
+ * large enough for XXH3's bulk loop, names every chunk whatever the block size; a chunk whose id is cached takes its
+ * block keys from the cache, the others hash their blocks ({@link BlockKeys#chain}) and are cached. The keys are the
+ * same {@link BlockKeys#keys} gives; a 64-bit id collision would hand one request another prefix's keys, as a key
+ * collision would (docs/design/kv-index.md).
  *
- * <p>Bounded: {@value #SLOTS} slots, direct-mapped by id (a new chunk replaces the one in its slot), each at most
- * {@value #BLOCKS_PER_CHUNK} keys: at most about 9 MB. Thread-safe without locks: entries are immutable and published
- * whole (final fields); two threads may both hash a chunk and one entry wins.
+ * <p>Bounded per block size: {@value #MAX_KEYS} keys (16 MB) in two-way sets of slots (a chunk goes into the first
+ * slot of its set and pushes the previous occupant into the second, evicting the second's). Thread-safe without
+ * locks: entries are immutable and published whole (final fields); two threads may both hash a chunk and one entry
+ * wins, or an entry is pushed out early.
  */
 final class BlockKeyCache {
 
-    static final int BLOCKS_PER_CHUNK = 64;
-    static final int SLOTS = 1 << 14;
+    /** Tokens per chunk: enough for the chunk hash to run at XXH3's bulk speed. */
+    static final int CHUNK_TOKENS = 1024;
+    /** Keys held per block size at most (8 bytes each). */
+    static final int MAX_KEYS = 1 << 21;
     private static final LongHashFunction XXH3 = LongHashFunction.xx3();
-    private static final boolean LITTLE_ENDIAN = ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN;
 
     private record Entry(long id, long[] keys) {
     }
 
-    private final Entry[] slots = new Entry[SLOTS];
+    /** Block size → its slots ({@code MAX_KEYS / blocks per chunk}, a power of two). */
+    private final ConcurrentHashMap<Integer, Entry[]> tables = new ConcurrentHashMap<>(4);
 
     /** {@link BlockKeys#keys}{@code (tokens, blockSize, root)}. */
     long[] keys(int[] tokens, int blockSize, long root) {
@@ -39,22 +43,26 @@ final class BlockKeyCache {
         }
         int n = tokens.length / blockSize;
         long[] out = new long[n];
-        if (!LITTLE_ENDIAN) {
-            BlockKeys.chain(tokens, 0, n, blockSize, root, out, 0, new int[2 + blockSize]);
-            return out;
-        }
+        int perChunk = Math.max(1, CHUNK_TOKENS / blockSize);
+        Entry[] slots = tables.computeIfAbsent(blockSize,
+                b -> new Entry[Math.max(2, Integer.highestOneBit(MAX_KEYS / perChunk))]);
+        int mask = slots.length - 2; // the first slot of a set of two
         int[] scratch = null;
         long[] pair = {root, blockSize};
         long id = XXH3.hashLongs(pair);
         long parent = root;
-        for (int first = 0; first < n; first += BLOCKS_PER_CHUNK) {
-            int blocks = Math.min(BLOCKS_PER_CHUNK, n - first);
+        for (int first = 0; first < n; first += perChunk) {
+            int blocks = Math.min(perChunk, n - first);
             pair[0] = id;
             pair[1] = XXH3.hashInts(tokens, first * blockSize, blocks * blockSize); // in place, no copy
             id = XXH3.hashLongs(pair);
-            int slot = (int) (id ^ (id >>> 32)) & (SLOTS - 1);
+            int slot = (int) (id ^ (id >>> 32)) & mask;
             Entry e = slots[slot];
-            if (e != null && e.id() == id && e.keys().length == blocks) {
+            if (e == null || e.id() != id || e.keys().length != blocks) {
+                Entry second = slots[slot + 1];
+                e = second != null && second.id() == id && second.keys().length == blocks ? second : null;
+            }
+            if (e != null) {
                 System.arraycopy(e.keys(), 0, out, first, blocks);
                 parent = out[first + blocks - 1];
             } else {
@@ -64,6 +72,10 @@ final class BlockKeyCache {
                 parent = BlockKeys.chain(tokens, first, blocks, blockSize, parent, out, first, scratch);
                 long[] keys = new long[blocks];
                 System.arraycopy(out, first, keys, 0, blocks);
+                Entry previous = slots[slot];
+                if (previous != null) {
+                    slots[slot + 1] = previous;
+                }
                 slots[slot] = new Entry(id, keys);
             }
         }

@@ -90,10 +90,14 @@ public final class BlockKeys {
     }
 
     /**
-     * The key of one block without extra bytes, hashing the parent and the token ids as they lie in an int buffer:
-     * on a little-endian machine an int array's memory is the block's byte layout, so no byte is copied one by one.
+     * The key of one block without extra bytes: blocks of up to {@value BlockHash#MAX_TOKENS} tokens through
+     * {@link BlockHash} (reading the tokens where they lie), larger ones hashing the parent and the token ids as an int
+     * buffer (on a little-endian machine an int array's memory is the block's byte layout).
      */
     private static long next(long parent, int[] tokens, int from, int count, int[] scratch) {
+        if (count <= BlockHash.MAX_TOKENS) {
+            return BlockHash.hash(parent, tokens, from, count);
+        }
         if (!LITTLE_ENDIAN) {
             return next(parent, tokens, from, count, null, null);
         }
@@ -110,6 +114,9 @@ public final class BlockKeys {
      * @param scratch a buffer of at least {@code 8 + 4 × count} bytes, or null to allocate one
      */
     public static long next(long parent, int[] tokens, int from, int count, byte[] extra, byte[] scratch) {
+        if (extra == null && count >= 1 && count <= BlockHash.MAX_TOKENS) {
+            return BlockHash.hash(parent, tokens, from, count);
+        }
         int need = 8 + 4 * count + (extra == null ? 0 : 1 + extra.length);
         byte[] buf = scratch != null && scratch.length >= need ? scratch : new byte[need];
         putLong(buf, 0, parent);

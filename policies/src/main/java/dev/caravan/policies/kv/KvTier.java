@@ -17,8 +17,8 @@ public enum KvTier {
 
     /** The tier of an event's medium; null for a medium Caravan does not know (such events are counted, not indexed). */
     public static KvTier of(String medium) {
-        if (medium == null) {
-            return GPU;
+        if (medium == null || medium.equals("GPU")) {
+            return GPU; // the common case, without a trimmed upper-case copy
         }
         return switch (medium.trim().toUpperCase(Locale.ROOT)) {
             case "GPU", "" -> GPU;

@@ -29,6 +29,9 @@ final class RankIndex {
     private record Dupe(long key, int tier) {
     }
 
+    /** {@link KvTier#values()} once: every transition visits the tiers. */
+    private static final KvTier[] TIERS = KvTier.values();
+
     final int slot;
     private final KeyTable table;
     private final int maxBlocks;
@@ -202,7 +205,7 @@ final class RankIndex {
 
     /** Updates the shared holder bits for the tiers on which the entry became or stopped being routable. */
     private void transition(long key, long before, long after) {
-        for (KvTier t : KvTier.values()) {
+        for (KvTier t : TIERS) {
             boolean was = (RankBlocks.groupsOn(before, t) & ~nonRoutingGroups) != 0;
             boolean is = (RankBlocks.groupsOn(after, t) & ~nonRoutingGroups) != 0;
             if (!was && is) {
@@ -297,7 +300,7 @@ final class RankIndex {
     int clear() {
         int[] n = new int[1];
         blocks.forEach((engineId, key, mask) -> {
-            for (KvTier t : KvTier.values()) {
+            for (KvTier t : TIERS) {
                 if ((RankBlocks.groupsOn(mask, t) & ~nonRoutingGroups) != 0) {
                     table.update(key, bits -> bits == null ? null : Holders.without(bits, t.ordinal(), slot));
                 }

@@ -163,24 +163,33 @@ final class RankSegment {
         fifoHead = 0;
     }
 
-    /** Drops queue entries whose block went (or was stored again later), into fresh arrays sized to what is left. */
+    /**
+     * Drops queue entries whose block went (or was stored again later). In place while the ring is at most twice the
+     * capacity needed (more than the compaction threshold, so a steady store/remove stream neither grows nor
+     * reallocates the ring); into fresh arrays when the segment shrank.
+     */
     private void compactFifo() {
-        int capacity = Math.max(INITIAL_CAPACITY, Integer.highestOneBit(Math.max(1, size)) << 2);
-        long[] e = new long[capacity];
-        int[] s = new int[capacity];
+        int capacity = Math.max(INITIAL_CAPACITY, Integer.highestOneBit(2 * size + INITIAL_CAPACITY) << 1);
+        int length = fifoEngine.length;
+        boolean inPlace = length <= 2 * capacity;
+        long[] e = inPlace ? fifoEngine : new long[capacity];
+        int[] s = inPlace ? fifoSeq : new int[capacity];
         int kept = 0;
         for (int i = 0; i < fifoCount; i++) {
-            int from = (fifoHead + i) % fifoEngine.length;
+            int from = (fifoHead + i) % length;
             int slot = find(fifoEngine[from]);
             if (slot >= 0 && seq[slot] == fifoSeq[from]) {
-                e[kept] = fifoEngine[from];
-                s[kept] = fifoSeq[from];
+                int to = inPlace ? (fifoHead + kept) % length : kept;
+                e[to] = fifoEngine[from];
+                s[to] = fifoSeq[from];
                 kept++;
             }
         }
-        fifoEngine = e;
-        fifoSeq = s;
-        fifoHead = 0;
+        if (!inPlace) {
+            fifoEngine = e;
+            fifoSeq = s;
+            fifoHead = 0;
+        }
         fifoCount = kept;
     }
 
