@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The decision-cost sections of docs/benchmarks.md: runs the routing core's JMH benchmarks from the shaded bench jar,
+# The decision-cost sections of docs/performance.md: runs the routing core's JMH benchmarks from the shaded bench jar,
 # each with -rf json, and merges every result file into docs/bench/results/decision-cost.json (JmhResults: a row per
 # benchmark and parameter set), then pivots kv_aware's grid over ranks, prompt length and page size into
 # docs/bench/results/decision-cost-curve.json (JmhResults --pivot: a row per prompt and page, a column per rank count,

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Gateway overhead benchmark (docs/benchmarks.md, "Proxy overhead against nginx"): requests/second and latency of the
+# Gateway overhead benchmark (docs/performance.md, "Proxy overhead against nginx"): requests/second and latency of the
 # same small request sent directly to a simulated engine, through Caravan, and through nginx as a reverse proxy, on this
 # machine, in one run. Rounds are interleaved so a noisy neighbour hits all three alike; the table reports medians.
 #

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# SSE relay benchmark (docs/benchmarks.md, "SSE relay"): how many token events per second a proxy relays, at what CPU
+# SSE relay benchmark (docs/performance.md, "SSE relay"): how many token events per second a proxy relays, at what CPU
 # cost, and how much latency it adds to each event, with STREAMS streams open at once. Targets, in one run on this
 # machine: the origin directly, nginx (proxy_buffering off, keep-alive upstream) and Caravan with its defaults.
 #

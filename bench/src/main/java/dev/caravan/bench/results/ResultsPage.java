@@ -22,7 +22,7 @@ import org.knowm.xchart.internal.chartpart.Chart;
 import org.knowm.xchart.style.Styler;
 
 /**
- * Renders the generated parts of the results page, docs/benchmarks.md. The page is hand-written prose around blocks
+ * Renders the generated parts of the results pages, docs/benchmarks.md and docs/performance.md. A page is hand-written prose around blocks
  * that name their section's file:
  *
  * <pre>{@code

@@ -18,55 +18,62 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * docs/benchmarks.md must show exactly the figures of docs/bench/results: every generated block equal to
- * {@link ResultsPage#block} of its file, every file there named by the page (a JSON by a block, a PNG by a plot of a
- * named JSON), and the page within 300 lines. Run with {@code -Dcaravan.docs.write=true} to re-render the page's blocks
- * and redraw the plots after a command has written new figures.
+ * The results pages (docs/benchmarks.md: routing and reliability; docs/performance.md: what the gateway costs) must
+ * show exactly the figures of docs/bench/results: every generated block equal to {@link ResultsPage#block} of its
+ * file, every file there named by one page (a JSON by a block, a PNG by a plot of a named JSON), and each page within
+ * 300 lines. Run with {@code -Dcaravan.docs.write=true} to re-render the pages' blocks and redraw the plots after a
+ * command has written new figures.
  */
 class ResultsPageTest {
 
-    private static final Path PAGE = Path.of("..", "docs", "benchmarks.md");
+    private static final List<Path> PAGES = List.of(Path.of("..", "docs", "benchmarks.md"),
+            Path.of("..", "docs", "performance.md"));
     private static final Path RESULTS = Path.of("..", "docs", "bench", "results");
     private static final Path BENCH_DOCS = Path.of("..", "docs", "bench");
     private static final String HOW = "run mvn -pl bench test -Dtest=ResultsPageTest -Dcaravan.docs.write=true";
 
     @Test
     void pageTablesMatchTheirResultFiles() throws IOException {
-        String page = Files.readString(PAGE, StandardCharsets.UTF_8);
-        String expected = ResultsPage.replaceSections(page, RESULTS);
-        if (Boolean.getBoolean("caravan.docs.write")) {
-            if (!expected.equals(page)) {
-                Files.writeString(PAGE, expected, StandardCharsets.UTF_8);
-                page = expected;
+        for (Path file : PAGES) {
+            String page = Files.readString(file, StandardCharsets.UTF_8);
+            String expected = ResultsPage.replaceSections(page, RESULTS);
+            if (Boolean.getBoolean("caravan.docs.write")) {
+                if (!expected.equals(page)) {
+                    Files.writeString(file, expected, StandardCharsets.UTF_8);
+                    page = expected;
+                }
+                for (String name : ResultsPage.referenced(page)) {
+                    ResultsPage.writePlots(ResultsSection.read(RESULTS.resolve(name)), RESULTS);
+                }
             }
-            for (String name : ResultsPage.referenced(page)) {
-                ResultsPage.writePlots(ResultsSection.read(RESULTS.resolve(name)), RESULTS);
-            }
+            assertThat(page).as(file + " differs from docs/bench/results: " + HOW).isEqualTo(expected);
         }
-        assertThat(page).as("docs/benchmarks.md differs from docs/bench/results: " + HOW).isEqualTo(expected);
     }
 
     @Test
-    void docsBenchHoldsOnlyTheFilesThePageUses() throws IOException {
-        String page = Files.readString(PAGE, StandardCharsets.UTF_8);
+    void docsBenchHoldsOnlyTheFilesThePagesUseEachOnOnePage() throws IOException {
         Set<String> used = new HashSet<>();
-        for (String name : ResultsPage.referenced(page)) {
-            used.add("results/" + name);
-            ResultsSection.read(RESULTS.resolve(name)).plots().forEach(p -> used.add("results/" + p.file()));
+        for (Path file : PAGES) {
+            for (String name : ResultsPage.referenced(Files.readString(file, StandardCharsets.UTF_8))) {
+                assertThat(used.add("results/" + name)).as(name + " shown on more than one page").isTrue();
+                ResultsSection.read(RESULTS.resolve(name)).plots().forEach(p -> used.add("results/" + p.file()));
+            }
         }
         try (Stream<Path> files = Files.walk(BENCH_DOCS)) {
             List<String> present = files.filter(Files::isRegularFile)
                     .map(f -> BENCH_DOCS.relativize(f).toString().replace('\\', '/')).sorted().toList();
-            assertThat(present).as("files in docs/bench that docs/benchmarks.md does not use").isSubsetOf(used);
-            assertThat(present).as("files docs/benchmarks.md uses (" + HOW + " draws the plots)")
+            assertThat(present).as("files in docs/bench that no results page uses").isSubsetOf(used);
+            assertThat(present).as("files the results pages use (" + HOW + " draws the plots)")
                     .containsAll(used);
         }
     }
 
     @Test
-    void pageStaysAResultsPage() throws IOException {
-        List<String> lines = Files.readAllLines(PAGE, StandardCharsets.UTF_8);
-        assertThat(lines.size()).as("docs/benchmarks.md lines").isLessThanOrEqualTo(300);
+    void eachPageStaysAResultsPage() throws IOException {
+        for (Path file : PAGES) {
+            List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+            assertThat(lines.size()).as(file + " lines").isLessThanOrEqualTo(300);
+        }
     }
 
     @Test

@@ -41,7 +41,7 @@ import org.slf4j.LoggerFactory;
  * <p><b>Memory bound</b>: at most {@code maxBlocksPerRank} entries per engine rank; beyond it the rank's
  * oldest-stored entries go first ({@link #droppedBlocks()}). Engines report every eviction, so the bound only bites
  * when events were lost or it is below an engine's block count. Bytes per (block, rank) entry are measured in
- * docs/benchmarks.md.
+ * docs/performance.md.
  *
  * <p><b>Threads</b>: each worker's ingestion, clears and removal are serialised by that worker's lock; lookups run
  * on any number of request threads concurrently with them and see each block before or after a change.

@@ -44,7 +44,7 @@ import dev.caravan.tokens.PromptKeys;
  *       {@code --tokens-engine-timeout-ms}; on failure the local tokens when the model has them, else none;</li>
  *   <li>{@code off}: nothing.</li>
  * </ul>
- * Local rendering and encoding are CPU work (milliseconds for long prompts, docs/benchmarks.md, "Decision and index cost"): with an executor
+ * Local rendering and encoding are CPU work (milliseconds for long prompts, docs/performance.md, "Decision and index cost"): with an executor
  * they run there and the exchange continues from it, so the event loops never carry them. No tokens is not an error: the policy then tokenizes the routing text as before. A batch of prompts gets none.
  * A chat the engine would refuse — its template raised ({@code raise_exception}), or the model has no chat template
  * — ends with 400 {@code invalid_request} carrying the template's message, as the engine would answer; a template that
