@@ -42,7 +42,8 @@ import dev.caravan.tokens.ModelFiles;
 
 /**
  * The quick starts of docs/kv-events.md, run as written against simulated engines that render and tokenize chat with a
- * real model (Mistral NeMo Instruct's tokenizer.json and chat template, {@code sim --tokenizer models/mistral_nemo}).
+ * real model (Mistral NeMo Instruct's tokenizer.json and chat template, {@code sim --tokenizer models/mistral_nemo}; the
+ * vLLM quick start again with Qwen3's files, {@code models/qwen3}, and engines that load them).
  * Each {@code ./caravan run} line is read from the page; only the addresses change: the engines are registered with
  * their ephemeral HTTP and KV-event endpoints (no model id, as {@code --worker-urls} registers them) in place of
  * {@code --worker-urls} and the endpoint templates, which need fixed ports. Multi-turn conversations are then sent
@@ -56,12 +57,17 @@ class KvQuickStartIT {
     private static final Duration WAIT = Duration.ofSeconds(20);
     private static final Path REPOSITORY = Path.of("..").toAbsolutePath().normalize();
     private static final Path NEMO = REPOSITORY.resolve("models/mistral_nemo");
+    private static final Path QWEN3 = REPOSITORY.resolve("models/qwen3");
     private static final int CONVERSATIONS = 12;
     private static final int TURNS = 5;
     private static final int BLOCK = 16;
 
-    private static SimFleet fleet;
-    private static LocalModel nemo;
+    /** Engines and the test's own reading of their tokens, one pair per model. */
+    private record Model(SimFleet fleet, LocalModel local) {
+    }
+
+    private static Model nemo;
+    private static Model qwen3;
 
     @TempDir
     Path dir;
@@ -69,18 +75,23 @@ class KvQuickStartIT {
     @BeforeAll
     static void start() throws IOException {
         System.setProperty("ENGINE_CACHE_DIR", Path.of("target/djl-cache").toAbsolutePath().toString());
-        fleet = SimFleet.start(2, KvFixtures.publishing(SimConfig.builder()).tokenizer(NEMO).build());
-        nemo = LocalModel.load(new ModelFiles("mistral_nemo", NEMO, null, null), null, EngineDialect.VLLM,
-                Clock.systemUTC());
+        nemo = model("mistral_nemo", NEMO);
+        qwen3 = model("qwen3", QWEN3);
+    }
+
+    private static Model model(String name, Path files) throws IOException {
+        SimFleet fleet = SimFleet.start(2, KvFixtures.publishing(SimConfig.builder()).tokenizer(files).build());
+        return new Model(fleet, LocalModel.load(new ModelFiles(name, files, null, null), null, EngineDialect.VLLM,
+                Clock.systemUTC()));
     }
 
     @AfterAll
     static void stop() {
-        if (nemo != null) {
-            nemo.close();
-        }
-        if (fleet != null) {
-            fleet.close();
+        for (Model m : new Model[] {nemo, qwen3}) {
+            if (m != null) {
+                m.local().close();
+                m.fleet().close();
+            }
         }
     }
 
@@ -89,7 +100,7 @@ class KvQuickStartIT {
         List<String> args = quickStart("### Stock vLLM");
         assertThat(args).contains("--policy", "kv_aware", "--model-path", "models/mistral_nemo");
 
-        Routed routed = converse(args, "local");
+        Routed routed = converse(nemo, args, "local");
 
         assertThat(routed.followed()).as("later turns on the engine holding the conversation")
                 .isGreaterThanOrEqualTo(laterTurnsAt95Percent());
@@ -101,7 +112,32 @@ class KvQuickStartIT {
     void withoutModelFilesTheVllmQuickStartRoutesOnTheEnginesOwnTokens() throws IOException {
         List<String> args = without(quickStart("### Stock vLLM"), "--model-path");
 
-        Routed routed = converse(args, "engine");
+        Routed routed = converse(nemo, args, "engine");
+
+        assertThat(routed.followed()).as("later turns on the engine holding the conversation")
+                .isGreaterThanOrEqualTo(laterTurnsAt95Percent());
+        assertThat(routed.tokens()).containsEntry("engine", (double) CONVERSATIONS * TURNS)
+                .doesNotContainKey("local");
+        assertThat(routed.unmatched()).isEmpty();
+    }
+
+    @Test
+    void theVllmQuickStartWithQwen3sFilesRoutesEveryLaterTurnToTheEngineHoldingItsConversation() throws IOException {
+        List<String> args = withModelPath(quickStart("### Stock vLLM"), "models/qwen3");
+
+        Routed routed = converse(qwen3, args, "qwen3-local");
+
+        assertThat(routed.followed()).as("later turns on the engine holding the conversation")
+                .isGreaterThanOrEqualTo(laterTurnsAt95Percent());
+        assertThat(routed.tokens()).containsEntry("local", (double) CONVERSATIONS * TURNS)
+                .doesNotContainKey("engine");
+    }
+
+    @Test
+    void withoutModelFilesTheVllmQuickStartRoutesQwen3ChatsOnTheEnginesOwnTokens() throws IOException {
+        List<String> args = without(quickStart("### Stock vLLM"), "--model-path");
+
+        Routed routed = converse(qwen3, args, "qwen3-engine");
 
         assertThat(routed.followed()).as("later turns on the engine holding the conversation")
                 .isGreaterThanOrEqualTo(laterTurnsAt95Percent());
@@ -115,7 +151,7 @@ class KvQuickStartIT {
         List<String> args = quickStart("### SGLang");
         assertThat(args).contains("--tokens-engine", "sglang", "--model-path", "models/mistral_nemo");
 
-        Routed routed = converse(args, "sglang");
+        Routed routed = converse(nemo, args, "sglang");
 
         assertThat(routed.followed()).isGreaterThanOrEqualTo(laterTurnsAt95Percent());
         assertThat(routed.tokens()).containsEntry("local", (double) CONVERSATIONS * TURNS);
@@ -125,7 +161,7 @@ class KvQuickStartIT {
     void withoutModelFilesAgainstSglangReadinessNamesTheModelWhoseChatsCannotMatch() throws IOException {
         try (GatewayHarness gateway = GatewayHarness.start(config(without(quickStart("### SGLang"),
                 "--model-path")))) {
-            register(gateway);
+            register(nemo, gateway);
             JsonNode check = readinessCheck(gateway, "caravan-chat-tokens");
             assertThat(check.path("state").asText()).isEqualTo("UP");
             assertThat(check.path("message").asText())
@@ -145,9 +181,9 @@ class KvQuickStartIT {
     private record Routed(int followed, Map<String, Double> tokens, String unmatched) {
     }
 
-    private Routed converse(List<String> args, String tag) throws IOException {
+    private Routed converse(Model model, List<String> args, String tag) throws IOException {
         try (GatewayHarness gateway = GatewayHarness.start(config(args))) {
-            Map<String, String> ids = register(gateway);
+            Map<String, String> ids = register(model, gateway);
             KvBlockIndex index = gateway.gateway().beans().kv().index();
             List<List<Map<String, Object>>> histories = new ArrayList<>();
             List<String> holders = new ArrayList<>();
@@ -161,7 +197,7 @@ class KvQuickStartIT {
                     List<Map<String, Object>> messages = histories.get(c);
                     messages.add(Map.of("role", "user", "content", question(tag, c, turn)));
                     Map<String, Object> body = new LinkedHashMap<>();
-                    body.put("model", fleet.engine(0).config().model());
+                    body.put("model", model.fleet().engine(0).config().model());
                     body.put("messages", List.copyOf(messages));
                     body.put("max_tokens", 2);
                     HttpResponse<String> r = gateway.client().postJson("/v1/chat/completions",
@@ -172,7 +208,7 @@ class KvQuickStartIT {
                         followed++;
                     }
                     holders.set(c, served);
-                    awaitIndexed(index, ids.get(served), body);
+                    awaitIndexed(model, index, ids.get(served), body);
                     messages.add(Map.of("role", "assistant", "content", "Noted, leg " + turn + " of route " + c
                             + " is planned."));
                 }
@@ -195,17 +231,18 @@ class KvQuickStartIT {
     }
 
     /** Waits until the engine's events for this prompt's full blocks are in the gateway's index. */
-    private static void awaitIndexed(KvBlockIndex index, String workerId, Map<String, Object> body) throws IOException {
+    private static void awaitIndexed(Model model, KvBlockIndex index, String workerId, Map<String, Object> body)
+            throws IOException {
         Map<String, Object> parsed = GatewayClient.JSON.readValue(GatewayClient.json(body), new TypeReference<>() {
         });
-        long[] keys = BlockKeys.keys(nemo.chat(parsed), BLOCK, BlockKeys.PLAIN_ROOT);
+        long[] keys = BlockKeys.keys(model.local().chat(parsed), BLOCK, BlockKeys.PLAIN_ROOT);
         await().atMost(WAIT).until(() -> index.longestPrefixes(keys, 1, 1).matched(workerId) == keys.length);
     }
 
     /** Registers both engines with their KV endpoints and no model id; returns worker id by URL, once indexed. */
-    private static Map<String, String> register(GatewayHarness gateway) {
+    private static Map<String, String> register(Model model, GatewayHarness gateway) {
         Map<String, String> ids = new HashMap<>();
-        for (SimEngine e : fleet.engines()) {
+        for (SimEngine e : model.fleet().engines()) {
             Map<String, Object> body = new LinkedHashMap<>();
             body.put("url", e.url());
             body.put("kv_events_endpoint", e.kvEventsEndpoint());
@@ -214,7 +251,7 @@ class KvQuickStartIT {
             assertThat(r.statusCode()).as(r.body()).isEqualTo(202);
             ids.put(e.url(), GatewayClient.parse(r.body()).path("worker_id").asText());
         }
-        for (SimEngine e : fleet.engines()) {
+        for (SimEngine e : model.fleet().engines()) {
             KvFixtures.awaitIndexed(gateway, e, ids.get(e.url()), 8, WAIT);
         }
         return ids;
@@ -284,6 +321,15 @@ class KvQuickStartIT {
             }
         }
         return args;
+    }
+
+    /** {@code args} with {@code --model-path}'s value replaced by {@code path}. */
+    private static List<String> withModelPath(List<String> args, String path) {
+        List<String> out = new ArrayList<>(args);
+        int i = out.indexOf("--model-path");
+        assertThat(i).as("--model-path in %s", args).isNotNegative();
+        out.set(i + 1, path);
+        return out;
     }
 
     /** {@code args} without {@code flag} and its value. */
