@@ -128,7 +128,7 @@ public record CacheAwareConfig(double cacheThreshold, int balanceAbsThreshold, d
      * most 1.15 at the same hit rate, and nothing changes where shares are already even (docs/design/routing-core.md,
      * "Why some defaults differ"). SGLang has no such rule ({@link #sglang()}: 0).
      */
-    public static final double DEFAULT_REQUEST_SHARE_MARGIN = 0.1;
+    public static final double DEFAULT_REQUEST_SHARE_MARGIN = 0.15;
 
     public CacheAwareConfig {
         Checks.inUnitInterval(cacheThreshold, "cacheThreshold", CACHE_THRESHOLD);

@@ -95,7 +95,7 @@ class PolicyConfigTest {
 
     @Test
     void readsTheRequestShareMarginOnByDefaultOffForSglangAndRejectsANegativeOne() {
-        assertThat(CacheAwareConfig.defaults().requestShareMargin()).isEqualTo(0.1);
+        assertThat(CacheAwareConfig.defaults().requestShareMargin()).isEqualTo(0.15);
         assertThat(CacheAwareConfig.sglang().requestShareMargin()).isZero();
         assertThat(PolicyConfig.fromOptions("cache_aware", Map.of("request-share-margin", "0.25")))
                 .isEqualTo(CacheAwareConfig.defaults().withRequestShareMargin(0.25));
