@@ -26,7 +26,7 @@ class PolicyConfigTest {
         assertThat(c.staleFallbackMinLoad()).isFalse();
         assertThat(c.discountSharedPrefix()).isFalse();
         assertThat(CacheAwareConfig.defaults()).as("Caravan's defaults: the measured exceptions only")
-                .isEqualTo(c.withDiscountSharedPrefix(true).withMinPrefixMatchChars(4096).withRequestShareMargin(0.1));
+                .isEqualTo(c.withDiscountSharedPrefix(true).withMinPrefixMatchChars(4096).withRequestShareMargin(0.15));
         assertThat(c.prefillBacklogRatio()).isZero();
         assertThat(c.requestShareMargin()).isZero();
     }
