@@ -201,8 +201,15 @@ public final class FleetResults {
                 out.add(new ResultsSection.Measured(List.copyOf(rows), o.command(), o.commit(), o.date(),
                         o.machine(), widen(o.loadAverage(), m.loadAverage())));
                 merged = true;
-            } else if (o.rows() == null || m.rows() == null || !m.rows().containsAll(o.rows())) {
+            } else if (o.rows() == null || m.rows() == null) {
                 out.add(o);
+            } else {
+                // the new run's rows are no longer the older run's figures
+                List<String> rest = o.rows().stream().filter(r -> !m.rows().contains(r)).toList();
+                if (!rest.isEmpty()) {
+                    out.add(new ResultsSection.Measured(rest, o.command(), o.commit(), o.date(), o.machine(),
+                            o.loadAverage()));
+                }
             }
         }
         if (!merged) {
