@@ -102,10 +102,7 @@ class KvQuickStartIT {
 
         Routed routed = converse(nemo, args, "local");
 
-        assertThat(routed.followed()).as("later turns on the engine holding the conversation")
-                .isGreaterThanOrEqualTo(laterTurnsAt95Percent());
-        assertThat(routed.tokens()).containsEntry("local", (double) CONVERSATIONS * TURNS)
-                .doesNotContainKey("engine");
+        assertFollowedOnTokensFrom(routed, "local", "engine");
     }
 
     @Test
@@ -114,10 +111,7 @@ class KvQuickStartIT {
 
         Routed routed = converse(nemo, args, "engine");
 
-        assertThat(routed.followed()).as("later turns on the engine holding the conversation")
-                .isGreaterThanOrEqualTo(laterTurnsAt95Percent());
-        assertThat(routed.tokens()).containsEntry("engine", (double) CONVERSATIONS * TURNS)
-                .doesNotContainKey("local");
+        assertFollowedOnTokensFrom(routed, "engine", "local");
         assertThat(routed.unmatched()).isEmpty();
     }
 
@@ -127,10 +121,7 @@ class KvQuickStartIT {
 
         Routed routed = converse(qwen3, args, "qwen3-local");
 
-        assertThat(routed.followed()).as("later turns on the engine holding the conversation")
-                .isGreaterThanOrEqualTo(laterTurnsAt95Percent());
-        assertThat(routed.tokens()).containsEntry("local", (double) CONVERSATIONS * TURNS)
-                .doesNotContainKey("engine");
+        assertFollowedOnTokensFrom(routed, "local", "engine");
     }
 
     @Test
@@ -139,10 +130,7 @@ class KvQuickStartIT {
 
         Routed routed = converse(qwen3, args, "qwen3-engine");
 
-        assertThat(routed.followed()).as("later turns on the engine holding the conversation")
-                .isGreaterThanOrEqualTo(laterTurnsAt95Percent());
-        assertThat(routed.tokens()).containsEntry("engine", (double) CONVERSATIONS * TURNS)
-                .doesNotContainKey("local");
+        assertFollowedOnTokensFrom(routed, "engine", "local");
         assertThat(routed.unmatched()).isEmpty();
     }
 
@@ -170,6 +158,13 @@ class KvQuickStartIT {
                     + ": no local model files (--model-path) and SGLang's /tokenize takes no chat messages "
                     + "(--tokens-engine sglang)");
         }
+    }
+
+    /** At least 95 % of later turns stayed with their holder, every prompt's tokens came from {@code source}. */
+    private static void assertFollowedOnTokensFrom(Routed routed, String source, String other) {
+        assertThat(routed.followed()).as("later turns on the engine holding the conversation")
+                .isGreaterThanOrEqualTo(laterTurnsAt95Percent());
+        assertThat(routed.tokens()).containsEntry(source, (double) CONVERSATIONS * TURNS).doesNotContainKey(other);
     }
 
     /** 95 % of the turns after each conversation's first, rounded up. */
