@@ -59,7 +59,7 @@ import dev.caravan.processors.kv.KvEventMessage;
 @State(Scope.Benchmark)
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 2)
-@Fork(value = 1, jvmArgsAppend = {"-Xmx3g"})
+@Fork(value = 1, jvmArgsAppend = {"-Xms3g", "-Xmx3g", "-XX:+AlwaysPreTouch"})
 public class KvIngestBenchmark {
 
     static final int BLOCK_SIZE = 16;

@@ -1,6 +1,7 @@
 package dev.caravan.policies.kv;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -27,14 +28,13 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class ActiveBlocks {
 
-    private record Rank(String workerId, int rank) {
-    }
-
     /** One rank's requests in flight. */
     private static final class Requests {
         final List<long[]> chains = new ArrayList<>();
         /** Distinct keys over the chains, plus every request's extra blocks. */
         int distinct;
+        /** The chains' count, written under the monitor: a rank with none is read without locking. */
+        volatile int inFlight;
 
         /** The longest prefix of {@code chain} that some request in flight shares. */
         int shared(long[] chain) {
@@ -49,7 +49,8 @@ public final class ActiveBlocks {
         }
     }
 
-    private final ConcurrentHashMap<Rank, Requests> ranks = new ConcurrentHashMap<>();
+    /** Worker id → its ranks' requests by rank (a worker's array only grows, replaced whole under its monitor). */
+    private final ConcurrentHashMap<String, Requests[]> workers = new ConcurrentHashMap<>();
 
     /** Adds a routed request's chain to the rank; run the result once when the request is over. */
     public Runnable add(String workerId, int rank, long[] chain) {
@@ -61,10 +62,11 @@ public final class ActiveBlocks {
      * and decode tokens); run the result once when the request is over.
      */
     public Runnable add(String workerId, int rank, long[] chain, int extra) {
-        Requests m = ranks.computeIfAbsent(new Rank(workerId, rank), k -> new Requests());
+        Requests m = requests(workerId, rank);
         synchronized (m) {
             m.distinct += chain.length - m.shared(chain) + extra;
             m.chains.add(chain);
+            m.inFlight = m.chains.size();
         }
         boolean[] done = new boolean[1];
         return () -> {
@@ -80,13 +82,38 @@ public final class ActiveBlocks {
                     }
                 }
                 m.distinct -= chain.length - m.shared(chain) + extra;
+                m.inFlight = m.chains.size();
             }
         };
     }
 
+    /** The rank's set, created on first use. */
+    private Requests requests(String workerId, int rank) {
+        Requests[] byRank = workers.get(workerId);
+        if (byRank != null && rank < byRank.length && byRank[rank] != null) {
+            return byRank[rank];
+        }
+        Requests[] grown = workers.compute(workerId, (id, old) -> {
+            Requests[] out = old == null ? new Requests[rank + 1]
+                    : old.length > rank ? old : Arrays.copyOf(old, rank + 1);
+            if (out[rank] == null) {
+                out = out == old ? old.clone() : out;
+                out[rank] = new Requests();
+            }
+            return out;
+        });
+        return grown[rank];
+    }
+
+    /** The rank's set, or null when it has never had a request. */
+    private Requests existing(String workerId, int rank) {
+        Requests[] byRank = workers.get(workerId);
+        return byRank == null || rank >= byRank.length ? null : byRank[rank];
+    }
+
     /** Distinct keys in flight on the rank. */
     public int active(String workerId, int rank) {
-        Requests m = ranks.get(new Rank(workerId, rank));
+        Requests m = existing(workerId, rank);
         if (m == null) {
             return 0;
         }
@@ -97,8 +124,8 @@ public final class ActiveBlocks {
 
     /** The rank's active blocks if a request with {@code chain} were added to it. */
     public int potential(String workerId, int rank, long[] chain) {
-        Requests m = ranks.get(new Rank(workerId, rank));
-        if (m == null) {
+        Requests m = existing(workerId, rank);
+        if (m == null || m.inFlight == 0) {
             return chain.length;
         }
         synchronized (m) {
@@ -136,18 +163,23 @@ public final class ActiveBlocks {
 
     /** Forgets a worker that left (its leases still release harmlessly into the detached sets). */
     public void removeWorker(String workerId) {
-        ranks.keySet().removeIf(r -> r.workerId().equals(workerId));
+        workers.remove(workerId);
     }
 
     /** Distinct active keys per worker (all ranks summed), a snapshot for metrics and tests. */
     public Map<String, Integer> activeByWorker() {
         Map<String, Integer> out = new HashMap<>();
-        ranks.forEach((r, m) -> {
-            int n;
-            synchronized (m) {
-                n = m.distinct;
+        workers.forEach((id, byRank) -> {
+            for (Requests m : byRank) {
+                if (m == null) {
+                    continue;
+                }
+                int n;
+                synchronized (m) {
+                    n = m.distinct;
+                }
+                out.merge(id, n, Integer::sum);
             }
-            out.merge(r.workerId(), n, Integer::sum);
         });
         return out;
     }

@@ -106,6 +106,53 @@ public final class KvAwarePolicy implements LoadBalancingPolicy, PrefixHoldings 
     }
 
     /**
+     * One request's block keys and index matches per block size, each computed once whatever the number of candidates
+     * (fleets use one or two block sizes).
+     */
+    private final class RequestKeys {
+        private final int[] tokens;
+        private final long root;
+        private int[] sizes = new int[1];
+        private long[][] keys = new long[1][];
+        private PrefixMatches[] matches = new PrefixMatches[1];
+        private int count;
+
+        RequestKeys(int[] tokens, long root) {
+            this.tokens = tokens;
+            this.root = root;
+        }
+
+        long[] keys(int blockSize) {
+            int i = slot(blockSize); // may grow the arrays
+            return keys[i];
+        }
+
+        PrefixMatches matches(int blockSize) {
+            int i = slot(blockSize);
+            if (matches[i] == null) {
+                matches[i] = index.longestPrefixes(keys[i], config.cpuWeight(), config.diskWeight());
+            }
+            return matches[i];
+        }
+
+        private int slot(int blockSize) {
+            for (int i = 0; i < count; i++) {
+                if (sizes[i] == blockSize) {
+                    return i;
+                }
+            }
+            if (count == sizes.length) {
+                sizes = Arrays.copyOf(sizes, count * 2);
+                keys = Arrays.copyOf(keys, count * 2);
+                matches = Arrays.copyOf(matches, count * 2);
+            }
+            sizes[count] = blockSize;
+            keys[count] = keyCache.keys(tokens, blockSize, root);
+            return count++;
+        }
+    }
+
+    /**
      * @param parity the self-check to feed, or null for none
      * @param random tie-breaker and sampler; seeded in tests
      */
@@ -154,13 +201,11 @@ public final class KvAwarePolicy implements LoadBalancingPolicy, PrefixHoldings 
             return Decision.none(NAME, BRANCH_NO_HEALTHY);
         }
         int[] tokens = context.tokens() != null ? context.tokens() : tokenizer.encode(context.requestText());
-        long root = root(context);
-        Map<Integer, long[]> keysBySize = new HashMap<>(2);
-        Map<Integer, PrefixMatches> matchesBySize = new HashMap<>(2);
+        RequestKeys request = new RequestKeys(tokens, root(context));
         long[] chain = null;
         int sharedTokens = 0;
         if (shared != null) {
-            chain = keysBySize.computeIfAbsent(config.blockSize(), b -> keyCache.keys(tokens, b, root));
+            chain = request.keys(config.blockSize());
             int parts = 0;
             for (Worker w : healthy) {
                 parts += w.rankCount();
@@ -170,10 +215,8 @@ public final class KvAwarePolicy implements LoadBalancingPolicy, PrefixHoldings 
         List<Candidate> ranks = new ArrayList<>(healthy.size());
         for (Worker w : healthy) {
             int bs = blockSize(w);
-            long[] keys = keysBySize.computeIfAbsent(bs, b -> keyCache.keys(tokens, b, root));
-            PrefixMatches matches = matchesBySize.computeIfAbsent(bs, b -> index.longestPrefixes(keys,
-                    config.cpuWeight(), config.diskWeight()));
-            PrefixMatches.Match best = matches.match(w.id());
+            long[] keys = request.keys(bs);
+            PrefixMatches.Match best = request.matches(bs).match(w.id());
             double requestBlocks = (double) tokens.length / bs;
             double unit = (double) bs / config.blockSize(); // costs in blocks of kv-block-size, whatever w's size
             int sharedBlocks = sharedTokens / bs;
@@ -229,17 +272,14 @@ public final class KvAwarePolicy implements LoadBalancingPolicy, PrefixHoldings 
     @Override
     public HeldPrefixes held(List<Worker> candidates, SelectionContext context) {
         int[] tokens = context.tokens() != null ? context.tokens() : tokenizer.encode(context.requestText());
-        long root = root(context);
-        Map<Integer, PrefixMatches> matchesBySize = new HashMap<>(2);
+        RequestKeys request = new RequestKeys(tokens, root(context));
         Map<String, Long> held = new HashMap<>();
         for (Worker w : candidates) {
             if (!w.isHealthy()) {
                 continue;
             }
             int bs = blockSize(w);
-            PrefixMatches matches = matchesBySize.computeIfAbsent(bs, b -> index.longestPrefixes(
-                    keyCache.keys(tokens, b, root), config.cpuWeight(), config.diskWeight()));
-            int blocks = matches.matched(w.id());
+            int blocks = request.matches(bs).matched(w.id());
             if (blocks > 0) {
                 held.put(w.url(), (long) blocks * bs);
             }
