@@ -87,28 +87,72 @@ final class KeyTable {
         Stripe s = stripe(h);
         long stamp = s.lock.writeLock();
         try {
-            int mask = s.keys.length - 1;
-            int i = (int) h & mask;
-            while (s.values[i] != null && s.keys[i] != key) {
-                i = (i + 1) & mask;
-            }
+            int i = position(s, key, h);
             long[] current = s.values[i];
-            long[] next = op.apply(current);
-            if (next == null) {
-                if (current != null) {
-                    delete(s, i);
-                }
-            } else if (current != null) {
-                s.values[i] = next;
-            } else {
-                s.keys[i] = key;
-                s.values[i] = next;
-                if (++s.size * 4 > s.keys.length * 3) {
-                    resize(s, s.keys.length * 2);
-                }
+            store(s, i, key, current, op.apply(current));
+        } finally {
+            s.lock.unlockWrite(stamp);
+        }
+    }
+
+    /** Adds holder ({@code tier}, {@code slot}) to {@code key}; false when it already held it (nothing changes). */
+    boolean addHolder(long key, int tier, int slot) {
+        long h = mix(key);
+        Stripe s = stripe(h);
+        long stamp = s.lock.writeLock();
+        try {
+            int i = position(s, key, h);
+            long[] current = s.values[i];
+            if (current != null && Holders.has(current, tier, slot)) {
+                return false;
+            }
+            store(s, i, key, current, Holders.with(current, tier, slot));
+            return true;
+        } finally {
+            s.lock.unlockWrite(stamp);
+        }
+    }
+
+    /** Removes holder ({@code tier}, {@code slot}) from {@code key}; the key goes with its last holder. */
+    void removeHolder(long key, int tier, int slot) {
+        long h = mix(key);
+        Stripe s = stripe(h);
+        long stamp = s.lock.writeLock();
+        try {
+            int i = position(s, key, h);
+            long[] current = s.values[i];
+            if (current != null) {
+                store(s, i, key, current, Holders.without(current, tier, slot));
             }
         } finally {
             s.lock.unlockWrite(stamp);
+        }
+    }
+
+    /** The slot holding {@code key}, or the empty slot where it would go; under the write lock. */
+    private static int position(Stripe s, long key, long h) {
+        int mask = s.keys.length - 1;
+        int i = (int) h & mask;
+        while (s.values[i] != null && s.keys[i] != key) {
+            i = (i + 1) & mask;
+        }
+        return i;
+    }
+
+    /** Sets slot {@code i} from {@code current} to {@code next} (null: removed); under the write lock. */
+    private static void store(Stripe s, int i, long key, long[] current, long[] next) {
+        if (next == null) {
+            if (current != null) {
+                delete(s, i);
+            }
+        } else if (current != null) {
+            s.values[i] = next;
+        } else {
+            s.keys[i] = key;
+            s.values[i] = next;
+            if (++s.size * 4 > s.keys.length * 3) {
+                resize(s, s.keys.length * 2);
+            }
         }
     }
 

@@ -2,7 +2,6 @@ package dev.caravan.policies.kv;
 
 import java.util.Arrays;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -46,16 +45,8 @@ final class RankIndex {
     private int blockSize;
     /** (key, tier) → extra holders beyond the first: distinct engine ids of this rank with the same key. */
     private final Map<Dupe, Integer> dupes = new HashMap<>();
-    /**
-     * Engine id → key of entries that just left every tier: a block evicted from the GPU and then stored on the CPU
-     * (write-on-evict offload; vLLM's CPU stores carry no tokens) is still resolvable. Bounded, oldest first.
-     */
-    private final Map<Long, Long> recentlyRemoved = new LinkedHashMap<>(16, 0.75f, false) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<Long, Long> eldest) {
-            return size() > RECENTLY_REMOVED;
-        }
-    };
+    /** Engine id → key of the entries that last left every tier, for a store on a lower tier that follows. */
+    private final RecentlyRemoved recentlyRemoved = new RecentlyRemoved(RECENTLY_REMOVED);
 
     RankIndex(int slot, KeyTable table, int maxBlocks, Counters counters, Set<String> loraNames) {
         this.slot = slot;
@@ -113,18 +104,21 @@ final class RankIndex {
                     : BlockKeys.root(s.loraName(), s.cacheSalt());
         } else {
             int p = blocks.find(s.parentBlockHash());
-            Long gone = p < 0 ? recentlyRemoved.get(s.parentBlockHash()) : null;
             if (p >= 0) {
                 parentKey = blocks.keyAt(p);
-            } else if (gone != null) {
-                parentKey = gone;
+            } else if (recentlyRemoved.contains(s.parentBlockHash())) {
+                parentKey = recentlyRemoved.get(s.parentBlockHash());
             } else {
                 known = false;
             }
         }
         for (int i = 0; i < hashes.length; i++) {
             int slot = blocks.find(hashes[i]);
-            Long gone = slot < 0 ? recentlyRemoved.remove(hashes[i]) : null;
+            boolean wasRemoved = slot < 0 && recentlyRemoved.contains(hashes[i]);
+            long gone = wasRemoved ? recentlyRemoved.get(hashes[i]) : 0;
+            if (wasRemoved) {
+                recentlyRemoved.remove(hashes[i]);
+            }
             byte kind = !known ? RankLineage.PARENT_UNKNOWN
                     : i == 0 && fromRoot ? RankLineage.PARENT_ROOT : RankLineage.PARENT_KEY;
             long key;
@@ -135,7 +129,7 @@ final class RankIndex {
                 lineage.link(key, kind, parentKey);
                 transition(key, before, before | bit);
                 lineage.settle(key);
-            } else if (gone != null) {
+            } else if (wasRemoved) {
                 key = gone;
                 blocks.insert(hashes[i], key, bit);
                 lineage.link(key, kind, parentKey);
@@ -217,15 +211,7 @@ final class RankIndex {
     }
 
     private void addHolder(long key, int tier) {
-        boolean[] already = new boolean[1];
-        table.update(key, bits -> {
-            if (bits != null && Holders.has(bits, tier, slot)) {
-                already[0] = true;
-                return bits;
-            }
-            return Holders.with(bits, tier, slot);
-        });
-        if (already[0]) {
+        if (!table.addHolder(key, tier, slot)) {
             dupes.merge(new Dupe(key, tier), 1, Integer::sum);
         }
         lineage.tier(key, tier, true);
@@ -242,7 +228,7 @@ final class RankIndex {
             }
             return;
         }
-        table.update(key, bits -> bits == null ? null : Holders.without(bits, tier, slot));
+        table.removeHolder(key, tier, slot);
         lineage.tier(key, tier, false);
     }
 
@@ -302,7 +288,7 @@ final class RankIndex {
         blocks.forEach((engineId, key, mask) -> {
             for (KvTier t : TIERS) {
                 if ((RankBlocks.groupsOn(mask, t) & ~nonRoutingGroups) != 0) {
-                    table.update(key, bits -> bits == null ? null : Holders.without(bits, t.ordinal(), slot));
+                    table.removeHolder(key, t.ordinal(), slot);
                 }
             }
             n[0]++;
