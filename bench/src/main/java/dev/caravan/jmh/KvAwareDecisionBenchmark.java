@@ -34,9 +34,9 @@ import dev.caravan.policies.text.PseudoTokenizer;
 /**
  * One kv_aware decision on one thread (block keys of the request, the index lookup, the cost of every engine rank
  * from its active blocks, the bookkeeping of the request's active blocks), with a working set resident: {@code ranks}
- * single-rank workers, each holding tenants' prompts of {@code promptTokens} tokens stored as engines publish them —
- * 104 per rank (the b2b scenario's M) when that fits in about {@value #FILL_BLOCKS} index entries, fewer (at least
- * one) otherwise. Each measured request is one of {@value #REQUEST_POOL} resident prompts (spread over the ranks,
+ * single-rank workers holding tenants' prompts of {@code promptTokens} tokens stored as engines publish them, prompt
+ * p on rank p mod {@code ranks}: 104 per rank (the b2b scenario's M) when that fits in about {@value #FILL_BLOCKS}
+ * index entries, else as many as fit (at least one), so long prompts leave some ranks empty. Each measured request is one of {@value #REQUEST_POOL} resident prompts (spread over the ranks,
  * cycled); its lease is released {@value #IN_FLIGHT} decisions later, so that many requests are in flight. Tokens are
  * given, so tokenization is not measured. {@code blockSize} 1 is SGLang's default page size. The heap is fixed and
  * touched at start, as a gateway's should be: on a host that reclaims idle memory, a heap left to grow turns a
@@ -86,9 +86,8 @@ public class KvAwareDecisionBenchmark {
         }
         workers = List.copyOf(workers);
         int blocks = promptTokens / blockSize;
-        int perRank = (int) Math.max(1, Math.min(MAX_PROMPTS_PER_RANK, (long) FILL_BLOCKS / ((long) ranks * blocks)));
         SplittableRandom random = new SplittableRandom(1);
-        int prompts = ranks * perRank;
+        int prompts = (int) Math.max(1, Math.min((long) ranks * MAX_PROMPTS_PER_RANK, FILL_BLOCKS / blocks));
         int pool = Math.min(REQUEST_POOL, prompts);
         requests = new SelectionContext[pool];
         for (int p = 0; p < prompts; p++) {

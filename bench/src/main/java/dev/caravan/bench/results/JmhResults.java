@@ -26,7 +26,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
  * median in µs, and {@code also} the p99 (sample time) or the mean with its error (average and single-shot time).
  *
  * <p>{@code --pivot} lays a grid over engine ranks out as a curve instead ({@link #pivot}): a row per prompt length
- * and page size, a sample-time median column per {@code ranks} value, and a bar chart of them. {@code --ingest} turns
+ * and page size, a sample-time median and p99 column per {@code ranks} value, and a bar chart of them. {@code --ingest} turns
  * {@code KvIngestBenchmark}'s results into the ingest table ({@link #ingest}): a row per rank count.
  *
  * <pre>{@code
@@ -44,6 +44,7 @@ public final class JmhResults {
             "TreeEvictionBenchmark", "tree eviction",
             "KvIngestBenchmark", "KV-event ingest");
     private static final String PIVOT_KEY = "median_us_";
+    private static final String PIVOT_P99_KEY = "p99_us_";
     /** Block events in one batch of {@code KvIngestBenchmark} (a store and a removal of 16 blocks). */
     static final int INGEST_EVENTS_PER_BATCH = 32;
 
@@ -97,8 +98,8 @@ public final class JmhResults {
     /**
      * The section with a grid of {@code ranks x promptTokens x blockSize} pivoted in; {@code old} may be null. A row
      * per prompt length ({@code prompt}, e.g. {@code 2,080 tokens}) and page size ({@code page}) replaces the row of
-     * the same two, keeping its place; its cells are the sample-time medians in µs, keyed {@code median_us_<ranks>},
-     * and the columns are the prompt, the page and one per rank count the rows hold, fewest ranks first.
+     * the same two, keeping its place; its cells are the sample-time median and p99 in µs, keyed
+     * {@code median_us_<ranks>} and {@code p99_us_<ranks>}, and the columns are the prompt, the page and one per rank count the rows hold, fewest ranks first.
      */
     public static ResultsSection pivot(ResultsSection old, JsonNode jmh, ResultsSection.Measured measured) {
         Map<String, Map<String, Object>> rows = new LinkedHashMap<>();
@@ -114,8 +115,11 @@ public final class JmhResults {
                 return fresh;
             });
             JsonNode pm = r.path("primaryMetric");
+            double toMicros = toMicros(pm.path("scoreUnit").asText());
             row.put(PIVOT_KEY + params.path("ranks").asText(),
-                    pm.path("scorePercentiles").path("50.0").asDouble() * toMicros(pm.path("scoreUnit").asText()));
+                    pm.path("scorePercentiles").path("50.0").asDouble() * toMicros);
+            row.put(PIVOT_P99_KEY + params.path("ranks").asText(),
+                    pm.path("scorePercentiles").path("99.0").asDouble() * toMicros);
         }
         ResultsSection base = old != null ? old : new ResultsSection(measured.command(), null, null, null, null);
         ResultsSection merged = base.withRows(List.of("prompt", "page"), List.copyOf(rows.values()));
@@ -200,8 +204,8 @@ public final class JmhResults {
                 ResultsSection.Column.of("page", "page")));
         rows.stream().flatMap(r -> r.keySet().stream()).filter(k -> k.startsWith(PIVOT_KEY))
                 .map(k -> Integer.parseInt(k.substring(PIVOT_KEY.length()))).distinct().sorted()
-                .forEach(ranks -> columns.add(ResultsSection.Column.of(ranks + " ranks: median µs", "%,.1f",
-                        PIVOT_KEY + ranks)));
+                .forEach(ranks -> columns.add(ResultsSection.Column.of(ranks + " ranks: p50 / p99 µs",
+                        "%,.1f / %,.1f", PIVOT_KEY + ranks, PIVOT_P99_KEY + ranks)));
         return columns;
     }
 

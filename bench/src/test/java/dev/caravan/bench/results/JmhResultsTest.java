@@ -48,12 +48,13 @@ class JmhResultsTest {
     }
 
     @Test
-    void pivotLaysTheRanksOutAsColumnsAndReplacesTheRowsOfTheSamePromptAndPage() throws IOException {
+    void pivotLaysTheRanksOutAsMedianAndP99ColumnsAndReplacesTheRowsOfTheSamePromptAndPage() throws IOException {
         ResultsSection.Measured curve = new ResultsSection.Measured(List.of("kv_aware"), "jmh", "abc1234",
                 "2026-12-08", "2 cores (shared)", "1.0");
         ResultsSection old = new ResultsSection("decision-cost.sh", List.of(new ResultsSection.Measured(
                 List.of("kv_aware"), "jmh", "0ld0000", "2026-12-07", "2 cores (shared)", "7.0")), null, List.of(
-                new LinkedHashMap<>(Map.of("prompt", "32,768 tokens", "page", 1, "median_us_8", 731.1)),
+                new LinkedHashMap<>(Map.of("prompt", "32,768 tokens", "page", 1, "median_us_8", 731.1, "p99_us_8",
+                        900.0)),
                 new LinkedHashMap<>(Map.of("prompt", "2,080 tokens", "page", 16, "median_us_8", 99.0))),
                 null);
         var jmh = new ObjectMapper().readTree("""
@@ -70,11 +71,11 @@ class JmhResultsTest {
         ResultsSection s = JmhResults.pivot(old, jmh, curve);
 
         assertThat(ResultsPage.table(s)).isEqualTo("""
-                | prompt | page | 8 ranks: median µs | 64 ranks: median µs |
+                | prompt | page | 8 ranks: p50 / p99 µs | 64 ranks: p50 / p99 µs |
                 |---|---:|---:|---:|
-                | 32,768 tokens | 1 | 731.1 | – |
-                | 2,080 tokens | 16 | 17.1 | 9.9 |
-                | 2,080 tokens | 1 | 1,163.4 | – |
+                | 32,768 tokens | 1 | 731.1 / 900.0 | – |
+                | 2,080 tokens | 16 | 17.1 / 1,000.0 | 9.9 / 40.0 |
+                | 2,080 tokens | 1 | 1,163.4 / 2,000.0 | – |
                 """);
         assertThat(s.command()).isEqualTo("decision-cost.sh");
         assertThat(s.measured()).containsExactly(curve);
