@@ -18,7 +18,7 @@
 # CARAVAN_GATEWAY_JAVA: the java launcher the gateways run on (default: java on the PATH, which the origin and the
 # clients always use); CARAVAN_JAVA_OPTS: the gateways' JVM options.
 # RESULTS: the results-page section file the medians are written to (default docs/bench/results/sse-relay.json;
-# RESULTS=none writes none).
+# RESULTS=none writes none). SSE_NGINX=off leaves nginx out (sse-streams.sh, past its connection limit).
 set -euo pipefail
 load_start=$(cut -d' ' -f1 /proc/loadavg)
 here="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -43,6 +43,7 @@ base=${SSE_PORT_BASE:-18300}
 origin_port=$((base + 1)); gw_port=$((base + 2)); nginx_port=$((base + 3))
 gw_s_port=$((base + 4)); gw_s2_port=$((base + 5)); sync_port=$((base + 11)); sync2_port=$((base + 12))
 sync=${SSE_SYNC:-on}
+with_nginx=${SSE_NGINX:-on}
 pids=()
 cleanup() {
   for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
@@ -74,10 +75,11 @@ http {
   }
 }
 NGINX
-nginx -c "$work/nginx.conf"
+[ "$with_nginx" = on ] && nginx -c "$work/nginx.conf"
 
 body='{"model":"bench-model","stream":true,"messages":[{"role":"user","content":"hi"}]}'
-ports=($origin_port $gw_port $nginx_port)
+ports=($origin_port $gw_port)
+[ "$with_nginx" = on ] && ports+=($nginx_port)
 [ "$sync" = on ] && ports+=($gw_s_port $gw_s2_port)
 for port in "${ports[@]}"; do
   for _ in $(seq 1 90); do
@@ -86,8 +88,12 @@ for port in "${ports[@]}"; do
     sleep 1
   done
 done
-nginx_pids="$(cat "$work/nginx.pid"),$(pgrep -P "$(cat "$work/nginx.pid")" | paste -sd,)"
-targets=("direct:$origin_port:-" "nginx:$nginx_port:$nginx_pids" "caravan:$gw_port:$gw_pid")
+targets=("direct:$origin_port:-")
+if [ "$with_nginx" = on ]; then
+  nginx_pids="$(cat "$work/nginx.pid"),$(pgrep -P "$(cat "$work/nginx.pid")" | paste -sd,)"
+  targets+=("nginx:$nginx_port:$nginx_pids")
+fi
+targets+=("caravan:$gw_port:$gw_pid")
 if [ "$sync" = on ]; then
   await_sync_pair $gw_s_port || { echo "(SSE_SYNC=off measures without it)" >&2; exit 1; }
   targets+=("caravan-sync:$gw_s_port:$gw_s_pid")
