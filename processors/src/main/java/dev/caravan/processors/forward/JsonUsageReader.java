@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.math.BigInteger;
 
 import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.async.ByteArrayFeeder;
@@ -18,6 +19,13 @@ import com.fasterxml.jackson.core.async.ByteArrayFeeder;
  * sum over its elements. A count that is not a number reads as -1; a repeated key counts its last value. Nothing
  * ({@link Usage#NONE}) for malformed or incomplete JSON, and for a value in which no key (or string) is exactly
  * {@code prompt_tokens}. Whatever follows the first complete value is ignored.
+ *
+ * <p>Where a piece ends right after a comma or a colon (and white space) and the next begins with a closing brace or
+ * bracket, Jackson's non-blocking parser (2.19) takes it as closing the container ({@code {"a":1,}} and
+ * {@code {"a": }} cut after the separator), which the blocking parser, like any JSON parser, rejects. Outside a string
+ * such a sequence is always malformed, and inside one the parser's next token is that string: so the reader rejects
+ * the value when the first token after such a cut closes a container, and reads what {@link #read} reads wherever the
+ * pieces are cut.
  *
  * <p>A value already whole in memory (a body that came in one piece, an SSE event's line) is read by {@link #read}
  * with Jackson's blocking parser instead, which tokenizes bytes it holds faster than the non-blocking one and gives the
@@ -48,6 +56,10 @@ final class JsonUsageReader {
     private boolean marker;
     /** Whether string values are read for the marker (the piecewise reader always; {@link #read} when it must). */
     private boolean strings = true;
+    /** Whether the last byte fed that is not white space is a {@code ,} or a {@code :}. */
+    private boolean separatorLast;
+    /** Whether the next token must not close a container: a piece began with a bracket right after a separator. */
+    private boolean closerAfterSeparator;
     private Usage total = Usage.NONE;
     // the item (the root object, or one element of a root array) being read
     private boolean usageObject;
@@ -112,11 +124,39 @@ final class JsonUsageReader {
             return;
         }
         try {
+            notePieceBoundary(bytes, offset, length);
             feeder.feedInput(bytes, offset, offset + length);
             drain();
         } catch (IOException | RuntimeException e) {
             failed = true;
         }
+    }
+
+    /**
+     * Arms the check of the next token when this piece's first byte that is not white space is a closing bracket and
+     * the last such byte before it was a separator; notes whether this piece ends with a separator. A piece of white
+     * space only changes neither.
+     */
+    private void notePieceBoundary(byte[] bytes, int offset, int length) {
+        int end = offset + length;
+        int first = offset;
+        while (first < end && isWhiteSpace(bytes[first])) {
+            first++;
+        }
+        if (first == end) {
+            return;
+        }
+        closerAfterSeparator = separatorLast && (bytes[first] == '}' || bytes[first] == ']');
+        int last = end - 1;
+        while (isWhiteSpace(bytes[last])) {
+            last--;
+        }
+        separatorLast = bytes[last] == ',' || bytes[last] == ':';
+    }
+
+    /** JSON's white space: what may stand between tokens. */
+    private static boolean isWhiteSpace(byte b) {
+        return b == ' ' || b == '\n' || b == '\r' || b == '\t';
     }
 
     /** The counts, once the input has ended. */
@@ -158,6 +198,12 @@ final class JsonUsageReader {
     }
 
     private void onToken(JsonToken t) throws IOException {
+        if (closerAfterSeparator) {
+            closerAfterSeparator = false;
+            if (t == JsonToken.END_OBJECT || t == JsonToken.END_ARRAY) {
+                throw new JsonParseException(parser, "a closing bracket right after a separator");
+            }
+        }
         switch (t) {
             case START_OBJECT, START_ARRAY -> open(t);
             case END_OBJECT, END_ARRAY -> close();

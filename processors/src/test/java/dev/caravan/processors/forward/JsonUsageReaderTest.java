@@ -14,11 +14,7 @@ class JsonUsageReaderTest {
 
     private static final ObjectMapper MAPPER = new ObjectMapper();
 
-    /**
-     * Bodies engines send, and odd ones: what a parsed tree says is what the streaming reader must say. (Not here:
-     * a malformed object with a trailing comma, {@code {"a":1,}}, which Jackson's non-blocking parser accepts when a
-     * chunk ends right after the comma.)
-     */
+    /** Bodies engines send, and odd ones: what a parsed tree says is what the streaming reader must say. */
     private static final List<String> BODIES = List.of(
             "{\"id\":\"cmpl-1\",\"choices\":[{\"index\":0,\"text\":\" kit\",\"logprobs\":null}],"
                     + "\"usage\":{\"prompt_tokens\":2,\"total_tokens\":3,\"completion_tokens\":1,"
@@ -52,6 +48,11 @@ class JsonUsageReaderTest {
             "{\"x\":\"bad \\q escape\",\"usage\":{\"prompt_tokens\":4}}",
             "{\"x\":\"raw \u0001 control\",\"usage\":{\"prompt_tokens\":4}}",
             "{\"x\":\"escaped \\u00e9 \\\"quote\\\" \u00e9t\u00e9\",\"usage\":{\"prompt_tokens\":4}}",
+            // a closing bracket right after a separator: malformed outside a string, text inside one
+            "{\"usage\":{\"prompt_tokens\":4,}}",
+            "{\"usage\":{\"prompt_tokens\":4, \"completion_tokens\": }}",
+            "[{\"meta_info\":{\"prompt_tokens\":4}}, ]",
+            "{\"x\":\"a, } b: ]\",\"usage\":{\"prompt_tokens\":4}}",
             "");
 
     /** The reference: the tree the previous implementation built, read the same way. */
@@ -133,6 +134,30 @@ class JsonUsageReaderTest {
             assertThat(JsonUsageReader.read(padded, 2, bytes.length)).as("inside a larger array: %s", body)
                     .isEqualTo(fromTree(body));
         }
+    }
+
+    @Test
+    void aFieldWithoutItsValueMakesTheBodyMalformedWhereverItIsCut() {
+        byte[] bytes = ("[{\"text\": \"a\", \"meta_info\": {\"prompt_tokens\": 10, \"cached_tokens\": 4}}, "
+                + "{\"text\": \"b\", \"meta_info\": {\"prompt_tokens\": 2, \"cached_tokens\": }}]")
+                .getBytes(StandardCharsets.UTF_8);
+        int colon = new String(bytes, StandardCharsets.UTF_8).lastIndexOf(':') + 1;
+        assertThat(JsonUsageReader.read(bytes, 0, bytes.length)).isEqualTo(Usage.NONE);
+        assertThat(streamed(bytes, colon)).as("cut right after the colon").isEqualTo(Usage.NONE);
+        assertThat(streamed(bytes, colon + 1)).as("cut after the colon and its space").isEqualTo(Usage.NONE);
+        for (int cut = 0; cut <= bytes.length; cut++) {
+            assertThat(streamed(bytes, cut)).as("cut at %d", cut).isEqualTo(Usage.NONE);
+        }
+    }
+
+    @Test
+    void aCommaBeforeAClosingBraceMakesTheBodyMalformedButNotInsideAString() {
+        String trailing = "{\"usage\":{\"prompt_tokens\":4,}}";
+        String quoted = "{\"x\":\"4,}\",\"usage\":{\"prompt_tokens\":4}}";
+        assertThat(streamed(trailing.getBytes(StandardCharsets.UTF_8), trailing.indexOf(',') + 1))
+                .as("cut right after the comma").isEqualTo(Usage.NONE);
+        assertThat(streamed(quoted.getBytes(StandardCharsets.UTF_8), quoted.indexOf(',') + 1))
+                .as("the same cut inside a string").isEqualTo(new Usage(4, -1, -1));
     }
 
     @Test

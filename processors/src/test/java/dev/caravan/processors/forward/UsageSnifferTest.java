@@ -104,6 +104,15 @@ class UsageSnifferTest {
     }
 
     @Test
+    void aBatchAnswerWithAFieldMissingItsValueGivesNoCountsWholeOrInPieces() {
+        String body = "[{\"text\": \"a\", \"meta_info\": {\"prompt_tokens\": 10, \"cached_tokens\": 4}}, "
+                + "{\"text\": \"b\", \"meta_info\": {\"prompt_tokens\": }}]";
+        int cut = body.lastIndexOf(':') + 2; // after the colon and its space
+        assertThat(feed("application/json", body)).isEqualTo(Usage.NONE);
+        assertThat(feed("application/json", body.substring(0, cut), body.substring(cut))).isEqualTo(Usage.NONE);
+    }
+
+    @Test
     void reportsNothingForBodiesWithoutUsage() {
         assertThat(feed("application/json", "{\"ok\":true}")).isEqualTo(Usage.NONE);
         assertThat(feed("application/json", "not json")).isEqualTo(Usage.NONE);

@@ -236,6 +236,21 @@ class KvEventIngestorTest {
     }
 
     @Test
+    void aStoreOfAnEngineIdTheRankHoldsKeepsThatIdsKeyWhateverItsTokens() throws Exception {
+        worker("w1", null);
+        send("w1", 0, KvTestPayloads.stored(0, 1_837, 2_837));
+
+        send("w1", 1, KvTestPayloads.stored(0, 2_837, 3_837)); // id 2837 named the block after 1837 already
+
+        assertThat(ingestor.stats("w1").blockStoredEvents()).isEqualTo(2);
+        assertThat(holds("w1", 2_837)).isFalse();
+        assertThat(holds("w1", 2_837, 3_837)).isFalse();
+        assertThat(holds("w1", 1_837, 2_837)).isTrue();
+        assertThat(holds("w1", 1_837, 2_837, 3_837)).isTrue();
+        assertThat(index.residentBlocks("w1")).isEqualTo(3);
+    }
+
+    @Test
     void duplicatesAreIgnored() throws Exception {
         worker("w1", null);
         send("w1", 7, KvTestPayloads.stored(0, 1));

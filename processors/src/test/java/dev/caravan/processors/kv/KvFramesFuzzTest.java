@@ -39,8 +39,8 @@ import dev.caravan.processors.StartedCamel;
  *
  * <p>Oracle ({@link FuzzOracle}): nothing escapes the steps or the ingestor (an undecodable message is counted, a bad
  * reply is logged and skipped); the thread allocates within the per-input bound; and afterwards a valid batch from
- * another publisher of the same worker is applied and its blocks are in the index. Regression inputs:
- * {@code KvFramesFuzzTestInputs/<method>/}.
+ * another publisher of the same worker, with block ids of its own, is applied and its blocks are in the index.
+ * Regression inputs: {@code KvFramesFuzzTestInputs/<method>/}.
  */
 class KvFramesFuzzTest {
 
@@ -162,14 +162,31 @@ class KvFramesFuzzTest {
         });
     }
 
-    /** A valid batch from a publisher of its own is applied to {@code worker}'s rank 0 and its blocks are found. */
+    /**
+     * A valid batch from a publisher of its own is applied to {@code worker}'s rank 0 and its blocks are found. Its two
+     * blocks have engine ids no earlier check and no input used ({@link #checkId}): an engine id names one block, and
+     * a store of an id the rank already holds keeps that id's key, whatever tokens it carries.
+     */
     static void assertStillServing(String worker) {
         long n = CHECKS.incrementAndGet();
+        long first = checkId(2 * n);
+        long second = checkId(2 * n + 1);
         long before = INGESTOR.stats(worker).blockStoredEvents();
         route(worker, List.of("check".getBytes(StandardCharsets.UTF_8), KvEventDecoder.sequenceFrame(n),
-                KvTestPayloads.stored(0, 1_000 + n, 2_000 + n)));
+                KvTestPayloads.stored(0, first, second)));
         assertThat(INGESTOR.stats(worker).blockStoredEvents()).isEqualTo(before + 1);
-        assertThat(INDEX.holds(worker, KvTestPayloads.key(1_000 + n, 2_000 + n), KvTier.GPU)).isTrue();
+        assertThat(INDEX.holds(worker, KvTestPayloads.key(first, second), KvTier.GPU)).isTrue();
+    }
+
+    /**
+     * The engine id of a check's {@code i}-th block: {@code i} in the low 31 bits (so ids never repeat, and the token
+     * {@link KvTestPayloads} gives the block, the id's low 32 bits, is a valid token id) under 32 bits of SplitMix64's
+     * mix of {@code i}, which an input cannot have guessed.
+     */
+    static long checkId(long i) {
+        long z = (i + 0x9E3779B97F4A7C15L) * 0xBF58476D1CE4E5B9L;
+        z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+        return ((z ^ (z >>> 31)) & 0xFFFF_FFFF_0000_0000L) | (i & 0x7FFF_FFFFL);
     }
 
     /** A ROUTER answering every replay request with {@link #REPLIES}, then the end marker. */
