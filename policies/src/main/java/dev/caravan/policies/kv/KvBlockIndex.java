@@ -138,7 +138,6 @@ public final class KvBlockIndex {
                 Applied applied;
                 if (event instanceof KvEvent.BlockStored s) {
                     applied = r.stored(s);
-                    w.blockSize = Math.max(w.blockSize, r.blockSize());
                 } else if (event instanceof KvEvent.BlockRemoved rm) {
                     applied = r.removed(rm);
                 } else {
@@ -146,10 +145,20 @@ public final class KvBlockIndex {
                     applied = Applied.NONE;
                 }
                 w.resident = residentLocked(w);
+                w.blockSize = blockSizeLocked(w);
                 markDirty(r);
                 return applied;
             }
         }
+    }
+
+    /** The largest of the worker's ranks' block sizes (its ranks share one; a rank not heard from yet says 0). */
+    private static int blockSizeLocked(WorkerBlocks w) {
+        int bs = 0;
+        for (RankIndex r : w.ranks.values()) {
+            bs = Math.max(bs, r.blockSize());
+        }
+        return bs;
     }
 
     private static int residentLocked(WorkerBlocks w) {
@@ -177,6 +186,7 @@ public final class KvBlockIndex {
                 markDirty(r);
             }
             w.resident = residentLocked(w);
+            w.blockSize = blockSizeLocked(w);
             return n;
         }
     }
@@ -194,6 +204,7 @@ public final class KvBlockIndex {
                 markDirty(r);
             }
             w.resident = 0;
+            w.blockSize = 0;
             return n;
         }
     }
@@ -250,9 +261,9 @@ public final class KvBlockIndex {
                     }
                     added += r.restore(state);
                     markDirty(r);
-                    w.blockSize = Math.max(w.blockSize, r.blockSize());
                 }
                 w.resident = residentLocked(w);
+                w.blockSize = blockSizeLocked(w);
                 return added;
             }
         }

@@ -41,7 +41,7 @@ final class RankIndex {
     private final RankLineage lineage = new RankLineage();
     /** Groups whose reported kind is not full attention. */
     private long nonRoutingGroups;
-    /** Tokens per block, learned from the rank's stores; 0 before the first. */
+    /** Tokens per block, from the rank's latest store of a routing group; 0 before the first. */
     private int blockSize;
     /** (key, tier) → extra holders beyond the first: distinct engine ids of this rank with the same key. */
     private final Map<Dupe, Integer> dupes = new HashMap<>();
@@ -88,8 +88,8 @@ final class RankIndex {
         int[] tokens = s.tokenIds();
         int bs = s.blockSize() > 0 ? s.blockSize()
                 : hashes.length > 0 && tokens.length % hashes.length == 0 ? tokens.length / hashes.length : 0;
-        if (bs > 0 && tokens.length >= bs * hashes.length && bs > blockSize) {
-            blockSize = bs;
+        if (bs > 0 && tokens.length >= bs * hashes.length && (nonRoutingGroups & (1L << group)) == 0) {
+            blockSize = bs; // the latest routing-group store's: one bad store does not set it for good
         }
         long bit = RankBlocks.bit(tier, group);
         long[] out = new long[hashes.length];
@@ -267,7 +267,9 @@ final class RankIndex {
         if (blocks.size() == 0) {
             nonRoutingGroups = state.nonRoutingGroups();
         }
-        blockSize = Math.max(blockSize, state.blockSize());
+        if (blockSize == 0) {
+            blockSize = state.blockSize();
+        }
         int added = 0;
         for (int i = 0; i < state.engineIds().length; i++) {
             long mask = state.masks()[i];

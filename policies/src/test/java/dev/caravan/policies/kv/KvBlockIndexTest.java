@@ -214,6 +214,18 @@ class KvBlockIndexTest {
     }
 
     @Test
+    void aStoreWithAnotherBlockSizeHoldsOnlyUntilTheNextStoreAndAClearedWorkerForgetsIt() {
+        index.apply("wa", 0, KvEvent.BlockStored.of(new long[] {900}, null, new int[64], 64)); // one odd store
+        assertThat(index.blockSize("wa")).isEqualTo(64);
+
+        index.apply("wa", 0, a.stored(prompt, 0, 1));
+        assertThat(index.blockSize("wa")).isEqualTo(BS);
+
+        index.clearWorker("wa");
+        assertThat(index.blockSize("wa")).isZero();
+    }
+
+    @Test
     void removingAWorkerFreesItsSlotsForTheNextOne() {
         index.apply("wa", 0, a.stored(prompt, 0, 6));
         index.removeWorker("wa");
