@@ -49,7 +49,7 @@ public final class ActiveBlocks {
         }
     }
 
-    /** Worker id → its ranks' requests by rank (a worker's array only grows, replaced whole under its monitor). */
+    /** Worker id → its ranks' requests by rank (an array that only grows, copied and replaced in compute). */
     private final ConcurrentHashMap<String, Requests[]> workers = new ConcurrentHashMap<>();
 
     /** Adds a routed request's chain to the rank; run the result once when the request is over. */
