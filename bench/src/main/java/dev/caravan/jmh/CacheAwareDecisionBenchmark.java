@@ -112,10 +112,10 @@ public class CacheAwareDecisionBenchmark {
     public void setUp() {
         List<Worker> ws = new ArrayList<>();
         for (int i = 0; i < workers; i++) {
-            ws.add(Worker.builder("http://10." + (i >> 8) + "." + (i & 255) + ".1:8000").build());
+            ws.add(Worker.builder(workerUrl(i)).build());
         }
         fleetWorkers = List.copyOf(ws);
-        int resident = (int) Math.max(workers, Math.min(tenants, RESIDENT_CHARS / promptChars));
+        int resident = residentTenants(tenants, workers, promptChars);
         OwnerRule rule = OwnerRule.fromWireName(sharedPrefixOwner);
         PolicyEnvironment env = PolicyEnvironment.seeded(1);
         FleetPrefixes prefixes = null;
@@ -153,6 +153,16 @@ public class CacheAwareDecisionBenchmark {
             int t = r.nextInt(resident);
             requests[i] = SelectionContext.ofText(system[t] + Prompts.userTurn(t, 3 + i));
         }
+    }
+
+    /** Worker {@code i}'s URL. */
+    static String workerUrl(int i) {
+        return "http://10." + (i >> 8) + "." + (i & 255) + ".1:8000";
+    }
+
+    /** The tenants resident in the tree: {@code tenants}, fewer past {@link #RESIDENT_CHARS}, at least one a worker. */
+    static int residentTenants(int tenants, int workers, int promptChars) {
+        return (int) Math.max(workers, Math.min(tenants, RESIDENT_CHARS / promptChars));
     }
 
     @Benchmark
