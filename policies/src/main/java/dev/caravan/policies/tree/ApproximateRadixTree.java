@@ -1,5 +1,6 @@
 package dev.caravan.policies.tree;
 
+import java.util.AbstractMap;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -9,6 +10,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.LongConsumer;
@@ -77,8 +80,9 @@ public final class ApproximateRadixTree {
     private final AtomicLong epoch = new AtomicLong();
     private final AtomicLong matches = new AtomicLong();
 
-    // Tenant table, guarded by the lock (ids are stable for the tree's lifetime; names are worker URLs).
-    private final Map<String, Integer> tenantIds = new HashMap<>();
+    // Tenant table, written under the write lock (ids are stable for the tree's lifetime; names are worker URLs); the
+    // id map is concurrent so the match views (HeldChars) can resolve a name after the lock is released.
+    private final Map<String, Integer> tenantIds = new ConcurrentHashMap<>();
     private String[] tenantNames = new String[8];
     private long[] tenantChars = new long[8];
     private boolean[] tenantPresent = new boolean[8];
@@ -311,11 +315,9 @@ public final class ApproximateRadixTree {
         int len = text.length();
         lock.readLock().lock();
         try {
-            // the deepest matched node carrying each tenant, by tenant id (-1: none): array stores on the path,
-            // one map entry per tenant at the end
+            // the deepest matched node carrying each tenant, by tenant id, plus one (0: none): array stores on the
+            // path, and the map a view over them, so a prefix every worker holds costs no map entry per worker
             long[] held = new long[tenantIds.size()];
-            Arrays.fill(held, -1);
-            int holders = 0;
             Node node = root;
             long matched = 0;
             int pos = 0;
@@ -328,8 +330,7 @@ public final class ApproximateRadixTree {
                 boolean partial = k < child.label.length();
                 matched += partial ? child.label.codePointCount(0, k) : child.labelChars;
                 for (int t : child.tenants) {
-                    holders += held[t] < 0 ? 1 : 0;
-                    held[t] = matched;
+                    held[t] = matched + 1;
                 }
                 if (partial) {
                     break;
@@ -337,15 +338,46 @@ public final class ApproximateRadixTree {
                 pos += k;
                 node = child;
             }
-            Map<String, Long> out = new HashMap<>(Math.max(16, holders * 4 / 3 + 1));
-            for (int t = 0; t < held.length; t++) {
-                if (held[t] >= 0) {
-                    out.put(tenantNames[t], held[t]);
-                }
-            }
-            return out;
+            return new HeldChars(held, tenantNames);
         } finally {
             lock.readLock().unlock();
+        }
+    }
+
+    /**
+     * {@link #matchedCharsByTenant}'s answer: a read-only map over the walk's array, by tenant id. {@link #get} finds
+     * the id in the tree's tenant table (concurrent, and an id never changes), so a caller asking for a few workers
+     * pays for those; iterating builds the entries from the names captured under the lock.
+     */
+    private final class HeldChars extends AbstractMap<String, Long> {
+        private final long[] held;
+        private final String[] names;
+
+        HeldChars(long[] held, String[] names) {
+            this.held = held;
+            this.names = names;
+        }
+
+        @Override
+        public Long get(Object tenant) {
+            Integer id = tenant == null ? null : tenantIds.get(tenant);
+            return id == null || id >= held.length || held[id] == 0 ? null : held[id] - 1;
+        }
+
+        @Override
+        public boolean containsKey(Object tenant) {
+            return get(tenant) != null;
+        }
+
+        @Override
+        public Set<Entry<String, Long>> entrySet() {
+            Map<String, Long> entries = new LinkedHashMap<>();
+            for (int t = 0; t < held.length; t++) {
+                if (held[t] != 0) {
+                    entries.put(names[t], held[t] - 1);
+                }
+            }
+            return Collections.unmodifiableMap(entries).entrySet();
         }
     }
 
