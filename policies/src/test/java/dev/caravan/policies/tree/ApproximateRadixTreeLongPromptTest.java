@@ -2,6 +2,8 @@ package dev.caravan.policies.tree;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.Map;
+
 import org.junit.jupiter.api.Test;
 
 /**
@@ -78,5 +80,20 @@ class ApproximateRadixTreeLongPromptTest {
         }
         // every conversation crosses the preamble; the new tenant would leave it inside the edge "preamble + tenant "
         assertThat(together.matchWithShared(preamble + "new tenant", 3).sharedChars()).isEqualTo(preamble.length());
+    }
+
+    @Test
+    void theHoldersOfAPromptAreWhatTheWalkSawLaterInsertsAndTenantsAside() {
+        ApproximateRadixTree tree = new ApproximateRadixTree();
+        String system = letters(2 * BLOCK);
+        tree.insert(system + " one", "w1");
+        tree.insert(system + " two", "w2");
+        Map<String, Long> held = tree.matchedCharsByTenant(system + " one more");
+        tree.insert(system + " one more", "w3");
+
+        assertThat(held).isEqualTo(Map.of("w1", (long) system.length() + 4, "w2", (long) system.length() + 1));
+        assertThat(held.get("w3")).isNull();
+        assertThat(held.getOrDefault("unknown", 0L)).isZero();
+        assertThat(held.get(null)).isNull();
     }
 }
