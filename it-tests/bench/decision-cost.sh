@@ -32,6 +32,11 @@ run replica-sync "CacheAwareDecisionBenchmark -p promptChars=2000,10000 -p share
   -p discountSharedPrefix=true -p hotPrefixReplication=false -p treeBudget=configured" "-f 1 -wi 2 -i 3"
 run consistent-hash ConsistentHashBenchmark "-f 1 -wi 3 -i 5"
 run tree-eviction "TreeEvictionBenchmark -p keep=0.5" "-f 1 -wi 2 -i 5"
+# cache_aware over workers, prompt length and tree budget: JmhResults --curve, a row per prompt, a column per worker
+# count and its bar chart (TreeMemory --curve adds the tree's bytes per character to the same rows)
+run cache-aware-curve "CacheAwareDecisionBenchmark -p workers=8,64,256 -p promptChars=8000,128000,512000 \
+  -p sharedPrefixOwner=first -p fleet=off -p discountSharedPrefix=true -p hotPrefixReplication=false \
+  -p treeBudget=configured,engine" "-f 1 -wi 1 -w 1 -i 3 -r 1" "$root/docs/bench/results/cache-aware-curve.json" --curve
 run kv-aware-curve "KvAwareDecisionBenchmark -p ranks=8,64,256 -p promptTokens=2080,32768,131072 -p blockSize=16,1 \
   -p discountSharedPrefix=true" "-f 1 -wi 3 -w 1 -i 3 -r 1" "$curve" --pivot
 run kv-ingest "KvIngestBenchmark -p ranks=64,256 -p ingestRate=1000000" "-f 1 -wi 1 -w 2 -i 3 -r 2" "$ingest" --ingest

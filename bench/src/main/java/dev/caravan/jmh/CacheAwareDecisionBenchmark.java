@@ -35,10 +35,15 @@ import dev.caravan.policies.tree.OwnerRule;
 
 /**
  * One cache_aware decision (healthy filter, imbalance guard, prefix match, insert) on one thread, with 1,000 tenants'
- * prompts resident over 8 workers: each tenant's system prompt of {@code promptChars} characters plus three earlier
- * turns is already in the tree under worker {@code tenant % 8}. Each measured request is a tenant's system prompt plus
- * a new user turn (a pool of 4,096, cycled), so the decision is the hot path: a long match, a hit, a short insert.
- * Sampled, so the median (p0.50) is reported.
+ * prompts resident over {@code workers} workers: each tenant's system prompt of {@code promptChars} characters plus
+ * three earlier turns is already in the tree under worker {@code tenant % workers}. Each measured request is a tenant's
+ * system prompt plus a new user turn (a pool of 4,096, cycled), so the decision is the hot path: a long match, a hit, a
+ * short insert. Sampled, so the median (p0.50) is reported.
+ *
+ * <p>Long prompts keep the heap bounded: past {@value #RESIDENT_CHARS} resident characters the tenants are fewer (but
+ * never fewer than the workers, so each holds one), and the request pool shrinks to {@value #POOL_CHARS} characters
+ * (at least {@value #MIN_POOL} requests): at 128,000 characters 500 tenants and 256 requests, at 512,000 characters 125
+ * tenants (256 with 256 workers) and 256 requests.
  *
  * <p>{@code treeBudget=engine} sizes each worker's budget to what it holds after the pre-fill, as
  * {@code max-tree-size auto} does from the engine's KV capacity, so every decision's insert counts towards the next
@@ -57,8 +62,16 @@ import dev.caravan.policies.tree.OwnerRule;
 @Threads(1)
 public class CacheAwareDecisionBenchmark {
 
-    private static final int WORKERS = 8;
     private static final int POOL = 4096;
+    private static final int MIN_POOL = 256;
+    /** Resident characters past which the tenants are fewer. */
+    private static final long RESIDENT_CHARS = 64_000_000;
+    /** Characters in the request pool past which it is smaller. */
+    private static final long POOL_CHARS = 64_000_000;
+
+    /** Workers the tenants are spread over, all healthy and idle (so the fleet is balanced). */
+    @Param({"8"})
+    public int workers;
 
     @Param({"2000", "10000"})
     public int promptChars;
@@ -91,17 +104,18 @@ public class CacheAwareDecisionBenchmark {
     public String treeBudget;
 
     private LoadBalancingPolicy policy;
-    private List<Worker> workers;
+    private List<Worker> fleetWorkers;
     private SelectionContext[] requests;
     private int next;
 
     @Setup
     public void setUp() {
-        workers = new ArrayList<>();
-        for (int i = 0; i < WORKERS; i++) {
-            workers.add(Worker.builder("http://10.0.0." + (i + 1) + ":8000").build());
+        List<Worker> ws = new ArrayList<>();
+        for (int i = 0; i < workers; i++) {
+            ws.add(Worker.builder(workerUrl(i)).build());
         }
-        workers = List.copyOf(workers);
+        fleetWorkers = List.copyOf(ws);
+        int resident = residentTenants(tenants, workers, promptChars);
         OwnerRule rule = OwnerRule.fromWireName(sharedPrefixOwner);
         PolicyEnvironment env = PolicyEnvironment.seeded(1);
         FleetPrefixes prefixes = null;
@@ -113,35 +127,47 @@ public class CacheAwareDecisionBenchmark {
         }
         policy = PolicyFactory.create(CacheAwareConfig.defaults().withSharedPrefixOwner(rule)
                 .withDiscountSharedPrefix(discountSharedPrefix).withHotPrefixReplication(hotPrefixReplication), env);
-        workers.forEach(policy::onWorkerAdded);
+        fleetWorkers.forEach(policy::onWorkerAdded);
         ApproximateRadixTree tree = ((TreeBacked) policy).tree(Worker.UNKNOWN_MODEL_ID).orElseThrow();
-        String[] system = new String[tenants];
-        for (int t = 0; t < tenants; t++) {
+        String[] system = new String[resident];
+        for (int t = 0; t < resident; t++) {
             system[t] = Prompts.systemPrompt(t, promptChars);
             for (int turn = 0; turn < 3; turn++) {
                 String text = system[t] + Prompts.userTurn(t, turn);
-                tree.insert(text, workers.get(t % WORKERS).url());
+                tree.insert(text, fleetWorkers.get(t % workers).url());
                 if (prefixes != null) {
-                    prefixes.routed(prefixes.digest(Worker.UNKNOWN_MODEL_ID, text), workers.get(t % WORKERS).url());
+                    prefixes.routed(prefixes.digest(Worker.UNKNOWN_MODEL_ID, text),
+                            fleetWorkers.get(t % workers).url());
                 }
             }
         }
         if (treeBudget.equals("engine")) {
-            for (Worker w : workers) {
+            for (Worker w : fleetWorkers) {
                 ((TreeBacked) policy).setTenantCharBudget(w.url(), tree.tenantChars(w.url()));
             }
         }
         SplittableRandom r = new SplittableRandom(99);
-        requests = new SelectionContext[POOL];
-        for (int i = 0; i < POOL; i++) {
-            int t = r.nextInt(tenants);
+        int pool = Math.max(MIN_POOL, Math.min(POOL, Integer.highestOneBit((int) (POOL_CHARS / promptChars))));
+        requests = new SelectionContext[pool];
+        for (int i = 0; i < pool; i++) {
+            int t = r.nextInt(resident);
             requests[i] = SelectionContext.ofText(system[t] + Prompts.userTurn(t, 3 + i));
         }
     }
 
+    /** Worker {@code i}'s URL. */
+    static String workerUrl(int i) {
+        return "http://10." + (i >> 8) + "." + (i & 255) + ".1:8000";
+    }
+
+    /** The tenants resident in the tree: {@code tenants}, fewer past {@link #RESIDENT_CHARS}, at least one a worker. */
+    static int residentTenants(int tenants, int workers, int promptChars) {
+        return (int) Math.max(workers, Math.min(tenants, RESIDENT_CHARS / promptChars));
+    }
+
     @Benchmark
     public Decision decide() {
-        SelectionContext ctx = requests[next++ & (POOL - 1)];
-        return policy.select(workers, ctx);
+        SelectionContext ctx = requests[next++ & (requests.length - 1)];
+        return policy.select(fleetWorkers, ctx);
     }
 }

@@ -4,9 +4,11 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.function.Supplier;
 
+import dev.caravan.bench.results.JmhResults;
 import dev.caravan.bench.results.MeasuredRows;
 import dev.caravan.policies.tree.ApproximateRadixTree;
 
@@ -21,6 +23,12 @@ import dev.caravan.policies.tree.ApproximateRadixTree;
  * rows (structure {@code radix tree}, keyed by structure and shape) into the results page's memory section:
  * {@code java -Xms4g -Xmx4g -cp bench/target/caravan-bench.jar dev.caravan.jmh.TreeMemory
  * --results docs/bench/results/memory.json}.
+ *
+ * <p>{@code --curve} measures {@link CacheAwareDecisionBenchmark}'s trees instead, at each of
+ * {@link #CURVE_WORKERS} workers and {@link #CURVE_CHARS} prompt characters (its tenant counts), and merges the bytes
+ * per stored character into the cache_aware curve's rows ({@code bytes_per_char_<workers>}, keyed by prompt):
+ * {@code java -Xms4g -Xmx4g -cp bench/target/caravan-bench.jar dev.caravan.jmh.TreeMemory --curve
+ * --results docs/bench/results/cache-aware-curve.json}.
  */
 public final class TreeMemory {
 
@@ -30,8 +38,17 @@ public final class TreeMemory {
     private TreeMemory() {
     }
 
+    /** The cache_aware curve's worker counts. */
+    static final int[] CURVE_WORKERS = {8, 64, 256};
+    /** The cache_aware curve's prompt lengths, in characters. */
+    static final int[] CURVE_CHARS = {8_000, 128_000, 512_000};
+
     public static void main(String[] args) {
         MeasuredRows run = MeasuredRows.start(TreeMemory.class, args);
+        if (run.args().contains("--curve")) {
+            curve(run);
+            return;
+        }
         run.add(report("1,000 tenants × 2,000-char system prompt + 3 turns, 8 workers",
                 () -> decisionTree(1000, 2000)));
         run.add(report("1,000 tenants × 10,000-char system prompt + 3 turns, 8 workers",
@@ -43,14 +60,35 @@ public final class TreeMemory {
     }
 
     static ApproximateRadixTree decisionTree(int tenants, int chars) {
+        return decisionTree(tenants, chars, 8);
+    }
+
+    /** {@link CacheAwareDecisionBenchmark}'s pre-fill: each tenant's prompt and three turns under worker t % workers. */
+    static ApproximateRadixTree decisionTree(int tenants, int chars, int workers) {
         ApproximateRadixTree t = new ApproximateRadixTree();
         for (int c = 0; c < tenants; c++) {
             String system = Prompts.systemPrompt(c, chars);
             for (int turn = 0; turn < 3; turn++) {
-                t.insert(system + Prompts.userTurn(c, turn), "http://10.0.0." + (c % 8 + 1) + ":8000");
+                t.insert(system + Prompts.userTurn(c, turn), CacheAwareDecisionBenchmark.workerUrl(c % workers));
             }
         }
         return t;
+    }
+
+    /** The curve's cells: a row per prompt length, bytes per stored character at each worker count. */
+    private static void curve(MeasuredRows run) {
+        for (int chars : CURVE_CHARS) {
+            Map<String, Object> row = JmhResults.promptRow(chars);
+            for (int workers : CURVE_WORKERS) {
+                int tenants = CacheAwareDecisionBenchmark.residentTenants(1000, workers, chars);
+                Map<String, Object> measured = report(String.format(Locale.ROOT,
+                        "%,d tenants × %,d-char system prompt + 3 turns, %d workers", tenants, chars, workers),
+                        () -> decisionTree(tenants, chars, workers));
+                row.put(JmhResults.BYTES_KEY + workers, measured.get("bytes_per_unit"));
+            }
+            run.add(row);
+        }
+        run.writeCells(List.of("prompt"), List.of("tree memory"), JmhResults::cacheAwareColumns);
     }
 
     static ApproximateRadixTree cjkTree(int tenants, int chars) {

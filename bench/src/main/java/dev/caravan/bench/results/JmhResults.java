@@ -14,6 +14,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.StringJoiner;
+import java.util.stream.Collectors;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -26,12 +27,15 @@ import com.fasterxml.jackson.databind.ObjectMapper;
  * median in µs, and {@code also} the p99 (sample time) or the mean with its error (average and single-shot time).
  *
  * <p>{@code --pivot} lays a grid over engine ranks out as a curve instead ({@link #pivot}): a row per prompt length
- * and page size, a sample-time median and p99 column per {@code ranks} value, and a bar chart of them. {@code --ingest} turns
+ * and page size, a sample-time median and p99 column per {@code ranks} value, and a bar chart of the medians.
+ * {@code --curve} does the same for cache_aware's grid over workers, prompt length and tree budget
+ * ({@link #cacheAwareCurve}). {@code --ingest} turns
  * {@code KvIngestBenchmark}'s results into the ingest table ({@link #ingest}): a row per rank count.
  *
  * <pre>{@code
  * java -cp bench/target/caravan-bench.jar dev.caravan.bench.results.JmhResults jmh.json decision-cost.json
  * java -cp bench/target/caravan-bench.jar dev.caravan.bench.results.JmhResults --pivot jmh.json decision-cost-curve.json
+ * java -cp bench/target/caravan-bench.jar dev.caravan.bench.results.JmhResults --curve jmh.json cache-aware-curve.json
  * java -cp bench/target/caravan-bench.jar dev.caravan.bench.results.JmhResults --ingest jmh.json kv-ingest.json
  * }</pre>
  */
@@ -45,6 +49,9 @@ public final class JmhResults {
             "KvIngestBenchmark", "KV-event ingest");
     private static final String PIVOT_KEY = "median_us_";
     private static final String PIVOT_P99_KEY = "p99_us_";
+    private static final String ENGINE_KEY = "engine_us_";
+    /** The cache_aware curve's tree memory cells, bytes per stored character by worker count. */
+    public static final String BYTES_KEY = "bytes_per_char_";
     /** Block events in one batch of {@code KvIngestBenchmark} (a store and a removal of 16 blocks). */
     static final int INGEST_EVENTS_PER_BATCH = 32;
 
@@ -126,6 +133,68 @@ public final class JmhResults {
         List<ResultsSection.Column> columns = pivotColumns(merged.rows());
         return new ResultsSection(merged.command(), FleetResults.mergeMeasured(merged.measured(), measured),
                 columns, merged.rows(), merged.plots().isEmpty() ? List.of(curvePlot(columns)) : merged.plots());
+    }
+
+    /**
+     * cache_aware's grid of {@code workers x promptChars x treeBudget} as a curve; {@code old} may be null. A row per
+     * prompt length ({@code prompt}, e.g. {@code 8,000 chars}), whose cells are merged into the row of the same prompt
+     * (so the tree memory {@code TreeMemory --curve} adds to it stays): the sample-time median in µs per worker count,
+     * keyed {@code median_us_<workers>} with the configured tree budget and {@code engine_us_<workers>} with the
+     * engine-sized one. Columns: {@link #cacheAwareColumns}; a bar chart of the configured-budget medians.
+     */
+    public static ResultsSection cacheAwareCurve(ResultsSection old, JsonNode jmh, ResultsSection.Measured measured) {
+        Map<Integer, Map<String, Object>> rows = new LinkedHashMap<>();
+        for (JsonNode r : jmh) {
+            JsonNode params = r.path("params");
+            Map<String, Object> row = rows.computeIfAbsent(params.path("promptChars").asInt(), JmhResults::promptRow);
+            JsonNode pm = r.path("primaryMetric");
+            String key = ("engine".equals(params.path("treeBudget").asText()) ? ENGINE_KEY : PIVOT_KEY)
+                    + params.path("workers").asText();
+            row.put(key, pm.path("scorePercentiles").path("50.0").asDouble() * toMicros(pm.path("scoreUnit").asText()));
+        }
+        ResultsSection base = old != null ? old : new ResultsSection(measured.command(), null, null, null, null);
+        ResultsSection merged = base.withCells(List.of("prompt"), List.copyOf(rows.values()));
+        return new ResultsSection(merged.command(), FleetResults.mergeMeasured(merged.measured(), measured),
+                cacheAwareColumns(merged.rows()), merged.rows(), List.of(cacheAwarePlot(merged.rows())));
+    }
+
+    /** A fresh row of the cache_aware curve for a prompt of {@code chars} characters. */
+    public static Map<String, Object> promptRow(int chars) {
+        Map<String, Object> row = new LinkedHashMap<>();
+        row.put("prompt", String.format(Locale.ROOT, "%,d chars", chars));
+        return row;
+    }
+
+    /**
+     * The cache_aware curve's columns: the prompt; per worker count the medians with the configured and the
+     * engine-sized budget; the tree's bytes per stored character at each worker count ({@code bytes_per_char_<w>}).
+     */
+    public static List<ResultsSection.Column> cacheAwareColumns(List<Map<String, Object>> rows) {
+        List<ResultsSection.Column> columns = new ArrayList<>(List.of(ResultsSection.Column.of("prompt", "prompt")));
+        List<Integer> workers = rows.stream().flatMap(r -> r.keySet().stream())
+                .filter(k -> k.startsWith(PIVOT_KEY) || k.startsWith(ENGINE_KEY) || k.startsWith(BYTES_KEY))
+                .map(k -> Integer.parseInt(k.substring(k.lastIndexOf('_') + 1))).distinct().sorted().toList();
+        for (int w : workers) {
+            columns.add(ResultsSection.Column.of(w + " workers: median µs, budget configured / engine",
+                    "%,.1f / %,.1f", PIVOT_KEY + w, ENGINE_KEY + w));
+        }
+        if (!workers.isEmpty()) {
+            columns.add(new ResultsSection.Column("tree bytes per stored char, "
+                    + workers.stream().map(String::valueOf).collect(Collectors.joining(" / ")) + " workers",
+                    workers.stream().map(w -> BYTES_KEY + w).toList(),
+                    workers.stream().map(w -> "%.2f").collect(Collectors.joining(" / "))));
+        }
+        return columns;
+    }
+
+    /** A bar per prompt length, one series per worker count: the configured-budget medians. */
+    static ResultsSection.Plot cacheAwarePlot(List<Map<String, Object>> rows) {
+        List<ResultsSection.Series> series = rows.stream().flatMap(r -> r.keySet().stream())
+                .filter(k -> k.startsWith(PIVOT_KEY)).map(k -> Integer.parseInt(k.substring(PIVOT_KEY.length())))
+                .distinct().sorted().map(w -> new ResultsSection.Series(w + " workers", PIVOT_KEY + w)).toList();
+        return new ResultsSection.Plot("cache-aware-curve.png", "bar",
+                "cache_aware decision, median µs, by prompt length (configured tree budget)", "prompt", "median µs",
+                0.0, null, series);
     }
 
     /** A bar per prompt and page, one series per rank count: how the median grows with the ranks. */
@@ -230,14 +299,14 @@ public final class JmhResults {
     }
 
     /**
-     * {@code JmhResults [--pivot|--ingest] JMH_JSON SECTION_JSON [COMMAND]}: merges (pivots, tabulates the ingest of)
+     * {@code JmhResults [--pivot|--curve|--ingest] JMH_JSON SECTION_JSON [COMMAND]}: merges (pivots, lays out the curve of,
      * the first into the second.
      */
     public static void main(String[] arguments) throws IOException {
         String mode = arguments.length > 0 && arguments[0].startsWith("--") ? arguments[0] : "";
         String[] args = mode.isEmpty() ? arguments : Arrays.copyOfRange(arguments, 1, arguments.length);
-        if (args.length < 2 || !List.of("", "--pivot", "--ingest").contains(mode)) {
-            System.err.println("usage: JmhResults [--pivot|--ingest] JMH_JSON SECTION_JSON [COMMAND]"
+        if (args.length < 2 || !List.of("", "--pivot", "--curve", "--ingest").contains(mode)) {
+            System.err.println("usage: JmhResults [--pivot|--curve|--ingest] JMH_JSON SECTION_JSON [COMMAND]"
                     + "   (JMH with -rf json -rff JMH_JSON)");
             System.exit(2);
         }
@@ -258,6 +327,7 @@ public final class JmhResults {
         ResultsSection old = Files.isRegularFile(section) ? ResultsSection.read(section) : null;
         ResultsSection out = switch (mode) {
             case "--pivot" -> pivot(old, jmh, m);
+            case "--curve" -> cacheAwareCurve(old, jmh, m);
             case "--ingest" -> ingest(old, jmh, m);
             default -> merge(old, jmh, m);
         };

@@ -10,6 +10,7 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * Merges the rows a measuring program computes itself (a {@code main} that is not JMH and not {@code ./caravan
@@ -102,6 +103,26 @@ public final class MeasuredRows {
         ResultsSection merged = merge(ResultsSection.read(file), rowKeys, rows, m);
         merged.write(file);
         System.err.println("merged " + rows.size() + " rows into " + file);
+        return merged;
+    }
+
+    /**
+     * As {@link #write}, but merging the rows' cells into the rows of the same key ({@link ResultsSection#withCells}),
+     * so the columns another command fills stay, and laying the columns out afresh from the merged rows.
+     */
+    public ResultsSection writeCells(List<String> rowKeys, List<String> labels,
+                                     Function<List<Map<String, Object>>, List<ResultsSection.Column>> columns) {
+        if (file == null) {
+            return null;
+        }
+        ResultsSection.Measured m = new ResultsSection.Measured(labels, command, FleetResults.gitCommit(),
+                LocalDate.now(ZoneOffset.UTC).toString(), machine(), FleetResults.widen(loadAtStart, loadAverage()));
+        ResultsSection old = ResultsSection.read(file);
+        ResultsSection cells = old.withCells(rowKeys, rows);
+        ResultsSection merged = new ResultsSection(cells.command(), FleetResults.mergeMeasured(cells.measured(), m),
+                columns.apply(cells.rows()), cells.rows(), cells.plots());
+        merged.write(file);
+        System.err.println("merged " + rows.size() + " rows' cells into " + file);
         return merged;
     }
 

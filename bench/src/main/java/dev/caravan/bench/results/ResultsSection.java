@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -155,6 +156,31 @@ public record ResultsSection(String command, List<Measured> measured, List<Colum
             }
             if (at >= 0) {
                 merged.set(at, r);
+            } else {
+                merged.add(r);
+            }
+        }
+        return new ResultsSection(command, measured, columns, merged, plots);
+    }
+
+    /**
+     * The section with {@code newRows}' cells merged in: a row with the same values under {@code rowKeys} keeps its
+     * place and its other cells and takes the new row's values; any other row is appended. Two commands that fill
+     * different columns of the same rows (a curve's timings and its memory) keep each other's cells.
+     */
+    public ResultsSection withCells(List<String> rowKeys, List<Map<String, Object>> newRows) {
+        List<Map<String, Object>> merged = new ArrayList<>(rows);
+        for (Map<String, Object> r : newRows) {
+            int at = -1;
+            for (int i = 0; i < merged.size(); i++) {
+                if (sameKey(merged.get(i), r, rowKeys)) {
+                    at = i;
+                }
+            }
+            if (at >= 0) {
+                Map<String, Object> cells = new LinkedHashMap<>(merged.get(at));
+                cells.putAll(r);
+                merged.set(at, cells);
             } else {
                 merged.add(r);
             }

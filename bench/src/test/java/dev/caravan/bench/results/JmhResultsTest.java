@@ -87,6 +87,41 @@ class JmhResultsTest {
     }
 
     @Test
+    void theCacheAwareCurveLaysWorkersOutAsColumnsAndKeepsTheTreeMemoryCellsOfItsRows() throws IOException {
+        Map<String, Object> memory = new LinkedHashMap<>(JmhResults.promptRow(8000));
+        memory.put("bytes_per_char_8", 1.1);
+        memory.put("bytes_per_char_64", 1.2);
+        memory.put("median_us_8", 99.0);
+        ResultsSection old = new ResultsSection("decision-cost.sh", List.of(), null, List.of(memory), null);
+        var jmh = new ObjectMapper().readTree("""
+                [{"benchmark": "dev.caravan.jmh.CacheAwareDecisionBenchmark.decide", "mode": "sample",
+                  "params": {"promptChars": "8000", "treeBudget": "configured", "workers": "8"},
+                  "primaryMetric": {"scoreUnit": "us/op", "scorePercentiles": {"50.0": 8.5}}},
+                 {"benchmark": "dev.caravan.jmh.CacheAwareDecisionBenchmark.decide", "mode": "sample",
+                  "params": {"promptChars": "8000", "treeBudget": "engine", "workers": "8"},
+                  "primaryMetric": {"scoreUnit": "us/op", "scorePercentiles": {"50.0": 9.25}}},
+                 {"benchmark": "dev.caravan.jmh.CacheAwareDecisionBenchmark.decide", "mode": "sample",
+                  "params": {"promptChars": "8000", "treeBudget": "configured", "workers": "64"},
+                  "primaryMetric": {"scoreUnit": "ns/op", "scorePercentiles": {"50.0": 10500}}},
+                 {"benchmark": "dev.caravan.jmh.CacheAwareDecisionBenchmark.decide", "mode": "sample",
+                  "params": {"promptChars": "128000", "treeBudget": "configured", "workers": "8"},
+                  "primaryMetric": {"scoreUnit": "us/op", "scorePercentiles": {"50.0": 31}}}]""");
+
+        ResultsSection s = JmhResults.cacheAwareCurve(old, jmh, RUN);
+
+        String header = "| prompt | 8 workers: median µs, budget configured / engine "
+                + "| 64 workers: median µs, budget configured / engine | tree bytes per stored char, 8 / 64 workers |\n";
+        assertThat(ResultsPage.table(s)).isEqualTo(header + """
+                |---|---:|---:|---:|
+                | 8,000 chars | 8.5 / 9.3 | – | 1.10 / 1.20 |
+                | 128,000 chars | – | – | – |
+                """);
+        assertThat(s.plots()).singleElement().satisfies(p -> assertThat(p.series()).extracting(
+                ResultsSection.Series::key).containsExactly("median_us_8", "median_us_64"));
+        assertThat(s.measured()).containsExactly(RUN);
+    }
+
+    @Test
     void ingestTabulatesThroughputAndLookupPercentilesPerRankCount() throws IOException {
         ResultsSection.Measured run = new ResultsSection.Measured(List.of("KV-event ingest"), "jmh", "abc1234",
                 "2026-12-08", "2 cores (shared)", "3.0");

@@ -29,6 +29,7 @@ import dev.caravan.policies.fleet.FleetPrefixes;
 import dev.caravan.policies.fleet.RoutedPrefix;
 import dev.caravan.policies.tree.ApproximateRadixTree;
 import dev.caravan.policies.tree.PrefixMatch;
+import dev.caravan.policies.tree.SharedMatch;
 
 /**
  * SGLang's {@code cache_aware}: while the fleet is balanced, route a prompt to the worker that holds its longest known
@@ -170,7 +171,16 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy, Maintainable
             return imbalanced(healthy, text, tree, min, max, routed);
         }
 
-        PrefixMatch local = tree.prefixMatch(text);
+        // with the discount, the shared branch point comes from the match's own walk: one pass over the prompt
+        long sharedLocal = 0;
+        PrefixMatch local;
+        if (config.discountSharedPrefix()) {
+            SharedMatch both = tree.matchWithShared(text, healthy.size());
+            local = both.match();
+            sharedLocal = both.sharedChars();
+        } else {
+            local = tree.prefixMatch(text);
+        }
         PrefixMatch match = routed == null ? local : withFleet(local, routed, candidates);
         if (hot != null) {
             Worker holder = hot.pick(model, tree, text, healthy, loadOf,
@@ -179,9 +189,9 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy, Maintainable
                 return route(tree, text, holder, Branches.HOT_PREFIX, match, routed);
             }
         }
-        // only a match that would hit as a whole can lose by the discount: the second walk is skipped for misses
+        // only a match that would hit as a whole can lose by the discount
         long shared = config.discountSharedPrefix() && qualifies(match, 0)
-                ? Math.min(match.matchedChars(), tree.sharedPrefixChars(text, healthy.size())) : 0;
+                ? Math.min(match.matchedChars(), sharedLocal) : 0;
         boolean byRate = aboveThreshold(match.matchedChars() - shared, match.inputChars() - shared);
         boolean byLength = !byRate && isLongEnough(match.matchedChars() - shared);
         if ((byRate || byLength) && match.hasTenant()) {

@@ -36,19 +36,33 @@ final class RequestShares {
     /** A worker is over its share only when its count exceeds the mean by more than this many requests. */
     static final double MIN_EXCESS = 16;
 
+    /** Past this many half-lives from {@link #base}, every count is rebased (scaled values stay far from overflow). */
+    static final int REBASE_HALF_LIVES = 256;
+
     private final double margin;
     private final LongSupplier nanoTime;
+    /**
+     * Counts by worker URL, each held as its value scaled to {@link #base}: {@code value * 2^((stamp - base) / half-life)}.
+     * Every count decays by the same factor, so the value of any of them now is the scaled one times one factor,
+     * {@code 2^(-(now - base) / half-life)}, computed once per call however many workers are summed: the mean over
+     * the candidates costs a map lookup per worker, not a power.
+     */
     private final Map<String, Count> counts = new HashMap<>();
+    private long base;
 
     RequestShares(double margin, LongSupplier nanoTime) {
         this.margin = margin;
         this.nanoTime = nanoTime;
+        this.base = nanoTime.getAsLong();
     }
 
     /** Counts one request sent to the worker at {@code workerUrl}. */
     synchronized void record(String workerUrl) {
         long now = nanoTime.getAsLong();
-        counts.computeIfAbsent(workerUrl, u -> new Count(now)).add(now);
+        if (now - base > REBASE_HALF_LIVES * HALF_LIFE_NANOS) {
+            rebase(now);
+        }
+        counts.computeIfAbsent(workerUrl, u -> new Count()).scaled += growth(now);
     }
 
     /** Whether {@code w}'s recent requests exceed the mean over {@code healthy} by the margin and the minimum. */
@@ -56,9 +70,9 @@ final class RequestShares {
         if (healthy.size() < 2) {
             return false;
         }
-        long now = nanoTime.getAsLong();
-        double own = valueOf(w.url(), now);
-        double mean = mean(healthy, now);
+        double decay = decay(nanoTime.getAsLong());
+        double own = valueOf(w.url(), decay);
+        double mean = mean(healthy, decay);
         return own - mean > margin * mean && own - mean > MIN_EXCESS;
     }
 
@@ -67,13 +81,13 @@ final class RequestShares {
      * prefix of the prompt ({@code heldChars} by worker URL), then the fewest recent requests, then list order.
      */
     synchronized Worker divert(List<Worker> healthy, Map<String, Long> heldChars) {
-        long now = nanoTime.getAsLong();
-        double mean = mean(healthy, now);
+        double decay = decay(nanoTime.getAsLong());
+        double mean = mean(healthy, decay);
         Worker best = null;
         long bestHeld = -1;
         double bestCount = Double.MAX_VALUE;
         for (Worker w : healthy) {
-            double c = valueOf(w.url(), now);
+            double c = valueOf(w.url(), decay);
             if (c - mean > margin * mean && c - mean > MIN_EXCESS) {
                 continue;
             }
@@ -89,7 +103,7 @@ final class RequestShares {
 
     /** {@code workerUrl}'s recent requests now (decayed), for tests and logs. */
     synchronized double recent(String workerUrl) {
-        return valueOf(workerUrl, nanoTime.getAsLong());
+        return valueOf(workerUrl, decay(nanoTime.getAsLong()));
     }
 
     synchronized void removeWorker(String workerUrl) {
@@ -100,36 +114,43 @@ final class RequestShares {
         counts.clear();
     }
 
-    private double mean(List<Worker> healthy, long now) {
+    private double mean(List<Worker> healthy, double decay) {
         double sum = 0;
-        for (Worker w : healthy) {
-            sum += valueOf(w.url(), now);
+        for (int i = 0, n = healthy.size(); i < n; i++) {
+            Count c = counts.get(healthy.get(i).url());
+            if (c != null) {
+                sum += c.scaled;
+            }
         }
-        return sum / healthy.size();
+        return sum * decay / healthy.size();
     }
 
-    private double valueOf(String url, long now) {
+    private double valueOf(String url, double decay) {
         Count c = counts.get(url);
-        return c == null ? 0 : c.at(now);
+        return c == null ? 0 : c.scaled * decay;
     }
 
-    /** A count decayed lazily: its value at {@code stamp}. */
+    /** What a request counted at {@code now} weighs against the base: {@code 2^((now - base) / half-life)}. */
+    private double growth(long now) {
+        return Math.pow(2.0, (double) (now - base) / HALF_LIFE_NANOS);
+    }
+
+    /** The factor from a scaled count to its value at {@code now}: {@code 2^(-(now - base) / half-life)}. */
+    private double decay(long now) {
+        return Math.pow(2.0, (double) (base - now) / HALF_LIFE_NANOS);
+    }
+
+    /** Moves the base to {@code now}, each count becoming its value now. */
+    private void rebase(long now) {
+        double decay = decay(now);
+        for (Count c : counts.values()) {
+            c.scaled *= decay;
+        }
+        base = now;
+    }
+
+    /** A count scaled to the base, see {@link #counts}. */
     private static final class Count {
-        private double value;
-        private long stamp;
-
-        Count(long now) {
-            this.stamp = now;
-        }
-
-        void add(long now) {
-            value = at(now) + 1;
-            stamp = Math.max(stamp, now);
-        }
-
-        double at(long now) {
-            long age = now - stamp;
-            return age <= 0 ? value : value * Math.pow(0.5, (double) age / HALF_LIFE_NANOS);
-        }
+        private double scaled;
     }
 }

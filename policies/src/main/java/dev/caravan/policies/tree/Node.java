@@ -179,6 +179,25 @@ final class Node {
         if (indexOf(tenant) >= 0) {
             return false;
         }
+        append(tenant, stamp);
+        return true;
+    }
+
+    /**
+     * Adds the tenant with this stamp, or sets its stamp when present (one scan of the tenants, where
+     * {@link #addTenant} then {@link #touch} would take two); returns true when added. Under the write lock only.
+     */
+    boolean addOrTouch(int tenant, long stamp) {
+        int i = indexOf(tenant);
+        if (i >= 0) {
+            stamps[i] = stamp;
+            return false;
+        }
+        append(tenant, stamp);
+        return true;
+    }
+
+    private void append(int tenant, long stamp) {
         int n = tenants.length;
         int[] ts = Arrays.copyOf(tenants, n + 1);
         long[] ss = Arrays.copyOf(stamps, n + 1);
@@ -186,7 +205,6 @@ final class Node {
         ss[n] = stamp;
         tenants = ts;
         stamps = ss;
-        return true;
     }
 
     /**
