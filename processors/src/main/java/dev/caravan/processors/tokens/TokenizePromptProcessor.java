@@ -44,8 +44,10 @@ import dev.caravan.tokens.PromptKeys;
  *       {@code --tokens-engine-timeout-ms}; on failure the local tokens when the model has them, else none;</li>
  *   <li>{@code off}: nothing.</li>
  * </ul>
- * Local rendering and encoding are CPU work (milliseconds for long prompts, docs/performance.md, "Decision and index cost"): with an executor
- * they run there and the exchange continues from it, so the event loops never carry them. No tokens is not an error: the policy then tokenizes the routing text as before. A batch of prompts gets none.
+ * Local rendering and encoding, and the rendering SGLang's {@code /tokenize} is sent, are CPU work (milliseconds for
+ * long prompts, docs/performance.md): with an executor they run there and the exchange continues from it, so the
+ * event loops never carry them. No tokens is not an error: the policy then tokenizes the routing text as before. A
+ * batch of prompts gets none.
  * A chat the engine would refuse — its template raised ({@code raise_exception}), or the model has no chat template
  * — ends with 400 {@code invalid_request} carrying the template's message, as the engine would answer; a template that
  * fails to render here for another reason (a Jinja construct Jinjava lacks) is logged once per template, counted, and
@@ -150,31 +152,57 @@ public final class TokenizePromptProcessor extends AsyncProcessorSupport {
             });
             return false;
         }
-        String rendered = chat && config.engine() == EngineDialect.SGLANG && localModel != null
-                ? render(localModel, body) : null;
-        engine.tokenize(keys.baseModel(), model, body, chat, rendered).whenComplete((ids, error) -> {
-            if (ids != null) {
-                publish(exchange, keys, ids, Outcome.ENGINE, start);
-                callback.done(false);
-                return;
-            }
-            countFailure(error);
-            Runnable fallback = () -> {
+        boolean renderHere = chat && config.engine() == EngineDialect.SGLANG && localModel != null;
+        if (renderHere && cpu != null) {
+            cpu.execute(() -> { // SGLang's /tokenize takes the rendered chat: render off the event loop
+                String rendered;
                 try {
-                    int[] local = localModel == null ? null : localIds(localModel, chat, body, prompt);
-                    publish(exchange, keys, local, local == null ? Outcome.NONE : Outcome.LOCAL, start);
+                    rendered = render(localModel, body);
                 } catch (RuntimeException e) {
                     exchange.setException(e);
+                    callback.done(false);
+                    return;
                 }
-                callback.done(false);
-            };
-            if (cpu != null && localModel != null) {
-                cpu.execute(fallback);
-            } else {
-                fallback.run();
-            }
-        });
+                askEngine(exchange, callback, keys, new LocalRequest(localModel, chat, body, prompt), rendered, start);
+            });
+            return false;
+        }
+        String rendered = renderHere ? render(localModel, body) : null;
+        askEngine(exchange, callback, keys, new LocalRequest(localModel, chat, body, prompt), rendered, start);
         return false;
+    }
+
+    /** What the local fallback needs of a request. */
+    private record LocalRequest(LocalModel model, boolean chat, Map<String, Object> body, String prompt) {
+    }
+
+    /** The engine's {@code /tokenize}; on failure the local tokens when the model has files, else none. */
+    private void askEngine(Exchange exchange, AsyncCallback callback, PromptKeys keys, LocalRequest request,
+                           String rendered, long start) {
+        engine.tokenize(keys.baseModel(), MODEL.get(exchange), request.body(), request.chat(), rendered)
+                .whenComplete((ids, error) -> {
+                    if (ids != null) {
+                        publish(exchange, keys, ids, Outcome.ENGINE, start);
+                        callback.done(false);
+                        return;
+                    }
+                    countFailure(error);
+                    Runnable fallback = () -> {
+                        try {
+                            int[] local = request.model() == null ? null
+                                    : localIds(request.model(), request.chat(), request.body(), request.prompt());
+                            publish(exchange, keys, local, local == null ? Outcome.NONE : Outcome.LOCAL, start);
+                        } catch (RuntimeException e) {
+                            exchange.setException(e);
+                        }
+                        callback.done(false);
+                    };
+                    if (cpu != null && request.model() != null) {
+                        cpu.execute(fallback);
+                    } else {
+                        fallback.run();
+                    }
+                });
     }
 
     private void publish(Exchange exchange, PromptKeys keys, int[] ids, Outcome outcome, long start) {

@@ -379,4 +379,33 @@ class TokenizePromptProcessorTest {
             cpu.shutdownNow();
         }
     }
+
+    @Test
+    void rendersTheChatSglangsTokenizeTakesOnTheGivenExecutor() throws Exception {
+        MODE.set("ok");
+        RECEIVED.set(null);
+        TokensConfig config = with(TokensConfig.Source.ENGINE, EngineDialect.SGLANG);
+        java.util.concurrent.ExecutorService cpu = java.util.concurrent.Executors.newSingleThreadExecutor(
+                r -> new Thread(r, "test-tokenize"));
+        try {
+            AtomicReference<String> thread = new AtomicReference<>();
+            EngineTokenizer client = new EngineTokenizer(vertx, m -> List.of(Worker.builder("http://127.0.0.1:"
+                    + engine.actualPort()).build()), config.engine(), config.engineTimeout().toMillis());
+            TokenizePromptProcessor step = new TokenizePromptProcessor(config, local, client,
+                    new TokensMetrics(new SimpleMeterRegistry()), System::nanoTime, r -> cpu.execute(() -> {
+                        thread.set(Thread.currentThread().getName());
+                        r.run();
+                    }));
+            Exchange e = request("chat", SINGLE_USER);
+            AtomicReference<Boolean> done = new AtomicReference<>();
+            assertThat(step.process(e, done::set)).isFalse();
+            await().atMost(Duration.ofSeconds(5)).until(() -> done.get() != null);
+            assertThat(thread.get()).isEqualTo("test-tokenize");
+            assertThat(CaravanExchangeProperties.PROMPT_TOKENS.get(e).source()).isEqualTo(PromptTokens.Source.ENGINE);
+            assertThat(RECEIVED.get()).containsEntry("prompt", "<|im_start|>user\nTell me about caravans<|im_end|>\n"
+                    + "<|im_start|>assistant\n");
+        } finally {
+            cpu.shutdownNow();
+        }
+    }
 }
