@@ -3,6 +3,7 @@ package dev.caravan.gateway;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import org.apache.camel.CamelContext;
@@ -10,9 +11,13 @@ import org.apache.camel.Component;
 import org.apache.camel.Ordered;
 import org.apache.camel.StartupListener;
 import org.apache.camel.component.platform.http.PlatformHttpComponent;
+import org.apache.camel.spi.CamelEvent;
+import org.apache.camel.spi.EventNotifier;
 import org.apache.camel.spi.Resource;
 import org.apache.camel.support.CamelContextHelper;
+import org.apache.camel.support.EventNotifierSupport;
 import org.apache.camel.support.PluginHelper;
+import org.apache.camel.support.service.ServiceHelper;
 import org.apache.camel.support.service.ServiceSupport;
 import org.apache.camel.util.AntPathMatcher;
 
@@ -40,11 +45,16 @@ import dev.caravan.processors.config.GatewayConfig;
  * <p>Call before the context starts (or on a started context: the routes and the server start at once). The gateway's
  * routes ({@code caravan-http:} URIs) run on the gateway's own server, Vert.x instance and dispatch settings; the host's
  * {@code platform-http:} routes keep Camel's engine and the host's own server, so neither can slow the other down
- * ({@link HostServers}). {@code context.start()} throws when the server cannot bind (a
- * {@link dev.caravan.components.http.ListenException} in the cause chain) or the Camel version is outside
- * {@link CamelCompatibility#RANGE}, after Camel has stopped what had started. {@code context.stop()} first drains
- * in-flight requests for up to {@code --shutdown-grace-period-secs}, then stops the routes, the server and the gateway's
- * Vert.x instance.
+ * ({@link HostServers}).
+ *
+ * <p>The server listens only while every route is on its router, so a request to a path the gateway serves is either
+ * refused (nothing listens) or routed, never answered 404: {@code context.start()} binds it once the context has fully
+ * started (Camel starts its deferred services before the route consumers, which add their paths to the router when they
+ * start), and {@code context.stop()} closes it after the drain and before Camel stops any route. {@code context.start()}
+ * throws when the server cannot bind (a {@link dev.caravan.components.http.ListenException} in the cause chain), after
+ * stopping the context, or when the Camel version is outside {@link CamelCompatibility#RANGE}. {@code context.stop()}
+ * first drains in-flight requests for up to {@code --shutdown-grace-period-secs}, then closes the server, stops the
+ * routes and closes the gateway's Vert.x instance.
  */
 public final class CaravanGateway {
 
@@ -105,16 +115,15 @@ public final class CaravanGateway {
         // readiness and liveness in Camel's health-check registry: camel-main's health endpoint and /readiness,
         // /liveness read the same checks
         beans.healthChecks().register(context);
-        // services stop in reverse order: the server (after the routes drained) before the beans close its Vert.x
+        // stopped after the routes: closes the beans, the server's Vert.x among them
         context.addService(new Lifecycle(beans), true, true);
-        context.getManagementStrategy().addEventNotifier(
-                new DrainOnStopNotifier(beans.flow().shutdown(), context));
+        context.getManagementStrategy().addEventNotifier(new StopListening(
+                new DrainOnStopNotifier(beans.flow().shutdown(), context), beans));
         if (routes != null) {
             loadRoutes(context, routes, beans.excludedRoutes()); // on a started context they start at once
         }
-        context.addStartupListener(new Started(beans)); // on a started context it runs at once
-        // not forced: Camel starts it once the routes have started, so it never listens without them
-        context.addService(beans.http(), true, false);
+        // starts the server; on a started context at once. Not a Camel service: Camel starts those before the routes
+        context.addStartupListener(new Started(beans));
         if (beans.metricsHttp() != null) {
             context.addService(beans.metricsHttp(), true, false);
         }
@@ -159,11 +168,11 @@ public final class CaravanGateway {
      * @throws IllegalStateException when the context has no gateway
      */
     public static int port(CamelContext context) {
-        GatewayHttpServer server = context.hasService(GatewayHttpServer.class);
-        if (server == null) {
+        Lifecycle gateway = context.hasService(Lifecycle.class);
+        if (gateway == null) {
             throw new IllegalStateException("no Caravan gateway in Camel context " + context.getName());
         }
-        return server.port();
+        return gateway.beans.http().port();
     }
 
     /**
@@ -185,16 +194,48 @@ public final class CaravanGateway {
     }
 
     /**
-     * Once the routes and the deferred services (the servers: Camel's start-up listener for those is also last, and
-     * registered first) have started: starts the per-worker KV-event routes and tells the features (the control
-     * feature then creates the per-worker control routes from their routeTemplate), then tells about a platform-http
-     * server of the host's.
+     * The gateway's start, once, when every route of the context has started (each {@code caravan-http:} consumer has
+     * put its path on the router): the per-worker KV-event routes, the features (the control feature then creates the
+     * per-worker control routes from their routeTemplate), then the server binds, then a word about a platform-http
+     * server of the host's. On the context's first start that is {@code onCamelContextFullyStarted}; installed into a
+     * started context, whose routes started as they were loaded, it is at once. Camel calls
+     * {@code onCamelContextStarted} again whenever a route is added later, hence once.
+     *
+     * <p>A server that cannot bind stops the context before the failure propagates from {@code context.start()}, so
+     * nothing runs without it.
      */
-    private record Started(GatewayBeans beans) implements StartupListener, Ordered {
+    private static final class Started implements StartupListener, Ordered {
+        private final GatewayBeans beans;
+        private final AtomicBoolean done = new AtomicBoolean();
+
+        Started(GatewayBeans beans) {
+            this.beans = beans;
+        }
+
         @Override
         public void onCamelContextStarted(CamelContext context, boolean alreadyStarted) {
+            if (alreadyStarted) {
+                start(context);
+            }
+        }
+
+        @Override
+        public void onCamelContextFullyStarted(CamelContext context, boolean alreadyStarted) {
+            try {
+                start(context);
+            } catch (RuntimeException | Error e) {
+                context.stop();
+                throw e;
+            }
+        }
+
+        private void start(CamelContext context) {
+            if (!done.compareAndSet(false, true)) {
+                return;
+            }
             beans.kv().start(context);
             beans.start(context);
+            ServiceHelper.startService(beans.http());
             HostServers.report(context, beans.http(), beans.config().get(CoreFlags.DISPATCH));
         }
 
@@ -204,7 +245,36 @@ public final class CaravanGateway {
         }
     }
 
-    /** Closes the gateway's resources after the context's routes and server have stopped. */
+    /**
+     * When the context starts stopping, before Camel stops any route: the drain, then the server closes. A request
+     * arriving after the drain is then refused instead of reaching a router whose routes are being removed (404).
+     */
+    private static final class StopListening extends EventNotifierSupport {
+        private final EventNotifier drain;
+        private final GatewayBeans beans;
+
+        StopListening(EventNotifier drain, GatewayBeans beans) {
+            this.drain = drain;
+            this.beans = beans;
+            setIgnoreExchangeEvents(true);
+            setIgnoreRouteEvents(true);
+            setIgnoreServiceEvents(true);
+            setIgnoreStepEvents(true);
+        }
+
+        @Override
+        public boolean isEnabled(CamelEvent event) {
+            return event.getType() == CamelEvent.Type.CamelContextStopping;
+        }
+
+        @Override
+        public void notify(CamelEvent event) throws Exception {
+            drain.notify(event);
+            ServiceHelper.stopService(beans.http());
+        }
+    }
+
+    /** Closes the gateway's resources (the server first, if still open) after the context's routes have stopped. */
     private static final class Lifecycle extends ServiceSupport {
         private final GatewayBeans beans;
 
