@@ -11,13 +11,9 @@ import org.apache.camel.Component;
 import org.apache.camel.Ordered;
 import org.apache.camel.StartupListener;
 import org.apache.camel.component.platform.http.PlatformHttpComponent;
-import org.apache.camel.spi.CamelEvent;
-import org.apache.camel.spi.EventNotifier;
 import org.apache.camel.spi.Resource;
 import org.apache.camel.support.CamelContextHelper;
-import org.apache.camel.support.EventNotifierSupport;
 import org.apache.camel.support.PluginHelper;
-import org.apache.camel.support.service.ServiceHelper;
 import org.apache.camel.support.service.ServiceSupport;
 import org.apache.camel.util.AntPathMatcher;
 
@@ -47,14 +43,12 @@ import dev.caravan.processors.config.GatewayConfig;
  * {@code platform-http:} routes keep Camel's engine and the host's own server, so neither can slow the other down
  * ({@link HostServers}).
  *
- * <p>The server listens only while every route is on its router, so a request to a path the gateway serves is either
- * refused (nothing listens) or routed, never answered 404: {@code context.start()} binds it once the context has fully
- * started (Camel starts its deferred services before the route consumers, which add their paths to the router when they
- * start), and {@code context.stop()} closes it after the drain and before Camel stops any route. {@code context.start()}
- * throws when the server cannot bind (a {@link dev.caravan.components.http.ListenException} in the cause chain), after
- * stopping the context, or when the Camel version is outside {@link CamelCompatibility#RANGE}. {@code context.stop()}
- * first drains in-flight requests for up to {@code --shutdown-grace-period-secs}, then closes the server, stops the
- * routes and closes the gateway's Vert.x instance.
+ * <p>The server listens only while every route is on its router ({@link ListenWhileRouted}): a request to a path the
+ * gateway serves is refused or routed, never answered 404. {@code context.start()} binds it once the routes have
+ * started and throws when it cannot (a {@link dev.caravan.components.http.ListenException} in the cause chain), after
+ * stopping the context; it also throws when the Camel version is outside {@link CamelCompatibility#RANGE}.
+ * {@code context.stop()} first drains in-flight requests for up to {@code --shutdown-grace-period-secs}, then closes
+ * the server, stops the routes and closes the gateway's Vert.x instance.
  */
 public final class CaravanGateway {
 
@@ -117,13 +111,19 @@ public final class CaravanGateway {
         beans.healthChecks().register(context);
         // stopped after the routes: closes the beans, the server's Vert.x among them
         context.addService(new Lifecycle(beans), true, true);
-        context.getManagementStrategy().addEventNotifier(new StopListening(
-                new DrainOnStopNotifier(beans.flow().shutdown(), context), beans));
+        // the server listens from the moment the routes have started until the drain has ended
+        ListenWhileRouted listening = new ListenWhileRouted(beans.http(),
+                new DrainOnStopNotifier(beans.flow().shutdown(), context));
+        context.getManagementStrategy().addEventNotifier(listening);
         if (routes != null) {
             loadRoutes(context, routes, beans.excludedRoutes()); // on a started context they start at once
         }
-        // starts the server; on a started context at once. Not a Camel service: Camel starts those before the routes
-        context.addStartupListener(new Started(beans));
+        Started started = new Started(beans, listening);
+        if (context.isStarted()) {
+            started.start(context); // a running application's: the routes above have started; throws if it cannot bind
+        } else {
+            context.addStartupListener(started);
+        }
         if (beans.metricsHttp() != null) {
             context.addService(beans.metricsHttp(), true, false);
         }
@@ -194,29 +194,25 @@ public final class CaravanGateway {
     }
 
     /**
-     * The gateway's start, once, when every route of the context has started (each {@code caravan-http:} consumer has
-     * put its path on the router): the per-worker KV-event routes, the features (the control feature then creates the
-     * per-worker control routes from their routeTemplate), then the server binds, then a word about a platform-http
-     * server of the host's. On the context's first start that is {@code onCamelContextFullyStarted}; installed into a
-     * started context, whose routes started as they were loaded, it is at once. Camel calls
-     * {@code onCamelContextStarted} again whenever a route is added later, hence once.
-     *
-     * <p>A server that cannot bind stops the context before the failure propagates from {@code context.start()}, so
-     * nothing runs without it.
+     * The rest of the gateway's start, once its server listens: the per-worker KV-event routes, the features (the
+     * control feature then creates the per-worker control routes from their routeTemplate), then a word about a
+     * platform-http server of the host's. On the context's first start that is when it has fully started; a server
+     * that could not bind then stops the context before the failure propagates from {@code context.start()}, so nothing
+     * runs without it. Installed into a started context, {@link CaravanGateway#install} calls {@link #start} itself.
      */
     private static final class Started implements StartupListener, Ordered {
         private final GatewayBeans beans;
+        private final ListenWhileRouted listening;
         private final AtomicBoolean done = new AtomicBoolean();
 
-        Started(GatewayBeans beans) {
+        Started(GatewayBeans beans, ListenWhileRouted listening) {
             this.beans = beans;
+            this.listening = listening;
         }
 
+        /** Camel calls this during the start and again whenever a route is added later: nothing to do. */
         @Override
         public void onCamelContextStarted(CamelContext context, boolean alreadyStarted) {
-            if (alreadyStarted) {
-                start(context);
-            }
         }
 
         @Override
@@ -229,13 +225,13 @@ public final class CaravanGateway {
             }
         }
 
-        private void start(CamelContext context) {
+        void start(CamelContext context) {
             if (!done.compareAndSet(false, true)) {
                 return;
             }
+            listening.listen();
             beans.kv().start(context);
             beans.start(context);
-            ServiceHelper.startService(beans.http());
             HostServers.report(context, beans.http(), beans.config().get(CoreFlags.DISPATCH));
         }
 
@@ -245,36 +241,7 @@ public final class CaravanGateway {
         }
     }
 
-    /**
-     * When the context starts stopping, before Camel stops any route: the drain, then the server closes. A request
-     * arriving after the drain is then refused instead of reaching a router whose routes are being removed (404).
-     */
-    private static final class StopListening extends EventNotifierSupport {
-        private final EventNotifier drain;
-        private final GatewayBeans beans;
-
-        StopListening(EventNotifier drain, GatewayBeans beans) {
-            this.drain = drain;
-            this.beans = beans;
-            setIgnoreExchangeEvents(true);
-            setIgnoreRouteEvents(true);
-            setIgnoreServiceEvents(true);
-            setIgnoreStepEvents(true);
-        }
-
-        @Override
-        public boolean isEnabled(CamelEvent event) {
-            return event.getType() == CamelEvent.Type.CamelContextStopping;
-        }
-
-        @Override
-        public void notify(CamelEvent event) throws Exception {
-            drain.notify(event);
-            ServiceHelper.stopService(beans.http());
-        }
-    }
-
-    /** Closes the gateway's resources (the server first, if still open) after the context's routes have stopped. */
+    /** Closes the gateway's resources (the server among them, if still open) after the context's routes have stopped. */
     private static final class Lifecycle extends ServiceSupport {
         private final GatewayBeans beans;
 
