@@ -3,6 +3,7 @@ package dev.caravan.gateway;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import org.apache.camel.CamelContext;
@@ -40,11 +41,14 @@ import dev.caravan.processors.config.GatewayConfig;
  * <p>Call before the context starts (or on a started context: the routes and the server start at once). The gateway's
  * routes ({@code caravan-http:} URIs) run on the gateway's own server, Vert.x instance and dispatch settings; the host's
  * {@code platform-http:} routes keep Camel's engine and the host's own server, so neither can slow the other down
- * ({@link HostServers}). {@code context.start()} throws when the server cannot bind (a
- * {@link dev.caravan.components.http.ListenException} in the cause chain) or the Camel version is outside
- * {@link CamelCompatibility#RANGE}, after Camel has stopped what had started. {@code context.stop()} first drains
- * in-flight requests for up to {@code --shutdown-grace-period-secs}, then stops the routes, the server and the gateway's
- * Vert.x instance.
+ * ({@link HostServers}).
+ *
+ * <p>The server listens only while every route is on its router ({@link ListenWhileRouted}): a request to a path the
+ * gateway serves is refused or routed, never answered 404. {@code context.start()} binds it once the routes have
+ * started and throws when it cannot (a {@link dev.caravan.components.http.ListenException} in the cause chain), after
+ * stopping the context; it also throws when the Camel version is outside {@link CamelCompatibility#RANGE}.
+ * {@code context.stop()} first drains in-flight requests for up to {@code --shutdown-grace-period-secs}, then closes
+ * the server, stops the routes and closes the gateway's Vert.x instance.
  */
 public final class CaravanGateway {
 
@@ -105,16 +109,21 @@ public final class CaravanGateway {
         // readiness and liveness in Camel's health-check registry: camel-main's health endpoint and /readiness,
         // /liveness read the same checks
         beans.healthChecks().register(context);
-        // services stop in reverse order: the server (after the routes drained) before the beans close its Vert.x
+        // stopped after the routes: closes the beans, the server's Vert.x among them
         context.addService(new Lifecycle(beans), true, true);
-        context.getManagementStrategy().addEventNotifier(
+        // the server listens from the moment the routes have started until the drain has ended
+        ListenWhileRouted listening = new ListenWhileRouted(beans.http(),
                 new DrainOnStopNotifier(beans.flow().shutdown(), context));
+        context.getManagementStrategy().addEventNotifier(listening);
         if (routes != null) {
             loadRoutes(context, routes, beans.excludedRoutes()); // on a started context they start at once
         }
-        context.addStartupListener(new Started(beans)); // on a started context it runs at once
-        // not forced: Camel starts it once the routes have started, so it never listens without them
-        context.addService(beans.http(), true, false);
+        Started started = new Started(beans, listening);
+        if (context.isStarted()) {
+            started.start(context); // a running application's: the routes above have started; throws if it cannot bind
+        } else {
+            context.addStartupListener(started);
+        }
         if (beans.metricsHttp() != null) {
             context.addService(beans.metricsHttp(), true, false);
         }
@@ -159,11 +168,11 @@ public final class CaravanGateway {
      * @throws IllegalStateException when the context has no gateway
      */
     public static int port(CamelContext context) {
-        GatewayHttpServer server = context.hasService(GatewayHttpServer.class);
-        if (server == null) {
+        Lifecycle gateway = context.hasService(Lifecycle.class);
+        if (gateway == null) {
             throw new IllegalStateException("no Caravan gateway in Camel context " + context.getName());
         }
-        return server.port();
+        return gateway.beans.http().port();
     }
 
     /**
@@ -185,14 +194,42 @@ public final class CaravanGateway {
     }
 
     /**
-     * Once the routes and the deferred services (the servers: Camel's start-up listener for those is also last, and
-     * registered first) have started: starts the per-worker KV-event routes and tells the features (the control
-     * feature then creates the per-worker control routes from their routeTemplate), then tells about a platform-http
-     * server of the host's.
+     * The rest of the gateway's start, once its server listens: the per-worker KV-event routes, the features (the
+     * control feature then creates the per-worker control routes from their routeTemplate), then a word about a
+     * platform-http server of the host's. On the context's first start that is when it has fully started; a server
+     * that could not bind then stops the context before the failure propagates from {@code context.start()}, so nothing
+     * runs without it. Installed into a started context, {@link CaravanGateway#install} calls {@link #start} itself.
      */
-    private record Started(GatewayBeans beans) implements StartupListener, Ordered {
+    private static final class Started implements StartupListener, Ordered {
+        private final GatewayBeans beans;
+        private final ListenWhileRouted listening;
+        private final AtomicBoolean done = new AtomicBoolean();
+
+        Started(GatewayBeans beans, ListenWhileRouted listening) {
+            this.beans = beans;
+            this.listening = listening;
+        }
+
+        /** Camel calls this during the start and again whenever a route is added later: nothing to do. */
         @Override
         public void onCamelContextStarted(CamelContext context, boolean alreadyStarted) {
+        }
+
+        @Override
+        public void onCamelContextFullyStarted(CamelContext context, boolean alreadyStarted) {
+            try {
+                start(context);
+            } catch (RuntimeException | Error e) {
+                context.stop();
+                throw e;
+            }
+        }
+
+        void start(CamelContext context) {
+            if (!done.compareAndSet(false, true)) {
+                return;
+            }
+            listening.listen();
             beans.kv().start(context);
             beans.start(context);
             HostServers.report(context, beans.http(), beans.config().get(CoreFlags.DISPATCH));
@@ -204,7 +241,7 @@ public final class CaravanGateway {
         }
     }
 
-    /** Closes the gateway's resources after the context's routes and server have stopped. */
+    /** Closes the gateway's resources (the server among them, if still open) after the context's routes have stopped. */
     private static final class Lifecycle extends ServiceSupport {
         private final GatewayBeans beans;
 

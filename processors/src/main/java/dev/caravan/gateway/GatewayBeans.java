@@ -241,8 +241,8 @@ public final class GatewayBeans implements AutoCloseable {
     }
 
     /**
-     * The gateway's own HTTP server (a Camel service: {@link CaravanGateway#install} adds it to the context, which
-     * starts it after the routes and stops it after they drained).
+     * The gateway's own HTTP server: {@link CaravanGateway} starts it once every route has started and stops it after
+     * the drain, before the routes stop.
      */
     public GatewayHttpServer http() {
         return http;

@@ -26,7 +26,9 @@ import org.slf4j.LoggerFactory;
 /**
  * The gateway's own HTTP server: one Vert.x router that only the gateway's routes ({@code caravan-http:} URIs, served
  * by {@link CaravanPlatformHttpEngine}) are added to, listening on the gateway's host and port, on the gateway's own
- * Vert.x instance. A Camel service: add it to the context, which starts it with the routes and stops it after them.
+ * Vert.x instance. Start it once the routes on its router have started and stop it before they stop: a request the
+ * router has no route for gets 404, so a server listening while routes come or go answers 404 for paths it serves.
+ * Hence do not add it to the Camel context's services, which Camel starts before the route consumers and stops after.
  *
  * <p>Why not Camel's {@code VertxPlatformHttpServer}: in Camel 4.18 one platform-http component sends all its routes to
  * one server (its engine picks the router by port), so a host application's {@code platform-http:} routes and the
