@@ -30,18 +30,18 @@ public final class ActiveBlocks {
 
     /** One rank's requests in flight. */
     private static final class Requests {
-        final List<long[]> chains = new ArrayList<>();
+        final List<KeyChain> chains = new ArrayList<>();
         /** Distinct keys over the chains, plus every request's extra blocks. */
         int distinct;
         /** The chains' count, written under the monitor: a rank with none is read without locking. */
         volatile int inFlight;
 
         /** The longest prefix of {@code chain} that some request in flight shares. */
-        int shared(long[] chain) {
+        int shared(KeyChain chain) {
             int best = 0;
-            for (long[] c : chains) {
-                best = Math.max(best, commonPrefix(chain, c));
-                if (best == chain.length) {
+            for (KeyChain c : chains) {
+                best = Math.max(best, KeyChain.commonPrefix(chain, c));
+                if (best == chain.length()) {
                     break;
                 }
             }
@@ -54,7 +54,7 @@ public final class ActiveBlocks {
 
     /** Adds a routed request's chain to the rank; run the result once when the request is over. */
     public Runnable add(String workerId, int rank, long[] chain) {
-        return add(workerId, rank, chain, 0);
+        return add(workerId, rank, KeyChain.of(chain), 0);
     }
 
     /**
@@ -62,9 +62,14 @@ public final class ActiveBlocks {
      * and decode tokens); run the result once when the request is over.
      */
     public Runnable add(String workerId, int rank, long[] chain, int extra) {
+        return add(workerId, rank, KeyChain.of(chain), extra);
+    }
+
+    /** {@link #add(String, int, long[], int)} of a request's chain as the key cache holds it. */
+    public Runnable add(String workerId, int rank, KeyChain chain, int extra) {
         Requests m = requests(workerId, rank);
         synchronized (m) {
-            m.distinct += chain.length - m.shared(chain) + extra;
+            m.distinct += chain.length() - m.shared(chain) + extra;
             m.chains.add(chain);
             m.inFlight = m.chains.size();
         }
@@ -81,7 +86,7 @@ public final class ActiveBlocks {
                         break;
                     }
                 }
-                m.distinct -= chain.length - m.shared(chain) + extra;
+                m.distinct -= chain.length() - m.shared(chain) + extra;
                 m.inFlight = m.chains.size();
             }
         };
@@ -123,42 +128,19 @@ public final class ActiveBlocks {
     }
 
     /** The rank's active blocks if a request with {@code chain} were added to it. */
-    public int potential(String workerId, int rank, long[] chain) {
+    public int potential(String workerId, int rank, KeyChain chain) {
         Requests m = existing(workerId, rank);
         if (m == null || m.inFlight == 0) {
-            return chain.length;
+            return chain.length();
         }
         synchronized (m) {
-            return m.distinct + chain.length - m.shared(chain);
+            return m.distinct + chain.length() - m.shared(chain);
         }
     }
 
-    /**
-     * How many leading keys two chains share: keys equal at position i are equal before it, so the first difference
-     * is found by bisection.
-     */
-    static int commonPrefix(long[] a, long[] b) {
-        if (a == b) {
-            return a.length;
-        }
-        int n = Math.min(a.length, b.length);
-        if (n == 0 || a[0] != b[0]) {
-            return 0;
-        }
-        if (a[n - 1] == b[n - 1]) {
-            return n;
-        }
-        int lo = 0; // a[lo] == b[lo]
-        int hi = n - 1; // a[hi] != b[hi]
-        while (hi - lo > 1) {
-            int mid = (lo + hi) >>> 1;
-            if (a[mid] == b[mid]) {
-                lo = mid;
-            } else {
-                hi = mid;
-            }
-        }
-        return hi;
+    /** {@link #potential(String, int, KeyChain)} of one array's keys. */
+    public int potential(String workerId, int rank, long[] chain) {
+        return potential(workerId, rank, KeyChain.of(chain));
     }
 
     /** Forgets a worker that left (its leases still release harmlessly into the detached sets). */

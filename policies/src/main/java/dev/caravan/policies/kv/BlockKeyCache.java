@@ -8,8 +8,8 @@ import net.openhft.hashing.LongHashFunction;
  * {@link BlockKeys#keys} with the keys of token chunks already seen reused: requests repeat long prefixes (a system
  * prompt, a conversation's earlier turns, an agent's context), and their block keys need not be hashed again.
  *
- * <p>A request's full blocks are cut into chunks of {@value #CHUNK_TOKENS} tokens (whole blocks: {@code
- * max(1, CHUNK_TOKENS / blockSize)} of them). Each chunk gets an id chained like the block keys: {@code id_c =
+ * <p>A request's full blocks are cut into chunks of about {@value #CHUNK_TOKENS} tokens (whole blocks: the largest
+ * power of two up to {@code max(1, CHUNK_TOKENS / blockSize)}). Each chunk gets an id chained like the block keys: {@code id_c =
  * xxh3_64(id_{c-1} || xxh3_64(token ids of chunk c))}, {@code id_{-1} = xxh3_64(root || block size)}, so equal ids mean
  * equal roots, block sizes and tokens up to the chunk's end. One pass over the tokens, hashed where they lie in chunks
  * large enough for XXH3's bulk loop, names every chunk whatever the block size; a chunk whose id is cached takes its
@@ -52,14 +52,16 @@ final class BlockKeyCache {
     /** Block size → its table. */
     private final ConcurrentHashMap<Integer, Table> tables = new ConcurrentHashMap<>(4);
 
-    /** {@link BlockKeys#keys}{@code (tokens, blockSize, root)}. */
-    long[] keys(int[] tokens, int blockSize, long root) {
+    /**
+     * {@link BlockKeys#keys}{@code (tokens, blockSize, root)} as a chain of the cached chunks' arrays (a chunk is a
+     * power of two of blocks, so a key is found by a shift).
+     */
+    KeyChain keys(int[] tokens, int blockSize, long root) {
         if (blockSize < 1) {
             throw new IllegalArgumentException("blockSize must be >= 1, was " + blockSize);
         }
         int n = tokens.length / blockSize;
-        long[] out = new long[n];
-        int perChunk = Math.max(1, CHUNK_TOKENS / blockSize);
+        int perChunk = Integer.highestOneBit(Math.max(1, CHUNK_TOKENS / blockSize));
         Table table = tables.get(blockSize);
         if (table == null) {
             table = tables.computeIfAbsent(blockSize,
@@ -68,11 +70,12 @@ final class BlockKeyCache {
         Entry[] slots = table.entries;
         long[] ids = table.ids;
         int mask = slots.length - WAYS; // the first slot of a set
+        long[][] chunks = new long[(n + perChunk - 1) / perChunk][];
         int[] scratch = null;
         long[] pair = {root, blockSize};
         long id = XXH3.hashLongs(pair);
         long parent = root;
-        for (int first = 0; first < n; first += perChunk) {
+        for (int c = 0, first = 0; first < n; c++, first += perChunk) {
             int blocks = Math.min(perChunk, n - first);
             pair[0] = id;
             pair[1] = XXH3.hashInts(tokens, first * blockSize, blocks * blockSize); // in place, no copy
@@ -88,24 +91,23 @@ final class BlockKeyCache {
                     break;
                 }
             }
-            if (e != null) {
-                System.arraycopy(e.keys(), 0, out, first, blocks);
-                parent = out[first + blocks - 1];
-            } else {
+            if (e == null) {
                 if (scratch == null) {
                     scratch = new int[2 + blockSize];
                 }
-                parent = BlockKeys.chain(tokens, first, blocks, blockSize, parent, out, first, scratch);
                 long[] keys = new long[blocks];
-                System.arraycopy(out, first, keys, 0, blocks);
+                BlockKeys.chain(tokens, first, blocks, blockSize, parent, keys, 0, scratch);
                 for (int way = WAYS - 1; way > 0; way--) {
                     slots[slot + way] = slots[slot + way - 1];
                     ids[slot + way] = ids[slot + way - 1];
                 }
-                slots[slot] = new Entry(id, keys);
+                e = new Entry(id, keys);
+                slots[slot] = e;
                 ids[slot] = id;
             }
+            chunks[c] = e.keys();
+            parent = e.keys()[blocks - 1];
         }
-        return out;
+        return KeyChain.ofChunks(chunks, Integer.numberOfTrailingZeros(perChunk), n);
     }
 }

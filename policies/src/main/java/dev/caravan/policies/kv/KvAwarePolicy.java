@@ -93,7 +93,7 @@ public final class KvAwarePolicy implements LoadBalancingPolicy, PrefixHoldings 
      *
      * @param shared leading blocks (in the worker's block size) up to the request's shared branch point
      */
-    private record Candidate(Worker worker, int rank, long[] keys, PrefixMatches.Match match, int shared,
+    private record Candidate(Worker worker, int rank, KeyChain keys, PrefixMatches.Match match, int shared,
                              double cost) {
         int matched() {
             return match == null ? 0 : match.blocks();
@@ -113,7 +113,7 @@ public final class KvAwarePolicy implements LoadBalancingPolicy, PrefixHoldings 
         private final int[] tokens;
         private final long root;
         private int[] sizes = new int[1];
-        private long[][] keys = new long[1][];
+        private KeyChain[] keys = new KeyChain[1];
         private PrefixMatches[] matches = new PrefixMatches[1];
         private int count;
 
@@ -122,7 +122,7 @@ public final class KvAwarePolicy implements LoadBalancingPolicy, PrefixHoldings 
             this.root = root;
         }
 
-        long[] keys(int blockSize) {
+        KeyChain keys(int blockSize) {
             int i = slot(blockSize); // may grow the arrays
             return keys[i];
         }
@@ -202,7 +202,7 @@ public final class KvAwarePolicy implements LoadBalancingPolicy, PrefixHoldings 
         }
         int[] tokens = context.tokens() != null ? context.tokens() : tokenizer.encode(context.requestText());
         RequestKeys request = new RequestKeys(tokens, root(context));
-        long[] chain = null;
+        KeyChain chain = null;
         int sharedTokens = 0;
         if (shared != null) {
             chain = request.keys(config.blockSize());
@@ -215,7 +215,7 @@ public final class KvAwarePolicy implements LoadBalancingPolicy, PrefixHoldings 
         List<Candidate> ranks = new ArrayList<>(healthy.size());
         for (Worker w : healthy) {
             int bs = blockSize(w);
-            long[] keys = request.keys(bs);
+            KeyChain keys = request.keys(bs);
             PrefixMatches.Match best = request.matches(bs).match(w.id());
             double requestBlocks = (double) tokens.length / bs;
             double unit = (double) bs / config.blockSize(); // costs in blocks of kv-block-size, whatever w's size
@@ -314,11 +314,11 @@ public final class KvAwarePolicy implements LoadBalancingPolicy, PrefixHoldings 
     }
 
     /** The rank's decode load in blocks if the request ran there. */
-    private double decodeBlocks(Worker w, int rank, long[] keys, int blockSize) {
+    private double decodeBlocks(Worker w, int rank, KeyChain keys, int blockSize) {
         if (config.decodeLoadSource() == KvAwareConfig.DecodeLoadSource.ENGINE) {
             EngineLoad load = w.engineLoad();
             if (load != null && load.hasTokens()) {
-                return (double) load.tokens() / blockSize / w.dataParallelSize() + keys.length + 1;
+                return (double) load.tokens() / blockSize / w.dataParallelSize() + keys.length() + 1;
             }
         }
         return active.potential(w.id(), rank, keys) + 1 + peerBlocks(w);
@@ -334,7 +334,7 @@ public final class KvAwarePolicy implements LoadBalancingPolicy, PrefixHoldings 
         Runnable release = active.add(w.id(), c.rank(), c.keys(), 1); // + its partial tail and decode tokens
         if (parity != null) {
             int onGpu = c.match() == null ? 0 : c.match().gpuBlocks();
-            parity.expect(w.id(), Arrays.copyOfRange(c.keys(), onGpu, c.keys().length));
+            parity.expect(w.id(), c.keys().copy(onGpu, c.keys().length()));
         }
         Decision d = Decision.of(w, NAME, branch).withOnRelease(release);
         return w.rankCount() > 1 ? d.withDataParallelRank(c.rank()) : d;

@@ -339,12 +339,17 @@ public final class KvBlockIndex {
      * are walked block by block from key 0 until none of them holds the key.
      */
     public PrefixMatches longestPrefixes(long[] keys, double cpuWeight, double diskWeight) {
-        if (keys.length == 0) {
+        return longestPrefixes(KeyChain.of(keys), cpuWeight, diskWeight);
+    }
+
+    /** {@link #longestPrefixes(long[], double, double)} of a request's chain as the key cache holds it. */
+    public PrefixMatches longestPrefixes(KeyChain keys, double cpuWeight, double diskWeight) {
+        if (keys.length() == 0) {
             return PrefixMatches.none(0);
         }
-        long[] first = table.get(keys[0]);
+        long[] first = table.get(keys.get(0));
         if (first == null) {
-            return PrefixMatches.none(keys.length);
+            return PrefixMatches.none(keys.length());
         }
         Owner[] o = owners;
         int words = (o.length + 63) >>> 6;
@@ -378,7 +383,7 @@ public final class KvBlockIndex {
             best.merge(owner.workerId(), m, (a, b) -> b.score() > a.score()
                     || (b.score() == a.score() && b.rank() < a.rank()) ? b : a);
         }
-        return new PrefixMatches(keys.length, best);
+        return new PrefixMatches(keys.length(), best);
     }
 
     /**
@@ -402,13 +407,13 @@ public final class KvBlockIndex {
     }
 
     /** The block-by-block walk for the ranks in {@code alive} (ranks whose holdings may have holes). */
-    private void walk(long[] keys, long[] first, int words, long[] alive, Runs runs, double cpuWeight,
+    private void walk(KeyChain keys, long[] first, int words, long[] alive, Runs runs, double cpuWeight,
                       double diskWeight) {
         long[] gpuAlive = alive.clone();
         long[] bits = first;
-        for (int d = 0; d < keys.length; d++) {
+        for (int d = 0; d < keys.length(); d++) {
             if (d > 0) {
-                bits = table.get(keys[d]);
+                bits = table.get(keys.get(d));
                 if (bits == null) {
                     break;
                 }

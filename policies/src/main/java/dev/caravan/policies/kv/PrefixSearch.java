@@ -20,11 +20,11 @@ final class PrefixSearch {
     private static final int LEVELS = 3;
 
     private final KeyTable table;
-    private final long[] keys;
+    private final KeyChain keys;
     private final int words;
     private final KvBlockIndex.Runs runs;
 
-    PrefixSearch(KeyTable table, long[] keys, int words, KvBlockIndex.Runs runs) {
+    PrefixSearch(KeyTable table, KeyChain keys, int words, KvBlockIndex.Runs runs) {
         this.table = table;
         this.keys = keys;
         this.words = words;
@@ -88,7 +88,7 @@ final class PrefixSearch {
     }
 
     private void search(long[] start) {
-        int n = keys.length;
+        int n = keys.length();
         long[] lo = start;
         int loPos = 0;
         long step = 1;
@@ -98,7 +98,7 @@ final class PrefixSearch {
                 return;
             }
             int hiPos = (int) Math.min(n - 1L, loPos + step);
-            long[] hi = state(table.get(keys[hiPos]), words, lo);
+            long[] hi = state(table.get(keys.get(hiPos)), words, lo);
             bisect(loPos, lo, hiPos, hi);
             if (empty(hi)) {
                 return;
@@ -118,7 +118,7 @@ final class PrefixSearch {
             return;
         }
         int midPos = (loPos + hiPos) >>> 1;
-        long[] mid = state(table.get(keys[midPos]), words, lo);
+        long[] mid = state(table.get(keys.get(midPos)), words, lo);
         for (int i = 0; i < mid.length; i++) {
             mid[i] |= hi[i];
         }

@@ -1,7 +1,6 @@
 package dev.caravan.policies.kv;
 
 import java.util.ArrayDeque;
-import java.util.Arrays;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.Iterator;
@@ -60,16 +59,16 @@ final class SharedPrefixes {
         }
 
         /** Keys of {@code chain} from {@code pos} (at most {@code limit}) equal to this node's from its first. */
-        int follow(long[] chain, int pos, int limit) {
+        int follow(KeyChain chain, int pos, int limit) {
             int n = Math.min(length(), limit);
-            if (chain[pos + n - 1] == keys[from + n - 1]) {
+            if (chain.get(pos + n - 1) == keys[from + n - 1]) {
                 return n;
             }
             int lo = 0; // equal (the first key is how the node was found)
             int hi = n - 1; // different
             while (hi - lo > 1) {
                 int mid = (lo + hi) >>> 1;
-                if (chain[pos + mid] == keys[from + mid]) {
+                if (chain.get(pos + mid) == keys[from + mid]) {
                     lo = mid;
                 } else {
                     hi = mid;
@@ -114,21 +113,21 @@ final class SharedPrefixes {
      *
      * @param parts the share's denominator (the candidate engine ranks); &gt;= 1
      */
-    synchronized int sharedBlocks(long[] chain, int parts) {
+    synchronized int sharedBlocks(KeyChain chain, int parts) {
         if (parts < 1) {
             throw new IllegalArgumentException("parts must be >= 1, was " + parts);
         }
         int shared = 0;
-        int depth = Math.min(chain.length, MAX_DEPTH);
+        int depth = Math.min(chain.length(), MAX_DEPTH);
         int pos = 0;
-        Node node = depth == 0 ? null : roots.get(chain[0]);
+        Node node = depth == 0 ? null : roots.get(chain.get(0));
         while (node != null) {
             int m = node.follow(chain, pos, depth - pos);
             // keys before the last one followed go on the way the request does: one way only
             int last = pos + m - 1;
             boolean twoWays = m < node.length()
-                    ? last + 1 < chain.length && chain[last + 1] != node.keys[node.from + m]
-                    : node.branched || (node.next != 0 && last + 1 < chain.length && chain[last + 1] != node.next);
+                    ? last + 1 < chain.length() && chain.get(last + 1) != node.keys[node.from + m]
+                    : node.branched || (node.next != 0 && last + 1 < chain.length() && chain.get(last + 1) != node.next);
             if (twoWays && (long) node.passes * parts >= total) {
                 shared = last + 1;
             }
@@ -136,17 +135,17 @@ final class SharedPrefixes {
             if (m < node.length() || pos >= depth || node.children == null) {
                 break;
             }
-            node = node.children.get(chain[pos]);
+            node = node.children.get(chain.get(pos));
         }
         return shared;
     }
 
     /** Counts one routed request through the leading keys of its chain (an empty chain counts in the total only). */
-    synchronized void record(long[] chain) {
-        int depth = Math.min(chain.length, MAX_DEPTH);
+    synchronized void record(KeyChain chain) {
+        int depth = Math.min(chain.length(), MAX_DEPTH);
         int pos = 0;
         Node parent = null;
-        Node node = depth == 0 ? null : roots.get(chain[0]);
+        Node node = depth == 0 ? null : roots.get(chain.get(0));
         while (node != null) {
             int m = node.follow(chain, pos, depth - pos);
             if (m < node.length()) {
@@ -155,7 +154,7 @@ final class SharedPrefixes {
             node.passes++;
             pos += m;
             parent = node;
-            node = pos < depth && node.children != null ? node.children.get(chain[pos]) : null;
+            node = pos < depth && node.children != null ? node.children.get(chain.get(pos)) : null;
         }
         if (pos < depth) {
             if (size + depth - pos > maxEntries) {
@@ -168,21 +167,31 @@ final class SharedPrefixes {
             int n = Math.min(depth - pos, maxEntries - size);
             if (n > 0) {
                 if (parent != null) {
-                    see(parent, chain[pos]);
+                    see(parent, chain.get(pos));
                 }
-                Node added = new Node(Arrays.copyOfRange(chain, pos, pos + n), 0, n, 1);
+                Node added = new Node(chain.copy(pos, pos + n), 0, n, 1);
                 size += n;
                 attach(parent, added);
                 parent = added;
                 pos += n;
             }
         }
-        if (parent != null && pos == depth && depth < chain.length) {
-            see(parent, chain[depth]);
+        if (parent != null && pos == depth && depth < chain.length()) {
+            see(parent, chain.get(depth));
         }
         if (++total >= Integer.MAX_VALUE) {
             halveUntil(size);
         }
+    }
+
+    /** {@link #sharedBlocks(KeyChain, int)} of one array's keys. */
+    int sharedBlocks(long[] chain, int parts) {
+        return sharedBlocks(KeyChain.of(chain), parts);
+    }
+
+    /** {@link #record(KeyChain)} of one array's keys. */
+    void record(long[] chain) {
+        record(KeyChain.of(chain));
     }
 
     /** The request went on from the node's last key with {@code key}. */
