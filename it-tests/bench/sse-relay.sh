@@ -81,9 +81,9 @@ body='{"model":"bench-model","stream":true,"messages":[{"role":"user","content":
 ports=($origin_port $gw_port)
 [ "$with_nginx" = on ] && ports+=($nginx_port)
 [ "$sync" = on ] && ports+=($gw_s_port $gw_s2_port)
-for port in "${ports[@]}"; do
+for port in "${ports[@]}"; do  # each answers one whole stream (its events x interval) before the run starts
   for _ in $(seq 1 90); do
-    curl -sf -o /dev/null -m 30 -H 'Content-Type: application/json' -d "$body" \
+    curl -sf -o /dev/null -m $((interval * tokens / 1000 + 30)) -H 'Content-Type: application/json' -d "$body" \
       "http://127.0.0.1:$port/v1/chat/completions" && break
     sleep 1
   done

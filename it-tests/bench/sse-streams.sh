@@ -2,7 +2,8 @@
 # Streams at scale (docs/performance.md, "Streams at scale"): the SSE relay benchmark (sse-relay.sh, origin and load
 # client on loopback, Caravan with its defaults) at two stream counts offering the same events per second, so the
 # event rate is not what differs: 1,000 streams with one event every 100 ms and STREAMS (default 9,000) with one
-# event every STREAMS/10 ms. Writes the caravan rows (added latency per event, CPU per event, threads, RSS, heap)
+# event every STREAMS/10 ms; 100 events per stream either way, so streams also start at the same rate (100 a second)
+# and only their number differs. Writes the caravan rows (added latency per event, CPU per event, threads, RSS, heap)
 # into docs/bench/results/sse-streams.json (RESULTS=FILE writes elsewhere).
 #
 # 9,000 and not 10,000: a proxied stream holds two sockets in the gateway (client and engine), and this machine's
