@@ -144,16 +144,21 @@ public record ResultsSection(String command, List<Measured> measured, List<Colum
         }
     }
 
+    /** The index of the last of {@code rows} agreeing with {@code row} on every {@code rowKeys}, or -1. */
+    private static int lastWithKey(List<Map<String, Object>> rows, Map<String, Object> row, List<String> rowKeys) {
+        for (int i = rows.size() - 1; i >= 0; i--) {
+            if (sameKey(rows.get(i), row, rowKeys)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
     /** This section with {@code newRows} replacing the rows that agree on every {@code rowKeys}, appended otherwise. */
     public ResultsSection withRows(List<String> rowKeys, List<Map<String, Object>> newRows) {
         List<Map<String, Object>> merged = new ArrayList<>(rows);
         for (Map<String, Object> r : newRows) {
-            int at = -1;
-            for (int i = 0; i < merged.size(); i++) {
-                if (sameKey(merged.get(i), r, rowKeys)) {
-                    at = i;
-                }
-            }
+            int at = lastWithKey(merged, r, rowKeys);
             if (at >= 0) {
                 merged.set(at, r);
             } else {
@@ -171,12 +176,7 @@ public record ResultsSection(String command, List<Measured> measured, List<Colum
     public ResultsSection withCells(List<String> rowKeys, List<Map<String, Object>> newRows) {
         List<Map<String, Object>> merged = new ArrayList<>(rows);
         for (Map<String, Object> r : newRows) {
-            int at = -1;
-            for (int i = 0; i < merged.size(); i++) {
-                if (sameKey(merged.get(i), r, rowKeys)) {
-                    at = i;
-                }
-            }
+            int at = lastWithKey(merged, r, rowKeys);
             if (at >= 0) {
                 Map<String, Object> cells = new LinkedHashMap<>(merged.get(at));
                 cells.putAll(r);

@@ -364,10 +364,7 @@ class TokenizePromptProcessorTest {
         try {
             AtomicReference<String> thread = new AtomicReference<>();
             TokenizePromptProcessor step = new TokenizePromptProcessor(base, local, null,
-                    new TokensMetrics(new SimpleMeterRegistry()), System::nanoTime, r -> cpu.execute(() -> {
-                        thread.set(Thread.currentThread().getName());
-                        r.run();
-                    }));
+                    new TokensMetrics(new SimpleMeterRegistry()), System::nanoTime, recording(cpu, thread));
             Exchange e = request("chat", SINGLE_USER);
             AtomicReference<Boolean> done = new AtomicReference<>();
             assertThat(step.process(e, done::set)).isFalse();
@@ -392,10 +389,7 @@ class TokenizePromptProcessorTest {
             EngineTokenizer client = new EngineTokenizer(vertx, m -> List.of(Worker.builder("http://127.0.0.1:"
                     + engine.actualPort()).build()), config.engine(), config.engineTimeout().toMillis());
             TokenizePromptProcessor step = new TokenizePromptProcessor(config, local, client,
-                    new TokensMetrics(new SimpleMeterRegistry()), System::nanoTime, r -> cpu.execute(() -> {
-                        thread.set(Thread.currentThread().getName());
-                        r.run();
-                    }));
+                    new TokensMetrics(new SimpleMeterRegistry()), System::nanoTime, recording(cpu, thread));
             Exchange e = request("chat", SINGLE_USER);
             AtomicReference<Boolean> done = new AtomicReference<>();
             assertThat(step.process(e, done::set)).isFalse();
@@ -407,5 +401,14 @@ class TokenizePromptProcessorTest {
         } finally {
             cpu.shutdownNow();
         }
+    }
+
+    /** Runs each task on {@code cpu}, recording the name of the thread it ran on. */
+    private static java.util.concurrent.Executor recording(java.util.concurrent.ExecutorService cpu,
+                                                           AtomicReference<String> thread) {
+        return r -> cpu.execute(() -> {
+            thread.set(Thread.currentThread().getName());
+            r.run();
+        });
     }
 }
