@@ -130,7 +130,9 @@ public final class KvAwarePolicy implements LoadBalancingPolicy, PrefixHoldings 
         PrefixMatches matches(int blockSize) {
             int i = slot(blockSize);
             if (matches[i] == null) {
-                matches[i] = index.longestPrefixes(keys[i], config.cpuWeight(), config.diskWeight());
+                // engines compute at least the prompt's last token, so a hit stops one token short of it
+                matches[i] = index.longestPrefixes(keys[i], Math.max(0, tokens.length - 1), config.cpuWeight(),
+                        config.diskWeight());
             }
             return matches[i];
         }
@@ -279,7 +281,7 @@ public final class KvAwarePolicy implements LoadBalancingPolicy, PrefixHoldings 
                 continue;
             }
             int bs = blockSize(w);
-            int blocks = request.matches(bs).matched(w.id());
+            int blocks = Math.min(request.matches(bs).matched(w.id()), Math.max(0, tokens.length - 1) / bs);
             if (blocks > 0) {
                 held.put(w.url(), (long) blocks * bs);
             }

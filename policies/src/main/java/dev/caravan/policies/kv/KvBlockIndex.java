@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -68,6 +69,11 @@ public final class KvBlockIndex {
      */
     private volatile long[] dirty = new long[0];
     private final RankIndex.Counters counters = new RankIndex.Counters();
+    private final GroupHoldings groupHoldings = new GroupHoldings();
+    /** slot → its rank's hybrid-model group rules, null for a rank without; replaced on every change. */
+    private volatile GroupLayout[] layouts = new GroupLayout[0];
+    /** worker id → the groups configured for its model (for engines that do not report them). */
+    private volatile Function<String, List<KvGroupSpec>> configuredGroups = workerId -> List.of();
 
     private record Owner(String workerId, int rank) {
     }
@@ -132,7 +138,7 @@ public final class KvBlockIndex {
                 }
                 RankIndex r = w.ranks.get(rank);
                 if (r == null) {
-                    r = new RankIndex(newSlot(workerId, rank), table, maxBlocksPerRank, counters, loraNames);
+                    r = newRank(workerId, rank);
                     w.ranks.put(rank, r);
                 }
                 Applied applied;
@@ -142,11 +148,13 @@ public final class KvBlockIndex {
                     applied = r.removed(rm);
                 } else {
                     r.clear();
+                    configure(workerId, r);
                     applied = Applied.NONE;
                 }
                 w.resident = residentLocked(w);
                 w.blockSize = blockSizeLocked(w);
                 markDirty(r);
+                publishLayout(r);
                 return applied;
             }
         }
@@ -183,7 +191,9 @@ public final class KvBlockIndex {
             RankIndex r = w.ranks.get(rank);
             int n = r == null ? 0 : r.clear();
             if (r != null) {
+                configure(workerId, r);
                 markDirty(r);
+                publishLayout(r);
             }
             w.resident = residentLocked(w);
             w.blockSize = blockSizeLocked(w);
@@ -201,7 +211,9 @@ public final class KvBlockIndex {
             int n = 0;
             for (RankIndex r : w.ranks.values()) {
                 n += r.clear();
+                configure(workerId, r);
                 markDirty(r);
+                publishLayout(r);
             }
             w.resident = 0;
             w.blockSize = 0;
@@ -255,12 +267,12 @@ public final class KvBlockIndex {
                 for (RankState state : ranks) {
                     RankIndex r = w.ranks.get(state.rank());
                     if (r == null) {
-                        r = new RankIndex(newSlot(workerId, state.rank()), table, maxBlocksPerRank, counters,
-                                loraNames);
+                        r = newRank(workerId, state.rank());
                         w.ranks.put(state.rank(), r);
                     }
                     added += r.restore(state);
                     markDirty(r);
+                    publishLayout(r);
                 }
                 w.resident = residentLocked(w);
                 w.blockSize = blockSizeLocked(w);
@@ -281,6 +293,49 @@ public final class KvBlockIndex {
                 return;
             }
             loraNames.add(n);
+        }
+    }
+
+    /**
+     * Sets the KV-cache groups of each worker's engine that its events do not describe (a chunked-local group's chunk
+     * is never reported; older engines report no kinds): worker id → its model's groups. Applies to ranks heard from
+     * after the call and to ranks after a clear; what an engine reports wins.
+     */
+    public void configureGroups(Function<String, List<KvGroupSpec>> groupsByWorker) {
+        this.configuredGroups = groupsByWorker == null ? workerId -> List.of() : groupsByWorker;
+    }
+
+    private RankIndex newRank(String workerId, int rank) {
+        RankIndex r = new RankIndex(newSlot(workerId, rank), table, maxBlocksPerRank, counters, loraNames,
+                groupHoldings);
+        configure(workerId, r);
+        return r;
+    }
+
+    private void configure(String workerId, RankIndex r) {
+        List<KvGroupSpec> specs = configuredGroups.apply(workerId);
+        if (specs != null) {
+            for (KvGroupSpec g : specs) {
+                r.configure(g.group(), GroupLayout.Kind.of(g.kind()), g.span());
+            }
+        }
+    }
+
+    /** Publishes the rank's group rules if they changed; called under its worker's lock. */
+    private void publishLayout(RankIndex r) {
+        boolean[] changed = new boolean[1];
+        GroupLayout l = r.layout(changed);
+        if (!changed[0]) {
+            return;
+        }
+        synchronized (usedSlots) {
+            GroupLayout[] current = layouts;
+            if (r.slot >= current.length && l == null) {
+                return;
+            }
+            GroupLayout[] next = Arrays.copyOf(current, Math.max(current.length, r.slot + 1));
+            next[r.slot] = l;
+            layouts = next;
         }
     }
 
@@ -323,6 +378,11 @@ public final class KvBlockIndex {
             Owner[] o = owners.clone();
             o[slot] = null;
             owners = o;
+            if (slot < layouts.length) {
+                GroupLayout[] l = layouts.clone();
+                l[slot] = null;
+                layouts = l;
+            }
         }
     }
 
@@ -339,11 +399,15 @@ public final class KvBlockIndex {
      * are walked block by block from key 0 until none of them holds the key.
      */
     public PrefixMatches longestPrefixes(long[] keys, double cpuWeight, double diskWeight) {
-        return longestPrefixes(KeyChain.of(keys), cpuWeight, diskWeight);
+        return longestPrefixes(KeyChain.of(keys), Integer.MAX_VALUE, cpuWeight, diskWeight);
     }
 
-    /** {@link #longestPrefixes(long[], double, double)} of a request's chain as the key cache holds it. */
-    public PrefixMatches longestPrefixes(KeyChain keys, double cpuWeight, double diskWeight) {
+    /**
+     * {@link #longestPrefixes(long[], double, double)} of a request's chain as the key cache holds it. For ranks of a
+     * hybrid model ({@link GroupLayout}), the run is cut to the hit every KV-cache group serves, at most
+     * {@code limitTokens} long (the engine's limit: the prompt but its last token).
+     */
+    public PrefixMatches longestPrefixes(KeyChain keys, int limitTokens, double cpuWeight, double diskWeight) {
         if (keys.length() == 0) {
             return PrefixMatches.none(0);
         }
@@ -371,6 +435,12 @@ public final class KvBlockIndex {
         }
         if (anyWalk) {
             walk(keys, first, words, walk, runs, cpuWeight, diskWeight);
+        }
+        GroupLayout[] l = layouts;
+        for (int s = 0; s < Math.min(l.length, o.length); s++) {
+            if (l[s] != null) {
+                applyGroups(l[s], s, keys, limitTokens, runs, cpuWeight, diskWeight);
+            }
         }
         Map<String, PrefixMatches.Match> best = new HashMap<>();
         for (int s = 0; s < o.length; s++) {
@@ -404,6 +474,32 @@ public final class KvBlockIndex {
             gpuRun = new int[slots];
             score = new double[slots];
         }
+    }
+
+    /**
+     * Cuts a hybrid-model rank's run to the hit its groups serve. The blocks kept are the run's first ones, so its
+     * GPU blocks are kept first, then host memory, then storage (the order of a prefix-closed rank's runs).
+     */
+    private void applyGroups(GroupLayout layout, int s, KeyChain keys, int limitTokens, Runs runs, double cpuWeight,
+                             double diskWeight) {
+        int blocks = runs.gpu[s] + runs.cpu[s] + runs.disk[s];
+        if (blocks == 0) {
+            return;
+        }
+        int n = keys.length();
+        int hit = layout.hitBlocks(blocks, limitTokens,
+                (group, i) -> i < n && groupHoldings.holds(group, keys.get(i), s));
+        if (hit >= blocks) {
+            return;
+        }
+        int gpu = Math.min(runs.gpu[s], hit);
+        int cpu = Math.min(runs.cpu[s], hit - gpu);
+        int disk = hit - gpu - cpu;
+        runs.gpu[s] = gpu;
+        runs.cpu[s] = cpu;
+        runs.disk[s] = disk;
+        runs.gpuRun[s] = Math.min(runs.gpuRun[s], hit);
+        runs.score[s] = gpu + cpu * cpuWeight + disk * diskWeight;
     }
 
     /** The block-by-block walk for the ranks in {@code alive} (ranks whose holdings may have holes). */

@@ -27,10 +27,19 @@ public sealed interface KvEvent {
      *                        canonical bytes, or null entries; null when none
      * @param groupIdx        KV-cache group (hybrid models), null = group 0
      * @param kvCacheSpecKind the group's kind ({@code "full_attention"}, {@code "sliding_window"}, ...), or null
+     * @param slidingWindow   a sliding-window group's window in tokens ({@code kv_cache_spec_sliding_window}), or null
      */
     record BlockStored(long[] blockHashes, Long parentBlockHash, int[] tokenIds, int blockSize, String medium,
                        String loraName, String cacheSalt, byte[][] blockExtras, Integer groupIdx,
-                       String kvCacheSpecKind) implements KvEvent {
+                       String kvCacheSpecKind, Integer slidingWindow) implements KvEvent {
+
+        /** A store that reports no sliding window. */
+        public BlockStored(long[] blockHashes, Long parentBlockHash, int[] tokenIds, int blockSize, String medium,
+                           String loraName, String cacheSalt, byte[][] blockExtras, Integer groupIdx,
+                           String kvCacheSpecKind) {
+            this(blockHashes, parentBlockHash, tokenIds, blockSize, medium, loraName, cacheSalt, blockExtras,
+                    groupIdx, kvCacheSpecKind, null);
+        }
 
         /** A GPU store of a plain sequence (no LoRA, salt, extras or group): the common case, for tests. */
         public static BlockStored of(long[] blockHashes, Long parentBlockHash, int[] tokenIds, int blockSize) {

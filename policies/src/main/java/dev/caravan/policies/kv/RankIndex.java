@@ -1,8 +1,9 @@
 package dev.caravan.policies.kv;
 
 import java.util.Arrays;
+import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.Locale;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.LongAdder;
@@ -16,7 +17,6 @@ final class RankIndex {
 
     /** Removed entries per rank whose key is kept to resolve a following lower-tier store. */
     static final int RECENTLY_REMOVED = 8192;
-    private static final Set<String> ROUTING_KINDS = Set.of("full_attention", "mla_attention", "sink_full_attention");
 
     /** The index-wide counters a rank adds to. */
     record Counters(LongAdder dropped, LongAdder orphans, LongAdder unknownRemovals, LongAdder unknownMedia) {
@@ -41,6 +41,14 @@ final class RankIndex {
     private final RankLineage lineage = new RankLineage();
     /** Groups whose reported kind is not full attention. */
     private long nonRoutingGroups;
+    /** Per group: its kind, sliding window (tokens, 0 = none) and block size as reported or configured. */
+    private final GroupLayout.Kind[] kinds = new GroupLayout.Kind[RankBlocks.GROUP_BITS];
+    private final int[] spans = new int[RankBlocks.GROUP_BITS];
+    private final int[] groupBlocks = new int[RankBlocks.GROUP_BITS];
+    /** The rules of the rank's non-full-attention groups, null when it has none; rebuilt when what it rests on changes. */
+    private GroupLayout layout;
+    private boolean layoutStale;
+    private final GroupHoldings groupHoldings;
     /** Tokens per block, from the rank's latest store of a routing group; 0 before the first. */
     private int blockSize;
     /** (key, tier) → extra holders beyond the first: distinct engine ids of this rank with the same key. */
@@ -48,8 +56,10 @@ final class RankIndex {
     /** Engine id → key of the entries that last left every tier, for a store on a lower tier that follows. */
     private final RecentlyRemoved recentlyRemoved = new RecentlyRemoved(RECENTLY_REMOVED);
 
-    RankIndex(int slot, KeyTable table, int maxBlocks, Counters counters, Set<String> loraNames) {
+    RankIndex(int slot, KeyTable table, int maxBlocks, Counters counters, Set<String> loraNames,
+              GroupHoldings groupHoldings) {
         this.slot = slot;
+        this.groupHoldings = groupHoldings;
         this.table = table;
         this.maxBlocks = maxBlocks;
         this.counters = counters;
@@ -78,9 +88,9 @@ final class RankIndex {
             return KvBlockIndex.Applied.NONE;
         }
         int group = s.groupIdx() == null ? 0 : s.groupIdx();
-        if (s.kvCacheSpecKind() != null && group < RankBlocks.GROUP_BITS
-                && !ROUTING_KINDS.contains(s.kvCacheSpecKind().toLowerCase(Locale.ROOT))) {
-            nonRoutingGroups |= 1L << group;
+        if (s.kvCacheSpecKind() != null && group < RankBlocks.GROUP_BITS) {
+            learn(group, GroupLayout.Kind.of(s.kvCacheSpecKind()), s.slidingWindow() == null ? 0 : s.slidingWindow(),
+                    s.blockSize());
         }
         if (s.loraName() != null && loraNames.size() < KvBlockIndex.MAX_LORA_NAMES) {
             loraNames.add(s.loraName());
@@ -88,10 +98,16 @@ final class RankIndex {
         int[] tokens = s.tokenIds();
         int bs = s.blockSize() > 0 ? s.blockSize()
                 : hashes.length > 0 && tokens.length % hashes.length == 0 ? tokens.length / hashes.length : 0;
-        if (bs > 0 && tokens.length >= bs * hashes.length && (nonRoutingGroups & (1L << group)) == 0) {
+        boolean routing = (nonRoutingGroups & (1L << Math.min(group, RankBlocks.GROUP_BITS - 1))) == 0;
+        if (bs > 0 && tokens.length >= bs * hashes.length && routing && bs != blockSize) {
             blockSize = bs; // the latest routing-group store's: one bad store does not set it for good
+            layoutStale = true;
         }
         long bit = RankBlocks.bit(tier, group);
+        if (!routing && blockSize > 0 && bs > 0 && bs % blockSize == 0 && hashes.length > 0
+                && (bs != blockSize || tokens.length / bs > hashes.length)) {
+            return storedSparse(s, bit, tier, bs);
+        }
         long[] out = new long[hashes.length];
         int n = 0;
         int orphaned = 0;
@@ -197,8 +213,21 @@ final class RankIndex {
         return new KvBlockIndex.Applied(new long[0], Arrays.copyOf(out, n), 0);
     }
 
-    /** Updates the shared holder bits for the tiers on which the entry became or stopped being routable. */
+    /**
+     * Updates the shared holder bits for the tiers on which the entry became or stopped being routable, and the
+     * holdings of the non-full-attention groups that gained or lost it on any tier.
+     */
     private void transition(long key, long before, long after) {
+        if (nonRoutingGroups != 0) {
+            long was = anyTier(before) & nonRoutingGroups;
+            long is = anyTier(after) & nonRoutingGroups;
+            for (long g = is & ~was; g != 0; g &= g - 1) {
+                addGroupHolder(key, Long.numberOfTrailingZeros(g));
+            }
+            for (long g = was & ~is; g != 0; g &= g - 1) {
+                removeGroupHolder(key, Long.numberOfTrailingZeros(g));
+            }
+        }
         for (KvTier t : TIERS) {
             boolean was = (RankBlocks.groupsOn(before, t) & ~nonRoutingGroups) != 0;
             boolean is = (RankBlocks.groupsOn(after, t) & ~nonRoutingGroups) != 0;
@@ -230,6 +259,184 @@ final class RankIndex {
         }
         table.removeHolder(key, tier, slot);
         lineage.tier(key, tier, false);
+    }
+
+    private static long anyTier(long mask) {
+        long groups = 0;
+        for (KvTier t : TIERS) {
+            groups |= RankBlocks.groupsOn(mask, t);
+        }
+        return groups;
+    }
+
+    private void addGroupHolder(long key, int group) {
+        if (!groupHoldings.add(group, key, slot)) {
+            dupes.merge(new Dupe(key, -1 - group), 1, Integer::sum);
+        }
+    }
+
+    private void removeGroupHolder(long key, int group) {
+        Dupe d = new Dupe(key, -1 - group);
+        Integer extra = dupes.get(d);
+        if (extra != null) {
+            if (extra == 1) {
+                dupes.remove(d);
+            } else {
+                dupes.put(d, extra - 1);
+            }
+            return;
+        }
+        groupHoldings.remove(group, key, slot);
+    }
+
+    /** Records what a store says of its group; a non-full-attention kind makes the group non-routing. */
+    private void learn(int group, GroupLayout.Kind reported, int window, int groupBlock) {
+        // a kind the engine cannot name (vLLM calls chunked-local groups "unknown") keeps what was configured
+        GroupLayout.Kind kind = reported == GroupLayout.Kind.OTHER && kinds[group] != null ? kinds[group] : reported;
+        if (kind != GroupLayout.Kind.FULL) {
+            nonRoutingGroups |= 1L << group;
+        }
+        int span = kind == GroupLayout.Kind.SLIDING_WINDOW ? window : kind == GroupLayout.Kind.CHUNKED_LOCAL
+                ? Math.max(window, spans[group]) : 0;
+        if (kinds[group] != kind || spans[group] != span || (groupBlock > 0 && groupBlocks[group] != groupBlock)) {
+            kinds[group] = kind;
+            spans[group] = span;
+            if (groupBlock > 0) {
+                groupBlocks[group] = groupBlock;
+            }
+            layoutStale = true;
+        }
+    }
+
+    /**
+     * Sets a group's kind and span from configuration, for engines that do not report it (a chunked-local group's
+     * chunk is never reported); what the engine reports later wins.
+     */
+    void configure(int group, GroupLayout.Kind kind, int span) {
+        if (group < 0 || group >= RankBlocks.GROUP_BITS || kinds[group] != null) {
+            return;
+        }
+        if (kind != GroupLayout.Kind.FULL) {
+            nonRoutingGroups |= 1L << group;
+        }
+        kinds[group] = kind;
+        spans[group] = span;
+        layoutStale = true;
+    }
+
+    /**
+     * The rank's group rules, rebuilt if what they rest on changed since the last call; null when it has none or a
+     * group's block is not a whole number of key blocks. {@code changed[0]} tells whether it was rebuilt.
+     */
+    GroupLayout layout(boolean[] changed) {
+        if (!layoutStale) {
+            changed[0] = false;
+            return layout;
+        }
+        layoutStale = false;
+        changed[0] = true;
+        List<GroupRule> rules = new ArrayList<>();
+        for (int g = 0; g < RankBlocks.GROUP_BITS && blockSize > 0; g++) {
+            if (kinds[g] == null) {
+                continue;
+            }
+            int gb = groupBlocks[g] > 0 ? groupBlocks[g] : blockSize;
+            if (gb % blockSize != 0) {
+                layout = null;
+                return null;
+            }
+            switch (kinds[g]) {
+                case SLIDING_WINDOW -> {
+                    if (spans[g] > 0) {
+                        rules.add(new SlidingWindowRule(g, gb, spans[g]));
+                    }
+                }
+                case CHUNKED_LOCAL -> {
+                    if (spans[g] > 0) {
+                        rules.add(new ChunkedLocalRule(g, gb, spans[g]));
+                    }
+                }
+                case MAMBA -> rules.add(new MambaRule(g, gb));
+                default -> {
+                }
+            }
+        }
+        layout = rules.isEmpty() ? null : new GroupLayout(blockSize, rules);
+        return layout;
+    }
+
+    /**
+     * A store of a non-full-attention group whose blocks are larger than the rank's key blocks, or that skipped
+     * blocks: vLLM sends the tokens of the whole range but the hashes only of the blocks it cached (a sliding-window
+     * group skips those outside the window, a Mamba group those without a state snapshot), and a group block's hash
+     * is the hash of its last key block. The hashes therefore belong to the range's last blocks, one per group block,
+     * each to the key block that ends its group block. An id the rank knows keeps its key.
+     */
+    private KvBlockIndex.Applied storedSparse(KvEvent.BlockStored s, long bit, KvTier tier, int bs) {
+        long[] hashes = s.blockHashes();
+        int[] tokens = s.tokenIds();
+        int u = blockSize;
+        int per = bs / u;
+        int subBlocks = tokens.length / u;
+        long parentKey = 0;
+        boolean known = true;
+        boolean fromRoot = s.parentBlockHash() == null;
+        if (fromRoot) {
+            parentKey = s.loraName() == null && s.cacheSalt() == null ? BlockKeys.PLAIN_ROOT
+                    : BlockKeys.root(s.loraName(), s.cacheSalt());
+        } else {
+            int p = blocks.find(s.parentBlockHash());
+            if (p >= 0) {
+                parentKey = blocks.keyAt(p);
+            } else if (recentlyRemoved.contains(s.parentBlockHash())) {
+                parentKey = recentlyRemoved.get(s.parentBlockHash());
+            } else {
+                known = false;
+            }
+        }
+        long[] subKeys = null;
+        if (known) {
+            subKeys = new long[subBlocks];
+            byte[] scratch = new byte[8 + 4 * u];
+            long k = parentKey;
+            for (int t = 0; t < subBlocks; t++) {
+                k = BlockKeys.next(k, tokens, t * u, u, null, scratch);
+                subKeys[t] = k;
+            }
+        }
+        long[] out = new long[hashes.length];
+        int n = 0;
+        int orphaned = 0;
+        for (int j = 0; j < hashes.length; j++) {
+            int t = subBlocks - 1 - (hashes.length - 1 - j) * per;
+            int slot = blocks.find(hashes[j]);
+            long key;
+            if (slot >= 0) {
+                key = blocks.keyAt(slot);
+                long before = blocks.maskAt(slot);
+                blocks.setMask(slot, before | bit);
+                transition(key, before, before | bit);
+            } else if (subKeys != null && t >= 0) {
+                key = subKeys[t];
+                recentlyRemoved.remove(hashes[j]);
+                blocks.insert(hashes[j], key, bit);
+                lineage.link(key, t == 0 && fromRoot ? RankLineage.PARENT_ROOT : RankLineage.PARENT_KEY,
+                        t == 0 ? parentKey : subKeys[t - 1]);
+                transition(key, 0, bit);
+                lineage.settle(key);
+                enforceBound();
+            } else {
+                orphaned++;
+                continue;
+            }
+            if (tier == KvTier.GPU) {
+                out[n++] = key;
+            }
+        }
+        if (orphaned > 0) {
+            counters.orphans().add(orphaned);
+        }
+        return new KvBlockIndex.Applied(Arrays.copyOf(out, n), new long[0], orphaned);
     }
 
     private void enforceBound() {
@@ -293,6 +500,9 @@ final class RankIndex {
                     table.removeHolder(key, t.ordinal(), slot);
                 }
             }
+            for (long g = anyTier(mask) & nonRoutingGroups; g != 0; g &= g - 1) {
+                groupHoldings.remove(Long.numberOfTrailingZeros(g), key, slot);
+            }
             n[0]++;
         });
         blocks.clear();
@@ -301,6 +511,10 @@ final class RankIndex {
         recentlyRemoved.clear();
         nonRoutingGroups = 0;
         blockSize = 0;
+        Arrays.fill(kinds, null);
+        Arrays.fill(spans, 0);
+        Arrays.fill(groupBlocks, 0);
+        layoutStale = true;
         return n[0];
     }
 

@@ -13,7 +13,8 @@ class RankLineageTest {
     private final int[] tokens = FakeEngine.tokens(0, 6 * BS);
 
     private RankIndex rank(int maxBlocks) {
-        return new RankIndex(0, new KeyTable(), maxBlocks, new RankIndex.Counters(), ConcurrentHashMap.newKeySet());
+        return new RankIndex(0, new KeyTable(), maxBlocks, new RankIndex.Counters(), ConcurrentHashMap.newKeySet(),
+                new GroupHoldings());
     }
 
     @Test
