@@ -12,8 +12,13 @@ import java.util.Objects;
  * @param unit        what the counts are in
  * @param requestSize the request's size in that unit (prompt tokens, or routing-text code points)
  * @param byWorker    worker URL → leading tokens (or characters) of the request that worker held; absent = none
+ * @param byWorkerFullAttention worker URL → what a source that ignored hybrid models' KV-cache groups would say it
+ *                    held (kv_aware: the full-attention run), for comparison; empty when the source has no such view
+ * @param layouts     worker URL → its KV-cache group layout ({@code full}, {@code full+sliding_window}, ...); absent =
+ *                    {@code full}
  */
-public record HeldPrefixes(Unit unit, long requestSize, Map<String, Long> byWorker) {
+public record HeldPrefixes(Unit unit, long requestSize, Map<String, Long> byWorker,
+                           Map<String, Long> byWorkerFullAttention, Map<String, String> layouts) {
 
     /** Tokens (the engines' own, from the KV index) or characters (an approximate tree). */
     public enum Unit { TOKENS, CHARS }
@@ -24,6 +29,27 @@ public record HeldPrefixes(Unit unit, long requestSize, Map<String, Long> byWork
             throw new IllegalArgumentException("requestSize must be >= 0, was " + requestSize);
         }
         byWorker = Map.copyOf(byWorker);
+        byWorkerFullAttention = Map.copyOf(byWorkerFullAttention);
+        layouts = Map.copyOf(layouts);
+    }
+
+    /** Held prefixes of a source without a group view. */
+    public HeldPrefixes(Unit unit, long requestSize, Map<String, Long> byWorker) {
+        this(unit, requestSize, byWorker, Map.of(), Map.of());
+    }
+
+    /** What the worker held by full attention alone, or -1 when the source has no such view. */
+    public long heldByFullAttention(String workerUrl) {
+        if (byWorkerFullAttention.isEmpty()) {
+            return -1;
+        }
+        Long n = byWorkerFullAttention.get(workerUrl);
+        return n == null ? 0 : n;
+    }
+
+    /** The worker's KV-cache group layout label. */
+    public String layout(String workerUrl) {
+        return layouts.getOrDefault(workerUrl, "full");
     }
 
     /** What this worker held, 0 when nothing. */

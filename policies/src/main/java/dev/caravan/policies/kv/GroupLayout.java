@@ -1,7 +1,9 @@
 package dev.caravan.policies.kv;
 
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 
 /**
  * The KV-cache groups of one engine rank that are not full attention, each with its prefix-cache rule, and how they
@@ -49,6 +51,20 @@ record GroupLayout(int keyTokens, List<GroupRule> rules) {
                         + " tokens is not a multiple of the key block's " + keyTokens);
             }
         }
+    }
+
+    /** {@code full+} the kinds of the groups with a rule, in group order, each once: e.g. {@code full+mamba}. */
+    String label() {
+        StringBuilder sb = new StringBuilder("full");
+        Set<String> seen = new LinkedHashSet<>();
+        for (GroupRule r : rules) {
+            String kind = r instanceof SlidingWindowRule ? "sliding_window"
+                    : r instanceof ChunkedLocalRule ? "chunked_local" : "mamba";
+            if (seen.add(kind)) {
+                sb.append('+').append(kind);
+            }
+        }
+        return sb.toString();
     }
 
     /** The tokens every hit is a multiple of: the least common multiple of the block sizes. */

@@ -276,17 +276,23 @@ public final class KvAwarePolicy implements LoadBalancingPolicy, PrefixHoldings 
         int[] tokens = context.tokens() != null ? context.tokens() : tokenizer.encode(context.requestText());
         RequestKeys request = new RequestKeys(tokens, root(context));
         Map<String, Long> held = new HashMap<>();
+        Map<String, Long> fullAttention = new HashMap<>();
+        Map<String, String> layouts = new HashMap<>();
         for (Worker w : candidates) {
             if (!w.isHealthy()) {
                 continue;
             }
             int bs = blockSize(w);
-            int blocks = Math.min(request.matches(bs).matched(w.id()), Math.max(0, tokens.length - 1) / bs);
+            int limit = Math.max(0, tokens.length - 1) / bs;
+            PrefixMatches matches = request.matches(bs);
+            int blocks = Math.min(matches.matched(w.id()), limit);
             if (blocks > 0) {
                 held.put(w.url(), (long) blocks * bs);
             }
+            fullAttention.put(w.url(), (long) Math.min(matches.runBlocks(w.id()), limit) * bs);
+            layouts.put(w.url(), index.layout(w.id()));
         }
-        return new HeldPrefixes(HeldPrefixes.Unit.TOKENS, tokens.length, held);
+        return new HeldPrefixes(HeldPrefixes.Unit.TOKENS, tokens.length, held, fullAttention, layouts);
     }
 
     /**

@@ -74,6 +74,8 @@ public final class KvBlockIndex {
     private volatile GroupLayout[] layouts = new GroupLayout[0];
     /** worker id → the groups configured for its model (for engines that do not report them). */
     private volatile Function<String, List<KvGroupSpec>> configuredGroups = workerId -> List.of();
+    /** Whether lookups apply the hybrid-model group rules (off: every rank is scored by full attention alone). */
+    private volatile boolean groupRules = true;
 
     private record Owner(String workerId, int rank) {
     }
@@ -83,6 +85,7 @@ public final class KvBlockIndex {
         final Map<Integer, RankIndex> ranks = new HashMap<>();
         volatile int resident;
         volatile int blockSize;
+        volatile String layout;
         boolean removed;
     }
 
@@ -154,7 +157,7 @@ public final class KvBlockIndex {
                 w.resident = residentLocked(w);
                 w.blockSize = blockSizeLocked(w);
                 markDirty(r);
-                publishLayout(r);
+                publishLayout(w, r);
                 return applied;
             }
         }
@@ -193,7 +196,7 @@ public final class KvBlockIndex {
             if (r != null) {
                 configure(workerId, r);
                 markDirty(r);
-                publishLayout(r);
+                publishLayout(w, r);
             }
             w.resident = residentLocked(w);
             w.blockSize = blockSizeLocked(w);
@@ -213,7 +216,7 @@ public final class KvBlockIndex {
                 n += r.clear();
                 configure(workerId, r);
                 markDirty(r);
-                publishLayout(r);
+                publishLayout(w, r);
             }
             w.resident = 0;
             w.blockSize = 0;
@@ -272,7 +275,7 @@ public final class KvBlockIndex {
                     }
                     added += r.restore(state);
                     markDirty(r);
-                    publishLayout(r);
+                    publishLayout(w, r);
                 }
                 w.resident = residentLocked(w);
                 w.blockSize = blockSizeLocked(w);
@@ -305,6 +308,23 @@ public final class KvBlockIndex {
         this.configuredGroups = groupsByWorker == null ? workerId -> List.of() : groupsByWorker;
     }
 
+    /**
+     * Turns the hybrid-model group rules on (the default) or off; off, a hybrid model's rank is scored by its
+     * full-attention run alone, as routers that ignore the groups do.
+     */
+    public void useGroupRules(boolean on) {
+        this.groupRules = on;
+    }
+
+    /**
+     * The worker's KV-cache group layout as a label: {@code full} for models with full attention only, else
+     * {@code full+} the other kinds with a rule, e.g. {@code full+sliding_window}.
+     */
+    public String layout(String workerId) {
+        WorkerBlocks w = workers.get(workerId);
+        return w == null || w.layout == null ? "full" : w.layout;
+    }
+
     private RankIndex newRank(String workerId, int rank) {
         RankIndex r = new RankIndex(newSlot(workerId, rank), table, maxBlocksPerRank, counters, loraNames,
                 groupHoldings);
@@ -322,12 +342,13 @@ public final class KvBlockIndex {
     }
 
     /** Publishes the rank's group rules if they changed; called under its worker's lock. */
-    private void publishLayout(RankIndex r) {
+    private void publishLayout(WorkerBlocks w, RankIndex r) {
         boolean[] changed = new boolean[1];
         GroupLayout l = r.layout(changed);
         if (!changed[0]) {
             return;
         }
+        w.layout = l == null ? null : l.label();
         synchronized (usedSlots) {
             GroupLayout[] current = layouts;
             if (r.slot >= current.length && l == null) {
@@ -437,7 +458,7 @@ public final class KvBlockIndex {
             walk(keys, first, words, walk, runs, cpuWeight, diskWeight);
         }
         GroupLayout[] l = layouts;
-        for (int s = 0; s < Math.min(l.length, o.length); s++) {
+        for (int s = 0; groupRules && s < Math.min(l.length, o.length); s++) {
             if (l[s] != null) {
                 applyGroups(l[s], s, keys, limitTokens, runs, cpuWeight, diskWeight);
             }
@@ -449,7 +470,8 @@ public final class KvBlockIndex {
             if (owner == null || blocks == 0) {
                 continue;
             }
-            PrefixMatches.Match m = new PrefixMatches.Match(owner.rank(), blocks, runs.gpuRun[s], runs.score[s]);
+            PrefixMatches.Match m = new PrefixMatches.Match(owner.rank(), blocks, runs.gpuRun[s], runs.score[s],
+                    Math.max(blocks, runs.run[s]));
             best.merge(owner.workerId(), m, (a, b) -> b.score() > a.score()
                     || (b.score() == a.score() && b.rank() < a.rank()) ? b : a);
         }
@@ -466,8 +488,11 @@ public final class KvBlockIndex {
         final int[] disk;
         final int[] gpuRun;
         final double[] score;
+        /** The run before a hybrid model's groups cut it; 0 when they did not. */
+        final int[] run;
 
         Runs(int slots) {
+            run = new int[slots];
             gpu = new int[slots];
             cpu = new int[slots];
             disk = new int[slots];
@@ -492,6 +517,7 @@ public final class KvBlockIndex {
         if (hit >= blocks) {
             return;
         }
+        runs.run[s] = blocks;
         int gpu = Math.min(runs.gpu[s], hit);
         int cpu = Math.min(runs.cpu[s], hit - gpu);
         int disk = hit - gpu - cpu;

@@ -1,7 +1,9 @@
 package dev.caravan.policies.kv;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * One KV-cache group of a model as configured ({@code --kv-groups}), for engines whose events do not describe it: its
@@ -47,6 +49,32 @@ public record KvGroupSpec(int group, String kind, int span) {
                         parts.length == 3 ? Integer.parseInt(parts[2].trim()) : 0));
             } catch (NumberFormatException e) {
                 throw new IllegalArgumentException("'" + entry.trim() + "': GROUP and SPAN must be integers");
+            }
+        }
+        return out;
+    }
+
+    /** The model key of {@link #parseByModel} entries that name no model: every model without its own entry. */
+    public static final String EVERY_MODEL = "*";
+
+    /**
+     * Parses per-model group lists: {@code MODEL=LIST} entries separated by {@code ;}, where LIST is as in
+     * {@link #parseList}; an entry without {@code MODEL=} (or with {@code *=}) applies to every other model.
+     */
+    public static Map<String, List<KvGroupSpec>> parseByModel(String text) {
+        Map<String, List<KvGroupSpec>> out = new HashMap<>();
+        if (text == null || text.isBlank()) {
+            return out;
+        }
+        for (String entry : text.split(";")) {
+            if (entry.isBlank()) {
+                continue;
+            }
+            int eq = entry.indexOf('=');
+            String model = eq < 0 ? EVERY_MODEL : entry.substring(0, eq).trim();
+            List<KvGroupSpec> groups = parseList(eq < 0 ? entry : entry.substring(eq + 1));
+            if (out.put(model.isEmpty() ? EVERY_MODEL : model, groups) != null) {
+                throw new IllegalArgumentException("model '" + model + "' is listed twice");
             }
         }
         return out;

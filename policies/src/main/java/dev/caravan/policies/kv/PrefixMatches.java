@@ -18,8 +18,15 @@ public record PrefixMatches(int requestBlocks, Map<String, Match> matched) {
      * @param blocks    consecutive leading blocks that rank holds on any tier
      * @param gpuBlocks consecutive leading blocks it holds on the GPU (what the engine will not store again)
      * @param score     {@code blocks} weighted by tier: 1 per GPU block, the CPU and disk weights for the others
+     * @param runBlocks the leading run before a hybrid model's groups cut it ({@code blocks} for other models): what
+     *                  a router that knew only full attention would expect
      */
-    public record Match(int rank, int blocks, int gpuBlocks, double score) {
+    public record Match(int rank, int blocks, int gpuBlocks, double score, int runBlocks) {
+
+        /** A match that no KV-cache group rule cut. */
+        public Match(int rank, int blocks, int gpuBlocks, double score) {
+            this(rank, blocks, gpuBlocks, score, blocks);
+        }
     }
 
     public PrefixMatches {
@@ -34,6 +41,12 @@ public record PrefixMatches(int requestBlocks, Map<String, Match> matched) {
     public int matched(String workerId) {
         Match m = matched.get(workerId);
         return m == null ? 0 : m.blocks();
+    }
+
+    /** {@link Match#runBlocks()} of the worker's best rank, 0 when none. */
+    public int runBlocks(String workerId) {
+        Match m = matched.get(workerId);
+        return m == null ? 0 : m.runBlocks();
     }
 
     /** The worker's tier-weighted match, 0 when none. */

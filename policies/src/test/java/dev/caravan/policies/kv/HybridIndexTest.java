@@ -81,6 +81,29 @@ class HybridIndexTest {
     }
 
     @Test
+    void theMatchKeepsTheFullAttentionRunAndTheWorkerItsLayout() {
+        storeFullAttention();
+        index.apply("wa", 0, groupStore(0, 8, 1, "mamba", null, 1, 5));
+
+        PrefixMatches.Match m = index.longestPrefixes(keys, 32, 0.8, 0.3).match("wa");
+
+        assertThat(m.blocks()).isEqualTo(6);
+        assertThat(m.runBlocks()).isEqualTo(8);
+        assertThat(m.score()).isEqualTo(6.0);
+        assertThat(index.layout("wa")).isEqualTo("full+mamba");
+        assertThat(index.layout("unknown")).isEqualTo("full");
+    }
+
+    @Test
+    void withTheGroupRulesOffAHybridRankIsScoredByFullAttentionAlone() {
+        storeFullAttention();
+        index.apply("wa", 0, groupStore(0, 8, 1, "mamba", null, 1));
+        index.useGroupRules(false);
+
+        assertThat(matched()).isEqualTo(8);
+    }
+
+    @Test
     void aMambaGroupWithLargerBlocksIsReadAtTheEndOfEachOfThem() {
         storeFullAttention();
         // Mamba blocks of 16 tokens (4 key blocks); a block's hash is the hash of its last key block

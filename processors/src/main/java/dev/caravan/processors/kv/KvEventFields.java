@@ -47,6 +47,7 @@ final class KvEventFields {
     private List<Value> extraKeys;
     private Integer groupIdx;
     private String specKind;
+    private Integer slidingWindow;
     private String locality;
     private boolean bad;
     private final long payloadLength;
@@ -141,7 +142,7 @@ final class KvEventFields {
             }
         }
         return new KvEvent.BlockStored(hashes, parent, tokens, blockSize, medium, loraName, cacheSalt, extras,
-                groupIdx, specKind);
+                groupIdx, specKind, slidingWindow);
     }
 
     private void field(MessageUnpacker u, String name) throws IOException {
@@ -156,6 +157,7 @@ final class KvEventFields {
             case "extra_keys" -> extraKeys = valueList(u);
             case "group_idx" -> groupIdx = u.tryUnpackNil() ? null : (int) boundedInt(u);
             case "kv_cache_spec_kind" -> specKind = string(u);
+            case "kv_cache_spec_sliding_window" -> slidingWindow = u.tryUnpackNil() ? null : (int) boundedInt(u);
             case "locality" -> locality = string(u);
             default -> u.skipValue();
         }

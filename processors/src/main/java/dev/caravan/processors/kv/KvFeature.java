@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 import org.apache.camel.CamelContext;
 
@@ -23,9 +24,11 @@ import dev.caravan.policies.KvAwareConfig;
 import dev.caravan.policies.PolicyConfig;
 import dev.caravan.policies.PolicyEnvironment;
 import dev.caravan.policies.Worker;
+import dev.caravan.policies.WorkerRegistry;
 import dev.caravan.policies.kv.KvBlockIndex;
 import dev.caravan.policies.kv.KvEventSink;
 import dev.caravan.policies.kv.KvGroundTruth;
+import dev.caravan.policies.kv.KvGroupSpec;
 import dev.caravan.policies.kv.ParityTracker;
 import dev.caravan.processors.config.CaravanFlag;
 import dev.caravan.processors.config.Choices;
@@ -152,6 +155,17 @@ public final class KvFeature implements Feature {
             .defaultValue(KvSettings.DEFAULT_CALIBRATE_TREE)
             .describe("cache_aware: evict from a worker's tree what its engine reports evicting (BlockRemoved), and "
                     + "drop its tenancy when the engine clears or restarts.");
+    public static final CaravanFlag KV_GROUPS = ROWS.row("--kv-groups", "caravan.kv.groups", STRING, Sections.KV)
+            .pattern("[^\\s]*", "MODEL=GROUP:KIND[:SPAN],...;... without spaces")
+            .describe("kv_aware: KV-cache groups of hybrid models whose engines do not describe them in their events, "
+                    + "per model: MODEL=GROUP:KIND[:SPAN],... entries separated by ';' (no MODEL= for every model), "
+                    + "KIND full_attention, sliding_window (SPAN = window), chunked_local (SPAN = chunk) or mamba, "
+                    + "e.g. Llama-4-Scout=0:full_attention,1:chunked_local:8192 (docs/kv-events.md).");
+    public static final CaravanFlag KV_GROUP_RULES = ROWS.row("--kv-group-rules", "caravan.kv.group-rules", BOOLEAN,
+            Sections.KV)
+            .defaultValue(true)
+            .describe("kv_aware: score a hybrid model's engine rank by the prefix every KV-cache group can serve "
+                    + "(sliding window, chunked local, Mamba snapshots); false scores it by full attention alone.");
     public static final CaravanFlag KV_PARITY_EXPIRY_SECS = ROWS.row("--kv-parity-expiry-secs",
             "caravan.kv.parity-expiry-secs", LONG, Sections.KV)
             .defaultValue(KvSettings.DEFAULT_PARITY_EXPIRY.toSeconds()).range(1, FlagRows.MAX_SECONDS)
@@ -204,9 +218,30 @@ public final class KvFeature implements Feature {
         settings = settings(w.config());
         tokenizers = new KvTokenizers(w.config().getBoolean(KV_ADD_SPECIAL_TOKENS));
         index = new KvBlockIndex(settings.maxBlocksPerWorker());
+        index.useGroupRules(w.config().getBoolean(KV_GROUP_RULES));
+        index.configureGroups(groupsByWorker(w.workers(), groupsByModel(w.config().get(KV_GROUPS))));
         parity = new ParityTracker(settings.parityConfig(), System::nanoTime);
         w.share(KvSettings.class, settings);
         return env.withKv(groundTruth());
+    }
+
+    /** {@code --kv-groups} parsed, or a startup error naming the entry that is wrong. */
+    static Map<String, List<KvGroupSpec>> groupsByModel(String text) {
+        try {
+            return KvGroupSpec.parseByModel(text);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(KV_GROUPS.flag() + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Worker id → the configured groups of its model (or of every model). */
+    static Function<String, List<KvGroupSpec>> groupsByWorker(WorkerRegistry workers,
+                                                              Map<String, List<KvGroupSpec>> byModel) {
+        if (byModel.isEmpty()) {
+            return id -> List.of();
+        }
+        List<KvGroupSpec> every = byModel.getOrDefault(KvGroupSpec.EVERY_MODEL, List.of());
+        return id -> workers.get(id).map(Worker::modelId).map(m -> byModel.getOrDefault(m, every)).orElse(every);
     }
 
     /** What {@code kv_aware} instances share: the index, the self-check and the tokenizer source. */

@@ -29,6 +29,10 @@ import dev.caravan.processors.forward.Usage;
  *       {@code prompt_tokens_details.cached_tokens} or SGLang's {@code meta_info.cached_tokens}, streaming too);</li>
  *   <li>{@code caravan_decision_requests_total{policy,reported}}: requests measured, by whether the engine reported
  *       {@code cached_tokens};</li>
+ *   <li>{@code caravan_decision_predictions_total{policy,layout,rules,outcome}}: reporting requests by whether the
+ *       expected tokens were {@code exact}, {@code over} or {@code under} the engine's {@code cached_tokens}, per KV-cache
+ *       group layout, for the policy's own expectation ({@code rules=groups}) and, from kv_aware's index, the one
+ *       that ignores hybrid models' groups ({@code rules=full_attention});</li>
  *   <li>{@code caravan_decision_capture_ratio}: captured ÷ reachable over the last {@code window} reporting
  *       requests; a warning is logged (at most once per {@code warnInterval}) while it is below {@code warnBelow}.</li>
  * </ul>
@@ -64,8 +68,32 @@ public final class DecisionQuality {
         Usage usage = Usage.PROPERTY.get(exchange, Usage.NONE);
         double scale = TokenScale.tokensPerUnit(held, usage.promptTokens(), PROMPT_TOKENS.get(exchange),
                 config.charsPerToken());
-        record(d.policy(), Math.round(held.held(d.worker().url()) * scale), Math.round(held.best() * scale),
-                usage.cachedTokens());
+        String url = d.worker().url();
+        long expected = Math.round(held.held(url) * scale);
+        record(d.policy(), expected, Math.round(held.best() * scale), usage.cachedTokens());
+        if (usage.cachedTokens() >= 0) {
+            String layout = held.layout(url);
+            predicted(d.policy(), layout, "groups", expected, usage.cachedTokens());
+            long fullAttention = held.heldByFullAttention(url);
+            if (fullAttention >= 0) {
+                predicted(d.policy(), layout, "full_attention", Math.round(fullAttention * scale),
+                        usage.cachedTokens());
+            }
+        }
+    }
+
+    /**
+     * Counts how the expected cached tokens compared with what the engine reported: {@code exact}, {@code over} (the
+     * router expected more) or {@code under}, per the worker's KV-cache group layout and per the rules the
+     * expectation used ({@code groups}: the policy's own; {@code full_attention}: the same index read as if every
+     * group were full attention, what a router that ignores hybrid models' groups expects).
+     */
+    void predicted(String policy, String layout, String rules, long expected, long captured) {
+        String outcome = expected == captured ? "exact" : expected > captured ? "over" : "under";
+        Counter.builder("caravan.decision.predictions")
+                .description("Routed requests by how the expected cached tokens compared with the engine's report")
+                .tags("policy", policy, "layout", layout, "rules", rules, "outcome", outcome)
+                .register(registry).increment();
     }
 
     /**

@@ -145,9 +145,9 @@ class KvEventDecoderTest {
         p.packString("parent_block_hash").packLong(6);
         p.packString("block_size").packInt(2);
         // Legacy event from a newer engine: extra_keys and group_idx after lora_name, then fields of the future.
-        p.packArrayHeader(12).packString("BlockStored").packArrayHeader(1).packLong(8).packLong(7)
+        p.packArrayHeader(13).packString("BlockStored").packArrayHeader(1).packLong(8).packLong(7)
                 .packArrayHeader(2).packInt(13).packInt(14).packInt(2).packNil().packString("CPU").packNil()
-                .packArrayHeader(0).packInt(1).packString("sliding_window").packNil();
+                .packArrayHeader(0).packInt(1).packString("sliding_window").packInt(128).packNil();
         p.packInt(0).packString("a future outer field");
 
         KvEventBatch batch = KvEventDecoder.decodeBatch(p.toByteArray());
@@ -161,6 +161,7 @@ class KvEventDecoderTest {
         assertThat(first.medium()).isNull();
         assertThat(first.groupIdx()).isZero();
         assertThat(first.kvCacheSpecKind()).isEqualTo("full_attention");
+        assertThat(first.slidingWindow()).isNull();
         assertThat(first.blockExtras()).isNull();
         BlockStored second = (BlockStored) batch.events().get(1);
         assertThat(second.blockHashes()).containsExactly(8L);
@@ -168,6 +169,7 @@ class KvEventDecoderTest {
         assertThat(second.medium()).isEqualTo("CPU");
         assertThat(second.groupIdx()).isEqualTo(1);
         assertThat(second.kvCacheSpecKind()).isEqualTo("sliding_window");
+        assertThat(second.slidingWindow()).isEqualTo(128);
     }
 
     @Test

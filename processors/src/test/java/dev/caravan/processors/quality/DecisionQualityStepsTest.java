@@ -101,7 +101,20 @@ class DecisionQualityStepsTest {
         assertThat(counter("caravan.decision.captured.tokens", "policy", "cache_aware")).isEqualTo(80);
         assertThat(counter("caravan.decision.requests", "policy", "cache_aware", "reported", "true")).isEqualTo(2);
         assertThat(quality.captureRatio("cache_aware")).isEqualTo(0.8);
+        assertThat(counter("caravan.decision.predictions", "policy", "cache_aware", "layout", "full", "rules", "groups",
+                "outcome", "exact")).isEqualTo(1);
+        assertThat(counter("caravan.decision.predictions", "policy", "cache_aware", "layout", "full", "rules", "groups",
+                "outcome", "over")).isEqualTo(1);
+        assertThat(meters.find("caravan.decision.predictions").tags("rules", "full_attention").counter()).isNull();
         assertThat(a.load() + workers.all().get(1).load()).isZero();
+    }
+
+    @Test
+    void anExpectationBelowTheEnginesReportCountsAsUnderForItsLayoutAndRules() {
+        quality.predicted("kv_aware", "full+mamba", "full_attention", 10, 20);
+
+        assertThat(counter("caravan.decision.predictions", "policy", "kv_aware", "layout", "full+mamba", "rules",
+                "full_attention", "outcome", "under")).isEqualTo(1);
     }
 
     @Test
