@@ -39,7 +39,8 @@ import dev.caravan.sim.text.SyntheticTokenizer;
  * engine ids with their token ids. Token ids come from the simulator's tokenizer (the engine's code, not the
  * gateway's). Covers: routing to the holder whatever the ids (ints or bytes), a subscriber that joins after the
  * engine published (replay), data-parallel size 2 (every rank subscribed, the request pinned to the holding rank),
- * LoRA and {@code cache_salt} isolation, a sliding-window group's removal, and the CPU tier.
+ * LoRA and {@code cache_salt} isolation, a sliding-window group's removal, the CPU tier, and a hybrid model's
+ * engines scored by what every KV-cache group serves.
  */
 class KvWireFormatIT {
 
@@ -329,5 +330,31 @@ class KvWireFormatIT {
         // offloaded: 1 GPU block + 3 CPU blocks x 0.8 = 3.4 blocks saved, against 1 on shortPrefix
         assertThat(worker(s)).isEqualTo(offloaded.http().url());
         assertThat(decision(s)).isEqualTo("kv_aware:kv_hit");
+    }
+
+    @Test
+    void aHybridModelsEngineIsChosenByThePrefixEveryGroupServesNotByFullAttentionAlone() {
+        Engine windowKept = engine(false);
+        Engine windowLost = engine(false);
+        String p = KvFixtures.prompt("sliding", 9);
+        int[] t = tokens(p);
+        // gpt-oss style: full attention plus a sliding window of 32 tokens (a hit needs the 2 blocks before its end)
+        long[] kept = randomIds(6);
+        windowKept.rank(0).publish(new VllmWirePublisher.Stored(kept, null, Arrays.copyOf(t, 6 * BLOCK), BLOCK, "GPU",
+                null, null, 0, "full_attention"), new VllmWirePublisher.Stored(Arrays.copyOfRange(kept, 4, 6), null,
+                Arrays.copyOf(t, 6 * BLOCK), BLOCK, "GPU", null, null, 1, "sliding_window", 32));
+        long[] lost = randomIds(8);
+        windowLost.rank(0).publish(new VllmWirePublisher.Stored(lost, null, Arrays.copyOf(t, 8 * BLOCK), BLOCK, "GPU",
+                null, null, 0, "full_attention"), new VllmWirePublisher.Stored(Arrays.copyOf(lost, 4), null,
+                Arrays.copyOf(t, 4 * BLOCK), BLOCK, "GPU", null, null, 1, "sliding_window", 32));
+        until(windowKept, () -> index.residentBlocks(windowKept.id()) == 6);
+        until(windowLost, () -> index.residentBlocks(windowLost.id()) == 8);
+
+        HttpResponse<String> r = complete(MODEL, p, null);
+
+        // full attention alone says 8 blocks on windowLost against 6; the window group leaves it 4
+        assertThat(index.layout(windowLost.id())).isEqualTo("full+sliding_window");
+        assertThat(worker(r)).isEqualTo(windowKept.http().url());
+        assertThat(decision(r)).isEqualTo("kv_aware:kv_hit");
     }
 }

@@ -25,7 +25,9 @@ import org.zeromq.ZMQ;
  *       big-endian from 0, the msgpack batch {@code [ts, events, data_parallel_rank]};</li>
  *   <li>events in the current map layout (vLLM PR #42892): {@code {"type": "BlockStored", "block_hashes": [...],
  *       "parent_block_hash", "token_ids", "block_size", "lora_id", "medium", "lora_name", "extra_keys", "group_idx",
- *       "kv_cache_spec_kind"}}; hashes as msgpack uint64 (unsigned, {@code 0xcf} above 2^63) or, as with
+ *       "kv_cache_spec_kind", "kv_cache_spec_sliding_window"}} (the last three for hybrid models, vLLM PRs #37688 and
+ *       #40984; a sliding-window or Mamba group's store names only the blocks it cached but carries the tokens of the
+ *       whole range, as {@code BlockPool.cache_full_blocks} does); hashes as msgpack uint64 (unsigned, {@code 0xcf} above 2^63) or, as with
  *       {@code VLLM_KV_EVENTS_USE_INT_BLOCK_HASHES=0}, as 32-byte {@code bin} digests whose last 8 bytes are the id;</li>
  *   <li>a ROUTER replay socket: {@code [identity, "", start_seq]} is answered with every buffered batch
  *       {@code seq >= start} as {@code [identity, "", topic, seq, payload]}, then {@code [identity, "", "", END, ""]}
@@ -39,7 +41,13 @@ final class VllmWirePublisher implements AutoCloseable {
 
     /** One BlockStored as vLLM declares it; null fields are sent as nil, absent defaults omitted. */
     record Stored(long[] hashes, Long parent, int[] tokens, int blockSize, String medium, String loraName,
-                  List<List<Object>> extraKeys, Integer groupIdx, String kind) {
+                  List<List<Object>> extraKeys, Integer groupIdx, String kind, Integer slidingWindow) {
+
+        Stored(long[] hashes, Long parent, int[] tokens, int blockSize, String medium, String loraName,
+               List<List<Object>> extraKeys, Integer groupIdx, String kind) {
+            this(hashes, parent, tokens, blockSize, medium, loraName, extraKeys, groupIdx, kind, null);
+        }
+
         static Stored gpu(long[] hashes, Long parent, int[] tokens, int blockSize) {
             return new Stored(hashes, parent, tokens, blockSize, "GPU", null, null, null, null);
         }
@@ -183,7 +191,8 @@ final class VllmWirePublisher implements AutoCloseable {
     }
 
     private void stored(MessageBufferPacker p, Stored s) throws IOException {
-        int n = 8 + (s.extraKeys() == null ? 0 : 1) + (s.groupIdx() == null ? 0 : 1) + (s.kind() == null ? 0 : 1);
+        int n = 8 + (s.extraKeys() == null ? 0 : 1) + (s.groupIdx() == null ? 0 : 1) + (s.kind() == null ? 0 : 1)
+                + (s.slidingWindow() == null ? 0 : 1);
         p.packMapHeader(n).packString("type").packString("BlockStored");
         p.packString("block_hashes");
         hashes(p, s.hashes());
@@ -224,6 +233,9 @@ final class VllmWirePublisher implements AutoCloseable {
         }
         if (s.kind() != null) {
             p.packString("kv_cache_spec_kind").packString(s.kind());
+        }
+        if (s.slidingWindow() != null) {
+            p.packString("kv_cache_spec_sliding_window").packInt(s.slidingWindow());
         }
     }
 
