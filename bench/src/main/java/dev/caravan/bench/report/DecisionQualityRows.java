@@ -106,6 +106,35 @@ public final class DecisionQualityRows {
         return out;
     }
 
+    /**
+     * The share of reporting requests whose expected cached tokens equalled the engine's {@code cached_tokens}
+     * ({@code caravan_decision_predictions_total}), over every layout and policy of the run, for one reading
+     * ({@code groups}: the policy's own; {@code full_attention}: kv_aware's index read as if every group were full
+     * attention); null when the run counted none.
+     */
+    public static Double exactShare(Map<String, Double> samples, String rules) {
+        double exact = 0;
+        double all = 0;
+        for (Map.Entry<String, Double> e : samples.entrySet()) {
+            Matcher m = SAMPLE.matcher(e.getKey());
+            if (!m.matches() || !m.group(1).equals("caravan_decision_predictions_total") || m.group(2) == null) {
+                continue;
+            }
+            Map<String, String> labels = new LinkedHashMap<>();
+            Matcher l = LABEL.matcher(m.group(2));
+            while (l.find()) {
+                labels.put(l.group(1), l.group(2));
+            }
+            if (rules.equals(labels.get("rules"))) {
+                all += e.getValue();
+                if ("exact".equals(labels.get("outcome"))) {
+                    exact += e.getValue();
+                }
+            }
+        }
+        return all == 0 ? null : exact / all;
+    }
+
     private static Double ratio(Double a, Double b) {
         return a == null || b == null || b == 0 ? null : a / b;
     }

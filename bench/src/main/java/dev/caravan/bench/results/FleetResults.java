@@ -15,6 +15,7 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 import dev.caravan.bench.report.BenchReport;
+import dev.caravan.bench.report.DecisionQualityRows;
 import dev.caravan.bench.report.PolicyResult;
 
 /**
@@ -88,6 +89,12 @@ public final class FleetResults {
             row.put(r.label() + ".of_belady", r.hitOfBelady());
             row.put(r.label() + ".share", r.shareMaxOverMean());
             row.put(r.label() + ".ttft_p99_ms", r.ttftP99Ms());
+            Double exact = DecisionQualityRows.exactShare(r.qualityMetrics(), "groups");
+            if (exact != null) {
+                row.put(r.label() + ".exact", exact);
+                row.put(r.label() + ".exact_full_attention",
+                        DecisionQualityRows.exactShare(r.qualityMetrics(), "full_attention"));
+            }
             row.putIfAbsent("pooled_lru", r.pooledLruHit());
             row.putIfAbsent("belady", r.beladyHit());
             late = Math.max(late, r.sendLagP99Ms() == null ? 0 : r.sendLagP99Ms());
@@ -147,6 +154,12 @@ public final class FleetResults {
             cols.add(ResultsSection.Column.of(p + ": hit · of Belady · share · TTFT p99 ms",
                     "%.3f · %.2f · %.2f · %,.0f", p + ".hit", p + ".of_belady", p + ".share", p + ".ttft_p99_ms"));
             series.add(new ResultsSection.Series(p, p + ".hit"));
+        }
+        for (String p : policies) {
+            if (s.rows().stream().anyMatch(r -> r.get(p + ".exact") != null)) {
+                cols.add(ResultsSection.Column.of(p + ": expected = reported, by groups / by full attention",
+                        "%.3f / %.3f", p + ".exact", p + ".exact_full_attention"));
+            }
         }
         cols.add(ResultsSection.Column.of("pooled LRU / Belady", "%.3f / %.3f", "pooled_lru", "belady"));
         series.add(new ResultsSection.Series("Belady ceiling", "belady"));

@@ -60,4 +60,21 @@ class DecisionQualityRowsTest {
 
         assertThat(sb).isEmpty();
     }
+
+    @Test
+    void theExactShareCountsEveryLayoutOfOneReadingAndIsNullWithoutPredictions() {
+        Map<String, Double> samples = Map.of(
+                "caravan_decision_predictions_total{layout=\"full+mamba\",outcome=\"exact\",policy=\"kv_aware\","
+                        + "rules=\"groups\"}", 9.0,
+                "caravan_decision_predictions_total{layout=\"full\",outcome=\"exact\",policy=\"kv_aware\","
+                        + "rules=\"groups\"}", 1.0,
+                "caravan_decision_predictions_total{layout=\"full+mamba\",outcome=\"under\",policy=\"kv_aware\","
+                        + "rules=\"groups\"}", 2.0,
+                "caravan_decision_predictions_total{layout=\"full+mamba\",outcome=\"over\",policy=\"kv_aware\","
+                        + "rules=\"full_attention\"}", 12.0);
+
+        assertThat(DecisionQualityRows.exactShare(samples, "groups")).isEqualTo(10.0 / 12.0);
+        assertThat(DecisionQualityRows.exactShare(samples, "full_attention")).isEqualTo(0.0);
+        assertThat(DecisionQualityRows.exactShare(Map.of(), "groups")).isNull();
+    }
 }
