@@ -25,7 +25,7 @@ import dev.caravan.sim.kv.KvEvent;
 public final class EngineCore {
 
     private final TimeModel time;
-    private final PrefixCache cache;
+    private final KvPool cache;
     private final BlockHashChain hasher;
     private final OutputGenerator output;
     private final int maxRunning;
@@ -39,7 +39,7 @@ public final class EngineCore {
     private long now;
     private int running;
 
-    public EngineCore(TimeModel time, PrefixCache cache, List<KvEvent> cacheEvents, BlockHashChain hasher,
+    public EngineCore(TimeModel time, KvPool cache, List<KvEvent> cacheEvents, BlockHashChain hasher,
                       OutputGenerator output, int maxRunning, Consumer<List<KvEvent>> publisher) {
         if (maxRunning < 1) {
             throw new IllegalArgumentException("maxRunning must be >= 1, was " + maxRunning);
@@ -187,7 +187,7 @@ public final class EngineCore {
             SimRequest r = waiting.peekFirst();
             int full = r.hashes.length;
             int maxHit = r.warm ? full : (r.prompt.length - 1) / cache.blockSize();
-            PrefixCache.Allocation a = cache.allocate(r.hashes, r.digests, r.prompt, maxHit,
+            KvPool.Lease a = cache.allocate(r.hashes, r.digests, r.prompt, maxHit,
                     blocksNeeded(r.prompt.length, r.maxTokens), r.cacheSalt);
             if (a == null) {
                 return;
@@ -235,6 +235,7 @@ public final class EngineCore {
             return;
         }
         r.state = SimRequest.State.DECODING;
+        cache.progress(r.allocation, r.prompt.length + r.generated - 1);
         if (decoding.isEmpty()) {
             long step = time.decodeStepNanos();
             nextTick = (t / step + 1) * step;
@@ -250,6 +251,7 @@ public final class EngineCore {
             if (r.generated == r.maxTokens) {
                 finish(r, t);
             } else {
+                cache.progress(r.allocation, r.prompt.length + r.generated - 1);
                 decoding.set(kept++, r);
             }
         }
@@ -309,7 +311,7 @@ public final class EngineCore {
         return waiting.size();
     }
 
-    public PrefixCache cache() {
+    public KvPool cache() {
         return cache;
     }
 
