@@ -16,8 +16,8 @@ import dev.caravan.sim.kv.KvEvent;
  * <p>Life of a request: FIFO waiting queue → admitted when fewer than {@code maxRunning} requests run and the KV pool
  * can hold its prompt plus all its output tokens (head-of-line blocking, as vLLM's FCFS scheduler) → the prefill lane
  * (one prefill at a time, duration from {@link TimeModel} for the uncached tokens) → first token at prefill end →
- * one more token at every decode-grid step (multiples of the decode step) → finished: KV released, its blocks stay
- * cached until evicted. Warm (P/D decode) requests skip the prefill lane and emit their first token on admission.
+ * one more token at every decode-grid step (multiples of the decode step; after each, the pool learns the request's
+ * computed tokens, {@link KvPool#progress}) → finished: KV released, its blocks stay cached until evicted. Warm (P/D decode) requests skip the prefill lane and emit their first token on admission.
  *
  * <p>KV events produced while handling one event time are published as one batch (one scheduler step).
  * Not thread-safe: everything runs on the engine's event-loop thread.
