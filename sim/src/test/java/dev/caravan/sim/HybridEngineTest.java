@@ -44,6 +44,18 @@ class HybridEngineTest {
     }
 
     @Test
+    void refusesAtOnceARequestWhoseGroupsTogetherExceedThePool() {
+        try (SimEngine engine = SimEngine.start(SimConfig.builder().timeScale(1000).kvCapacityTokens(64 * 16)
+                .kvGroups("full+swa:32").build())) {
+            java.net.http.HttpResponse<String> r = Http.post(engine.url() + "/v1/completions",
+                    Map.of("prompt", "a".repeat(640 * 4), "max_tokens", 4));
+
+            assertThat(r.statusCode()).isEqualTo(400);
+            assertThat(r.body()).contains("the request needs 82 KV blocks but the pool holds 64");
+        }
+    }
+
+    @Test
     void fullAttentionEngineServesTheSharedPrefix() {
         try (SimEngine engine = SimEngine.start(SimConfig.builder().timeScale(1000).build())) {
             assertThat(cached(engine, FIRST)).isZero();

@@ -87,9 +87,14 @@ public final class EngineCore {
         return (promptTokens + maxTokens + bs - 1) / bs;
     }
 
+    /** Blocks a request takes from an empty pool, over every KV-cache group. */
+    public int poolBlocksNeeded(int promptTokens, int maxTokens) {
+        return cache.admissionBlocks(promptTokens / cache.blockSize(), blocksNeeded(promptTokens, maxTokens));
+    }
+
     /** Whether a request of this size could ever be admitted (it fits in an otherwise empty pool). */
     public boolean fits(int promptTokens, int maxTokens) {
-        return blocksNeeded(promptTokens, maxTokens) <= cache.capacityBlocks();
+        return poolBlocksNeeded(promptTokens, maxTokens) <= cache.capacityBlocks();
     }
 
     /**
@@ -102,7 +107,7 @@ public final class EngineCore {
             throw new IllegalStateException("request already submitted, state " + r.state);
         }
         if (!fits(r.prompt.length, r.maxTokens)) {
-            throw new IllegalArgumentException("request needs " + blocksNeeded(r.prompt.length, r.maxTokens)
+            throw new IllegalArgumentException("request needs " + poolBlocksNeeded(r.prompt.length, r.maxTokens)
                     + " KV blocks, the pool has " + cache.capacityBlocks());
         }
         advance(at);

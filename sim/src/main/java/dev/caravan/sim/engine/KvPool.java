@@ -34,6 +34,14 @@ public interface KvPool {
                    String cacheSalt);
 
     /**
+     * Blocks a request reserving {@code totalBlocks} per group, {@code fullPromptBlocks} of them full prompt blocks,
+     * takes from the pool when nothing is cached: a request above {@link #capacityBlocks()} can never be admitted.
+     */
+    default int admissionBlocks(int fullPromptBlocks, int totalBlocks) {
+        return totalBlocks;
+    }
+
+    /**
      * The request has {@code computedTokens} tokens computed (its prompt once prefilled, then one more per generated
      * token): blocks its attention no longer reads are freed (they stay cached until evicted).
      */

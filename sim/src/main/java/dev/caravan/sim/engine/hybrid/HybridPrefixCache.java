@@ -162,6 +162,17 @@ public final class HybridPrefixCache implements KvPool {
         return a;
     }
 
+    /** Every group's share: its prompt and output blocks; Mamba's last prompt state, running state and output states. */
+    @Override
+    public int admissionBlocks(int fullPromptBlocks, int totalBlocks) {
+        int n = 0;
+        for (GroupRule rule : rules) {
+            n += rule instanceof MambaRule ? (fullPromptBlocks > 0 ? 1 : 0) + 1 + totalBlocks - fullPromptBlocks
+                    : totalBlocks;
+        }
+        return n;
+    }
+
     /** Whether group {@code rule} keeps prompt block {@code i} past the hit: every block, or Mamba's last state. */
     private static boolean stores(GroupRule rule, int i, int full, int promptTokens) {
         if (rule instanceof MambaRule mamba) {
