@@ -1,7 +1,6 @@
 package dev.caravan.sim.engine.hybrid;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
@@ -30,10 +29,9 @@ import dev.caravan.sim.kv.KvGroup;
  * group's blocks are released, group by group, last block first. Released cached blocks wait in one LRU queue shared
  * by every group and are evicted from its head when room is needed.
  *
- * <p>A store event names only the blocks the group caches but carries the tokens of every block from the first one
- * computed, as vLLM's block pool publishes it (a Mamba prompt store names one state and spans the prompt; a state
- * left out by retention gives a store naming no block). A block already cached in the group is reused, not stored
- * twice. No CPU tier. Not thread-safe: one engine's scheduler thread owns it.
+ * <p>Stores follow {@link GroupStores}: a Mamba prompt store names one state but carries the tokens since the hit; a
+ * state left out by retention gives a store naming no block. A block already cached in its group is reused, not
+ * stored twice. No CPU tier. Not thread-safe: one engine's scheduler thread owns it.
  */
 public final class HybridPrefixCache implements KvPool {
 
@@ -41,9 +39,10 @@ public final class HybridPrefixCache implements KvPool {
     private final int capacityBlocks;
     private final List<GroupRule> rules;
     private final KvGroup[] tags;
-    private final List<Map<Long, Block>> cached = new ArrayList<>();
-    private final LinkedHashSet<Block> evictable = new LinkedHashSet<>();
+    private final List<Map<Long, PooledBlock>> cached = new ArrayList<>();
+    private final LinkedHashSet<PooledBlock> evictable = new LinkedHashSet<>();
     private final List<KvEvent> events;
+    private final GroupStores stores;
     private int anonymous;
     private int pinned;
     private int resident;
@@ -76,11 +75,12 @@ public final class HybridPrefixCache implements KvPool {
             tags[g] = new KvGroup(g, rules.get(g).kind(), rules.get(g).slidingWindow());
             cached.add(new HashMap<>());
         }
+        this.stores = new GroupStores(blockSize, tags, events);
     }
 
     @Override
-    public Lease allocate(long[] hashes, byte[][] digests, int[] tokens, int maxHitBlocks, int totalBlocks,
-                          String cacheSalt) {
+    public HybridLease allocate(long[] hashes, byte[][] digests, int[] tokens, int maxHitBlocks, int totalBlocks,
+                                String cacheSalt) {
         int full = hashes.length;
         if (totalBlocks < full) {
             throw new IllegalArgumentException("totalBlocks " + totalBlocks + " < full prompt blocks " + full);
@@ -88,78 +88,75 @@ public final class HybridPrefixCache implements KvPool {
         int groups = rules.size();
         List<IntPredicate> held = new ArrayList<>(groups);
         for (int g = 0; g < groups; g++) {
-            Map<Long, Block> m = cached.get(g);
+            Map<Long, PooledBlock> m = cached.get(g);
             held.add(i -> i < full && m.containsKey(hashes[i]));
         }
         int hit = HybridHit.longest(rules, held, Math.min(maxHitBlocks, full) * blockSize);
         int h = hit / blockSize;
 
-        Lease a = new Lease(hit, tokens.length, groups, full);
+        HybridLease a = new HybridLease(hit, tokens.length, groups, full);
         boolean[][] fresh = new boolean[groups][full];
         int needNew = 0;
-        int reusedEvictable = 0;
-        LinkedHashSet<Block> reused = new LinkedHashSet<>();
+        LinkedHashSet<PooledBlock> reused = new LinkedHashSet<>();
         for (int g = 0; g < groups; g++) {
             GroupRule rule = rules.get(g);
-            Map<Long, Block> m = cached.get(g);
+            Map<Long, PooledBlock> m = cached.get(g);
             for (int i = rule.skippedTokens(hit) / blockSize; i < h; i++) {
-                Block b = m.get(hashes[i]);
-                if (b != null) {
-                    a.held[g][i] = b;
-                    reused.add(b);
-                }
+                a.held[g][i] = m.get(hashes[i]);
             }
             for (int i = h; i < full; i++) {
-                if (!stores(rule, i, full, tokens.length)) {
-                    continue;
+                if (stores(rule, i, full, tokens.length)) {
+                    a.held[g][i] = m.get(hashes[i]);
+                    fresh[g][i] = a.held[g][i] == null;
+                    needNew += fresh[g][i] ? 1 : 0;
                 }
-                Block b = m.get(hashes[i]);
+            }
+            for (PooledBlock b : a.held[g]) {
                 if (b != null) {
-                    a.held[g][i] = b;
                     reused.add(b);
-                } else {
-                    fresh[g][i] = true;
-                    needNew++;
                 }
             }
             a.anonymous[g] = rule instanceof MambaRule ? 1 + totalBlocks - full : totalBlocks - full;
             needNew += a.anonymous[g];
         }
-        for (Block b : reused) {
-            if (b.refs == 0) {
-                reusedEvictable++;
-            }
-        }
+        int reusedEvictable = (int) reused.stream().filter(b -> b.refs == 0).count();
         if (needNew > free() + evictable.size() - reusedEvictable) {
             return null;
         }
-        for (Block b : reused) {
-            pin(b);
-        }
+        reused.forEach(this::pin);
         while (free() < needNew) {
             evictOne();
         }
         for (int g = 0; g < groups; g++) {
             for (int i = h; i < full; i++) {
                 if (fresh[g][i]) {
-                    Block b = new Block(g, hashes[i], digests == null ? null : digests[i]);
-                    b.refs = 1;
-                    pinned++;
-                    resident++;
-                    cached.get(g).put(b.hash, b);
-                    a.held[g][i] = b;
+                    a.held[g][i] = cache(g, hashes[i], digests == null ? null : digests[i]);
                 }
             }
             anonymous += a.anonymous[g];
-            if (rules.get(g) instanceof MambaRule mamba) {
-                storeMambaPrompt(g, mamba, a, hashes, digests, tokens, h, full, fresh[g], cacheSalt);
+            if (rules.get(g) instanceof MambaRule) {
+                if (full > h && (fresh[g][full - 1] || a.held[g][full - 1] == null)) {
+                    int named = fresh[g][full - 1] ? full - 1 : full;
+                    stores.span(g, hashes, digests, named, full, h, full, tokens, cacheSalt);
+                }
             } else {
-                storeRuns(g, hashes, digests, tokens, h, full, fresh[g], cacheSalt);
+                stores.runs(g, hashes, digests, tokens, h, full, fresh[g], cacheSalt);
             }
         }
         queriedTokens += tokens.length;
         hitTokens += hit;
         return a;
+    }
+
+    /**
+     * Whether group {@code rule} keeps prompt block {@code i} past the hit: every block, or Mamba's state at the
+     * prompt's last block boundary (where the prefill's aligned chunk ends) when its retention keeps it.
+     */
+    private static boolean stores(GroupRule rule, int i, int full, int promptTokens) {
+        if (rule instanceof MambaRule mamba) {
+            return i == full - 1 && mamba.keeps(i, promptTokens);
+        }
+        return true;
     }
 
     /** Every group's share: its prompt and output blocks; Mamba's last prompt state, running state and output states. */
@@ -173,61 +170,9 @@ public final class HybridPrefixCache implements KvPool {
         return n;
     }
 
-    /** Whether group {@code rule} keeps prompt block {@code i} past the hit: every block, or Mamba's last state. */
-    private static boolean stores(GroupRule rule, int i, int full, int promptTokens) {
-        if (rule instanceof MambaRule mamba) {
-            return i == full - 1 && mamba.keeps(i, promptTokens);
-        }
-        return true;
-    }
-
-    private void storeRuns(int g, long[] hashes, byte[][] digests, int[] tokens, int from, int to, boolean[] fresh,
-                           String cacheSalt) {
-        int runStart = -1;
-        for (int i = from; i <= to; i++) {
-            if (i < to && fresh[i]) {
-                if (runStart < 0) {
-                    runStart = i;
-                }
-            } else if (runStart >= 0) {
-                emitStored(g, hashes, digests, runStart, i, runStart, i, tokens, cacheSalt);
-                runStart = -1;
-            }
-        }
-    }
-
-    /**
-     * The prompt's Mamba store: the state at its last block boundary (the prefill's aligned chunk end), with the
-     * tokens of every block computed since the hit; none when no block boundary lies past the hit or the state is
-     * reused.
-     */
-    private void storeMambaPrompt(int g, MambaRule mamba, Lease a, long[] hashes, byte[][] digests, int[] tokens,
-                                  int h, int full, boolean[] fresh, String cacheSalt) {
-        if (full <= h || (a.held[g][full - 1] != null && !fresh[full - 1])) {
-            return;
-        }
-        boolean named = fresh[full - 1];
-        emitStored(g, hashes, digests, named ? full - 1 : full, full, h, full, tokens, cacheSalt);
-    }
-
-    /**
-     * Appends a store of blocks {@code [from, to)} (possibly none) whose token span is blocks
-     * {@code [spanFrom, spanTo)}; the parent is the block before the span.
-     */
-    private void emitStored(int g, long[] hashes, byte[][] digests, int from, int to, int spanFrom, int spanTo,
-                            int[] tokens, String cacheSalt) {
-        long[] run = Arrays.copyOfRange(hashes, from, to);
-        Long parent = spanFrom == 0 ? null : hashes[spanFrom - 1];
-        int[] toks = Arrays.copyOfRange(tokens, spanFrom * blockSize, spanTo * blockSize);
-        events.add(new KvEvent.BlockStored(run, parent, toks, blockSize, Medium.GPU,
-                from == 0 && to > 0 ? cacheSalt : null,
-                digests == null ? null : Arrays.copyOfRange(digests, from, to),
-                digests == null || spanFrom == 0 ? null : digests[spanFrom - 1], tags[g]));
-    }
-
     @Override
     public void progress(KvPool.Lease lease, int computedTokens) {
-        Lease a = (Lease) lease;
+        HybridLease a = (HybridLease) lease;
         if (a.released) {
             return;
         }
@@ -246,47 +191,21 @@ public final class HybridPrefixCache implements KvPool {
     @Override
     public void release(KvPool.Lease lease, long[] allHashes, byte[][] allDigests, int[] allTokens,
                         int firstOutBlock, String cacheSalt) {
-        Lease a = (Lease) lease;
+        HybridLease a = (HybridLease) lease;
         if (a.released) {
             return;
         }
         a.released = true;
-        List<List<Block>> outputs = new ArrayList<>();
+        List<List<PooledBlock>> outputs = new ArrayList<>();
         for (int g = 0; g < rules.size(); g++) {
-            List<Block> out = new ArrayList<>();
-            outputs.add(out);
-            boolean mamba = rules.get(g) instanceof MambaRule;
-            MambaRule mambaRule = mamba ? (MambaRule) rules.get(g) : null;
-            boolean[] fresh = new boolean[allHashes.length];
-            int k = firstOutBlock;
-            for (; k < allHashes.length && a.anonymous[g] > (mamba ? 1 : 0); k++) {
-                boolean kept = !mamba || mambaRule.keeps(k, a.promptTokens);
-                if (kept && !cached.get(g).containsKey(allHashes[k])) {
-                    Block b = new Block(g, allHashes[k], allDigests == null ? null : allDigests[k]);
-                    cached.get(g).put(b.hash, b);
-                    resident++;
-                    b.refs = 1;
-                    pinned++;
-                    a.anonymous[g]--;
-                    anonymous--;
-                    out.add(b);
-                    fresh[k] = true;
-                } else if (!mamba) {
-                    a.anonymous[g]--;
-                    anonymous--;
-                }
-                if (mamba && (kept ? fresh[k] : true)) {
-                    emitStored(g, allHashes, allDigests, k, fresh[k] ? k + 1 : k, k, k + 1, allTokens, cacheSalt);
-                }
-            }
-            if (!mamba) {
-                storeRuns(g, allHashes, allDigests, allTokens, firstOutBlock, k, fresh, cacheSalt);
-            }
+            outputs.add(rules.get(g) instanceof MambaRule mamba
+                    ? storeMambaOutputs(g, mamba, a, allHashes, allDigests, allTokens, firstOutBlock, cacheSalt)
+                    : storeOutputs(g, a, allHashes, allDigests, allTokens, firstOutBlock, cacheSalt));
             anonymous -= a.anonymous[g];
             a.anonymous[g] = 0;
         }
         for (int g = 0; g < rules.size(); g++) {
-            List<Block> out = outputs.get(g);
+            List<PooledBlock> out = outputs.get(g);
             for (int i = out.size() - 1; i >= 0; i--) {
                 unpin(out.get(i));
             }
@@ -297,6 +216,55 @@ public final class HybridPrefixCache implements KvPool {
                 }
             }
         }
+    }
+
+    /** The blocks the output completed, cached in place of the anonymous blocks reserved for them. */
+    private List<PooledBlock> storeOutputs(int g, HybridLease a, long[] allHashes, byte[][] allDigests,
+                                           int[] allTokens, int firstOutBlock, String cacheSalt) {
+        List<PooledBlock> out = new ArrayList<>();
+        boolean[] fresh = new boolean[allHashes.length];
+        int k = firstOutBlock;
+        for (; k < allHashes.length && a.anonymous[g] > 0; k++) {
+            a.anonymous[g]--;
+            anonymous--;
+            if (!cached.get(g).containsKey(allHashes[k])) {
+                out.add(cache(g, allHashes[k], allDigests == null ? null : allDigests[k]));
+                fresh[k] = true;
+            }
+        }
+        stores.runs(g, allHashes, allDigests, allTokens, firstOutBlock, k, fresh, cacheSalt);
+        return out;
+    }
+
+    /**
+     * The states at the block boundaries the output crossed, one store each as vLLM publishes them step by step; a
+     * state retention leaves out gives a store naming no block.
+     */
+    private List<PooledBlock> storeMambaOutputs(int g, MambaRule rule, HybridLease a, long[] allHashes,
+                                                byte[][] allDigests, int[] allTokens, int firstOutBlock,
+                                                String cacheSalt) {
+        List<PooledBlock> out = new ArrayList<>();
+        for (int k = firstOutBlock; k < allHashes.length && a.anonymous[g] > 1; k++) {
+            if (!rule.keeps(k, a.promptTokens)) {
+                stores.span(g, allHashes, allDigests, k, k, k, k + 1, allTokens, cacheSalt);
+            } else if (!cached.get(g).containsKey(allHashes[k])) {
+                a.anonymous[g]--;
+                anonymous--;
+                out.add(cache(g, allHashes[k], allDigests == null ? null : allDigests[k]));
+                stores.span(g, allHashes, allDigests, k, k + 1, k, k + 1, allTokens, cacheSalt);
+            }
+        }
+        return out;
+    }
+
+    /** A new cached block of group {@code g}, pinned by the caller's request. */
+    private PooledBlock cache(int g, long hash, byte[] digest) {
+        PooledBlock b = new PooledBlock(g, hash, digest);
+        b.refs = 1;
+        pinned++;
+        resident++;
+        cached.get(g).put(hash, b);
+        return b;
     }
 
     @Override
@@ -311,7 +279,7 @@ public final class HybridPrefixCache implements KvPool {
         return true;
     }
 
-    private void pin(Block b) {
+    private void pin(PooledBlock b) {
         if (b.refs == 0) {
             evictable.remove(b);
             pinned++;
@@ -319,7 +287,7 @@ public final class HybridPrefixCache implements KvPool {
         b.refs++;
     }
 
-    private void unpin(Block b) {
+    private void unpin(PooledBlock b) {
         b.refs--;
         if (b.refs == 0) {
             pinned--;
@@ -328,8 +296,8 @@ public final class HybridPrefixCache implements KvPool {
     }
 
     private void evictOne() {
-        Iterator<Block> it = evictable.iterator();
-        Block victim = it.next();
+        Iterator<PooledBlock> it = evictable.iterator();
+        PooledBlock victim = it.next();
         it.remove();
         cached.get(victim.group).remove(victim.hash);
         resident--;
@@ -361,6 +329,11 @@ public final class HybridPrefixCache implements KvPool {
         return resident;
     }
 
+    /** Cached blocks of group {@code group}, pinned or not. */
+    public int residentBlocks(int group) {
+        return cached.get(group).size();
+    }
+
     @Override
     public int evictableBlocks() {
         return evictable.size();
@@ -373,22 +346,12 @@ public final class HybridPrefixCache implements KvPool {
 
     @Override
     public boolean isResident(long hash) {
-        for (Map<Long, Block> m : cached) {
-            if (m.containsKey(hash)) {
-                return true;
-            }
-        }
-        return false;
+        return cached.stream().anyMatch(m -> m.containsKey(hash));
     }
 
     /** Whether group {@code group} holds {@code hash} cached. */
     public boolean isResident(int group, long hash) {
         return cached.get(group).containsKey(hash);
-    }
-
-    /** Cached blocks of group {@code group}, pinned or not. */
-    public int residentBlocks(int group) {
-        return cached.get(group).size();
     }
 
     @Override
@@ -404,62 +367,5 @@ public final class HybridPrefixCache implements KvPool {
     @Override
     public long offloadHitTokens() {
         return 0;
-    }
-
-    /** The blocks one running request holds in every group. */
-    public static final class Lease implements KvPool.Lease {
-        final int cachedTokens;
-        final int promptTokens;
-        /** Per group, the cached blocks held by prompt block index (null = none). */
-        final Block[][] held;
-        /** Per group, blocks below this index were already released by {@link #progress}. */
-        final int[] freedBelow;
-        final int[] anonymous;
-        boolean released;
-
-        Lease(int cachedTokens, int promptTokens, int groups, int fullBlocks) {
-            this.cachedTokens = cachedTokens;
-            this.promptTokens = promptTokens;
-            this.held = new Block[groups][fullBlocks];
-            this.freedBelow = new int[groups];
-            this.anonymous = new int[groups];
-        }
-
-        @Override
-        public int cachedTokens() {
-            return cachedTokens;
-        }
-
-        @Override
-        public int offloadedTokens() {
-            return 0;
-        }
-
-        @Override
-        public int blocks() {
-            int n = 0;
-            for (int g = 0; g < held.length; g++) {
-                n += anonymous[g];
-                for (Block b : held[g]) {
-                    if (b != null) {
-                        n++;
-                    }
-                }
-            }
-            return n;
-        }
-    }
-
-    static final class Block {
-        final int group;
-        final long hash;
-        final byte[] digest;
-        int refs;
-
-        Block(int group, long hash, byte[] digest) {
-            this.group = group;
-            this.hash = hash;
-            this.digest = digest;
-        }
     }
 }
