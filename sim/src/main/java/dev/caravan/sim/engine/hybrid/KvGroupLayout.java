@@ -12,7 +12,8 @@ import java.util.List;
  *   <li>{@code chunked:C}: chunked local attention in chunks of C tokens (Llama 4: {@code full+chunked:8192});</li>
  *   <li>{@code mamba:B} or {@code mamba:B:R}: Mamba state in blocks of B tokens, which must be the engine's block
  *       size (vLLM gives the attention groups the Mamba page's block, e.g. 528 for Qwen3.5), keeping a cached state
- *       at every R-th block boundary (default 1: every boundary; 0: only the prompt's last).</li>
+ *       at every R-th block boundary and at the one a repeat of the prompt resumes from (default 1: every
+ *       boundary; {@link MambaRule}).</li>
  * </ul>
  * {@code full} alone is the single-group engine ({@link #isSingleGroup()}), which keeps no group fields on the wire.
  */
