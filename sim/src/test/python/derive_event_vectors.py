@@ -6,7 +6,10 @@ The payloads follow the engines' msgspec structs (array_like: positional arrays 
          block_hashes, parent_block_hash, token_ids, block_size, lora_id, medium, lora_name, extra_keys (trailing,
          omitted while None); BlockRemoved block_hashes, medium. Map layout (PR #42892): the same fields by name with
          "type" first. CPU-tier stores from the offloading connector: parent None, token_ids [], block_size 0,
-         medium "CPU".
+         medium "CPU". Hybrid models (several KV-cache groups): BlockStored adds group_idx, kv_cache_spec_kind and,
+         for sliding-window groups, kv_cache_spec_sliding_window; BlockRemoved adds group_idx. Positional events keep
+         an unsent extra_keys as nil before them. A Mamba group's store names only its state block while token_ids
+         span every block computed since the hit, possibly naming no block at all.
   SGLang python/sglang/srt/disaggregation/kv_events.py (no omit_defaults: every field is sent): EventBatch
          [ts, events, attn_dp_rank]; BlockStored block_hashes, parent_block_hash, token_ids, block_size, lora_id,
          medium; one event per page; ids are signed int64; host-tier medium "CPU_PINNED".
@@ -51,6 +54,24 @@ CASES = {
         {"type": "BlockStored", "block_hashes": [D1], "parent_block_hash": D0, "token_ids": TOK2, "block_size": 16,
          "lora_id": None, "medium": "GPU", "lora_name": None},
         {"type": "BlockRemoved", "block_hashes": [D1], "medium": "GPU"}], 0],
+    # vLLM, map layout, a hybrid model: a sliding-window store, a Mamba store spanning two blocks that names one
+    # state, a Mamba store naming none (retention), a sliding-window removal
+    "vllm_map_hybrid_groups": [TS, [
+        {"type": "BlockStored", "block_hashes": [H2], "parent_block_hash": H1, "token_ids": TOK2, "block_size": 16,
+         "lora_id": None, "medium": "GPU", "lora_name": None, "group_idx": 1, "kv_cache_spec_kind": "sliding_window",
+         "kv_cache_spec_sliding_window": 128},
+        {"type": "BlockStored", "block_hashes": [H2], "parent_block_hash": None, "token_ids": TOK + TOK2,
+         "block_size": 16, "lora_id": None, "medium": "GPU", "lora_name": None, "group_idx": 2,
+         "kv_cache_spec_kind": "mamba"},
+        {"type": "BlockStored", "block_hashes": [], "parent_block_hash": H1, "token_ids": TOK2, "block_size": 16,
+         "lora_id": None, "medium": "GPU", "lora_name": None, "group_idx": 2, "kv_cache_spec_kind": "mamba"},
+        {"type": "BlockRemoved", "block_hashes": [H1], "medium": "GPU", "group_idx": 1}], 0],
+    # vLLM, array layout, a hybrid model: a salted full-attention store of block 0 (group 0 is sent), an unsalted
+    # sliding-window store (extra_keys nil), a removal
+    "vllm_array_hybrid_groups": [TS, [
+        ["BlockStored", [H1], None, TOK, 16, None, "GPU", None, [["tenant-a"]], 0, "full_attention"],
+        ["BlockStored", [H2], H1, TOK2, 16, None, "GPU", None, None, 1, "sliding_window", 128],
+        ["BlockRemoved", [H1], "GPU", 1]], 0],
     # SGLang: a two-page run becomes one event per page, parents chained, signed ids; then a removal, a host-tier
     # store and a clear; attn_dp_rank 1
     "sglang_pages": [TS, [

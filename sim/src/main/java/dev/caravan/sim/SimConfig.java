@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 
 import dev.caravan.sim.engine.TimeModel;
+import dev.caravan.sim.engine.hybrid.KvGroupLayout;
 import dev.caravan.sim.hash.HashAlgo;
 import dev.caravan.sim.hash.VllmBlockHasher;
 import dev.caravan.sim.kv.KvEventLayout;
@@ -49,6 +50,9 @@ import dev.caravan.sim.text.SyntheticTokenizer;
  * @param embeddingDim         length of /v1/embeddings vectors
  * @param faults               faults active from start
  * @param engineApi            whose HTTP API to serve: vLLM's, SGLang's, or both (the default: every client works)
+ * @param kvGroups             the model's KV-cache groups ({@link KvGroupLayout}): {@code full} (one group, the
+ *                             default), or a hybrid layout such as {@code full+swa:128}, {@code full+chunked:8192},
+ *                             {@code full+mamba:528:4}; hybrid layouts need the vLLM publisher and no CPU tier
  */
 public record SimConfig(String host, int port, String model, EngineRole role, int bootstrapPort,
                         Duration bootstrapTimeout, int kvCapacityTokens, int blockSize, int charsPerToken,
@@ -58,7 +62,7 @@ public record SimConfig(String host, int port, String model, EngineRole role, in
                         int maxRunning, int maxModelLen, int defaultMaxTokens, double timeScale,
                         String kvEventsEndpoint, String kvReplayEndpoint, KvEventLayout kvEventsLayout,
                         boolean kvEventsIntHashes, String kvEventsTopic, int kvReplayBufferSteps, long seed,
-                        int embeddingDim, Faults faults, EngineApi engineApi) {
+                        int embeddingDim, Faults faults, EngineApi engineApi, String kvGroups) {
 
     public static final String DEFAULT_HOST = "127.0.0.1";
     public static final int DEFAULT_PORT = 0;
@@ -102,6 +106,7 @@ public record SimConfig(String host, int port, String model, EngineRole role, in
     public static final long DEFAULT_SEED = 0;
     public static final int DEFAULT_EMBEDDING_DIM = 256;
     public static final EngineApi DEFAULT_ENGINE_API = EngineApi.BOTH;
+    public static final String DEFAULT_KV_GROUPS = KvGroupLayout.SINGLE;
 
     public SimConfig {
         require(host != null && !host.isBlank(), "host must be set, was '" + host + "'");
@@ -146,6 +151,17 @@ public record SimConfig(String host, int port, String model, EngineRole role, in
         require(bootstrapPort < 0 || role == EngineRole.PREFILL,
                 "bootstrapPort only applies to role prefill, was " + bootstrapPort + " with role " + role);
         require(faults != null, "faults must not be null (use Faults.NONE)");
+        KvGroupLayout groups = KvGroupLayout.parse(kvGroups, blockSize);
+        require(groups.isSingleGroup() || kvPublisher == KvPublisherKind.VLLM,
+                "kvGroups " + kvGroups + " needs kvPublisher vllm (hybrid groups are vLLM's), was " + kvPublisher);
+        require(groups.isSingleGroup() || kvOffloadCapacityTokens == 0,
+                "kvGroups " + kvGroups + " has no CPU tier, kvOffloadCapacityTokens must be 0, was "
+                        + kvOffloadCapacityTokens);
+    }
+
+    /** The KV-cache groups of {@link #kvGroups()}, parsed. */
+    public KvGroupLayout kvGroupLayout() {
+        return KvGroupLayout.parse(kvGroups, blockSize);
     }
 
     private static void require(boolean ok, String message) {
@@ -208,6 +224,7 @@ public record SimConfig(String host, int port, String model, EngineRole role, in
         private int embeddingDim = DEFAULT_EMBEDDING_DIM;
         private Faults faults = Faults.NONE;
         private EngineApi engineApi = DEFAULT_ENGINE_API;
+        private String kvGroups = DEFAULT_KV_GROUPS;
 
         private Builder() {
         }
@@ -247,6 +264,7 @@ public record SimConfig(String host, int port, String model, EngineRole role, in
             embeddingDim = c.embeddingDim;
             faults = c.faults;
             engineApi = c.engineApi;
+            kvGroups = c.kvGroups;
         }
 
         public Builder host(String v) { host = v; return this; }
@@ -284,6 +302,8 @@ public record SimConfig(String host, int port, String model, EngineRole role, in
         public Builder embeddingDim(int v) { embeddingDim = v; return this; }
         public Builder faults(Faults v) { faults = v; return this; }
         public Builder engineApi(EngineApi v) { engineApi = v; return this; }
+        /** The model's KV-cache groups, e.g. {@code full+swa:128} ({@link KvGroupLayout}). */
+        public Builder kvGroups(String v) { kvGroups = v; return this; }
 
         public SimConfig build() {
             return new SimConfig(host, port, model, role, bootstrapPort, bootstrapTimeout, kvCapacityTokens, blockSize,
@@ -291,7 +311,7 @@ public record SimConfig(String host, int port, String model, EngineRole role, in
                     kvOffloadCapacityTokens, kvOffloadLoadTokensPerSec, prefillTokensPerSec, prefillOverheadMs,
                     decodeMsPerToken, maxRunning, maxModelLen, defaultMaxTokens, timeScale, kvEventsEndpoint,
                     kvReplayEndpoint, kvEventsLayout, kvEventsIntHashes, kvEventsTopic, kvReplayBufferSteps, seed,
-                    embeddingDim, faults, engineApi);
+                    embeddingDim, faults, engineApi, kvGroups);
         }
     }
 }

@@ -68,6 +68,9 @@ public final class SimMain implements Callable<Integer> {
     @Option(names = "--engine-api", description = "Whose HTTP API to serve: both, sglang or vllm (engine-specific "
             + "paths of the other answer 404).")
     String engineApi = SimConfig.DEFAULT_ENGINE_API.wireName();
+    @Option(names = "--kv-groups", description = "The model's KV-cache groups joined by +: full, swa:W, chunked:C, "
+            + "mamba:B[:R] (e.g. full+swa:128, full+chunked:8192, full+mamba:528:4; B = --block-size).")
+    String kvGroups = SimConfig.DEFAULT_KV_GROUPS;
     @Option(names = "--kv-offload-capacity-tokens", description = "CPU offload tier per rank, tokens (0 = none).")
     int kvOffloadCapacityTokens = SimConfig.DEFAULT_KV_OFFLOAD_CAPACITY_TOKENS;
     @Option(names = "--kv-offload-load-tokens-per-sec", description = "Tokens per second copied back from the CPU "
@@ -131,7 +134,8 @@ public final class SimMain implements Callable<Integer> {
                 .hashAlgo(HashAlgo.parse(hashAlgo))
                 .hashSeed(hashSeed != null ? hashSeed : System.getenv("PYTHONHASHSEED"))
                 .tokenizer(tokenizer).chatTemplate(chatTemplate).dataParallelSize(dataParallelSize)
-                .kvPublisher(KvPublisherKind.parse(kvPublisher)).engineApi(EngineApi.parse(engineApi)).kvOffloadCapacityTokens(kvOffloadCapacityTokens)
+                .kvPublisher(KvPublisherKind.parse(kvPublisher)).engineApi(EngineApi.parse(engineApi)).kvGroups(kvGroups)
+                .kvOffloadCapacityTokens(kvOffloadCapacityTokens)
                 .kvOffloadLoadTokensPerSec(kvOffloadLoadTokensPerSec).prefillTokensPerSec(prefillTokensPerSec).prefillOverheadMs(prefillOverheadMs)
                 .decodeMsPerToken(decodeMsPerToken).maxRunning(maxRunning).maxModelLen(maxModelLen)
                 .defaultMaxTokens(defaultMaxTokens).timeScale(timeScale).kvEventsEndpoint(kvEventsEndpoint)

@@ -25,6 +25,8 @@ class SimConfigTest {
         assertThat(c.kvOffloadCapacityTokens()).isZero();
         assertThat(c.tokenizer()).isNull();
         assertThat(c.kvEventsIntHashes()).as("VLLM_KV_EVENTS_USE_INT_BLOCK_HASHES=1").isTrue();
+        assertThat(c.kvGroups()).isEqualTo("full");
+        assertThat(c.kvGroupLayout().isSingleGroup()).isTrue();
         assertThat(2048 / c.prefillTokensPerSec() * 1000 + c.prefillOverheadMs()).isCloseTo(86.0,
                 org.assertj.core.data.Offset.offset(0.1));
     }
@@ -50,6 +52,33 @@ class SimConfigTest {
     }
 
     @Test
+    void rejectsHybridGroupsTheEngineCannotServeNamingThem() {
+        assertThatThrownBy(() -> SimConfig.builder().kvGroups("full+mamba:528").build())
+                .hasMessage("kvGroups mamba:528 needs block size 528 (vLLM gives every group the Mamba block), was 16");
+        assertThatThrownBy(() -> SimConfig.builder().kvGroups("full+swa").build())
+                .hasMessage("kvGroups part 'swa' of 'full+swa' is not full, swa:W, chunked:C or mamba:B[:R]");
+        assertThatThrownBy(() -> SimConfig.builder().kvGroups("full+chunked:20").build())
+                .hasMessage("attention chunk must be a multiple of the block size 16, was 20");
+        assertThatThrownBy(() -> SimConfig.builder().kvGroups("full+swa:128")
+                .kvPublisher(dev.caravan.sim.kv.KvPublisherKind.SGLANG).build())
+                .hasMessage("kvGroups full+swa:128 needs kvPublisher vllm (hybrid groups are vLLM's), was SGLANG");
+        assertThatThrownBy(() -> SimConfig.builder().kvGroups("full+swa:128").kvOffloadCapacityTokens(1024).build())
+                .hasMessage("kvGroups full+swa:128 has no CPU tier, kvOffloadCapacityTokens must be 0, was 1024");
+    }
+
+    @Test
+    void kvGroupsListsTheGroupsInGroupOrder() {
+        SimConfig c = SimConfig.builder().blockSize(528).kvCapacityTokens(528_000).kvGroups("full+mamba:528:4")
+                .build();
+        assertThat(c.kvGroupLayout().rules()).containsExactly(
+                new dev.caravan.sim.engine.hybrid.FullAttentionRule(528),
+                new dev.caravan.sim.engine.hybrid.MambaRule(528, 4));
+        assertThat(SimConfig.builder().kvGroups("full+swa:128+chunked:8192").build().kvGroupLayout().rules())
+                .extracting(r -> r.kind())
+                .containsExactly("full_attention", "sliding_window", "chunked_local_attention");
+    }
+
+    @Test
     void cliMapsEveryFlagOntoTheConfig() {
         SimMain main = new SimMain();
         new CommandLine(main).parseArgs("--port", "9100", "--role", "prefill", "--bootstrap-port", "9200",
@@ -60,6 +89,9 @@ class SimConfigTest {
                 "--hash-algo", "xxhash_cbor", "--tokenizer", "/m/tokenizer.json", "--chat-template", "/m/t.jinja",
                 "--data-parallel-size", "2", "--kv-publisher", "sglang", "--kv-offload-capacity-tokens", "4096",
                 "--kv-offload-load-tokens-per-sec", "100000", "--kv-events-int-hashes", "false");
+        SimMain hybrid = new SimMain();
+        new CommandLine(hybrid).parseArgs("--kv-groups", "full+swa:128");
+        assertThat(hybrid.config().kvGroups()).isEqualTo("full+swa:128");
         SimConfig c = main.config();
         assertThat(c.port()).isEqualTo(9100);
         assertThat(c.role()).isEqualTo(EngineRole.PREFILL);
@@ -98,6 +130,7 @@ class SimConfigTest {
                 .contains("--time-scale").contains("--kv-events-layout").contains("--bootstrap-port")
                 .contains("--hash-seed").contains("Default: 8000").contains("--hash-algo=<hashAlgo>")
                 .contains("Default: sha256").contains("--data-parallel-size").contains("--kv-publisher")
-                .contains("--kv-offload-capacity-tokens").contains("--tokenizer");
+                .contains("--kv-offload-capacity-tokens").contains("--tokenizer").contains("--kv-groups=<kvGroups>")
+                .contains("Default: full");
     }
 }

@@ -16,8 +16,8 @@ import dev.caravan.sim.kv.KvEvent;
  * <p>Life of a request: FIFO waiting queue → admitted when fewer than {@code maxRunning} requests run and the KV pool
  * can hold its prompt plus all its output tokens (head-of-line blocking, as vLLM's FCFS scheduler) → the prefill lane
  * (one prefill at a time, duration from {@link TimeModel} for the uncached tokens) → first token at prefill end →
- * one more token at every decode-grid step (multiples of the decode step) → finished: KV released, its blocks stay
- * cached until evicted. Warm (P/D decode) requests skip the prefill lane and emit their first token on admission.
+ * one more token at every decode-grid step (multiples of the decode step; after each, the pool learns the request's
+ * computed tokens, {@link KvPool#progress}) → finished: KV released, its blocks stay cached until evicted. Warm (P/D decode) requests skip the prefill lane and emit their first token on admission.
  *
  * <p>KV events produced while handling one event time are published as one batch (one scheduler step).
  * Not thread-safe: everything runs on the engine's event-loop thread.
@@ -25,7 +25,7 @@ import dev.caravan.sim.kv.KvEvent;
 public final class EngineCore {
 
     private final TimeModel time;
-    private final PrefixCache cache;
+    private final KvPool cache;
     private final BlockHashChain hasher;
     private final OutputGenerator output;
     private final int maxRunning;
@@ -39,7 +39,7 @@ public final class EngineCore {
     private long now;
     private int running;
 
-    public EngineCore(TimeModel time, PrefixCache cache, List<KvEvent> cacheEvents, BlockHashChain hasher,
+    public EngineCore(TimeModel time, KvPool cache, List<KvEvent> cacheEvents, BlockHashChain hasher,
                       OutputGenerator output, int maxRunning, Consumer<List<KvEvent>> publisher) {
         if (maxRunning < 1) {
             throw new IllegalArgumentException("maxRunning must be >= 1, was " + maxRunning);
@@ -87,9 +87,14 @@ public final class EngineCore {
         return (promptTokens + maxTokens + bs - 1) / bs;
     }
 
+    /** Blocks a request takes from an empty pool, over every KV-cache group. */
+    public int poolBlocksNeeded(int promptTokens, int maxTokens) {
+        return cache.admissionBlocks(promptTokens / cache.blockSize(), blocksNeeded(promptTokens, maxTokens));
+    }
+
     /** Whether a request of this size could ever be admitted (it fits in an otherwise empty pool). */
     public boolean fits(int promptTokens, int maxTokens) {
-        return blocksNeeded(promptTokens, maxTokens) <= cache.capacityBlocks();
+        return poolBlocksNeeded(promptTokens, maxTokens) <= cache.capacityBlocks();
     }
 
     /**
@@ -102,7 +107,7 @@ public final class EngineCore {
             throw new IllegalStateException("request already submitted, state " + r.state);
         }
         if (!fits(r.prompt.length, r.maxTokens)) {
-            throw new IllegalArgumentException("request needs " + blocksNeeded(r.prompt.length, r.maxTokens)
+            throw new IllegalArgumentException("request needs " + poolBlocksNeeded(r.prompt.length, r.maxTokens)
                     + " KV blocks, the pool has " + cache.capacityBlocks());
         }
         advance(at);
@@ -187,7 +192,7 @@ public final class EngineCore {
             SimRequest r = waiting.peekFirst();
             int full = r.hashes.length;
             int maxHit = r.warm ? full : (r.prompt.length - 1) / cache.blockSize();
-            PrefixCache.Allocation a = cache.allocate(r.hashes, r.digests, r.prompt, maxHit,
+            KvPool.Lease a = cache.allocate(r.hashes, r.digests, r.prompt, maxHit,
                     blocksNeeded(r.prompt.length, r.maxTokens), r.cacheSalt);
             if (a == null) {
                 return;
@@ -235,6 +240,7 @@ public final class EngineCore {
             return;
         }
         r.state = SimRequest.State.DECODING;
+        cache.progress(r.allocation, r.prompt.length + r.generated - 1);
         if (decoding.isEmpty()) {
             long step = time.decodeStepNanos();
             nextTick = (t / step + 1) * step;
@@ -250,6 +256,7 @@ public final class EngineCore {
             if (r.generated == r.maxTokens) {
                 finish(r, t);
             } else {
+                cache.progress(r.allocation, r.prompt.length + r.generated - 1);
                 decoding.set(kept++, r);
             }
         }
@@ -309,7 +316,7 @@ public final class EngineCore {
         return waiting.size();
     }
 
-    public PrefixCache cache() {
+    public KvPool cache() {
         return cache;
     }
 

@@ -37,7 +37,7 @@ import dev.caravan.sim.kv.KvEvent.Medium;
  * <p>Events are appended to the list passed at construction; the owner drains them once per scheduler step.
  * Not thread-safe: one engine's scheduler thread owns it.
  */
-public final class PrefixCache {
+public final class PrefixCache implements KvPool {
 
     private final int blockSize;
     private final int capacityBlocks;
@@ -94,6 +94,7 @@ public final class PrefixCache {
      * @param cacheSalt the request's cache_salt (reported with block 0), or null
      * @return the allocation, or null when the pool cannot make room now (the request keeps waiting)
      */
+    @Override
     public Allocation allocate(long[] hashes, byte[][] digests, int[] tokens, int maxHitBlocks, int totalBlocks,
                                String cacheSalt) {
         int full = hashes.length;
@@ -179,8 +180,10 @@ public final class PrefixCache {
      * the output completed) become cached blocks in place of the anonymous blocks reserved for them. Then every block
      * is unpinned, last block first. {@code allDigests} are the digests behind {@code allHashes}, or null.
      */
-    public void release(Allocation a, long[] allHashes, byte[][] allDigests, int[] allTokens, int firstOutBlock,
+    @Override
+    public void release(Lease lease, long[] allHashes, byte[][] allDigests, int[] allTokens, int firstOutBlock,
                         String cacheSalt) {
+        Allocation a = (Allocation) lease;
         if (a.released) {
             return;
         }
@@ -227,6 +230,7 @@ public final class PrefixCache {
     }
 
     /** Drops every cached block of both tiers; refused (false) while any request holds blocks, as SGLang's flush_cache. */
+    @Override
     public boolean clear() {
         if (pinned > 0 || anonymous > 0) {
             return false;
@@ -282,38 +286,46 @@ public final class PrefixCache {
         return capacityBlocks - resident.size() - anonymous;
     }
 
+    @Override
     public int capacityBlocks() {
         return capacityBlocks;
     }
 
+    @Override
     public int blockSize() {
         return blockSize;
     }
 
     /** Blocks held by live requests (pinned cached + anonymous). */
+    @Override
     public int usedBlocks() {
         return pinned + anonymous;
     }
 
     /** Fraction of the pool held by live requests, vLLM's {@code kv_cache_usage_perc}. */
+    @Override
     public double usage() {
         return (double) usedBlocks() / capacityBlocks;
     }
 
     /** Blocks holding a cached hash on the GPU, pinned or not. */
+    @Override
     public int residentBlocks() {
         return resident.size();
     }
 
+    @Override
     public int evictableBlocks() {
         return evictable.size();
     }
 
     /** Blocks in the CPU tier. */
+    @Override
     public int offloadedBlocks() {
         return cpu.size();
     }
 
+    @Override
     public boolean isResident(long hash) {
         return resident.containsKey(hash);
     }
@@ -323,22 +335,25 @@ public final class PrefixCache {
     }
 
     /** Prompt tokens looked up so far ({@code vllm:prefix_cache_queries_total}). */
+    @Override
     public long queriedTokens() {
         return queriedTokens;
     }
 
     /** Prompt tokens found cached so far, GPU and CPU tier ({@code vllm:prefix_cache_hits_total}). */
+    @Override
     public long hitTokens() {
         return hitTokens;
     }
 
     /** Of {@link #hitTokens()}, those loaded from the CPU tier. */
+    @Override
     public long offloadHitTokens() {
         return offloadHitTokens;
     }
 
     /** The blocks one running request holds. */
-    public static final class Allocation {
+    public static final class Allocation implements Lease {
         final List<Block> blocks = new ArrayList<>();
         final int cachedTokens;
         final int offloadedTokens;
@@ -351,16 +366,19 @@ public final class PrefixCache {
         }
 
         /** Prompt tokens served from the cache when the request was admitted (both tiers). */
+        @Override
         public int cachedTokens() {
             return cachedTokens;
         }
 
         /** Of {@link #cachedTokens()}, those loaded from the CPU tier. */
+        @Override
         public int offloadedTokens() {
             return offloadedTokens;
         }
 
         /** Blocks this request holds. */
+        @Override
         public int blocks() {
             return blocks.size() + anonymous;
         }

@@ -20,7 +20,7 @@ public final class SimRequest {
     final int[] output;
     int generated;
     State state = State.NEW;
-    PrefixCache.Allocation allocation;
+    KvPool.Lease allocation;
     /** Digests of the prompt's full blocks (the ids in {@link #hashes} are derived from them), or null. */
     byte[][] digests;
     /** Digest of the last full prompt block (null if none): the parent of the first output block. */

@@ -27,7 +27,7 @@ final class Limits {
                         + maxTokens + " in the completion). Please reduce the length of the messages or completion.");
             }
             if (!ctx.core0().fits(p.length, maxTokens)) {
-                throw new BadRequest("the request needs " + ctx.core0().blocksNeeded(p.length, maxTokens)
+                throw new BadRequest("the request needs " + ctx.core0().poolBlocksNeeded(p.length, maxTokens)
                         + " KV blocks but the pool holds " + ctx.config.kvCapacityBlocks());
             }
         }

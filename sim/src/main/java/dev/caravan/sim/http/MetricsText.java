@@ -4,7 +4,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.function.ToDoubleFunction;
 
-import dev.caravan.sim.engine.PrefixCache;
+import dev.caravan.sim.engine.KvPool;
 
 /**
  * {@code GET /metrics} in Prometheus text format 0.0.4, with vLLM's metric names (the ones routers scrape) and
@@ -51,7 +51,7 @@ final class MetricsText {
     private MetricsText() {
     }
 
-    private static PrefixCache cache(EngineRank r) {
+    private static KvPool cache(EngineRank r) {
         return r.driver().core().cache();
     }
 

@@ -23,19 +23,33 @@ public sealed interface KvEvent {
      * {@code cacheSalt} is the request's salt when the run starts at block 0 (vLLM folds it into that block's hash and
      * reports it in {@code extra_keys}), else null. {@code blockDigests} and {@code parentDigest} are the full digests
      * behind the ids (published instead of the ids when vLLM runs with {@code VLLM_KV_EVENTS_USE_INT_BLOCK_HASHES=0}),
-     * or null when not kept.
+     * or null when not kept. {@code group} is the KV-cache group that stored them, or null for a single-group engine.
      */
     record BlockStored(long[] blockHashes, Long parentHash, int[] tokenIds, int blockSize, Medium medium,
-                       String cacheSalt, byte[][] blockDigests, byte[] parentDigest) implements KvEvent {
+                       String cacheSalt, byte[][] blockDigests, byte[] parentDigest, KvGroup group)
+            implements KvEvent {
 
+        /**
+         * Without a group (a single-group engine) the event names at least one block and exactly its tokens. A
+         * group's store is what vLLM's block pool publishes for one group: {@code tokenIds} span every block from
+         * the first newly computed one, while {@code blockHashes} name only those the group caches (a sliding
+         * window's or Mamba's skipped blocks are not), possibly none.
+         */
         public BlockStored {
-            if (blockHashes.length == 0) {
+            if (group == null && blockHashes.length == 0) {
                 throw new IllegalArgumentException("BlockStored needs at least one block hash");
             }
-            if (tokenIds.length != blockHashes.length * blockSize) {
+            if (group == null ? tokenIds.length != blockHashes.length * blockSize
+                    : tokenIds.length < blockHashes.length * blockSize || tokenIds.length % blockSize != 0) {
                 throw new IllegalArgumentException("BlockStored token_ids must hold " + blockHashes.length * blockSize
-                        + " tokens, was " + tokenIds.length);
+                        + " tokens" + (group == null ? "" : " or more whole blocks") + ", was " + tokenIds.length);
             }
+        }
+
+        /** A single-group store. */
+        public BlockStored(long[] blockHashes, Long parentHash, int[] tokenIds, int blockSize, Medium medium,
+                           String cacheSalt, byte[][] blockDigests, byte[] parentDigest) {
+            this(blockHashes, parentHash, tokenIds, blockSize, medium, cacheSalt, blockDigests, parentDigest, null);
         }
 
         /** A store without digests. */
@@ -51,15 +65,22 @@ public sealed interface KvEvent {
 
         @Override
         public String toString() {
-            return "BlockStored" + Arrays.toString(blockHashes) + " parent=" + parentHash + " " + medium;
+            return "BlockStored" + Arrays.toString(blockHashes) + " parent=" + parentHash + " " + medium
+                    + (group == null ? "" : " group " + group.index());
         }
     }
 
     /**
      * Blocks dropped from {@code medium} (the engines send one event per evicted block); {@code blockDigests} as in
-     * {@link BlockStored}, or null.
+     * {@link BlockStored}, or null; {@code group} the KV-cache group that dropped them, or null for a single-group
+     * engine.
      */
-    record BlockRemoved(long[] blockHashes, Medium medium, byte[][] blockDigests) implements KvEvent {
+    record BlockRemoved(long[] blockHashes, Medium medium, byte[][] blockDigests, KvGroup group) implements KvEvent {
+
+        /** A single-group removal. */
+        public BlockRemoved(long[] blockHashes, Medium medium, byte[][] blockDigests) {
+            this(blockHashes, medium, blockDigests, null);
+        }
 
         /** A removal without digests. */
         public BlockRemoved(long[] blockHashes, Medium medium) {
@@ -73,7 +94,8 @@ public sealed interface KvEvent {
 
         @Override
         public String toString() {
-            return "BlockRemoved" + Arrays.toString(blockHashes) + " " + medium;
+            return "BlockRemoved" + Arrays.toString(blockHashes) + " " + medium
+                    + (group == null ? "" : " group " + group.index());
         }
     }
 

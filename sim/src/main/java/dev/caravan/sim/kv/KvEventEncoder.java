@@ -17,7 +17,9 @@ import org.msgpack.core.MessagePack;
  * {@code 0xcf} when the top bit is set); {@code lora_id}/{@code lora_name} nil; {@code extra_keys} (one entry per
  * block, {@code [cache_salt]} for block 0) only when a salt was given. A CPU-tier store is what vLLM's offloading
  * connector publishes: {@code parent_block_hash} nil, {@code token_ids} empty, {@code block_size} 0,
- * {@code medium "CPU"}. With {@code intHashes} false (vLLM's {@code VLLM_KV_EVENTS_USE_INT_BLOCK_HASHES=0}) block
+ * {@code medium "CPU"}. A hybrid model's events add {@code group_idx}, {@code kv_cache_spec_kind} and (sliding window)
+ * {@code kv_cache_spec_sliding_window} to stores and {@code group_idx} to removals ({@link KvGroup}); without a group
+ * they are left off, as a single-group vLLM before PR #33304 sends them. With {@code intHashes} false (vLLM's {@code VLLM_KV_EVENTS_USE_INT_BLOCK_HASHES=0}) block
  * and parent hashes are the full digests as msgpack {@code bin} (32 bytes for sha256, 16 for xxhash).
  *
  * <p><b>SGLang</b> ({@link KvPublisherKind#SGLANG}): always positional arrays with every field (no
@@ -89,8 +91,9 @@ public final class KvEventEncoder {
     private void packVllmMap(MessageBufferPacker p, KvEvent e) throws IOException {
         if (e instanceof KvEvent.BlockStored s) {
             boolean cpu = s.medium() == KvEvent.Medium.CPU;
-            boolean salted = s.cacheSalt() != null && !cpu;
-            p.packMapHeader(salted ? 9 : 8);
+            boolean salted = salted(s);
+            KvGroup g = s.group();
+            p.packMapHeader(8 + (salted ? 1 : 0) + (g == null ? 0 : g.slidingWindow() == null ? 2 : 3));
             p.packString("type").packString("BlockStored");
             p.packString("block_hashes");
             packHashes(p, s.blockHashes(), s.blockDigests());
@@ -106,23 +109,38 @@ public final class KvEventEncoder {
                 p.packString("extra_keys");
                 packExtraKeys(p, s);
             }
+            if (g != null) {
+                p.packString("group_idx").packInt(g.index());
+                p.packString("kv_cache_spec_kind").packString(g.kind());
+                if (g.slidingWindow() != null) {
+                    p.packString("kv_cache_spec_sliding_window").packInt(g.slidingWindow());
+                }
+            }
         } else if (e instanceof KvEvent.BlockRemoved r) {
-            p.packMapHeader(3);
+            p.packMapHeader(r.group() == null ? 3 : 4);
             p.packString("type").packString("BlockRemoved");
             p.packString("block_hashes");
             packHashes(p, r.blockHashes(), r.blockDigests());
             p.packString("medium").packString(vllmMedium(r.medium()));
+            if (r.group() != null) {
+                p.packString("group_idx").packInt(r.group().index());
+            }
         } else {
             p.packMapHeader(1);
             p.packString("type").packString("AllBlocksCleared");
         }
     }
 
+    /**
+     * Positional: a trailing field at its default is left off, an earlier one is sent as nil (msgspec's
+     * {@code omit_defaults} with {@code array_like}), so a group's store sends {@code extra_keys} nil when unsalted.
+     */
     private void packVllmArray(MessageBufferPacker p, KvEvent e) throws IOException {
         if (e instanceof KvEvent.BlockStored s) {
             boolean cpu = s.medium() == KvEvent.Medium.CPU;
-            boolean salted = s.cacheSalt() != null && !cpu;
-            p.packArrayHeader(salted ? 9 : 8);
+            boolean salted = salted(s);
+            KvGroup g = s.group();
+            p.packArrayHeader(g != null ? (g.slidingWindow() == null ? 11 : 12) : salted ? 9 : 8);
             p.packString("BlockStored");
             packHashes(p, s.blockHashes(), s.blockDigests());
             packHashOrNil(p, cpu ? null : s.parentHash(), s.parentDigest());
@@ -133,16 +151,33 @@ public final class KvEventEncoder {
             p.packNil();
             if (salted) {
                 packExtraKeys(p, s);
+            } else if (g != null) {
+                p.packNil();
+            }
+            if (g != null) {
+                p.packInt(g.index());
+                p.packString(g.kind());
+                if (g.slidingWindow() != null) {
+                    p.packInt(g.slidingWindow());
+                }
             }
         } else if (e instanceof KvEvent.BlockRemoved r) {
-            p.packArrayHeader(3);
+            p.packArrayHeader(r.group() == null ? 3 : 4);
             p.packString("BlockRemoved");
             packHashes(p, r.blockHashes(), r.blockDigests());
             p.packString(vllmMedium(r.medium()));
+            if (r.group() != null) {
+                p.packInt(r.group().index());
+            }
         } else {
             p.packArrayHeader(1);
             p.packString("AllBlocksCleared");
         }
+    }
+
+    /** {@code extra_keys} is sent for a salted GPU store naming at least one block (one entry per named block). */
+    private static boolean salted(KvEvent.BlockStored s) {
+        return s.cacheSalt() != null && s.medium() != KvEvent.Medium.CPU && s.blockHashes().length > 0;
     }
 
     /** vLLM's per-block extra keys: {@code [cache_salt]} for block 0 (the run's first block), nil for the others. */

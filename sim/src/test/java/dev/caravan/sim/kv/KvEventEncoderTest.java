@@ -77,6 +77,33 @@ class KvEventEncoderTest {
     }
 
     @Test
+    void hybridMapEventsNameTheirGroupAndItsKindAndWindow() throws IOException {
+        KvGroup swa = new KvGroup(1, "sliding_window", 128);
+        KvGroup mamba = new KvGroup(2, "mamba", null);
+        byte[] out = new KvEventEncoder(KvPublisherKind.VLLM, KvEventLayout.MAP).encode(TS, List.of(
+                new KvEvent.BlockStored(new long[] {HASH2}, HASH, TOKENS2, 16, KvEvent.Medium.GPU, null, null, null,
+                        swa),
+                new KvEvent.BlockStored(new long[] {HASH2}, null, concat(TOKENS, TOKENS2), 16, KvEvent.Medium.GPU,
+                        null, null, null, mamba),
+                new KvEvent.BlockStored(new long[0], HASH, TOKENS2, 16, KvEvent.Medium.GPU, null, null, null, mamba),
+                new KvEvent.BlockRemoved(new long[] {HASH}, KvEvent.Medium.GPU, null, swa)), 0);
+        assertThat(HexFormat.of().formatHex(out)).isEqualTo(vector("vllm_map_hybrid_groups"));
+    }
+
+    @Test
+    void hybridArrayEventsSendAnUnsetExtraKeysAsNilBeforeTheGroup() throws IOException {
+        KvGroup full = new KvGroup(0, "full_attention", null);
+        KvGroup swa = new KvGroup(1, "sliding_window", 128);
+        byte[] out = new KvEventEncoder(KvPublisherKind.VLLM, KvEventLayout.ARRAY).encode(TS, List.of(
+                new KvEvent.BlockStored(new long[] {HASH}, null, TOKENS, 16, KvEvent.Medium.GPU, "tenant-a", null,
+                        null, full),
+                new KvEvent.BlockStored(new long[] {HASH2}, HASH, TOKENS2, 16, KvEvent.Medium.GPU, null, null, null,
+                        swa),
+                new KvEvent.BlockRemoved(new long[] {HASH}, KvEvent.Medium.GPU, null, swa)), 0);
+        assertThat(HexFormat.of().formatHex(out)).isEqualTo(vector("vllm_array_hybrid_groups"));
+    }
+
+    @Test
     void sglangSendsOneStoredEventPerPageWithSignedIdsAndEveryField() throws IOException {
         byte[] out = new KvEventEncoder(KvPublisherKind.SGLANG, KvEventLayout.MAP).encode(TS, List.of(
                 new KvEvent.BlockStored(new long[] {HASH, HASH2}, null, concat(TOKENS, TOKENS2), 16),

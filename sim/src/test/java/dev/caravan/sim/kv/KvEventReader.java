@@ -15,7 +15,8 @@ import org.msgpack.value.ValueType;
  */
 final class KvEventReader {
 
-    record Event(String type, long[] hashes, Long parent, int tokenCount) {
+    /** {@code group} and {@code kind}: a hybrid model's {@code group_idx} and {@code kv_cache_spec_kind}, or null. */
+    record Event(String type, long[] hashes, Long parent, int tokenCount, Integer group, String kind) {
     }
 
     record Batch(double ts, List<Event> events, long dpRank) {
@@ -47,6 +48,8 @@ final class KvEventReader {
         long[] hashes = null;
         Long parent = null;
         int tokens = 0;
+        Integer group = null;
+        String kind = null;
         for (int f = 0; f < fields; f++) {
             switch (u.unpackString()) {
                 case "type" -> type = u.unpackString();
@@ -56,10 +59,12 @@ final class KvEventReader {
                     tokens = u.unpackArrayHeader();
                     u.skipValue(tokens);
                 }
+                case "group_idx" -> group = u.unpackInt();
+                case "kv_cache_spec_kind" -> kind = u.unpackString();
                 default -> u.skipValue();
             }
         }
-        return new Event(type, hashes, parent, tokens);
+        return new Event(type, hashes, parent, tokens, group, kind);
     }
 
     private static Event arrayEvent(MessageUnpacker u) throws IOException {
@@ -70,12 +75,16 @@ final class KvEventReader {
             Long parent = hashOrNil(u);
             int tokens = u.unpackArrayHeader();
             u.skipValue(tokens);
-            u.skipValue(n - 4);
-            return new Event(type, hashes, parent, tokens);
+            u.skipValue(Math.min(n, 9) - 4);
+            Integer group = n > 9 ? u.unpackInt() : null;
+            String kind = n > 10 ? u.unpackString() : null;
+            u.skipValue(Math.max(0, n - 11));
+            return new Event(type, hashes, parent, tokens, group, kind);
         }
         long[] hashes = n > 1 ? hashes(u) : null;
-        u.skipValue(Math.max(0, n - 2));
-        return new Event(type, hashes, null, 0);
+        u.skipValue(Math.min(Math.max(0, n - 2), 1));
+        Integer group = n > 3 ? u.unpackInt() : null;
+        return new Event(type, hashes, null, 0, group, null);
     }
 
     private static long[] hashes(MessageUnpacker u) throws IOException {
