@@ -110,6 +110,10 @@ public final class BenchCli implements Callable<Integer> {
     @Option(names = "--block-size", description = "Engines' KV block size (SGLang's page size with "
             + "--kv-publisher sglang).", defaultValue = "" + SimConfig.DEFAULT_BLOCK_SIZE)
     int blockSize;
+    @Option(names = "--kv-groups", paramLabel = "LAYOUT", description = "Engines' KV-cache groups, as a hybrid "
+            + "model's (the simulator's --kv-groups): full, full+swa:W, full+chunked:C, full+mamba:B[:R] "
+            + "(docs/simulator.md). Default: ${DEFAULT-VALUE}.", defaultValue = SimConfig.DEFAULT_KV_GROUPS)
+    String kvGroups;
     @Option(names = "--request-timeout-s", description = "Wall seconds without a byte before a request fails.",
             defaultValue = "600")
     long requestTimeoutS;
@@ -182,7 +186,7 @@ public final class BenchCli implements Callable<Integer> {
         SimConfig engine = SimConfig.builder().timeScale(timeScale).kvCapacityTokens(kv).maxModelLen(len)
                 .prefillTokensPerSec(prefillTokensPerSec).decodeMsPerToken(decodeMsPerToken).model(model)
                 .tokenizer(engineModel.path()).kvPublisher(KvPublisherKind.parse(kvPublisher)).blockSize(blockSize)
-                .build();
+                .kvGroups(kvGroups).build();
         BenchRunner.Config config = new BenchRunner.Config(w, specs, engines, engine, gateway, model,
                 w.defaultWarmup(), requestTimeoutS * 1000, maxWallS, whatIf, jvmWarmupS,
                 "./caravan bench " + String.join(" ", args), gateways, f, sync);

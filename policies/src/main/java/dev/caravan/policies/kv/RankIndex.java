@@ -104,9 +104,10 @@ final class RankIndex {
             layoutStale = true;
         }
         long bit = RankBlocks.bit(tier, group);
-        if (!routing && blockSize > 0 && bs > 0 && bs % blockSize == 0 && hashes.length > 0
-                && (bs != blockSize || tokens.length / bs > hashes.length)) {
-            return storedSparse(s, bit, tier, bs);
+        int unit = blockSize > 0 ? blockSize : bs; // before any full-attention store: the group's own block
+        if (!routing && unit > 0 && bs % unit == 0 && hashes.length > 0
+                && (bs != unit || tokens.length / bs > hashes.length)) {
+            return storedSparse(s, bit, tier, bs, unit);
         }
         long[] out = new long[hashes.length];
         int n = 0;
@@ -372,10 +373,9 @@ final class RankIndex {
      * is the hash of its last key block. The hashes therefore belong to the range's last blocks, one per group block,
      * each to the key block that ends its group block. An id the rank knows keeps its key.
      */
-    private KvBlockIndex.Applied storedSparse(KvEvent.BlockStored s, long bit, KvTier tier, int bs) {
+    private KvBlockIndex.Applied storedSparse(KvEvent.BlockStored s, long bit, KvTier tier, int bs, int u) {
         long[] hashes = s.blockHashes();
         int[] tokens = s.tokenIds();
-        int u = blockSize;
         int per = bs / u;
         int subBlocks = tokens.length / u;
         long parentKey = 0;

@@ -71,6 +71,14 @@ class HybridIndexTest {
     }
 
     @Test
+    void aSkippingStoreBeforeAnyFullAttentionStoreStillNamesTheLastBlocks() {
+        index.apply("wa", 0, groupStore(0, 8, 1, "sliding_window", 8, 6, 7));
+        storeFullAttention();
+
+        assertThat(matched()).isEqualTo(8);
+    }
+
+    @Test
     void aMambaGroupHitsAtItsLastSnapshot() {
         storeFullAttention();
         index.apply("wa", 0, groupStore(0, 8, 1, "mamba", null, 1, 5));
