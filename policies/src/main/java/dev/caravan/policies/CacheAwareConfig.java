@@ -78,6 +78,8 @@ import dev.caravan.policies.tree.OwnerRule;
  *                                requests, but to the worker not over its share that holds the longest part of the
  *                                prompt, then the one with the fewest recent requests ({@code cache_hit_over_share});
  *                                finite, &gt;= 0, 0 = off (SGLang); default {@value #DEFAULT_REQUEST_SHARE_MARGIN}
+ * @param hitGranularity          per model, the characters the engine's hit comes in ({@link HitGranularity}): the
+ *                                tree's match is cut down to a multiple of it before the hit test; default none
  */
 public record CacheAwareConfig(double cacheThreshold, int balanceAbsThreshold, double balanceRelThreshold,
                                Duration evictionInterval, long maxTreeSize, int minPrefixMatchChars,
@@ -85,7 +87,7 @@ public record CacheAwareConfig(double cacheThreshold, int balanceAbsThreshold, d
                                Duration engineLoadMaxAge, OwnerRule sharedPrefixOwner, boolean discountSharedPrefix,
                                MinLoadTieBreak minLoadTieBreak, double oneOffSinkShare,
                                boolean hotPrefixReplication, double prefillBacklogRatio,
-                               double requestShareMargin) implements PolicyConfig {
+                               double requestShareMargin, HitGranularity hitGranularity) implements PolicyConfig {
 
     public static final double DEFAULT_CACHE_THRESHOLD = 0.3;
     public static final int DEFAULT_BALANCE_ABS_THRESHOLD = 64;
@@ -151,6 +153,20 @@ public record CacheAwareConfig(double cacheThreshold, int balanceAbsThreshold, d
                     + "at least 1, was " + prefillBacklogRatio);
         }
         Checks.nonNegativeFinite(requestShareMargin, "requestShareMargin", REQUEST_SHARE_MARGIN);
+        hitGranularity = hitGranularity == null ? HitGranularity.NONE : hitGranularity;
+    }
+
+    /** A configuration that rounds no match ({@link HitGranularity#NONE}). */
+    public CacheAwareConfig(double cacheThreshold, int balanceAbsThreshold, double balanceRelThreshold,
+                            Duration evictionInterval, long maxTreeSize, int minPrefixMatchChars,
+                            boolean imbalancePreferCached, boolean staleFallbackMinLoad, boolean balanceEngineLoad,
+                            Duration engineLoadMaxAge, OwnerRule sharedPrefixOwner, boolean discountSharedPrefix,
+                            MinLoadTieBreak minLoadTieBreak, double oneOffSinkShare, boolean hotPrefixReplication,
+                            double prefillBacklogRatio, double requestShareMargin) {
+        this(cacheThreshold, balanceAbsThreshold, balanceRelThreshold, evictionInterval, maxTreeSize,
+                minPrefixMatchChars, imbalancePreferCached, staleFallbackMinLoad, balanceEngineLoad, engineLoadMaxAge,
+                sharedPrefixOwner, discountSharedPrefix, minLoadTieBreak, oneOffSinkShare, hotPrefixReplication,
+                prefillBacklogRatio, requestShareMargin, HitGranularity.NONE);
     }
 
     /** The configuration without the request-share guard. */
@@ -245,49 +261,50 @@ public record CacheAwareConfig(double cacheThreshold, int balanceAbsThreshold, d
                 o.getDouble(ONE_OFF_SINK_SHARE, DEFAULT_ONE_OFF_SINK_SHARE),
                 o.getBoolean(HOT_PREFIX_REPLICATION, DEFAULT_HOT_PREFIX_REPLICATION),
                 o.getDouble(PREFILL_BACKLOG_RATIO, DEFAULT_PREFILL_BACKLOG_RATIO),
-                o.getDouble(REQUEST_SHARE_MARGIN, DEFAULT_REQUEST_SHARE_MARGIN));
+                o.getDouble(REQUEST_SHARE_MARGIN, DEFAULT_REQUEST_SHARE_MARGIN),
+                HitGranularity.parse(o.getString(HIT_GRANULARITY_CHARS, "")));
     }
 
     public CacheAwareConfig withCacheThreshold(double v) {
         return new CacheAwareConfig(v, balanceAbsThreshold, balanceRelThreshold, evictionInterval, maxTreeSize,
                 minPrefixMatchChars, imbalancePreferCached, staleFallbackMinLoad, balanceEngineLoad, engineLoadMaxAge,
                 sharedPrefixOwner, discountSharedPrefix, minLoadTieBreak, oneOffSinkShare, hotPrefixReplication,
-                prefillBacklogRatio, requestShareMargin);
+                prefillBacklogRatio, requestShareMargin, hitGranularity);
     }
 
     public CacheAwareConfig withBalance(int abs, double rel) {
         return new CacheAwareConfig(cacheThreshold, abs, rel, evictionInterval, maxTreeSize, minPrefixMatchChars,
                 imbalancePreferCached, staleFallbackMinLoad, balanceEngineLoad, engineLoadMaxAge,
                 sharedPrefixOwner, discountSharedPrefix, minLoadTieBreak, oneOffSinkShare, hotPrefixReplication,
-                prefillBacklogRatio, requestShareMargin);
+                prefillBacklogRatio, requestShareMargin, hitGranularity);
     }
 
     public CacheAwareConfig withMaxTreeSize(long v) {
         return new CacheAwareConfig(cacheThreshold, balanceAbsThreshold, balanceRelThreshold, evictionInterval, v,
                 minPrefixMatchChars, imbalancePreferCached, staleFallbackMinLoad, balanceEngineLoad, engineLoadMaxAge,
                 sharedPrefixOwner, discountSharedPrefix, minLoadTieBreak, oneOffSinkShare, hotPrefixReplication,
-                prefillBacklogRatio, requestShareMargin);
+                prefillBacklogRatio, requestShareMargin, hitGranularity);
     }
 
     public CacheAwareConfig withMinPrefixMatchChars(int v) {
         return new CacheAwareConfig(cacheThreshold, balanceAbsThreshold, balanceRelThreshold, evictionInterval,
                 maxTreeSize, v, imbalancePreferCached, staleFallbackMinLoad, balanceEngineLoad, engineLoadMaxAge,
                 sharedPrefixOwner, discountSharedPrefix, minLoadTieBreak, oneOffSinkShare, hotPrefixReplication,
-                prefillBacklogRatio, requestShareMargin);
+                prefillBacklogRatio, requestShareMargin, hitGranularity);
     }
 
     public CacheAwareConfig withImbalancePreferCached(boolean v) {
         return new CacheAwareConfig(cacheThreshold, balanceAbsThreshold, balanceRelThreshold, evictionInterval,
                 maxTreeSize, minPrefixMatchChars, v, staleFallbackMinLoad, balanceEngineLoad, engineLoadMaxAge,
                 sharedPrefixOwner, discountSharedPrefix, minLoadTieBreak, oneOffSinkShare, hotPrefixReplication,
-                prefillBacklogRatio, requestShareMargin);
+                prefillBacklogRatio, requestShareMargin, hitGranularity);
     }
 
     public CacheAwareConfig withStaleFallbackMinLoad(boolean v) {
         return new CacheAwareConfig(cacheThreshold, balanceAbsThreshold, balanceRelThreshold, evictionInterval,
                 maxTreeSize, minPrefixMatchChars, imbalancePreferCached, v, balanceEngineLoad, engineLoadMaxAge,
                 sharedPrefixOwner, discountSharedPrefix, minLoadTieBreak, oneOffSinkShare, hotPrefixReplication,
-                prefillBacklogRatio, requestShareMargin);
+                prefillBacklogRatio, requestShareMargin, hitGranularity);
     }
 
     /** {@code balanceEngineLoad} on or off, trusting engine loads polled at most {@code maxAge} ago. */
@@ -295,7 +312,7 @@ public record CacheAwareConfig(double cacheThreshold, int balanceAbsThreshold, d
         return new CacheAwareConfig(cacheThreshold, balanceAbsThreshold, balanceRelThreshold, evictionInterval,
                 maxTreeSize, minPrefixMatchChars, imbalancePreferCached, staleFallbackMinLoad, v, maxAge,
                 sharedPrefixOwner, discountSharedPrefix, minLoadTieBreak, oneOffSinkShare, hotPrefixReplication,
-                prefillBacklogRatio, requestShareMargin);
+                prefillBacklogRatio, requestShareMargin, hitGranularity);
     }
 
     /** Which tenant a match reports for a shared prefix (see {@link OwnerRule}). */
@@ -303,7 +320,7 @@ public record CacheAwareConfig(double cacheThreshold, int balanceAbsThreshold, d
         return new CacheAwareConfig(cacheThreshold, balanceAbsThreshold, balanceRelThreshold, evictionInterval,
                 maxTreeSize, minPrefixMatchChars, imbalancePreferCached, staleFallbackMinLoad, balanceEngineLoad,
                 engineLoadMaxAge, v, discountSharedPrefix, minLoadTieBreak, oneOffSinkShare, hotPrefixReplication,
-                prefillBacklogRatio, requestShareMargin);
+                prefillBacklogRatio, requestShareMargin, hitGranularity);
     }
 
     /** The shared-prefix discount on or off (see the record's description). */
@@ -311,7 +328,7 @@ public record CacheAwareConfig(double cacheThreshold, int balanceAbsThreshold, d
         return new CacheAwareConfig(cacheThreshold, balanceAbsThreshold, balanceRelThreshold, evictionInterval,
                 maxTreeSize, minPrefixMatchChars, imbalancePreferCached, staleFallbackMinLoad, balanceEngineLoad,
                 engineLoadMaxAge, sharedPrefixOwner, v, minLoadTieBreak, oneOffSinkShare, hotPrefixReplication,
-                prefillBacklogRatio, requestShareMargin);
+                prefillBacklogRatio, requestShareMargin, hitGranularity);
     }
 
     /** How the least-loaded choices break ties ({@link MinLoadTieBreak}). */
@@ -319,7 +336,7 @@ public record CacheAwareConfig(double cacheThreshold, int balanceAbsThreshold, d
         return new CacheAwareConfig(cacheThreshold, balanceAbsThreshold, balanceRelThreshold, evictionInterval,
                 maxTreeSize, minPrefixMatchChars, imbalancePreferCached, staleFallbackMinLoad, balanceEngineLoad,
                 engineLoadMaxAge, sharedPrefixOwner, discountSharedPrefix, v, oneOffSinkShare, hotPrefixReplication,
-                prefillBacklogRatio, requestShareMargin);
+                prefillBacklogRatio, requestShareMargin, hitGranularity);
     }
 
     /** Cache-pollution-aware placement: the sink's share of the workers, 0 = off (see the record's description). */
@@ -327,7 +344,7 @@ public record CacheAwareConfig(double cacheThreshold, int balanceAbsThreshold, d
         return new CacheAwareConfig(cacheThreshold, balanceAbsThreshold, balanceRelThreshold, evictionInterval,
                 maxTreeSize, minPrefixMatchChars, imbalancePreferCached, staleFallbackMinLoad, balanceEngineLoad,
                 engineLoadMaxAge, sharedPrefixOwner, discountSharedPrefix, minLoadTieBreak, v, hotPrefixReplication,
-                prefillBacklogRatio, requestShareMargin);
+                prefillBacklogRatio, requestShareMargin, hitGranularity);
     }
 
     /** Hot-prefix replication on or off (see the record's description). */
@@ -335,7 +352,7 @@ public record CacheAwareConfig(double cacheThreshold, int balanceAbsThreshold, d
         return new CacheAwareConfig(cacheThreshold, balanceAbsThreshold, balanceRelThreshold, evictionInterval,
                 maxTreeSize, minPrefixMatchChars, imbalancePreferCached, staleFallbackMinLoad, balanceEngineLoad,
                 engineLoadMaxAge, sharedPrefixOwner, discountSharedPrefix, minLoadTieBreak, oneOffSinkShare, v,
-                prefillBacklogRatio, requestShareMargin);
+                prefillBacklogRatio, requestShareMargin, hitGranularity);
     }
 
     /** The prefill-backlog rule's ratio, 0 = off (see the record's description). */
@@ -343,7 +360,15 @@ public record CacheAwareConfig(double cacheThreshold, int balanceAbsThreshold, d
         return new CacheAwareConfig(cacheThreshold, balanceAbsThreshold, balanceRelThreshold, evictionInterval,
                 maxTreeSize, minPrefixMatchChars, imbalancePreferCached, staleFallbackMinLoad, balanceEngineLoad,
                 engineLoadMaxAge, sharedPrefixOwner, discountSharedPrefix, minLoadTieBreak, oneOffSinkShare,
-                hotPrefixReplication, v, requestShareMargin);
+                hotPrefixReplication, v, requestShareMargin, hitGranularity);
+    }
+
+    /** Per model, the characters the engine's hit comes in (see the record's description). */
+    public CacheAwareConfig withHitGranularity(HitGranularity v) {
+        return new CacheAwareConfig(cacheThreshold, balanceAbsThreshold, balanceRelThreshold, evictionInterval,
+                maxTreeSize, minPrefixMatchChars, imbalancePreferCached, staleFallbackMinLoad, balanceEngineLoad,
+                engineLoadMaxAge, sharedPrefixOwner, discountSharedPrefix, minLoadTieBreak, oneOffSinkShare,
+                hotPrefixReplication, prefillBacklogRatio, requestShareMargin, v);
     }
 
     /** The request-share guard's margin, 0 = off (see the record's description). */
@@ -351,7 +376,7 @@ public record CacheAwareConfig(double cacheThreshold, int balanceAbsThreshold, d
         return new CacheAwareConfig(cacheThreshold, balanceAbsThreshold, balanceRelThreshold, evictionInterval,
                 maxTreeSize, minPrefixMatchChars, imbalancePreferCached, staleFallbackMinLoad, balanceEngineLoad,
                 engineLoadMaxAge, sharedPrefixOwner, discountSharedPrefix, minLoadTieBreak, oneOffSinkShare,
-                hotPrefixReplication, prefillBacklogRatio, v);
+                hotPrefixReplication, prefillBacklogRatio, v, hitGranularity);
     }
 
     @Override

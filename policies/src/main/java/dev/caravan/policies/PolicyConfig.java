@@ -69,6 +69,7 @@ public sealed interface PolicyConfig permits RandomConfig, RoundRobinConfig, Pow
     String PREFILL_BACKLOG_RATIO = "prefill-backlog-ratio";
     /** Option key {@code request-share-margin} (cache_aware): no hit on a worker over its recent request share. */
     String REQUEST_SHARE_MARGIN = "request-share-margin";
+    String HIT_GRANULARITY_CHARS = "hit-granularity-chars";
 
     /** Option key {@code kv-tokenizer} (kv_aware): {@code pseudo} or the path of a HuggingFace tokenizer.json. */
     String KV_TOKENIZER = "kv-tokenizer";

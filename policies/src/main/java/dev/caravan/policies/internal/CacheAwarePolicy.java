@@ -181,7 +181,7 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy, Maintainable
         } else {
             local = tree.prefixMatch(text);
         }
-        PrefixMatch match = routed == null ? local : withFleet(local, routed, candidates);
+        PrefixMatch match = granular(model, routed == null ? local : withFleet(local, routed, candidates));
         if (hot != null) {
             Worker holder = hot.pick(model, tree, text, healthy, loadOf,
                     shared -> qualifies(match, 0) && !qualifies(match, shared));
@@ -262,6 +262,12 @@ public final class CacheAwarePolicy implements LoadBalancingPolicy, Maintainable
         }
         long chars = peer.owner().equals(local.tenant()) ? Math.max(fleetChars, local.matchedChars()) : fleetChars;
         return new PrefixMatch(peer.owner(), chars, local.inputChars());
+    }
+
+    /** The match cut down to the model's hit granularity: what the engine could serve of it. */
+    private PrefixMatch granular(String model, PrefixMatch m) {
+        long chars = config.hitGranularity().round(model, m.matchedChars());
+        return chars == m.matchedChars() ? m : new PrefixMatch(m.tenant(), chars, m.inputChars());
     }
 
     /** Whether {@code m} is a hit once its first {@code shared} code points are discounted from both sides. */

@@ -130,6 +130,13 @@ public final class RoutingFeature implements Feature {
                     + "pending prefills (uncached prompt characters sent without a first token yet, less the progress "
                     + "at its measured speed) plus this prompt's uncached part exceed this ratio times the other's and "
                     + "the largest recent prompt; 0 = off, else >= 1.");
+    public static final CaravanFlag HIT_GRANULARITY_CHARS = ROWS.option(PolicyConfig.HIT_GRANULARITY_CHARS, STRING,
+            Sections.POLICY)
+            .checkedBy(FlagRows.BY_POLICY)
+            .describe("cache_aware: the characters an engine's prefix-cache hit comes in, per model: CHARS or "
+                    + "MODEL=CHARS entries separated by ';' (no MODEL= for every other model); the tree's match is "
+                    + "cut down to a multiple before the hit test (a hybrid model whose engine keeps Mamba state per "
+                    + "528-token block: 528 x the characters per token). Default: no rounding.");
     public static final CaravanFlag REQUEST_SHARE_MARGIN = ROWS.option(PolicyConfig.REQUEST_SHARE_MARGIN,
             DOUBLE, Sections.POLICY)
             .defaultValue(CacheAwareConfig.DEFAULT_REQUEST_SHARE_MARGIN).checkedBy(FlagRows.BY_POLICY)
