@@ -32,8 +32,10 @@ import org.slf4j.LoggerFactory;
  * <p><b>Groups and tiers.</b> An entry records which (tier, KV-cache group) pairs hold it; a removal in one group or
  * tier leaves the others. A block is routable on a tier while a <em>routing group</em> holds it there: a group whose
  * reported kind is full attention ({@code full_attention}, {@code mla_attention}, {@code sink_full_attention}), or a
- * group whose kind was never reported (older engines, single-group models). Sliding-window and Mamba groups never make
- * a block routable: a full-attention model needs the whole prefix.
+ * group whose kind was never reported (older engines, single-group models). Sliding-window, chunked-local and Mamba
+ * groups never make a block routable on their own; at lookup their rules ({@link GroupLayout}, learned from the
+ * events' kinds and windows or set with {@link #configureGroups}) cut a hybrid model's run to the prefix every group
+ * can serve (docs/design/hybrid-models.md).
  *
  * <p><b>Lookup</b> ({@link #longestPrefixes}): per rank, the consecutive leading request blocks it holds on any tier,
  * weighted by tier; per worker, its best rank. Lock-free; ranks whose holdings are prefix-closed are probed at a few
