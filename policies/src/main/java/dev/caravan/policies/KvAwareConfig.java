@@ -39,13 +39,24 @@ import dev.caravan.policies.text.TokenizerSource;
  *                            candidate engine ranks) saves nothing in the cost, so a hot tenant's requests and new
  *                            conversations after a common preamble choose by load; default
  *                            {@value #DEFAULT_DISCOUNT_SHARED_PREFIX} (docs/kv-events.md)
+ * @param stateAffinity       on a hybrid model's rank, the blocks full attention holds beyond what every KV-cache group
+ *                            serves count this much (in [0,1]) against the prefill cost: their prefill is not saved,
+ *                            but the rank already holds the prefix and keeps a state where the request ends, so the
+ *                            prefix's requests stay together instead of being copied to every engine; default
+ *                            {@value #DEFAULT_STATE_AFFINITY}
  */
 public record KvAwareConfig(String tokenizer, int charsPerToken, int blockSize, double overlapWeight,
                             int balanceAbsThreshold, double balanceRelThreshold, DecodeLoadSource decodeLoadSource,
-                            double cpuWeight, double diskWeight, double temperature, boolean discountSharedPrefix)
+                            double cpuWeight, double diskWeight, double temperature, boolean discountSharedPrefix,
+                            double stateAffinity)
         implements PolicyConfig {
 
     public static final String DEFAULT_TOKENIZER = TokenizerSource.PSEUDO;
+    /**
+     * Half credit: a b2b fleet of Mamba-hybrid engines kept its tenants on their engines (and its hit rate) with it,
+     * and lost both at 0 (docs/benchmarks.md, "Hybrid models").
+     */
+    public static final double DEFAULT_STATE_AFFINITY = 0.5;
     public static final int DEFAULT_CHARS_PER_TOKEN = PseudoTokenizer.DEFAULT_CHARS_PER_TOKEN;
     /** vLLM's default block size, in tokens. */
     public static final int DEFAULT_BLOCK_SIZE = 16;
@@ -113,12 +124,27 @@ public record KvAwareConfig(String tokenizer, int charsPerToken, int blockSize, 
         Checks.inUnitInterval(cpuWeight, "cpuWeight", KV_CPU_WEIGHT);
         Checks.inUnitInterval(diskWeight, "diskWeight", KV_DISK_WEIGHT);
         Checks.nonNegativeFinite(temperature, "temperature", KV_ROUTER_TEMPERATURE);
+        Checks.inUnitInterval(stateAffinity, "stateAffinity", KV_STATE_AFFINITY);
+    }
+
+    /** A configuration with the default {@link #DEFAULT_STATE_AFFINITY}. */
+    public KvAwareConfig(String tokenizer, int charsPerToken, int blockSize, double overlapWeight,
+                         int balanceAbsThreshold, double balanceRelThreshold, DecodeLoadSource decodeLoadSource,
+                         double cpuWeight, double diskWeight, double temperature, boolean discountSharedPrefix) {
+        this(tokenizer, charsPerToken, blockSize, overlapWeight, balanceAbsThreshold, balanceRelThreshold,
+                decodeLoadSource, cpuWeight, diskWeight, temperature, discountSharedPrefix, DEFAULT_STATE_AFFINITY);
+    }
+
+    public KvAwareConfig withStateAffinity(double v) {
+        return new KvAwareConfig(tokenizer, charsPerToken, blockSize, overlapWeight, balanceAbsThreshold,
+                balanceRelThreshold, decodeLoadSource, cpuWeight, diskWeight, temperature, discountSharedPrefix, v);
     }
 
     public static KvAwareConfig defaults() {
         return new KvAwareConfig(DEFAULT_TOKENIZER, DEFAULT_CHARS_PER_TOKEN, DEFAULT_BLOCK_SIZE, DEFAULT_OVERLAP_WEIGHT,
                 DEFAULT_BALANCE_ABS_THRESHOLD, DEFAULT_BALANCE_REL_THRESHOLD, DEFAULT_DECODE_LOAD_SOURCE,
-                DEFAULT_CPU_WEIGHT, DEFAULT_DISK_WEIGHT, DEFAULT_TEMPERATURE, DEFAULT_DISCOUNT_SHARED_PREFIX);
+                DEFAULT_CPU_WEIGHT, DEFAULT_DISK_WEIGHT, DEFAULT_TEMPERATURE, DEFAULT_DISCOUNT_SHARED_PREFIX,
+                DEFAULT_STATE_AFFINITY);
     }
 
     /** From policy options; {@code kv-hash-seed} is accepted and ignored (keys do not depend on it). */
@@ -134,47 +160,48 @@ public record KvAwareConfig(String tokenizer, int charsPerToken, int blockSize, 
                 o.getDouble(KV_CPU_WEIGHT, DEFAULT_CPU_WEIGHT),
                 o.getDouble(KV_DISK_WEIGHT, DEFAULT_DISK_WEIGHT),
                 o.getDouble(KV_ROUTER_TEMPERATURE, DEFAULT_TEMPERATURE),
-                o.getBoolean(KV_DISCOUNT_SHARED_PREFIX, DEFAULT_DISCOUNT_SHARED_PREFIX));
+                o.getBoolean(KV_DISCOUNT_SHARED_PREFIX, DEFAULT_DISCOUNT_SHARED_PREFIX),
+                o.getDouble(KV_STATE_AFFINITY, DEFAULT_STATE_AFFINITY));
     }
 
     public KvAwareConfig withTokenizer(String v) {
         return new KvAwareConfig(v, charsPerToken, blockSize, overlapWeight, balanceAbsThreshold, balanceRelThreshold,
-                decodeLoadSource, cpuWeight, diskWeight, temperature, discountSharedPrefix);
+                decodeLoadSource, cpuWeight, diskWeight, temperature, discountSharedPrefix, stateAffinity);
     }
 
     public KvAwareConfig withBlockSize(int v) {
         return new KvAwareConfig(tokenizer, charsPerToken, v, overlapWeight, balanceAbsThreshold, balanceRelThreshold,
-                decodeLoadSource, cpuWeight, diskWeight, temperature, discountSharedPrefix);
+                decodeLoadSource, cpuWeight, diskWeight, temperature, discountSharedPrefix, stateAffinity);
     }
 
     public KvAwareConfig withOverlapWeight(double v) {
         return new KvAwareConfig(tokenizer, charsPerToken, blockSize, v, balanceAbsThreshold, balanceRelThreshold,
-                decodeLoadSource, cpuWeight, diskWeight, temperature, discountSharedPrefix);
+                decodeLoadSource, cpuWeight, diskWeight, temperature, discountSharedPrefix, stateAffinity);
     }
 
     public KvAwareConfig withBalance(int abs, double rel) {
         return new KvAwareConfig(tokenizer, charsPerToken, blockSize, overlapWeight, abs, rel, decodeLoadSource,
-                cpuWeight, diskWeight, temperature, discountSharedPrefix);
+                cpuWeight, diskWeight, temperature, discountSharedPrefix, stateAffinity);
     }
 
     public KvAwareConfig withDecodeLoadSource(DecodeLoadSource v) {
         return new KvAwareConfig(tokenizer, charsPerToken, blockSize, overlapWeight, balanceAbsThreshold,
-                balanceRelThreshold, v, cpuWeight, diskWeight, temperature, discountSharedPrefix);
+                balanceRelThreshold, v, cpuWeight, diskWeight, temperature, discountSharedPrefix, stateAffinity);
     }
 
     public KvAwareConfig withTierWeights(double cpu, double disk) {
         return new KvAwareConfig(tokenizer, charsPerToken, blockSize, overlapWeight, balanceAbsThreshold,
-                balanceRelThreshold, decodeLoadSource, cpu, disk, temperature, discountSharedPrefix);
+                balanceRelThreshold, decodeLoadSource, cpu, disk, temperature, discountSharedPrefix, stateAffinity);
     }
 
     public KvAwareConfig withTemperature(double v) {
         return new KvAwareConfig(tokenizer, charsPerToken, blockSize, overlapWeight, balanceAbsThreshold,
-                balanceRelThreshold, decodeLoadSource, cpuWeight, diskWeight, v, discountSharedPrefix);
+                balanceRelThreshold, decodeLoadSource, cpuWeight, diskWeight, v, discountSharedPrefix, stateAffinity);
     }
 
     public KvAwareConfig withDiscountSharedPrefix(boolean v) {
         return new KvAwareConfig(tokenizer, charsPerToken, blockSize, overlapWeight, balanceAbsThreshold,
-                balanceRelThreshold, decodeLoadSource, cpuWeight, diskWeight, temperature, v);
+                balanceRelThreshold, decodeLoadSource, cpuWeight, diskWeight, temperature, v, stateAffinity);
     }
 
     @Override

@@ -70,6 +70,7 @@ public sealed interface PolicyConfig permits RandomConfig, RoundRobinConfig, Pow
     /** Option key {@code request-share-margin} (cache_aware): no hit on a worker over its recent request share. */
     String REQUEST_SHARE_MARGIN = "request-share-margin";
     String HIT_GRANULARITY_CHARS = "hit-granularity-chars";
+    String KV_STATE_AFFINITY = "kv-state-affinity";
 
     /** Option key {@code kv-tokenizer} (kv_aware): {@code pseudo} or the path of a HuggingFace tokenizer.json. */
     String KV_TOKENIZER = "kv-tokenizer";

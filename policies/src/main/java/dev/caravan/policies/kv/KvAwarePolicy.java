@@ -224,7 +224,8 @@ public final class KvAwarePolicy implements LoadBalancingPolicy, PrefixHoldings 
             int sharedBlocks = sharedTokens / bs;
             for (int r = w.firstRank(); r < w.firstRank() + w.rankCount(); r++) {
                 PrefixMatches.Match m = best != null && best.rank() == r ? best : null;
-                double prefill = Math.max(0, requestBlocks - ownScore(m, sharedBlocks));
+                double prefill = Math.max(0, requestBlocks - ownScore(m, sharedBlocks)
+                        - (m == null ? 0 : config.stateAffinity() * (m.runBlocks() - m.blocks())));
                 double cost = (config.overlapWeight() * prefill + decodeBlocks(w, r, keys, bs)) * unit;
                 ranks.add(new Candidate(w, r, keys, m, sharedBlocks, cost));
             }

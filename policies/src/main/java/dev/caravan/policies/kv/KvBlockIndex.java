@@ -469,7 +469,7 @@ public final class KvBlockIndex {
         for (int s = 0; s < o.length; s++) {
             Owner owner = o[s];
             int blocks = runs.gpu[s] + runs.cpu[s] + runs.disk[s];
-            if (owner == null || blocks == 0) {
+            if (owner == null || (blocks == 0 && runs.run[s] == 0)) {
                 continue;
             }
             PrefixMatches.Match m = new PrefixMatches.Match(owner.rank(), blocks, runs.gpuRun[s], runs.score[s],

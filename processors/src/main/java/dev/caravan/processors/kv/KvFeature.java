@@ -126,6 +126,12 @@ public final class KvFeature implements Feature {
             .describe("kv_aware: cached blocks count only beyond the request's shared branch point (a prefix at "
                     + "least 1/N of the routed requests pass through and go on from in more than one way, N engine "
                     + "ranks), so a hot tenant and new conversations after a common preamble choose by load.");
+    public static final CaravanFlag KV_STATE_AFFINITY = ROWS.option(PolicyConfig.KV_STATE_AFFINITY, DOUBLE,
+            Sections.KV)
+            .defaultValue(KvAwareConfig.DEFAULT_STATE_AFFINITY).range(0.0, 1.0)
+            .describe("kv_aware, hybrid models: the blocks full attention holds beyond what every KV-cache group "
+                    + "serves count this much against the prefill cost (not saved there, but the rank keeps the "
+                    + "prefix together and a state where the request ends).");
     public static final CaravanFlag KV_EVENTS_ENDPOINT_TEMPLATE = ROWS.row("--kv-events-endpoint-template",
             "caravan.kv.events-endpoint-template", STRING, Sections.KV)
             .describe("KV-event PUB endpoint of workers registered without one, from their URL: {host} and {port} are "
