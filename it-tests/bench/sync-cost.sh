@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Replica-sync cost curve (docs/benchmarks.md, "Replica-sync cost over replicas"): for 1, 3 and 5 gateway replicas, a
 # fleet of app-jar processes without sync and one with --sync hazelcast (one Hazelcast cluster on loopback), each in
-# front of 4 fresh simulated engines, warmed up for 30 s, measured idle for 15 s, then measured for SECONDS under RATE
+# front of 4 fresh simulated engines, warmed up for 60 s, measured idle for 15 s, then measured for SECONDS under RATE
 # requests/s spread round robin over the replicas (one-token completions: 16 tenants' 2,000-char preambles, each
 # request with a question of its own). Reports the gateways' CPU per request (user + system, /proc/<pid>/stat), the
 # sync cost per request against one gateway without sync, its ratio to the cost at 3 replicas, the idle CPU, and the
 # decision-visibility lag (the replicas' caravan_sync_lag_seconds{channel="decisions"}), with the load average
 # around each fleet. Writes docs/bench/results/sync-cost.json anew (RESULTS=FILE writes elsewhere, RESULTS=none
-# nowhere). About 12 minutes at the defaults on 2 cores.
+# nowhere). About 20 minutes at the defaults on 2 cores.
 # Extra arguments go to the driver (dev.caravan.bench.synccost.SyncCostMain --help), e.g. --jfr DIR to record every
 # gateway with JFR, --replicas 1,3 --no-sync 1 for a shorter run.
 # Needs: the built jars (mvn -B -q -DskipTests package).

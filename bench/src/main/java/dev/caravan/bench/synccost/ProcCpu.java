@@ -6,12 +6,17 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 /**
  * CPU time a process has spent, user plus system, as Linux reports it in {@code /proc/<pid>/stat} (fields 14 and 15,
  * in clock ticks; every thread of the process is counted, its children are not). The command name (field 2) is in
- * parentheses and may itself hold spaces and parentheses, so fields are counted from the last closing one.
+ * parentheses and may itself hold spaces and parentheses, so fields are counted from the last closing one. Per thread
+ * ({@code /proc/<pid>/task/<tid>/stat}) the name is the thread's, cut to 15 characters, which is enough to tell the
+ * groups of {@link #group} apart.
  */
 final class ProcCpu {
 
@@ -52,6 +57,67 @@ final class ProcCpu {
             sum += ticks(pid);
         }
         return sum;
+    }
+
+    /** The thread groups {@link #group} sorts threads into. */
+    static final String JIT = "jit";
+    static final String HAZELCAST = "hazelcast";
+    static final String EVENT_LOOP = "event-loop";
+    static final String GC = "gc";
+    static final String OTHER = "other";
+
+    /** The command (thread) name of a {@code stat} line: between the first '(' and the last ')'. */
+    static String name(String stat) {
+        int open = stat.indexOf('(');
+        int close = stat.lastIndexOf(')');
+        if (open < 0 || close < open) {
+            throw new IllegalArgumentException("not a /proc/<pid>/stat line: " + stat);
+        }
+        return stat.substring(open + 1, close);
+    }
+
+    /**
+     * The group of a JVM thread by its (cut) name: the JIT compilers, Hazelcast's threads ({@code hz.<instance>...}),
+     * the HTTP event loops (Vert.x), the garbage collector and the VM thread (safepoints), and the rest.
+     */
+    static String group(String thread) {
+        if (thread.startsWith("C1 CompilerThre") || thread.startsWith("C2 CompilerThre")) {
+            return JIT;
+        }
+        if (thread.startsWith("hz.")) {
+            return HAZELCAST;
+        }
+        if (thread.startsWith("vert.x-eventloo")) {
+            return EVENT_LOOP;
+        }
+        if (thread.startsWith("GC Thread") || thread.startsWith("G1 ") || thread.equals("VM Thread")) {
+            return GC;
+        }
+        return OTHER;
+    }
+
+    /**
+     * utime + stime per thread group over the live threads of the processes. A thread that has exited is in the
+     * process's total ({@link #ticks(long)}) but in no group here.
+     */
+    static Map<String, Long> ticksByGroup(List<Long> pids) {
+        Map<String, Long> groups = new TreeMap<>();
+        for (long pid : pids) {
+            try (Stream<Path> tasks = Files.list(Path.of("/proc", Long.toString(pid), "task"))) {
+                for (Path task : tasks.toList()) {
+                    String stat;
+                    try {
+                        stat = Files.readString(task.resolve("stat"), StandardCharsets.UTF_8);
+                    } catch (IOException e) {
+                        continue; // the thread exited meanwhile
+                    }
+                    groups.merge(group(name(stat)), ticks(stat), Long::sum);
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot list the threads of " + pid + " (did it exit?)", e);
+            }
+        }
+        return groups;
     }
 
     /** Clock ticks per second ({@code getconf CLK_TCK}), or {@link #DEFAULT_TICKS_PER_SECOND}. */

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.TreeMap;
 import java.util.concurrent.Callable;
 
 import picocli.CommandLine;
@@ -44,7 +45,7 @@ public final class SyncCostMain implements Callable<Integer> {
     @Option(names = "--seconds", description = "Measured window per fleet.", defaultValue = "60")
     double seconds;
     @Option(names = "--warmup", description = "Seconds of load before the windows (the JIT compilers).",
-            defaultValue = "30")
+            defaultValue = "60")
     double warmup;
     @Option(names = "--idle", description = "Seconds measured without requests, after the warm-up.",
             defaultValue = "15")
@@ -137,18 +138,21 @@ public final class SyncCostMain implements Callable<Integer> {
             double idleSeconds = (System.nanoTime() - idleStart) / 1e9;
             List<String> prefixes = List.of(SyncSamples.LAG, SyncSamples.RECEIVED);
             List<Map<String, Double>> before = SyncMetricsReader.read(fleet.urls(), prefixes);
+            Map<String, Long> groups0 = ProcCpu.ticksByGroup(fleet.pids());
             long cpu0 = ProcCpu.ticks(fleet.pids());
             long t0 = System.nanoTime();
             RateDriver.Counts counts = driver.run(seconds);
             long cpuTicks = ProcCpu.ticks(fleet.pids()) - cpu0;
+            Map<String, Long> groups = new TreeMap<>(ProcCpu.ticksByGroup(fleet.pids()));
+            groups0.forEach((g, t) -> groups.merge(g, -t, Long::sum));
             double elapsed = (System.nanoTime() - t0) / 1e9;
             List<Map<String, Double>> after = SyncMetricsReader.read(fleet.urls(), prefixes);
-            FleetRun run = new FleetRun(n, sync, counts.ok(), counts.failed(), elapsed, cpuTicks, idleSeconds,
+            FleetRun run = new FleetRun(n, sync, counts.ok(), counts.failed(), elapsed, cpuTicks, groups, idleSeconds,
                     idleTicks, ticksPerSecond, sync ? SyncSamples.of(before, after) : SyncSamples.NONE, loadStart,
                     ProcCpu.loadAverage());
-            System.err.printf(Locale.ROOT, "%s: %d ok, %d failed, %.1f CPU µs/request, idle %.1f CPU ms/s, %s%n",
-                    label, run.requests(), run.failed(), run.cpuUsPerRequest(), run.idleCpuMsPerSecond(),
-                    run.samples());
+            System.err.printf(Locale.ROOT, "%s: %d ok, %d failed, %.1f CPU µs/request, idle %.1f CPU ms/s, ticks %d by thread "
+                    + "group %s, %s%n", label, run.requests(), run.failed(), run.cpuUsPerRequest(),
+                    run.idleCpuMsPerSecond(), cpuTicks, groups, run.samples());
             return run;
         }
     }

@@ -11,7 +11,9 @@ import java.util.Optional;
  * The section's rows: one per replica count, its fleet without sync next to its fleet with {@code --sync hazelcast}.
  * The sync cost of N replicas is their CPU per request with sync minus one gateway's without ({@code sync_cost_us});
  * {@code sync_own_us} subtracts N replicas without sync instead, leaving what the sync itself adds; {@code cost_vs_3}
- * is the sync cost over the sync cost at three replicas (the criterion reads it at five).
+ * is the sync cost over the sync cost at three replicas (the criterion reads it at five). The {@code _nojit} figures
+ * leave out the JIT compilers' threads on both sides: a fleet of short-lived JVMs still compiles during its window
+ * (more so the more JVMs share the two cores), which a long-running gateway has long finished.
  */
 final class SyncCostRows {
 
@@ -25,6 +27,8 @@ final class SyncCostRows {
         Optional<FleetRun> baseline = find(runs, 1, false);
         Double reference = find(runs, REFERENCE_REPLICAS, true).flatMap(r -> baseline.map(b -> syncCost(r, b)))
                 .orElse(null);
+        Double referenceWithoutJit = find(runs, REFERENCE_REPLICAS, true)
+                .flatMap(r -> baseline.map(b -> syncCostWithoutJit(r, b))).orElse(null);
         List<Map<String, Object>> rows = new ArrayList<>();
         runs.stream().map(FleetRun::replicas).distinct().sorted().forEach(n -> {
             Optional<FleetRun> off = find(runs, n, false);
@@ -36,6 +40,7 @@ final class SyncCostRows {
                 row.put("cpu_us_off", finite(r.cpuUsPerRequest()));
                 row.put("idle_ms_off", finite(r.idleCpuMsPerSecond()));
                 row.put("busy_us_off", finite(r.busyCpuUsPerRequest()));
+                row.put("jit_us_off", finite(r.groupUsPerRequest(ProcCpu.JIT)));
                 row.put("failed_off", r.failed());
                 row.put("load_off", load(r));
             });
@@ -43,6 +48,8 @@ final class SyncCostRows {
                 row.put("cpu_us_sync", finite(r.cpuUsPerRequest()));
                 row.put("idle_ms_sync", finite(r.idleCpuMsPerSecond()));
                 row.put("busy_us_sync", finite(r.busyCpuUsPerRequest()));
+                row.put("jit_us_sync", finite(r.groupUsPerRequest(ProcCpu.JIT)));
+                row.put("hz_us_sync", finite(r.groupUsPerRequest(ProcCpu.HAZELCAST)));
                 row.put("failed_sync", r.failed());
                 row.put("load_sync", load(r));
                 baseline.ifPresent(b -> {
@@ -50,6 +57,11 @@ final class SyncCostRows {
                     row.put("sync_cost_us", finite(cost));
                     if (reference != null) {
                         row.put("cost_vs_3", finite(cost / reference));
+                    }
+                    double withoutJit = syncCostWithoutJit(r, b);
+                    row.put("sync_cost_nojit_us", finite(withoutJit));
+                    if (referenceWithoutJit != null) {
+                        row.put("cost_nojit_vs_3", finite(withoutJit / referenceWithoutJit));
                     }
                 });
                 off.ifPresent(o -> row.put("sync_own_us", finite(r.cpuUsPerRequest() - o.cpuUsPerRequest())));
@@ -70,6 +82,11 @@ final class SyncCostRows {
     /** CPU µs per request of {@code run} beyond the one-gateway fleet without sync. */
     static double syncCost(FleetRun run, FleetRun baseline) {
         return run.cpuUsPerRequest() - baseline.cpuUsPerRequest();
+    }
+
+    /** As {@link #syncCost}, both without the JIT compilers' threads. */
+    static double syncCostWithoutJit(FleetRun run, FleetRun baseline) {
+        return run.cpuUsPerRequestWithoutJit() - baseline.cpuUsPerRequestWithoutJit();
     }
 
     private static Optional<FleetRun> find(List<FleetRun> runs, int replicas, boolean sync) {

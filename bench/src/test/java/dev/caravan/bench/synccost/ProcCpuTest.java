@@ -3,6 +3,8 @@ package dev.caravan.bench.synccost;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.List;
+
 import org.junit.jupiter.api.Test;
 
 class ProcCpuTest {
@@ -33,6 +35,25 @@ class ProcCpuTest {
     void rejectsATruncatedLine() {
         assertThatThrownBy(() -> ProcCpu.ticks("4711 (java) S 1 2 3")).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("with 6 fields");
+    }
+
+    @Test
+    void namesTheThreadOfATaskLine() {
+        assertThat(ProcCpu.name(STAT.replace("(java)", "(C2 CompilerThre)"))).isEqualTo("C2 CompilerThre");
+        assertThat(ProcCpu.name("7 (a) b) S 1")).isEqualTo("a) b");
+    }
+
+    @Test
+    void sortsJvmThreadsIntoGroups() {
+        assertThat(List.of("C2 CompilerThre", "C1 CompilerThre", "hz.caravan-sync", "vert.x-eventloo", "GC Thread#1",
+                "G1 Conc#0", "VM Thread", "Camel (camel-1)", "java"))
+                .extracting(ProcCpu::group).containsExactly(ProcCpu.JIT, ProcCpu.JIT, ProcCpu.HAZELCAST,
+                        ProcCpu.EVENT_LOOP, ProcCpu.GC, ProcCpu.GC, ProcCpu.GC, ProcCpu.OTHER, ProcCpu.OTHER);
+    }
+
+    @Test
+    void groupsThisProcessThreads() {
+        assertThat(ProcCpu.ticksByGroup(List.of(ProcessHandle.current().pid()))).containsKey(ProcCpu.OTHER);
     }
 
     @Test

@@ -13,8 +13,13 @@ class SyncCostRowsTest {
 
     /** A fleet that answered 1,000 requests in 60 s on {@code ticks} ticks of 10 ms, idle at 1 tick a second. */
     private static FleetRun run(int replicas, boolean sync, long ticks) {
-        return new FleetRun(replicas, sync, 1000, 0, 60, ticks, 10, 10, 100, sync ? LAG : SyncSamples.NONE, 1.0,
-                2.0);
+        return run(replicas, sync, ticks, 0);
+    }
+
+    /** As {@link #run(int, boolean, long)}, {@code jit} of the ticks the JIT compilers' and 20 Hazelcast's. */
+    private static FleetRun run(int replicas, boolean sync, long ticks, long jit) {
+        return new FleetRun(replicas, sync, 1000, 0, 60, ticks, Map.of(ProcCpu.JIT, jit, ProcCpu.HAZELCAST, 20L), 10,
+                10, 100, sync ? LAG : SyncSamples.NONE, 1.0, 2.0);
     }
 
     @Test
@@ -27,6 +32,17 @@ class SyncCostRowsTest {
         assertThat(rows).extracting(r -> r.get("sync_cost_us")).containsExactly(200.0, 2500.0, 5500.0);
         assertThat(rows).extracting(r -> r.get("cost_vs_3")).containsExactly(0.08, 1.0, 2.2);
         assertThat(rows).extracting(r -> r.get("sync_own_us")).containsExactly(200.0, 1000.0, 2500.0);
+    }
+
+    @Test
+    void withoutJitTheCostsLeaveOutTheCompilersOnBothSides() {
+        List<Map<String, Object>> rows = SyncCostRows.rows(List.of(run(1, false, 150, 50), run(3, true, 400, 200),
+                run(5, true, 700, 300)));
+        assertThat(rows).extracting(r -> r.get("sync_cost_nojit_us")).containsExactly(null, 1000.0, 3000.0);
+        assertThat(rows).extracting(r -> r.get("cost_nojit_vs_3")).containsExactly(null, 1.0, 3.0);
+        assertThat(rows).extracting(r -> r.get("jit_us_sync")).containsExactly(null, 2000.0, 3000.0);
+        assertThat(rows).extracting(r -> r.get("hz_us_sync")).containsExactly(null, 200.0, 200.0);
+        assertThat(rows.get(0)).containsEntry("jit_us_off", 500.0);
     }
 
     @Test
