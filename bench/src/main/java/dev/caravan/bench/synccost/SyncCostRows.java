@@ -71,6 +71,7 @@ final class SyncCostRows {
                 row.put("lag_mean_ms", s.lagMeanMs());
                 if (r.requests() > 0) {
                     row.put("decisions_applied_per_request", (double) s.decisions() / r.requests());
+                    row.put("decision_messages_per_request", (double) s.decisionBatches() / r.requests());
                 }
                 row.put("load_reports_per_s", s.loadReports() / r.seconds());
             });

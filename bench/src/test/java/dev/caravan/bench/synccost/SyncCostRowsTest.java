@@ -51,7 +51,8 @@ class SyncCostRowsTest {
         assertThat(row).containsEntry("rps", 1000 / 60.0).containsEntry("idle_ms_sync", 10.0)
                 .containsEntry("busy_us_sync", 3400.0).containsEntry("lag_p50_ms", 4.0)
                 .containsEntry("lag_p99_ms", 30.0).containsEntry("lag_mean_ms", 5.0)
-                .containsEntry("decisions_applied_per_request", 2.0).containsEntry("load_reports_per_s", 10.0)
+                .containsEntry("decisions_applied_per_request", 2.0).containsEntry("decision_messages_per_request", 1.9)
+                .containsEntry("load_reports_per_s", 10.0)
                 .containsEntry("load_sync", "1.0 to 2.0").containsEntry("failed_sync", 0L);
         assertThat(row).doesNotContainKeys("cpu_us_off", "sync_own_us");
     }
