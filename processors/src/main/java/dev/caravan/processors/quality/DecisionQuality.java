@@ -22,7 +22,8 @@ import dev.caravan.processors.forward.Usage;
  * Decision-quality metrics ({@code --decision-quality}), per policy (label {@code policy}, the policy's name):
  * <ul>
  *   <li>{@code caravan_decision_expected_tokens_total}: what the chosen worker held of the request by the policy's
- *       ground truth when it was routed (kv_aware: the KV index's consecutive leading blocks × block size;
+ *       ground truth when it was routed (kv_aware: the KV index's consecutive leading blocks × block size, at most
+ *       the prompt but its last token, which engines always compute;
  *       cache_aware: its tree's match, characters converted to tokens, {@link TokenScale});</li>
  *   <li>{@code caravan_decision_reachable_tokens_total}: the most any healthy candidate held, same source;</li>
  *   <li>{@code caravan_decision_captured_tokens_total}: the engine's {@code cached_tokens} (usage
