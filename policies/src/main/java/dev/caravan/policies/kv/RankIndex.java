@@ -49,6 +49,8 @@ final class RankIndex {
     private GroupLayout layout;
     private boolean layoutStale;
     private final GroupHoldings groupHoldings;
+    /** {@link #resolveParent}'s result (no allocation per event: the index applies millions a second). */
+    private long resolvedParent;
     /** Tokens per block, from the rank's latest store of a routing group; 0 before the first. */
     private int blockSize;
     /** (key, tier) → extra holders beyond the first: distinct engine ids of this rank with the same key. */
@@ -113,22 +115,9 @@ final class RankIndex {
         int n = 0;
         int orphaned = 0;
         byte[] scratch = null;
-        boolean known = true;
-        long parentKey = 0;
         boolean fromRoot = s.parentBlockHash() == null;
-        if (fromRoot) {
-            parentKey = s.loraName() == null && s.cacheSalt() == null ? BlockKeys.PLAIN_ROOT
-                    : BlockKeys.root(s.loraName(), s.cacheSalt());
-        } else {
-            int p = blocks.find(s.parentBlockHash());
-            if (p >= 0) {
-                parentKey = blocks.keyAt(p);
-            } else if (recentlyRemoved.contains(s.parentBlockHash())) {
-                parentKey = recentlyRemoved.get(s.parentBlockHash());
-            } else {
-                known = false;
-            }
-        }
+        boolean known = resolveParent(s);
+        long parentKey = resolvedParent;
         for (int i = 0; i < hashes.length; i++) {
             int slot = blocks.find(hashes[i]);
             boolean wasRemoved = slot < 0 && recentlyRemoved.contains(hashes[i]);
@@ -178,6 +167,29 @@ final class RankIndex {
             counters.orphans().add(orphaned);
         }
         return new KvBlockIndex.Applied(Arrays.copyOf(out, n), new long[0], orphaned);
+    }
+
+    /**
+     * Finds the key a store chains from into {@link #resolvedParent}: the root of its LoRA adapter and salt when it
+     * starts a sequence, else its parent's key (held, or just removed); false when the parent is unknown.
+     */
+    private boolean resolveParent(KvEvent.BlockStored s) {
+        Long parent = s.parentBlockHash();
+        if (parent == null) {
+            resolvedParent = s.loraName() == null && s.cacheSalt() == null ? BlockKeys.PLAIN_ROOT
+                    : BlockKeys.root(s.loraName(), s.cacheSalt());
+            return true;
+        }
+        int p = blocks.find(parent);
+        if (p >= 0) {
+            resolvedParent = blocks.keyAt(p);
+            return true;
+        }
+        if (recentlyRemoved.contains(parent)) {
+            resolvedParent = recentlyRemoved.get(parent);
+            return true;
+        }
+        return false;
     }
 
     /** Applies a BlockRemoved; returns what it changed. */
@@ -378,22 +390,9 @@ final class RankIndex {
         int[] tokens = s.tokenIds();
         int per = bs / u;
         int subBlocks = tokens.length / u;
-        long parentKey = 0;
-        boolean known = true;
         boolean fromRoot = s.parentBlockHash() == null;
-        if (fromRoot) {
-            parentKey = s.loraName() == null && s.cacheSalt() == null ? BlockKeys.PLAIN_ROOT
-                    : BlockKeys.root(s.loraName(), s.cacheSalt());
-        } else {
-            int p = blocks.find(s.parentBlockHash());
-            if (p >= 0) {
-                parentKey = blocks.keyAt(p);
-            } else if (recentlyRemoved.contains(s.parentBlockHash())) {
-                parentKey = recentlyRemoved.get(s.parentBlockHash());
-            } else {
-                known = false;
-            }
-        }
+        boolean known = resolveParent(s);
+        long parentKey = resolvedParent;
         long[] subKeys = null;
         if (known) {
             subKeys = new long[subBlocks];
